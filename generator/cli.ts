@@ -1,0 +1,61 @@
+import yargs, { type Argv } from "yargs";
+import { hideBin } from "yargs/helpers";
+import { pathToFileURL } from "node:url";
+import { BindgenError, UsageError } from "./errors.ts";
+import { generateCommand } from "./commands/generate.ts";
+import { listCommand } from "./commands/list.ts";
+import { pullCommand } from "./commands/pull.ts";
+
+const EPILOGUE = `Exit codes: 0 success, 1 failure (bad input, failed check), 2 usage error.
+Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <version>/schema.json), the URL in schema/lock.json.`;
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const parser: Argv = yargs(argv)
+    .scriptName("mcp-bindgen")
+    .usage("$0 <command> [options]\n\nTyped TypeScript bindings for every Model Context Protocol spec release.")
+    .command(pullCommand)
+    .command(generateCommand)
+    .command(listCommand)
+    .demandCommand(1, "Name a command.")
+    .strict()
+    .recommendCommands()
+    .epilogue(EPILOGUE)
+    .help()
+    .alias("h", "help")
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((message, error, y) => {
+      if (error) throw error;
+      void y;
+      process.stderr.write(`mcp-bindgen: ${message}\nRun "mcp-bindgen --help" for usage.\n`);
+      exitCode = 2;
+    });
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mcp-bindgen: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof BindgenError) {
+      process.stderr.write(`mcp-bindgen: ${err.message}\n`);
+      return 1;
+    }
+    if (err instanceof CommandFailure) return err.exitCode;
+    process.stderr.write(`mcp-bindgen: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+  return exitCode === 0 ? Number(process.exitCode ?? 0) : exitCode;
+}
+
+/** Thrown by a command that has already printed why it failed. */
+export class CommandFailure extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(hideBin(process.argv));
+}

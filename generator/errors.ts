@@ -1,0 +1,35 @@
+/**
+ * One error type for every failure the user can cause: it always names the file, the JSON
+ * pointer inside it and what was expected, so a message alone is enough to fix the input.
+ */
+export class BindgenError extends Error {
+  readonly file: string;
+  readonly pointer: string;
+  readonly expected: string;
+
+  constructor(file: string, pointer: string, expected: string, detail?: string) {
+    const where = pointer === "" ? file : `${file}#${pointer}`;
+    super(`${where}: expected ${expected}${detail ? ` (${detail})` : ""}`);
+    this.name = "BindgenError";
+    this.file = file;
+    this.pointer = pointer;
+    this.expected = expected;
+  }
+}
+
+/** Misuse of the command line (unknown version, bad flag): exit code 2, not 1. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** RFC 6901 escaping of one reference token. */
+export function escapePointerToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function joinPointer(base: string, ...tokens: (string | number)[]): string {
+  return base + tokens.map((t) => "/" + escapePointerToken(String(t))).join("");
+}

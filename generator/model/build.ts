@@ -1,0 +1,288 @@
+import { BindgenError, joinPointer } from "../errors.ts";
+import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
+import { deref, propertyOf, shapeKey } from "../load/shape.ts";
+import { appliesTo, type Facts } from "./facts.ts";
+import {
+  DIRECTION_UNIONS,
+  type DefinitionModel,
+  type Direction,
+  type Era,
+  type EraEvidence,
+  type ErrorCodeModel,
+  type MetaKeyModel,
+  type MetaScope,
+  type MethodModel,
+  type ProtocolModel,
+  type TypeRef,
+} from "./protocol-model.ts";
+
+export function buildModel(version: string, schema: NormalisedSchema, facts: Facts): ProtocolModel {
+  const found = collectMethods(schema);
+  const evidence = eraEvidence(schema, found);
+  // The era is read from the schema, never from a list of version strings, so an unknown future
+  // release is classified correctly: modern ⇔ discoverable and no handshake.
+  const era: Era = evidence.hasDiscover && !evidence.hasInitialize ? "modern" : "legacy";
+
+  const deprecatedDefs = new Set<string>();
+  const deprecatedMethods = new Set<string>();
+  for (const d of facts.deprecations) {
+    if (!appliesTo(d.versions, version, era)) continue;
+    d.definitions.forEach((n) => deprecatedDefs.add(n));
+    d.methods.forEach((m) => deprecatedMethods.add(m));
+  }
+  const definitions = new Map<string, DefinitionModel>();
+  for (const [name, node] of schema.definitions) {
+    definitions.set(name, { name, schema: node, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
+  }
+
+  const methods: MethodModel[] = [...found.values()]
+    .map((m) => ({
+      ...m,
+      results: m.kind === "notification" ? [] : pairResults(schema, facts, m),
+      deprecated: deprecatedMethods.has(m.name) || definitions.get(m.definition)?.deprecated === true,
+    }))
+    .sort((a, b) => compare(a.name, b.name));
+
+  const http = appliesTo(facts.http.eras, version, era)
+    ? {
+        protocolVersionHeader: facts.http.protocolVersionHeader,
+        methodHeader: facts.http.methodHeader,
+        nameHeader: facts.http.nameHeader,
+        nameParam: new Map(Object.entries(facts.http.nameParam)),
+        source: facts.http.source,
+      }
+    : null;
+
+  return {
+    version,
+    era,
+    eraEvidence: evidence,
+    dialect: schema.dialect,
+    file: schema.file,
+    sha256: schema.sha256,
+    schema,
+    definitions,
+    methods,
+    errorCodes: errorCodes(version, era, schema, facts),
+    errorRanges: facts.errorRanges.map((r) => ({ ...r })),
+    modernSignalCodes: [...facts.modernSignalCodes],
+    metaKeys: metaKeys(version, era, schema, facts),
+    http,
+    uiExtension: { ...facts.uiExtension },
+  };
+}
+
+type FoundMethod = Omit<MethodModel, "results" | "deprecated">;
+
+/** Methods come from the direction unions only: scanning every `method` const would pick up base types. */
+function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
+  const methods = new Map<string, FoundMethod & { shape: string }>();
+  for (const { union, direction, kind } of DIRECTION_UNIONS) {
+    const def = schema.definitions.get(union);
+    if (!def) continue;
+    // A one-member union is written out as a copy of its member (2026-07-28's ClientNotification).
+    const members = def.anyOf ?? def.oneOf ?? [def];
+    for (const member of members) {
+      const definition = member.ref ?? union;
+      const message = deref(schema, member);
+      const methodProp = propertyOf(schema, message, "method");
+      const name = methodProp ? deref(schema, methodProp.schema).const : undefined;
+      if (typeof name !== "string") {
+        throw new BindgenError(schema.file, member.ref ? schema.definitions.get(member.ref)!.pointer : member.pointer,
+          `a member of ${union} with a "method" property that is a string const`);
+      }
+      const paramsProp = propertyOf(schema, message, "params");
+      const params: TypeRef | null = paramsProp
+        ? paramsProp.schema.ref !== undefined
+          ? { definition: paramsProp.schema.ref, path: [] }
+          : { definition, path: ["params"] }
+        : null;
+      const shape = paramsProp ? shapeKey(deref(schema, paramsProp.schema)) : "none";
+      const entry = methods.get(name);
+      if (entry) {
+        if (entry.kind !== kind || entry.shape !== shape) {
+          throw new BindgenError(schema.file, message.pointer, `the same params and kind for "${name}" in every union that lists it`,
+            `${entry.unions.join(", ")} and ${union} disagree`);
+        }
+        const preferNamed = entry.definition === entry.unions[0] && definition !== union;
+        methods.set(name, {
+          ...entry,
+          ...(preferNamed
+            ? { definition, pointer: message.pointer, params, envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined }
+            : {}),
+          directions: uniqueSorted([...entry.directions, direction]) as Direction[],
+          unions: uniqueSorted([...entry.unions, union]),
+        });
+        continue;
+      }
+      methods.set(name, {
+        name,
+        kind,
+        directions: [direction],
+        definition,
+        pointer: message.pointer,
+        unions: [union],
+        params,
+        paramsRequired: paramsProp?.required ?? false,
+        envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined,
+        shape,
+      });
+    }
+  }
+  const out = new Map<string, FoundMethod>();
+  for (const [name, entry] of methods) {
+    const { shape, ...rest } = entry;
+    void shape;
+    out.set(name, rest);
+  }
+  return out;
+}
+
+/**
+ * `XRequest` → `XResult`. Modern schemas spell the pairing out as `XResultResponse`, whose
+ * `result` union also lists `InputRequiredResult`; task-augmentable params (a `task` property)
+ * may get `CreateTaskResult` instead. Methods the spec answers with `EmptyResult` come from facts.
+ */
+function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): string[] {
+  const base = m.definition.replace(/Request$/, "");
+  const results: string[] = [];
+  const responseDef = schema.definitions.get(`${base}ResultResponse`);
+  if (responseDef) {
+    const resultProp = propertyOf(schema, responseDef, "result");
+    for (const member of resultProp?.schema.anyOf ?? (resultProp ? [resultProp.schema] : [])) {
+      if (member.ref) results.push(member.ref);
+    }
+  }
+  if (schema.definitions.has(`${base}Result`)) results.push(`${base}Result`);
+  else if (facts.emptyResultMethods.includes(m.name) && schema.definitions.has("EmptyResult")) results.push("EmptyResult");
+  if (results.length === 0 || m.definition === m.unions[0]) {
+    throw new BindgenError(schema.file, m.pointer, `a result definition for "${m.name}" (${base}Result, ${base}ResultResponse, or an EmptyResult method in facts)`);
+  }
+  if (m.params) {
+    const params = resolveRef(schema, m.params);
+    const createTask = schema.definitions.get("CreateTaskResult");
+    // Task augmentation is declared by a `task` property, on the params or on any of their union members.
+    const variants = params ? [params, ...(params.anyOf ?? params.oneOf ?? [])] : [];
+    if (createTask && variants.some((v) => propertyOf(schema, v, "task") !== undefined)) results.push("CreateTaskResult");
+  }
+  const primary = results.find((r) => r === `${base}Result`) ?? results.find((r) => r === "EmptyResult") ?? results[0]!;
+  return [primary, ...uniqueSorted(results.filter((r) => r !== primary))];
+}
+
+export function resolveRef(schema: NormalisedSchema, ref: TypeRef): SchemaNode | undefined {
+  let node: SchemaNode | undefined = schema.definitions.get(ref.definition);
+  for (const key of ref.path) node = node ? propertyOf(schema, node, key)?.schema : undefined;
+  return node ? deref(schema, node) : undefined;
+}
+
+function eraEvidence(schema: NormalisedSchema, methods: ReadonlyMap<string, FoundMethod>): EraEvidence {
+  const requestParams = schema.definitions.get("RequestParams");
+  const meta = requestParams ? propertyOf(schema, requestParams, "_meta") : undefined;
+  const result = schema.definitions.get("Result");
+  return {
+    hasDiscover: methods.has("server/discover"),
+    hasInitialize: methods.has("initialize"),
+    requestMetaRequired: meta?.required === true && (deref(schema, meta.schema).properties ?? []).some((p) => p.required),
+    resultTypeRequired: (result ? propertyOf(schema, result, "resultType")?.required : false) === true,
+  };
+}
+
+function errorCodes(version: string, era: Era, schema: NormalisedSchema, facts: Facts): ErrorCodeModel[] {
+  const byCode = new Map<number, ErrorCodeModel>();
+  const factName = (code: number) => facts.errorCodes.find((f) => f.code === code)?.name;
+  for (const [name, node] of schema.definitions) {
+    if (!name.endsWith("Error")) continue;
+    const code = pinnedCode(schema, node, 0);
+    if (code === undefined) continue;
+    byCode.set(code, { name: factName(code) ?? name.replace(/Error$/, ""), code, send: true, definition: name, source: null });
+  }
+  for (const f of facts.errorCodes) {
+    if (!appliesTo(f.versions, version, era)) continue;
+    const existing = byCode.get(f.code);
+    byCode.set(f.code, { name: f.name, code: f.code, send: f.send, definition: existing?.definition ?? null, source: f.source });
+  }
+  const list = [...byCode.values()].sort((a, b) => b.code - a.code);
+  const names = new Set<string>();
+  for (const e of list) {
+    if (names.has(e.name)) throw new BindgenError(facts.file, "/errorCodes", `one code per error name, but "${e.name}" names two in ${version}`);
+    names.add(e.name);
+  }
+  return list;
+}
+
+/** The integer const a definition pins `code` (or `error.code`) to, looking through `allOf`. */
+function pinnedCode(schema: NormalisedSchema, node: SchemaNode, depth: number): number | undefined {
+  if (depth > 3) return undefined;
+  const target = deref(schema, node);
+  for (const candidate of [target, ...(target.allOf ?? []).map((m) => deref(schema, m))]) {
+    const code = candidate.properties?.find((p) => p.name === "code");
+    if (code && Number.isInteger(code.schema.const)) return code.schema.const as number;
+  }
+  for (const candidate of [target, ...(target.allOf ?? [])]) {
+    const error = deref(schema, candidate).properties?.find((p) => p.name === "error");
+    if (error) {
+      const found = pinnedCode(schema, error.schema, depth + 1);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+function scopeOf(definition: string): MetaScope | undefined {
+  if (definition.includes("Notification")) return "notification";
+  if (definition.includes("Result")) return "result";
+  if (definition.includes("Request")) return "request";
+  return undefined;
+}
+
+/** Reserved `_meta` keys: the declared properties of every `_meta` object and `*MetaObject` definition, plus facts. */
+function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Facts): MetaKeyModel[] {
+  const keys = new Map<string, { scopes: Set<MetaScope>; requiredIn: Set<MetaScope>; definition: string | null }>();
+  const add = (key: string, scope: MetaScope, required: boolean, definition: string | null) => {
+    const entry = keys.get(key) ?? { scopes: new Set(), requiredIn: new Set(), definition };
+    entry.scopes.add(scope);
+    if (required) entry.requiredIn.add(scope);
+    keys.set(key, entry);
+  };
+  const seen = new Set<SchemaNode>();
+  const visit = (definition: string, node: SchemaNode, inMeta: boolean) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    const scope = scopeOf(definition);
+    if (inMeta && scope) for (const p of node.properties ?? []) add(p.name, scope, p.required, definition);
+    for (const p of node.properties ?? []) visit(definition, p.schema, p.name === "_meta" && p.schema.ref === undefined);
+    for (const m of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) visit(definition, m, false);
+  };
+  for (const [name, node] of schema.definitions) {
+    visit(name, node, name.endsWith("MetaObject"));
+  }
+  for (const f of facts.metaKeys) if (appliesTo(f.versions, version, era)) add(f.key, f.where, false, null);
+  const out: MetaKeyModel[] = [];
+  const names = new Map<string, string>();
+  for (const [key, entry] of keys) {
+    const name = key.slice(key.lastIndexOf("/") + 1).replace(/[-_.]([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+    const clash = names.get(name);
+    if (clash !== undefined) {
+      throw new BindgenError(schema.file, schema.definitionsPointer, `distinct names for reserved _meta keys`, `"${clash}" and "${key}" both map to MetaKey.${name}`);
+    }
+    names.set(name, key);
+    out.push({
+      name,
+      key,
+      scopes: [...entry.scopes].sort(),
+      requiredIn: [...entry.requiredIn].sort(),
+      definition: entry.definition,
+    });
+  }
+  return out.sort((a, b) => compare(a.name, b.name));
+}
+
+function uniqueSorted<T extends string>(values: readonly T[]): T[] {
+  return [...new Set(values)].sort(compare);
+}
+
+/** Code-point order: independent of the locale, so output never depends on LANG. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+

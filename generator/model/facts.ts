@@ -1,0 +1,160 @@
+import { BindgenError, joinPointer } from "../errors.ts";
+import { parseJson, readRaw } from "../load/read.ts";
+import type { Era } from "./protocol-model.ts";
+
+/**
+ * `schema/facts.json`: what the spec says only in prose or in its TypeScript source. Each
+ * entry is checked here so a typo in the facts fails loudly with its pointer.
+ */
+export type VersionSelector = "*" | Era | readonly string[];
+
+export interface ErrorCodeFact {
+  readonly name: string;
+  readonly code: number;
+  readonly versions: VersionSelector;
+  readonly send: boolean;
+  readonly source: string;
+}
+
+export interface Facts {
+  readonly file: string;
+  readonly sha256: string;
+  readonly errorCodes: readonly ErrorCodeFact[];
+  readonly errorRanges: readonly { name: string; from: number; to: number; allocate: boolean; source: string }[];
+  readonly modernSignalCodes: readonly number[];
+  readonly emptyResultMethods: readonly string[];
+  readonly metaKeys: readonly { key: string; versions: VersionSelector; where: "request" | "result" | "notification"; source: string }[];
+  readonly deprecations: readonly { versions: VersionSelector; feature: string; methods: readonly string[]; definitions: readonly string[]; source: string }[];
+  readonly http: {
+    protocolVersionHeader: string;
+    methodHeader: string;
+    nameHeader: string;
+    nameParam: Readonly<Record<string, string>>;
+    eras: VersionSelector;
+    source: string;
+  };
+  readonly uiExtension: { id: string; metaKey: string; resourceUriKey: string; flatMetaKey: string; clientCapability: unknown; source: string };
+}
+
+export function appliesTo(selector: VersionSelector, version: string, era: Era): boolean {
+  if (selector === "*") return true;
+  if (selector === "legacy" || selector === "modern") return selector === era;
+  return selector.includes(version);
+}
+
+export function loadFacts(file: string): Facts {
+  const raw = readRaw(file);
+  const doc = parseJson(file, raw.bytes);
+  const c = new Checker(file);
+  const root = c.object(doc, "");
+  const errorCodes = c.array(root, "errorCodes").map(([v, p]) => {
+    const o = c.object(v, p);
+    return {
+      name: c.string(o, p, "name"),
+      code: c.integer(o, p, "code"),
+      versions: c.selector(o, p),
+      send: c.boolean(o, p, "send"),
+      source: c.string(o, p, "source"),
+    };
+  });
+  const errorRanges = c.array(root, "errorRanges").map(([v, p]) => {
+    const o = c.object(v, p);
+    return { name: c.string(o, p, "name"), from: c.integer(o, p, "from"), to: c.integer(o, p, "to"), allocate: c.boolean(o, p, "allocate"), source: c.string(o, p, "source") };
+  });
+  const signals = c.object(root["modernSignalCodes"], "/modernSignalCodes");
+  const empty = c.object(root["emptyResultMethods"], "/emptyResultMethods");
+  const metaKeys = c.array(root, "metaKeys").map(([v, p]) => {
+    const o = c.object(v, p);
+    const where = c.string(o, p, "where");
+    if (where !== "request" && where !== "result" && where !== "notification") {
+      throw new BindgenError(file, p + "/where", '"request", "result" or "notification"');
+    }
+    return { key: c.string(o, p, "key"), versions: c.selector(o, p), where, source: c.string(o, p, "source") } as const;
+  });
+  const deprecations = c.array(root, "deprecations").map(([v, p]) => {
+    const o = c.object(v, p);
+    return {
+      versions: c.selector(o, p),
+      feature: c.string(o, p, "feature"),
+      methods: c.strings(o, p, "methods"),
+      definitions: c.strings(o, p, "definitions"),
+      source: c.string(o, p, "source"),
+    };
+  });
+  const http = c.object(root["http"], "/http");
+  const nameParam = c.object(http["nameParam"], "/http/nameParam");
+  const ui = c.object(root["uiExtension"], "/uiExtension");
+  return {
+    file,
+    sha256: raw.sha256,
+    errorCodes,
+    errorRanges,
+    modernSignalCodes: c.integers(signals, "/modernSignalCodes", "codes"),
+    emptyResultMethods: c.strings(empty, "/emptyResultMethods", "methods"),
+    metaKeys,
+    deprecations,
+    http: {
+      protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
+      methodHeader: c.string(http, "/http", "methodHeader"),
+      nameHeader: c.string(http, "/http", "nameHeader"),
+      nameParam: Object.fromEntries(Object.keys(nameParam).sort().map((k) => [k, c.string(nameParam, "/http/nameParam", k)])),
+      eras: c.selector(http, "/http", "eras"),
+      source: c.string(http, "/http", "source"),
+    },
+    uiExtension: {
+      id: c.string(ui, "/uiExtension", "id"),
+      metaKey: c.string(ui, "/uiExtension", "metaKey"),
+      resourceUriKey: c.string(ui, "/uiExtension", "resourceUriKey"),
+      flatMetaKey: c.string(ui, "/uiExtension", "flatMetaKey"),
+      clientCapability: ui["clientCapability"] ?? {},
+      source: c.string(ui, "/uiExtension", "source"),
+    },
+  };
+}
+
+type Obj = { readonly [key: string]: unknown };
+
+class Checker {
+  constructor(private readonly file: string) {}
+
+  object(value: unknown, pointer: string): Obj {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BindgenError(this.file, pointer, "an object");
+    return value as Obj;
+  }
+  array(o: Obj, key: string): [unknown, string][] {
+    const value = o[key];
+    if (!Array.isArray(value)) throw new BindgenError(this.file, "/" + key, "an array");
+    return value.map((v, i) => [v, joinPointer("/" + key, i)]);
+  }
+  string(o: Obj, p: string, key: string): string {
+    const v = o[key];
+    if (typeof v !== "string") throw new BindgenError(this.file, joinPointer(p, key), "a string");
+    return v;
+  }
+  boolean(o: Obj, p: string, key: string): boolean {
+    const v = o[key];
+    if (typeof v !== "boolean") throw new BindgenError(this.file, joinPointer(p, key), "a boolean");
+    return v;
+  }
+  integer(o: Obj, p: string, key: string): number {
+    const v = o[key];
+    if (!Number.isInteger(v)) throw new BindgenError(this.file, joinPointer(p, key), "an integer");
+    return v as number;
+  }
+  strings(o: Obj, p: string, key: string): string[] {
+    const v = o[key];
+    if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) throw new BindgenError(this.file, joinPointer(p, key), "an array of strings");
+    return v as string[];
+  }
+  integers(o: Obj, p: string, key: string): number[] {
+    const v = o[key];
+    if (!Array.isArray(v) || !v.every((s) => Number.isInteger(s))) throw new BindgenError(this.file, joinPointer(p, key), "an array of integers");
+    return v as number[];
+  }
+  selector(o: Obj, p: string, key = "versions"): VersionSelector {
+    const v = o[key];
+    if (v === "*" || v === "legacy" || v === "modern") return v;
+    if (Array.isArray(v) && v.every((s) => typeof s === "string")) return v as string[];
+    throw new BindgenError(this.file, joinPointer(p, key), '"*", "legacy", "modern" or an array of versions');
+  }
+}
