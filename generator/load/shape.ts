@@ -1,4 +1,4 @@
-import type { NormalisedSchema, SchemaNode } from "./schema-node.ts";
+import type { NormalisedSchema, SchemaNode, SchemaProperty } from "./schema-node.ts";
 
 /** Follows `$ref`s to the node that has structure. Alias cycles were rejected by `normalise`. */
 export function deref(schema: NormalisedSchema, node: SchemaNode): SchemaNode {
@@ -8,7 +8,7 @@ export function deref(schema: NormalisedSchema, node: SchemaNode): SchemaNode {
 }
 
 /** The property `name` of an object node, looking through `$ref` and `allOf`. */
-export function propertyOf(schema: NormalisedSchema, node: SchemaNode, name: string) {
+export function propertyOf(schema: NormalisedSchema, node: SchemaNode, name: string): SchemaProperty | undefined {
   const target = deref(schema, node);
   const direct = target.properties?.find((p) => p.name === name);
   if (direct) return direct;
