@@ -1,17 +1,32 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RootEmitter, VersionEmitter } from "./emitted.ts";
+import { emitErrors } from "./errors.ts";
+import { emitMeta } from "./meta.ts";
+import { emitMethods } from "./methods.ts";
+import { emitRootIndex } from "./root-index.ts";
+import { emitVersionIndex } from "./version-index.ts";
 
 /**
- * Every module of a version folder, in the order they are listed in its `index.ts`. Adding an
+ * Every module of a version folder, in the order its `index.ts` re-exports them. Adding an
  * output module means adding its emitter here.
  */
-export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit: VersionEmitter }[] = [];
+export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit: VersionEmitter }[] = [
+  { module: "methods", emit: emitMethods },
+  { module: "errors", emit: emitErrors },
+  { module: "meta", emit: emitMeta },
+];
 
-export const ROOT_EMITTERS: readonly RootEmitter[] = [];
+/** Modules over all versions, re-exported by `generated/index.ts`. */
+export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [];
 
 export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
   const files: EmittedFile[] = [];
-  for (const model of models) for (const { emit } of VERSION_EMITTERS) files.push(emit(model));
-  for (const emit of ROOT_EMITTERS) files.push(emit(models));
+  const modules = VERSION_EMITTERS.map((e) => e.module);
+  for (const model of models) {
+    for (const { emit } of VERSION_EMITTERS) files.push(emit(model));
+    files.push(emitVersionIndex(model, modules));
+  }
+  for (const { emit } of ROOT_EMITTERS) files.push(emit(models));
+  files.push(emitRootIndex(models, ROOT_EMITTERS.map((e) => e.module)));
   return files;
 }

@@ -1,0 +1,54 @@
+import { VariableDeclarationKind } from "ts-morph";
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { buildSourceFile } from "./source-file.ts";
+
+/** `generated/<version>/errors.ts`: `ErrorCode` as an erasable enum (frozen object + union type), `errorName`. */
+export function emitErrors(model: ProtocolModel) {
+  const path = `${model.version}/errors.ts`;
+  const content = buildSourceFile(path, (file) => {
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        "The error codes of this version: JSON-RPC's, the schema's and the spec's prose codes." +
+          model.errorCodes.filter((e) => !e.send).map((e) => `\n\n\`${e.name}\` (${e.code}) is only recognised when received; no builder sends it.`).join(""),
+      ],
+      declarations: [
+        {
+          name: "ErrorCode",
+          initializer: `Object.freeze({ ${model.errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
+        },
+      ],
+    });
+    file.addTypeAlias({ name: "ErrorCode", isExported: true, type: "(typeof ErrorCode)[keyof typeof ErrorCode]" });
+    file.addTypeAlias({ name: "ErrorName", isExported: true, type: "keyof typeof ErrorCode" });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: ["Codes accepted from peers but never produced by this version's builders."],
+      declarations: [{ name: "RECEIVE_ONLY_ERROR_CODES", type: "readonly ErrorCode[]", initializer: `Object.freeze([${model.errorCodes.filter((e) => !e.send).map((e) => e.code).join(", ")}])` }],
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: ["Reserved ranges: `allocate: false` marks the historical range where new codes must not be defined."],
+      declarations: [{
+        name: "ERROR_RANGES",
+        initializer: `Object.freeze([${model.errorRanges.map((r) => `Object.freeze({ name: ${JSON.stringify(r.name)}, from: ${r.from}, to: ${r.to}, allocate: ${r.allocate} })`).join(", ")}])`,
+      }],
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [{ name: "NAMES", type: "ReadonlyMap<number, ErrorName>", initializer: "new Map(Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]))" }],
+    });
+    file.addFunction({
+      name: "errorName",
+      isExported: true,
+      docs: ["The `ErrorCode` key of a code, or `undefined` for a code this version does not define."],
+      parameters: [{ name: "code", type: "number" }],
+      returnType: "ErrorName | undefined",
+      statements: ["return NAMES.get(code);"],
+    });
+  });
+  return { path, content };
+}

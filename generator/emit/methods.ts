@@ -1,0 +1,146 @@
+import { StructureKind, VariableDeclarationKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure } from "ts-morph";
+import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
+import { docText } from "./docs.ts";
+import { typeExpression } from "./names.ts";
+import { buildSourceFile } from "./source-file.ts";
+
+interface Table {
+  readonly name: string;
+  readonly keyType: string;
+  readonly arrayName: string;
+  readonly doc: string;
+  readonly select: (m: MethodModel) => boolean;
+  readonly modernOnly?: boolean;
+}
+
+const c2s = (m: MethodModel) => m.directions.includes("client-to-server");
+const s2c = (m: MethodModel) => m.directions.includes("server-to-client");
+
+const TABLES: readonly Table[] = [
+  { name: "ClientRequests", keyType: "ClientRequestMethod", arrayName: "CLIENT_REQUEST_METHODS", doc: "Requests a client sends to a server.", select: (m) => m.kind === "request" && c2s(m) },
+  { name: "ServerRequests", keyType: "ServerRequestMethod", arrayName: "SERVER_REQUEST_METHODS", doc: "Requests a server sends to a client as JSON-RPC requests.", select: (m) => m.kind === "request" && s2c(m) },
+  { name: "ClientNotifications", keyType: "ClientNotificationMethod", arrayName: "CLIENT_NOTIFICATION_METHODS", doc: "Notifications a client sends to a server.", select: (m) => m.kind === "notification" && c2s(m) },
+  { name: "ServerNotifications", keyType: "ServerNotificationMethod", arrayName: "SERVER_NOTIFICATION_METHODS", doc: "Notifications a server sends to a client.", select: (m) => m.kind === "notification" && s2c(m) },
+  // Not `InputRequests`: the modern schema has a definition of that name (the map of input requests).
+  { name: "InputRequestTable", keyType: "InputRequestMethod", arrayName: "INPUT_REQUEST_METHODS", doc: "Requests a server embeds in an `input_required` result; never sent as JSON-RPC requests.", select: (m) => m.kind === "input", modernOnly: true },
+];
+
+function paramsType(m: MethodModel): string {
+  if (!m.params) return "undefined";
+  const expr = "T." + typeExpression(m.params);
+  // An optional `params` property reads as `P | undefined` through an indexed access already.
+  return m.paramsRequired || m.params.path.length > 0 ? expr : `${expr} | undefined`;
+}
+
+function resultType(m: MethodModel): string {
+  return m.results.map((r) => "T." + r).join(" | ");
+}
+
+function entry(model: ProtocolModel, m: MethodModel): OptionalKind<PropertySignatureStructure> {
+  const description = model.definitions.get(m.definition)?.schema.description;
+  const docs = [...docText(description)];
+  if (m.deprecated) docs.push("@deprecated Deprecated in this protocol version.");
+  const type = m.kind === "notification" ? `{ params: ${paramsType(m)} }` : `{ params: ${paramsType(m)}; result: ${resultType(m)} }`;
+  return { name: JSON.stringify(m.name), type, isReadonly: true, ...(docs.length ? { docs: [docs.join("\n\n")] } : {}) };
+}
+
+function tableInterface(model: ProtocolModel, t: Table): InterfaceDeclarationStructure {
+  return {
+    kind: StructureKind.Interface,
+    name: t.name,
+    isExported: true,
+    docs: [t.doc],
+    properties: model.methods.filter(t.select).map((m) => entry(model, m)),
+  };
+}
+
+/** `generated/<version>/methods.ts`: method tables at the type level and at run time, and handler tables. */
+export function emitMethods(model: ProtocolModel) {
+  const path = `${model.version}/methods.ts`;
+  const modern = model.era === "modern";
+  const tables = TABLES.filter((t) => !t.modernOnly || modern);
+  const content = buildSourceFile(path, (file) => {
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+    for (const t of tables) {
+      file.addInterface(tableInterface(model, t));
+      file.addTypeAlias({ name: t.keyType, isExported: true, type: `keyof ${t.name}` });
+    }
+    file.addInterface({
+      name: "RequestTable",
+      isExported: true,
+      docs: ["Every JSON-RPC request of this version, in either direction."],
+      extends: ["ClientRequests", "ServerRequests"],
+    });
+    file.addInterface({
+      name: "NotificationTable",
+      isExported: true,
+      docs: ["Every notification of this version, in either direction."],
+      extends: ["ClientNotifications", "ServerNotifications"],
+    });
+    file.addTypeAlias({ name: "RequestMethod", isExported: true, type: "keyof RequestTable" });
+    file.addTypeAlias({ name: "NotificationMethod", isExported: true, type: "keyof NotificationTable" });
+    file.addTypeAlias({ name: "Method", isExported: true, type: "keyof typeof METHODS", docs: ["Every method of this version: requests, notifications and embedded input requests."] });
+    file.addTypeAlias({ name: "ParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["params"]' });
+    file.addTypeAlias({ name: "ResultOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["result"]' });
+    file.addTypeAlias({ name: "NotificationParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "NotificationMethod" }], type: 'NotificationTable[M]["params"]' });
+
+    const handlerType = (table: string, key: string) =>
+      `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;
+    file.addTypeAlias({
+      name: "ServerHandlers",
+      isExported: true,
+      docs: ["A server's request handlers: one per client→server request, returning that method's result. A missing method or a wrong result shape does not compile."],
+      type: handlerType("ClientRequests", "ClientRequestMethod"),
+    });
+    file.addTypeAlias({
+      name: "ClientHandlers",
+      isExported: true,
+      docs: [modern ? "A client's handlers for the input requests a server embeds in `input_required` results." : "A client's request handlers: one per server→client request."],
+      type: modern ? handlerType("InputRequestTable", "InputRequestMethod") : handlerType("ServerRequests", "ServerRequestMethod"),
+    });
+
+    file.addTypeAlias({ name: "Direction", isExported: true, type: '"client-to-server" | "server-to-client"' });
+    file.addInterface({
+      name: "MethodInfo",
+      isExported: true,
+      docs: ["What the schema says about one method, at run time."],
+      properties: [
+        { name: "directions", isReadonly: true, type: "readonly Direction[]" },
+        { name: "kind", isReadonly: true, type: '"request" | "notification" | "input"' },
+        { name: "params", isReadonly: true, type: "string | null", docs: ["The params type's name (`CallToolRequestParams`, or `CallToolRequest[\"params\"]` where the schema inlines them)."] },
+        { name: "paramsRequired", isReadonly: true, type: "boolean" },
+        { name: "result", isReadonly: true, type: "string | null", docs: ["The primary result type; `null` for notifications."] },
+        { name: "results", isReadonly: true, type: "readonly string[]", docs: ["Every result type the method may return, primary first."] },
+        { name: "deprecated", isReadonly: true, type: "boolean" },
+      ],
+    });
+    const info = (m: MethodModel) =>
+      `{ directions: ${JSON.stringify(m.directions)}, kind: ${JSON.stringify(m.kind)}, params: ${m.params ? JSON.stringify(typeExpression(m.params)) : "null"}, ` +
+      `paramsRequired: ${m.paramsRequired}, result: ${m.results[0] ? JSON.stringify(m.results[0]) : "null"}, results: ${JSON.stringify(m.results)}, deprecated: ${m.deprecated} }`;
+    file.addFunction({
+      name: "deepFreeze",
+      typeParameters: ["V"],
+      parameters: [{ name: "value", type: "V" }],
+      returnType: "V",
+      docs: ["Freezes nested arrays and objects too, so no caller can change the tables."],
+      statements: [
+        "if (typeof value === \"object\" && value !== null) { for (const v of Object.values(value)) deepFreeze(v); Object.freeze(value); }",
+        "return value;",
+      ],
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: ["Every method of this version → what the schema says about it."],
+      declarations: [{ name: "METHODS", initializer: `deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} } as const satisfies Record<string, MethodInfo>)` }],
+    });
+    for (const t of tables) {
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        declarations: [{ name: t.arrayName, type: `readonly ${t.keyType}[]`, initializer: `Object.freeze([${model.methods.filter(t.select).map((m) => JSON.stringify(m.name)).join(", ")}])` }],
+      });
+    }
+  });
+  return { path, content };
+}
