@@ -1,0 +1,137 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
+
+/** Real schemas for tests that need one: the shared folder when given, else the pulled copies. */
+export const REAL_SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(PACKAGE_ROOT, "schema");
+export const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "schemas");
+export const CLI = join(PACKAGE_ROOT, "generator", "cli.ts");
+
+/** Nothing listens on port 1: a lock URL that can never be fetched by accident. */
+export const DEAD_URL = "http://127.0.0.1:1";
+
+export function sha256(bytes: string | Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export function fixture(name: string): Buffer {
+  return readFileSync(join(FIXTURES, name));
+}
+
+export interface TmpProject {
+  readonly root: string;
+  readonly paths: ProjectPaths;
+  schemaFile(version: string): string;
+  /** Writes `schema/<version>/schema.json` and (unless told otherwise) a matching lock entry. */
+  putSchema(version: string, bytes: string | Uint8Array, lock?: { sha256?: string; url?: string } | false): void;
+  setLock(entries: Record<string, { url: string; sha256: string }>): void;
+  readLock(): Record<string, { url: string; sha256: string }>;
+  cleanup(): void;
+}
+
+/** A throwaway project (schema/lock.json, the repo's facts.json, generated/) in the OS temp folder. */
+export function tmpProject(prefix = "mcp-bindgen-test-"): TmpProject {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const paths: ProjectPaths = {
+    schemaDir: join(root, "schema"),
+    factsFile: join(root, "schema", "facts.json"),
+    generatedDir: join(root, "generated"),
+  };
+  mkdirSync(paths.schemaDir, { recursive: true });
+  cpSync(join(PACKAGE_ROOT, "schema", "facts.json"), paths.factsFile);
+  const lockFile = join(paths.schemaDir, "lock.json");
+  writeFileSync(lockFile, JSON.stringify({ versions: {} }, null, 2) + "\n");
+  const project: TmpProject = {
+    root,
+    paths,
+    schemaFile: (version) => join(paths.schemaDir, version, "schema.json"),
+    putSchema(version, bytes, lock = {}) {
+      mkdirSync(join(paths.schemaDir, version), { recursive: true });
+      writeFileSync(project.schemaFile(version), bytes);
+      if (lock === false) return;
+      const entries = project.readLock();
+      entries[version] = { url: lock.url ?? `${DEAD_URL}/${version}/schema.json`, sha256: lock.sha256 ?? sha256(bytes) };
+      project.setLock(entries);
+    },
+    setLock(entries) {
+      writeFileSync(lockFile, JSON.stringify({ versions: entries }, null, 2) + "\n");
+    },
+    readLock() {
+      return (JSON.parse(readFileSync(lockFile, "utf8")) as { versions: Record<string, { url: string; sha256: string }> }).versions;
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return project;
+}
+
+/** relative path → sha256 of every file under `dir` (sorted), or null when `dir` does not exist. */
+export function snapshotTree(dir: string): Record<string, string> | null {
+  if (!existsSync(dir)) return null;
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d).sort()) {
+      const path = join(d, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(dir, path)] = sha256(readFileSync(path));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A generated/ tree that no generator would write, so "untouched" is easy to see. */
+export function plantMarkerTree(dir: string): Record<string, string> {
+  mkdirSync(join(dir, "2000-01-01"), { recursive: true });
+  writeFileSync(join(dir, "MARKER.txt"), "written by the test, must survive a failed run\n");
+  writeFileSync(join(dir, "2000-01-01", "types.ts"), "export type Old = 1;\n");
+  return snapshotTree(dir)!;
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment for a CLI child: no MCP_SCHEMA_DIR leaking in from the test run unless given. */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env["MCP_SCHEMA_DIR"];
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+const NODE_ARGS = ["--import", "tsx", CLI];
+
+/** Runs the real CLI to completion (synchronously: a handful per file). */
+export function runCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliResult {
+  const r = spawnSync(process.execPath, [...NODE_ARGS, ...args], { cwd: PACKAGE_ROOT, env: childEnv(env), encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs the real CLI without blocking the event loop (needed when the test also serves HTTP). */
+export function runCliAsync(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: PACKAGE_ROOT, env: childEnv(env) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Starts the CLI and returns the child, for tests that kill it. */
+export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}) {
+  return spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: PACKAGE_ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+}
