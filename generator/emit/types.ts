@@ -1,0 +1,30 @@
+import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclarationStructure } from "ts-morph";
+import type { DefinitionModel } from "../model/protocol-model.ts";
+import { docs } from "./doc-comments.ts";
+import type { VersionEmitter } from "./emitted.ts";
+import { SchemaTypes } from "./schema-type.ts";
+import { buildSourceFile } from "./source-file.ts";
+
+/**
+ * `<version>/types.ts`: every schema definition as an exported type named exactly as in the
+ * schema. Module scope shadows globals, so `Error` and `Request` here are always the schema's.
+ */
+export const emitTypes: VersionEmitter = (model) => {
+  const path = `${model.version}/types.ts`;
+  const names = new Set(model.definitions.keys());
+  const types = new SchemaTypes(names);
+  const statements = [...model.definitions.values()].map((d) => declaration(d, types, names));
+  // One insertion of all structures: the text is printed and parsed once, not edited node by node.
+  return { path, content: buildSourceFile(path, (file) => void file.addStatements(statements)) };
+};
+
+function declaration(
+  definition: DefinitionModel,
+  types: SchemaTypes,
+  names: ReadonlySet<string>,
+): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
+  const { name, schema, deprecated } = definition;
+  const common = { name, isExported: true, docs: docs(schema.description, deprecated || schema.deprecated === true, names) };
+  if (types.isInterface(schema)) return { kind: StructureKind.Interface, ...common, ...types.members(schema) };
+  return { kind: StructureKind.TypeAlias, ...common, type: types.typeOf(schema).write };
+}
