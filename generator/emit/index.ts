@@ -4,6 +4,7 @@ import { emitErrors } from "./errors.ts";
 import { emitMeta } from "./meta.ts";
 import { emitMethods } from "./methods.ts";
 import { emitRootIndex } from "./root-index.ts";
+import { emitTypes } from "./types.ts";
 import { emitVersionIndex } from "./version-index.ts";
 
 /**
@@ -11,6 +12,7 @@ import { emitVersionIndex } from "./version-index.ts";
  * output module means adding its emitter here.
  */
 export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit: VersionEmitter }[] = [
+  { module: "types", emit: emitTypes },
   { module: "methods", emit: emitMethods },
   { module: "errors", emit: emitErrors },
   { module: "meta", emit: emitMeta },
