@@ -32,7 +32,8 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   }
   const definitions = new Map<string, DefinitionModel>();
   for (const [name, node] of schema.definitions) {
-    definitions.set(name, { name, schema: node, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
+    const refined = refine(node, facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era)));
+    definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
 
   const methods: MethodModel[] = [...found.values()]
@@ -69,6 +70,18 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     metaKeys: metaKeys(version, era, schema, facts),
     http,
     uiExtension: { ...facts.uiExtension },
+  };
+}
+
+/** Pins properties to the constants facts give them (types only; `model.schema` keeps the schema's own node). */
+function refine(node: SchemaNode, refinements: Facts["typeRefinements"]): SchemaNode {
+  if (refinements.length === 0 || !node.properties) return node;
+  return {
+    ...node,
+    properties: node.properties.map((p) => {
+      const r = refinements.find((x) => x.property === p.name);
+      return r ? { ...p, schema: { ...p.schema, const: r.const } } : p;
+    }),
   };
 }
 

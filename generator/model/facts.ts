@@ -33,6 +33,8 @@ export interface Facts {
     eras: VersionSelector;
     source: string;
   };
+  /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
+  readonly typeRefinements: readonly { versions: VersionSelector; definition: string; property: string; const: string | number | boolean; source: string }[];
   readonly uiExtension: { id: string; metaKey: string; resourceUriKey: string; flatMetaKey: string; clientCapability: unknown; source: string };
 }
 
@@ -81,6 +83,14 @@ export function loadFacts(file: string): Facts {
       source: c.string(o, p, "source"),
     };
   });
+  const typeRefinements = c.array(root, "typeRefinements").map(([v, p]) => {
+    const o = c.object(v, p);
+    const value = o["const"];
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+      throw new BindgenError(file, p + "/const", "a string, number or boolean");
+    }
+    return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), const: value, source: c.string(o, p, "source") };
+  });
   const http = c.object(root["http"], "/http");
   const nameParam = c.object(http["nameParam"], "/http/nameParam");
   const ui = c.object(root["uiExtension"], "/uiExtension");
@@ -93,6 +103,7 @@ export function loadFacts(file: string): Facts {
     emptyResultMethods: c.strings(empty, "/emptyResultMethods", "methods"),
     metaKeys,
     deprecations,
+    typeRefinements,
     http: {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
       methodHeader: c.string(http, "/http", "methodHeader"),
