@@ -3,9 +3,18 @@ import { normalise } from "./normalise.ts";
 import { parseJson, readRaw } from "./read.ts";
 import type { NormalisedSchema } from "./schema-node.ts";
 
+/**
+ * MCP releases are under 200 KB; a schema forty times that is hostile or broken, and would only
+ * make the emitters and prettier churn for minutes before failing less clearly.
+ */
+export const MAX_SCHEMA_BYTES = 8 * 1024 * 1024;
+
 /** Reads, verifies (when a hash is expected) and normalises one schema file. */
 export function loadSchema(file: string, expectedSha256?: string): NormalisedSchema {
   const raw = readRaw(file);
+  if (raw.bytes.length > MAX_SCHEMA_BYTES) {
+    throw new BindgenError(file, "", `a schema file of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, `got ${raw.bytes.length} bytes`);
+  }
   if (expectedSha256 !== undefined && raw.sha256 !== expectedSha256) {
     throw new BindgenError(file, "", `sha256 ${expectedSha256} (from schema/lock.json)`, `got ${raw.sha256}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`);
   }
