@@ -10,7 +10,6 @@ const EPILOGUE = `Exit codes: 0 success, 1 failure (bad input, failed check), 2 
 Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <version>/schema.json), the URL in schema/lock.json.`;
 
 export async function main(argv: string[]): Promise<number> {
-  let exitCode = 0;
   const parser: Argv = yargs(argv)
     .scriptName("mcp-bindgen")
     .usage("$0 <command> [options]\n\nTyped TypeScript bindings for every Model Context Protocol spec release.")
@@ -25,11 +24,11 @@ export async function main(argv: string[]): Promise<number> {
     .alias("h", "help")
     .version(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((message, error, y) => {
+    .fail((message, error) => {
+      // Throwing (not just printing) stops yargs: otherwise the command would still run after
+      // a usage error, e.g. generate despite an unknown flag.
       if (error) throw error;
-      void y;
-      process.stderr.write(`mcp-bindgen: ${message}\nRun "mcp-bindgen --help" for usage.\n`);
-      exitCode = 2;
+      throw new UsageError(`${message}\nRun "mcp-bindgen --help" for usage.`);
     });
   try {
     await parser.parseAsync();
@@ -46,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`mcp-bindgen: ${(err as Error).stack ?? String(err)}\n`);
     return 1;
   }
-  return exitCode === 0 ? Number(process.exitCode ?? 0) : exitCode;
+  return Number(process.exitCode ?? 0);
 }
 
 /** Thrown by a command that has already printed why it failed. */
