@@ -1,32 +1,43 @@
 import type { CommandModule } from "yargs";
+import { check, type CheckReport } from "../check.ts";
+import { CommandFailure } from "../cli.ts";
 import { generate } from "../generate.ts";
 import { checkVersions, envSchemaDir, pathsFrom, withSources } from "./options.ts";
 
 export const generateCommand: CommandModule = {
   command: "generate",
-  describe: "Pull what is missing, then write generated/ for every release in one atomic step",
+  describe: "Pull what is missing, then write generated/ for every release in one atomic step (unchanged releases are reused)",
   builder: (y) =>
     withSources(y)
+      .option("check", { type: "boolean", describe: "Write nothing; exit 1 listing stale, missing and extra files if generated/ is out of date" })
+      .option("force", { type: "boolean", describe: "Render every release, even those whose inputs are unchanged" })
       .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing on success" })
-      .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" }),
+      .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
+      .conflicts("check", "force")
+      .example("$0 generate", "Regenerate what changed since the last run")
+      .example("$0 generate --check", "In CI: fail if generated/ is stale"),
   handler: async (argv) => {
-    const a = argv as unknown as { version?: string[]; from?: string; project?: string; quiet: boolean; json: boolean };
+    const a = argv as unknown as { version?: string[]; from?: string; project?: string; check?: boolean; force?: boolean; quiet: boolean; json: boolean };
     const paths = pathsFrom(a);
-    const versions = checkVersions(paths, a.version);
-    const report = await generate(paths, {
-      versions,
-      from: a.from,
-      env: envSchemaDir(),
-      ...(a.quiet || a.json ? {} : { log: (line: string) => process.stdout.write(line + "\n") }),
-    });
-    if (a.json) {
-      process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    const load = { versions: checkVersions(paths, a.version), from: a.from, env: envSchemaDir() };
+    const print = (line: string) => process.stdout.write(line + "\n");
+    if (a.check) {
+      const report = await check(paths, load);
+      if (a.json) print(JSON.stringify(report, null, 2));
+      else if (!report.upToDate || !a.quiet) printCheck(report, print);
+      if (!report.upToDate) throw new CommandFailure(1);
       return;
     }
-    if (a.quiet) return;
-    for (const v of report.versions) {
-      process.stdout.write(`${v.version}  ${v.era.padEnd(6)}  ${v.types} types  ${v.methods} methods  ${v.errorCodes} error codes\n`);
-    }
-    process.stdout.write(`wrote ${report.files} files to ${paths.generatedDir} in ${report.ms} ms\n`);
+    const report = await generate(paths, { ...load, force: a.force === true, ...(a.quiet || a.json ? {} : { log: print, progress: print }) });
+    if (a.json) print(JSON.stringify(report, null, 2));
   },
 };
+
+function printCheck(report: CheckReport, print: (line: string) => void): void {
+  if (report.upToDate) return print(`generated/ is up to date (${report.files} files)`);
+  print(`generated/ is out of date; run "npm run generate":`);
+  for (const [label, files] of [["stale", report.stale], ["missing", report.missing], ["extra", report.extra]] as const) {
+    for (const file of files) print(`  ${label.padEnd(8)}${file}`);
+  }
+  for (const line of report.diff) print(line);
+}
