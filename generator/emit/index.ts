@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RootEmitter, VersionEmitter } from "./emitted.ts";
+import { emitEnvelope } from "./envelope.ts";
 import { emitErrors } from "./errors.ts";
 import { emitMeta } from "./meta.ts";
 import { emitMethods } from "./methods.ts";
@@ -16,6 +17,7 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "methods", emit: emitMethods },
   { module: "errors", emit: emitErrors },
   { module: "meta", emit: emitMeta },
+  { module: "envelope", emit: emitEnvelope },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */

@@ -1,0 +1,343 @@
+import { VariableDeclarationKind, type SourceFile } from "ts-morph";
+import type { EmittedFile } from "./emitted.ts";
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
+import { buildSourceFile } from "./source-file.ts";
+
+/** The `_meta` key of a named reserved key in this version, or an error naming what the model lacks. */
+function metaKey(model: ProtocolModel, name: string): string {
+  const key = model.metaKeys.find((k) => k.name === name)?.key;
+  if (key === undefined) throw new Error(`${model.file}: the modern envelope needs the _meta key "${name}", which the model does not list`);
+  return key;
+}
+
+/** Whether this version's error response may omit `id` (2025-11-25 on); older schemas require it. */
+function errorIdOptional(model: ProtocolModel): boolean {
+  const def = model.definitions.get("JSONRPCErrorResponse") ?? model.definitions.get("JSONRPCError");
+  const id = def?.schema.properties?.find((p) => p.name === "id");
+  return id !== undefined && !id.required;
+}
+
+/** Message types: the builders' outputs and what `parse` returns, typed by the method tables. */
+function addMessageTypes(file: SourceFile, model: ProtocolModel): void {
+  const modern = model.era === "modern";
+  file.addTypeAlias({
+    name: "ParamsField",
+    typeParameters: ["P"],
+    docs: ["`params` as the table types it: absent when the method has none, optional when the schema says so."],
+    type: "[P] extends [undefined] ? {} : undefined extends P ? { params?: Exclude<P, undefined> } : { params: P }",
+  });
+  file.addTypeAlias({
+    name: "RequestEnvelope",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
+    docs: ["A JSON-RPC request of this version, typed by method."],
+    type: '{ [K in M]: { jsonrpc: "2.0"; id: T.RequestId; method: K } & ParamsField<ParamsOf<K>> }[M]',
+  });
+  file.addTypeAlias({
+    name: "NotificationEnvelope",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "NotificationMethod", default: "NotificationMethod" }],
+    docs: ["A JSON-RPC notification of this version, typed by method. It never has an `id`."],
+    type: '{ [K in M]: { jsonrpc: "2.0"; method: K } & ParamsField<NotificationParamsOf<K>> }[M]',
+  });
+  file.addTypeAlias({
+    name: "ResultEnvelope",
+    isExported: true,
+    typeParameters: [{ name: "R", default: "JsonObject" }],
+    docs: ["A successful response. A response does not name its method, so `parse` types `result` loosely; narrow it with the request you sent."],
+    type: '{ jsonrpc: "2.0"; id: T.RequestId; result: R }',
+  });
+  file.addTypeAlias({
+    name: "ErrorEnvelope",
+    isExported: true,
+    type: `{ jsonrpc: "2.0"; ${errorIdOptional(model) ? "id?: T.RequestId" : "id: T.RequestId"}; error: { code: number; message: string; data?: unknown } }`,
+  });
+  file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
+  file.addTypeAlias({
+    name: "ParsedMessage",
+    isExported: true,
+    docs: [
+      "What `parse` returns: `kind` tells the four JSON-RPC shapes apart; requests and notifications of a known method are typed by it. " +
+        "A method this version does not define still parses (a newer peer may send one), typed with `method: string`.",
+    ],
+    type: [
+      '(RequestEnvelope & { kind: "request" })',
+      '(NotificationEnvelope & { kind: "notification" })',
+      '(ResultEnvelope & { kind: "result" })',
+      '(ErrorEnvelope & { kind: "error" })',
+      '{ kind: "request"; jsonrpc: "2.0"; id: T.RequestId; method: string; params?: JsonObject }',
+      '{ kind: "notification"; jsonrpc: "2.0"; method: string; params?: JsonObject }',
+    ].join(" | "),
+  });
+  file.addTypeAlias({
+    name: "RequestParamsInput",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+    docs: [
+      modern
+        ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed)."
+        : "The params a caller passes to `request`: exactly the table's params.",
+    ],
+    type: modern
+      ? 'ParamsOf<M> extends infer P ? P extends object ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & { _meta?: JsonObject } : P : never'
+      : "ParamsOf<M>",
+  });
+  file.addTypeAlias({
+    name: "ResultInput",
+    isExported: true,
+    typeParameters: [{ name: "R" }],
+    docs: [modern ? "A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `\"complete\"`)." : "A result as a server hands it to `resultResponse`."],
+    type: modern ? 'R extends object ? { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: string } : R' : "R",
+  });
+}
+
+function addRequestBuilders(file: SourceFile, model: ProtocolModel): void {
+  const modern = model.era === "modern";
+  const progress = JSON.stringify(metaKey(model, "progressToken"));
+  if (modern) {
+    const key = (name: string) => JSON.stringify(metaKey(model, name));
+    file.addInterface({
+      name: "RequestOptions",
+      isExported: true,
+      properties: [
+        { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
+        { name: "clientCapabilities", isReadonly: true, type: "T.ClientCapabilities", docs: ["Required: a server must not infer capabilities from earlier requests."] },
+        { name: "protocolVersion", hasQuestionToken: true, isReadonly: true, type: "string", docs: ["Defaults to this module's version: importing this module is the choice of version. Pass another to probe."] },
+        { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation" },
+        { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "T.LoggingLevel" },
+        { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
+        { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Further `_meta` keys; the reserved keys above win over them."] },
+      ],
+    });
+    file.addFunction({
+      name: "request",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+      docs: [
+        "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
+          "`params._meta` (the schema requires them): a server must not infer anything from an earlier request.",
+      ],
+      parameters: [
+        { name: "method", type: "M" },
+        { name: "params", type: "RequestParamsInput<M>" },
+        { name: "options", type: "RequestOptions" },
+      ],
+      returnType: "RequestEnvelope<M>",
+      statements: [
+        "const given = params as JsonObject | undefined;",
+        "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
+        `meta[${key("protocolVersion")}] = options.protocolVersion ?? VERSION;`,
+        `meta[${key("clientCapabilities")}] = options.clientCapabilities;`,
+        `if (options.clientInfo !== undefined) meta[${key("clientInfo")}] = options.clientInfo;`,
+        `if (options.logLevel !== undefined) meta[${key("logLevel")}] = options.logLevel;`,
+        `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
+        "return envelope(method, { ...given, _meta: meta }, options.id) as RequestEnvelope<M>;",
+      ],
+    });
+  } else {
+    file.addInterface({
+      name: "RequestOptions",
+      isExported: true,
+      properties: [
+        { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
+        { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
+        { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
+      ],
+    });
+    file.addFunction({
+      name: "request",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+      docs: [
+        "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
+          "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
+      ],
+      parameters: [
+        { name: "method", type: "M" },
+        { name: "params", type: "RequestParamsInput<M>" },
+        { name: "options", type: "RequestOptions" },
+      ],
+      returnType: "RequestEnvelope<M>",
+      statements: [
+        "const given = params as JsonObject | undefined;",
+        "if (options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id) as RequestEnvelope<M>;",
+        "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
+        `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
+        "return envelope(method, { ...given, _meta: meta }, options.id) as RequestEnvelope<M>;",
+      ],
+    });
+  }
+  file.addFunction({
+    name: "notification",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+    docs: ["A notification: never an `id`, so the peer must not answer it."],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
+    ],
+    returnType: "NotificationEnvelope<M>",
+    statements: ["return envelope(method, rest[0] as JsonObject | undefined, undefined) as NotificationEnvelope<M>;"],
+  });
+}
+
+function addResponseBuilders(file: SourceFile, model: ProtocolModel): void {
+  const modern = model.era === "modern";
+  const idType = errorIdOptional(model) ? "T.RequestId | undefined" : "T.RequestId";
+  if (modern) {
+    file.addInterface({
+      name: "ResultOptions",
+      isExported: true,
+      properties: [
+        { name: "resultType", hasQuestionToken: true, isReadonly: true, type: "string", docs: ['Overrides the result\'s own `resultType`; the default is `"complete"`.'] },
+        { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation", docs: ["Written to `_meta` so the client can show who answered."] },
+      ],
+    });
+    file.addFunction({
+      name: "resultResponse",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
+      docs: ["A successful response. `resultType` is required in this version and defaults to `\"complete\"`. Name the method (`resultResponse<\"tools/call\">`) to check the result against it."],
+      parameters: [
+        { name: "id", type: "T.RequestId" },
+        { name: "result", type: "ResultInput<ResultOf<M>>" },
+        { name: "options", type: "ResultOptions", initializer: "{}" },
+      ],
+      returnType: "ResultEnvelope<ResultOf<M>>",
+      statements: [
+        "const given = result as JsonObject;",
+        `const meta = options.serverInfo === undefined ? metaOf(given) : { ...metaOf(given), ${JSON.stringify(metaKey(model, "serverInfo"))}: options.serverInfo };`,
+        'const resultType = options.resultType ?? (typeof given["resultType"] === "string" ? given["resultType"] : "complete");',
+        'return { jsonrpc: "2.0", id, result: { ...given, ...(meta === undefined ? {} : { _meta: meta }), resultType } } as ResultEnvelope<ResultOf<M>>;',
+      ],
+    });
+  } else {
+    file.addFunction({
+      name: "resultResponse",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
+      docs: ["A successful response. This version's clients do not know `resultType`, so none is added (they treat it as absent ⇒ `\"complete\"`)."],
+      parameters: [
+        { name: "id", type: "T.RequestId" },
+        { name: "result", type: "ResultInput<ResultOf<M>>" },
+      ],
+      returnType: "ResultEnvelope<ResultOf<M>>",
+      statements: ['return { jsonrpc: "2.0", id, result } as ResultEnvelope<ResultOf<M>>;'],
+    });
+  }
+  file.addTypeAlias({
+    name: "SendableErrorName",
+    isExported: true,
+    docs: ["Names of the codes a builder may send; receive-only codes (like -32002 from old servers) are left out."],
+    type: `Exclude<ErrorName, ${model.errorCodes.filter((e) => !e.send).map((e) => JSON.stringify(e.name)).join(" | ") || "never"}>`,
+  });
+  file.addFunction({
+    name: "errorResponse",
+    isExported: true,
+    docs: [
+      "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
+        "recognised from old peers, never produced. " +
+        (errorIdOptional(model) ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
+    ],
+    parameters: [
+      { name: "id", type: idType },
+      { name: "code", type: "number | SendableErrorName" },
+      { name: "message", type: "string" },
+      { name: "data", type: "unknown", hasQuestionToken: true },
+    ],
+    returnType: "ErrorEnvelope",
+    statements: [
+      'const value: number | undefined = typeof code === "number" ? code : own(ErrorCode, code) ? ErrorCode[code] : undefined;',
+      "if (value === undefined || (RECEIVE_ONLY_ERROR_CODES as readonly number[]).includes(value)) throw new RangeError(`error code ${String(code)} is not one this version sends`);",
+      "const error = data === undefined ? { code: value, message } : { code: value, message, data };",
+      'return (id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error }) as ErrorEnvelope;',
+    ],
+  });
+  if (!modern) return;
+  file.addFunction({
+    name: "unsupportedProtocolVersionError",
+    isExported: true,
+    docs: ["-32022: carries the versions this server supports, so the client can pick one and retry instead of guessing."],
+    parameters: [
+      { name: "id", type: idType },
+      { name: "requested", type: "string" },
+      { name: "supported", type: "readonly string[]" },
+    ],
+    returnType: "ErrorEnvelope",
+    statements: ['return errorResponse(id, "UnsupportedProtocolVersion", "Unsupported protocol version", { requested, supported: [...supported] });'],
+  });
+  file.addFunction({
+    name: "missingRequiredClientCapabilityError",
+    isExported: true,
+    docs: ["-32021: names the capabilities that are missing; otherwise the client cannot know what to add."],
+    parameters: [
+      { name: "id", type: idType },
+      { name: "requiredCapabilities", type: "T.ClientCapabilities" },
+    ],
+    returnType: "ErrorEnvelope",
+    statements: ['return errorResponse(id, "MissingRequiredClientCapability", "Missing required client capability", { requiredCapabilities });'],
+  });
+  file.addFunction({
+    name: "headerMismatchError",
+    isExported: true,
+    docs: ["-32020: the HTTP headers disagree with the envelope (or are missing)."],
+    parameters: [
+      { name: "id", type: idType },
+      { name: "message", type: "string" },
+    ],
+    returnType: "ErrorEnvelope",
+    statements: ['return errorResponse(id, "HeaderMismatch", message);'],
+  });
+}
+
+function addParseEncode(file: SourceFile): void {
+  file.addFunction({
+    name: "parse",
+    isExported: true,
+    docs: [
+      "JSON text → message. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message: " +
+        "`id` null or fractional, both `result` and `error`, no `jsonrpc`, a batch array, a non-object). Params and results are " +
+        "not checked against the schema here.",
+    ],
+    parameters: [{ name: "text", type: "string" }],
+    returnType: "ParseOutcome<ParsedMessage>",
+    statements: ['return typeof text === "string" ? (parseText(text) as ParseOutcome<ParsedMessage>) : { ok: false, error: { code: -32700, message: "not a string" } };'],
+  });
+  file.addFunction({
+    name: "encode",
+    isExported: true,
+    docs: ["Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify."],
+    parameters: [{ name: "message", type: "Envelope | ParsedMessage" }],
+    returnType: "string",
+    statements: ["return encodeMessage(message);"],
+  });
+}
+
+/** `generated/<version>/envelope.ts`: typed builders, `parse`/`encode`, and for modern versions the error helpers and HTTP headers. */
+export function emitEnvelope(model: ProtocolModel): EmittedFile {
+  const path = `${model.version}/envelope.ts`;
+  const content = buildSourceFile(path, (file) => {
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["NotificationMethod", "NotificationParamsOf", "ParamsOf", "RequestMethod", "ResultOf"],
+      moduleSpecifier: "./methods.js",
+    });
+    file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
+    if (model.era === "modern") {
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        declarations: [{ name: "VERSION", initializer: JSON.stringify(model.version) }],
+      });
+    }
+    addCoreTypes(file);
+    addMessageTypes(file, model);
+    addCoreFunctions(file);
+    addRequestBuilders(file, model);
+    addResponseBuilders(file, model);
+    if (model.era === "modern" && model.http) addHttpFunctions(file, model.http, metaKey(model, "protocolVersion"));
+    addParseEncode(file);
+  });
+  return { path, content };
+}
