@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repairLinks } from "../generator/emit/doc-comments.ts";
+import { docText, repairLinks } from "../generator/emit/doc-comments.ts";
 import { PACKAGE_ROOT } from "../generator/project.ts";
 import { readExamples, writeExampleFile, type ExampleFile } from "./support/example-file.ts";
 import { formatDiagnostics, typecheck, type Diagnostic } from "./support/typecheck.ts";
@@ -46,6 +46,18 @@ describe("generated/<version>/types.ts exports", () => {
     expect(expected.length).toBeGreaterThan(70);
     expect([...exported].sort()).toEqual(expected);
     for (const name of exported) if (/\d$/.test(name)) expect(expected).toContain(name);
+  });
+});
+
+describe("JSDoc in generated/2026-07-28/types.ts", () => {
+  it("every {@link} names a definition, a member of one, or a definition with a label", () => {
+    const names = new Set(schemaDefinitionNames("2026-07-28"));
+    const text = readFileSync(join(GENERATED, "2026-07-28", "types.ts"), "utf8");
+    const links = [...text.matchAll(/\{@link ([^}]*)\}/g)].map((m) => m[1]!);
+    expect(links).toContain("CallToolRequest | tools/call");
+    expect(links).toContain("MetaObject | `_meta` key naming rules");
+    const broken = links.filter((l) => !names.has(l.split(/ \| |\./)[0]!));
+    expect(broken).toEqual([]);
   });
 });
 
@@ -106,6 +118,10 @@ describe("repairLinks", () => {
     for (const text of ["{@link MetaObject}", "{@link Tool.outputSchema}", "{@link Tool | a tool}", "{@link Tool the tool}", "{@link Nowhere/else}"]) {
       expect(repairLinks(text, names)).toBe(text);
     }
+  });
+
+  it("escapes a comment terminator inside a description", () => {
+    expect(docText("a */ b", names)).toBe("a *\\/ b");
   });
 
   it("repairs every link of a description", () => {
