@@ -1,6 +1,6 @@
 import { StructureKind, VariableDeclarationKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure } from "ts-morph";
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
-import { docText } from "./docs.ts";
+import { docs } from "./doc-comments.ts";
 import { typeExpression } from "./names.ts";
 import { buildSourceFile } from "./source-file.ts";
 
@@ -36,12 +36,10 @@ function resultType(m: MethodModel): string {
   return m.results.map((r) => "T." + r).join(" | ");
 }
 
-function entry(model: ProtocolModel, m: MethodModel): OptionalKind<PropertySignatureStructure> {
+function entry(model: ProtocolModel, m: MethodModel, names: ReadonlySet<string>): OptionalKind<PropertySignatureStructure> {
   const description = model.definitions.get(m.definition)?.schema.description;
-  const docs = [...docText(description)];
-  if (m.deprecated) docs.push("@deprecated Deprecated in this protocol version.");
   const type = m.kind === "notification" ? `{ params: ${paramsType(m)} }` : `{ params: ${paramsType(m)}; result: ${resultType(m)} }`;
-  return { name: JSON.stringify(m.name), type, isReadonly: true, ...(docs.length ? { docs: [docs.join("\n\n")] } : {}) };
+  return { name: JSON.stringify(m.name), type, isReadonly: true, docs: docs(description, m.deprecated, names) };
 }
 
 function tableInterface(model: ProtocolModel, t: Table): InterfaceDeclarationStructure {
@@ -50,7 +48,7 @@ function tableInterface(model: ProtocolModel, t: Table): InterfaceDeclarationStr
     name: t.name,
     isExported: true,
     docs: [t.doc],
-    properties: model.methods.filter(t.select).map((m) => entry(model, m)),
+    properties: model.methods.filter(t.select).map((m) => entry(model, m, new Set(model.definitions.keys()))),
   };
 }
 
