@@ -297,12 +297,23 @@ function addParseEncode(file: SourceFile): void {
     isExported: true,
     docs: [
       "JSON text → message. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message: " +
-        "`id` null or fractional, both `result` and `error`, no `jsonrpc`, a batch array, a non-object). Params and results are " +
-        "not checked against the schema here.",
+        "`id` null or fractional, both `result` and `error`, no `jsonrpc`, a batch array, a non-object). With `{ validate: true }` " +
+        "the message is also checked against this version's schema (`validateMessage`): -32601 for an unknown method, -32602 for bad params.",
     ],
-    parameters: [{ name: "text", type: "string" }],
+    parameters: [
+      { name: "text", type: "string" },
+      { name: "options", type: "{ readonly validate?: boolean }", initializer: "{}" },
+    ],
     returnType: "ParseOutcome<ParsedMessage>",
-    statements: ['return typeof text === "string" ? (parseText(text) as ParseOutcome<ParsedMessage>) : { ok: false, error: { code: -32700, message: "not a string" } };'],
+    statements: [
+      'if (typeof text !== "string") return { ok: false, error: { code: -32700, message: "not a string" } };',
+      "const outcome = parseText(text);",
+      "if (!outcome.ok || !options.validate) return outcome as ParseOutcome<ParsedMessage>;",
+      "const checked = validateMessage(wire(outcome.message));",
+      "if (checked.ok) return outcome as ParseOutcome<ParsedMessage>;",
+      "const first = checked.errors[0];",
+      'return { ok: false, error: { code: checked.code, message: first ? `${first.pointer || "/"}: expected ${first.expected}, got ${first.got}` : "invalid message" } };',
+    ],
   });
   file.addFunction({
     name: "encode",
@@ -325,6 +336,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
       moduleSpecifier: "./methods.js",
     });
     file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
+    file.addImportDeclaration({ namedImports: ["validateMessage"], moduleSpecifier: "./validate.js" });
     if (model.era === "modern") {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

@@ -5,6 +5,7 @@ import { emitErrors } from "./errors.ts";
 import { emitMeta } from "./meta.ts";
 import { emitMethods } from "./methods.ts";
 import { emitRootIndex } from "./root-index.ts";
+import { emitRuntime } from "./runtime.ts";
 import { emitTypes } from "./types.ts";
 import { emitVersionIndex } from "./version-index.ts";
 
@@ -21,7 +22,9 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
-export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [];
+export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [
+  { module: "runtime", emit: emitRuntime },
+];
 
 export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
   const files: EmittedFile[] = [];

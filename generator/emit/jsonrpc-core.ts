@@ -12,8 +12,11 @@ export function addCoreTypes(file: SourceFile): void {
   file.addTypeAlias({
     name: "ParseFailure",
     isExported: true,
-    docs: ["Why a text is not a message: -32700 when it is not JSON, -32600 when it is JSON but not a JSON-RPC 2.0 message."],
-    type: "{ ok: false; error: { code: -32700 | -32600; message: string } }",
+    docs: [
+      "Why a text is not a message: -32700 when it is not JSON, -32600 when it is JSON but not a JSON-RPC 2.0 message; " +
+        "with `validate`, also -32601 (unknown method) and -32602 (params that do not fit the schema).",
+    ],
+    type: "{ ok: false; error: { code: -32700 | -32600 | -32601 | -32602; message: string } }",
   });
   file.addTypeAlias({
     name: "ParseOutcome",
@@ -112,16 +115,22 @@ export function addCoreFunctions(file: SourceFile): void {
     declarations: [{ name: "MEMBERS", initializer: '["jsonrpc", "id", "method", "params", "result", "error"] as const' }],
   });
   file.addFunction({
-    name: "encodeMessage",
-    docs: ["Writes only JSON-RPC's members, so the `kind` that `parse` adds never reaches the wire."],
+    name: "wire",
+    docs: ["Only JSON-RPC's members, so the `kind` that `parse` adds never reaches the wire."],
     parameters: [{ name: "message", type: "object" }],
-    returnType: "string",
+    returnType: "JsonObject",
     statements: [
       "const source = message as JsonObject;",
       "const out: JsonObject = {};",
       "for (const key of MEMBERS) if (own(source, key) && source[key] !== undefined) out[key] = source[key];",
-      "return JSON.stringify(out);",
+      "return out;",
     ],
+  });
+  file.addFunction({
+    name: "encodeMessage",
+    parameters: [{ name: "message", type: "object" }],
+    returnType: "string",
+    statements: ["return JSON.stringify(wire(message));"],
   });
   file.addFunction({
     name: "envelope",
