@@ -5,6 +5,7 @@ import { BindgenError, UsageError } from "./errors.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { listCommand } from "./commands/list.ts";
 import { pullCommand } from "./commands/pull.ts";
+import { diffCommand } from "./commands/diff.ts";
 
 const EPILOGUE = `Exit codes: 0 success, 1 failure (bad input, failed check), 2 usage error.
 Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <version>/schema.json), the URL in schema/lock.json.`;
@@ -16,6 +17,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(pullCommand)
     .command(generateCommand)
     .command(listCommand)
+    .command(diffCommand)
     .demandCommand(1, "Name a command.")
     .strict()
     .recommendCommands()

@@ -1,0 +1,34 @@
+import type { CommandModule } from "yargs";
+import { CommandFailure } from "../cli.ts";
+import { diffModels, forSide, isBreaking } from "../diff/index.ts";
+import { loadDiffSide } from "../diff/load-model.ts";
+import { renderMarkdown } from "../diff/render-markdown.ts";
+import type { Side } from "../diff/change.ts";
+import { envSchemaDir, pathsFrom } from "./options.ts";
+
+export const diffCommand: CommandModule = {
+  command: "diff <old> <new>",
+  describe: "What changed between two releases (or schema files), and whether it breaks clients or servers",
+  builder: (y) =>
+    y
+      .positional("old", { type: "string", describe: "A version in schema/lock.json, or a path to a schema file" })
+      .positional("new", { type: "string", describe: "A version in schema/lock.json, or a path to a schema file" })
+      .option("format", { choices: ["md", "json"] as const, default: "md" as const, describe: "Markdown for people, JSON for tools" })
+      .option("side", { choices: ["client", "server", "both"] as const, default: "both" as const, describe: "Whose breakage to report" })
+      .option("fail-on", { choices: ["breaking", "any"] as const, describe: "Exit 1 when a change breaks the chosen side, or on any change" })
+      .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
+      .option("project", { type: "string", hidden: true })
+      .example("$0 diff 2025-11-25 2026-07-28", "Markdown report between two releases")
+      .example("$0 diff 2026-07-28 ./draft/schema.json --side client --fail-on breaking", "Gate CI on a draft"),
+  handler: async (argv) => {
+    const a = argv as unknown as { old: string; new: string; format: "md" | "json"; side: Side | "both"; failOn?: "breaking" | "any"; from?: string; project?: string };
+    const paths = pathsFrom(a);
+    const options = { from: a.from, env: envSchemaDir() };
+    const oldModel = await loadDiffSide(paths, String(a.old), options);
+    const newModel = await loadDiffSide(paths, String(a.new), options);
+    const diff = forSide(diffModels(oldModel, newModel), a.side);
+    process.stdout.write(a.format === "json" ? JSON.stringify(diff, null, 2) + "\n" : renderMarkdown(diff, a.side));
+    const failed = a.failOn === "any" ? diff.changes.length > 0 : a.failOn === "breaking" && diff.changes.some((c) => isBreaking(c, a.side));
+    if (failed) throw new CommandFailure(1);
+  },
+};

@@ -1,0 +1,64 @@
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { compare } from "../model/build.ts";
+import type { Change, Side } from "./change.ts";
+import { compareNodes, emit, type NodeContext } from "./compare-nodes.ts";
+import type { Rename } from "./renames.ts";
+import { MESSAGE_UNIONS, producersOf } from "./roles.ts";
+import { EFFECT } from "./severity.ts";
+
+export interface DefinitionInputs {
+  readonly oldModel: ProtocolModel;
+  readonly newModel: ProtocolModel;
+  readonly renames: readonly Rename[];
+  readonly oldRoles: ReadonlyMap<string, ReadonlySet<Side>>;
+  readonly newRoles: ReadonlyMap<string, ReadonlySet<Side>>;
+}
+
+/** Added, removed and renamed definitions, then a structural comparison of each one kept. */
+export function compareDefinitions(input: DefinitionInputs): Change[] {
+  const { oldModel, newModel, renames } = input;
+  const out: Change[] = [];
+  const renameMap = new Map(renames.map((r) => [r.from, r.to]));
+  const renamedTo = new Set(renames.map((r) => r.to));
+  const context = (oldName: string | null, newName: string | null): NodeContext => ({
+    oldSchema: oldModel.schema,
+    newSchema: newModel.schema,
+    renames: renameMap,
+    subjectKind: "definition",
+    subject: newName ?? oldName!,
+    producers: producersOf(input.oldRoles, oldName, input.newRoles, newName),
+    membershipIsNotice: MESSAGE_UNIONS.has(newName ?? oldName!),
+    out,
+  });
+
+  for (const [name, def] of newModel.definitions) {
+    if (oldModel.definitions.has(name) || renamedTo.has(name)) continue;
+    emit(context(null, name), "definition-added", [], `definition \`${name}\` added`, null, name, null, def.schema.pointer, EFFECT.notice);
+  }
+  for (const [name, def] of oldModel.definitions) {
+    if (newModel.definitions.has(name) || renameMap.has(name)) continue;
+    emit(context(name, null), "definition-removed", [], `definition \`${name}\` removed`, name, null, def.schema.pointer, null, EFFECT.notice);
+  }
+  for (const r of renames) {
+    const ctx = context(r.from, r.to);
+    emit(ctx, "definition-renamed", [], `\`${r.from}\` is now \`${r.to}\` (matched: ${r.match})`, r.from, r.to,
+      oldModel.definitions.get(r.from)!.schema.pointer, newModel.definitions.get(r.to)!.schema.pointer, EFFECT.notice);
+    compareNodes(ctx, r.oldNode, r.newNode);
+    deprecation(ctx, r.from, r.to);
+  }
+  const kept = [...oldModel.definitions.keys()].filter((name) => newModel.definitions.has(name)).sort(compare);
+  for (const name of kept) {
+    const ctx = context(name, name);
+    compareNodes(ctx, oldModel.definitions.get(name)!.schema, newModel.definitions.get(name)!.schema);
+    deprecation(ctx, name, name);
+  }
+  return out;
+
+  function deprecation(ctx: NodeContext, from: string, to: string): void {
+    const before = oldModel.definitions.get(from)!;
+    const after = newModel.definitions.get(to)!;
+    if (before.deprecated === after.deprecated) return;
+    emit(ctx, after.deprecated ? "deprecated" : "undeprecated", [], `\`${to}\` is ${after.deprecated ? "now" : "no longer"} deprecated`,
+      null, null, before.schema.pointer, after.schema.pointer, EFFECT.notice);
+  }
+}

@@ -1,0 +1,242 @@
+import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
+import { deref, shapeKey } from "../load/shape.ts";
+import { compare } from "../model/build.ts";
+import type { Change, ChangeId, Side, SubjectKind } from "./change.ts";
+import { allowedValues, describe } from "./describe.ts";
+import { EFFECT, severityFor, type Effect } from "./severity.ts";
+
+/** What one walk over a pair of nodes reports into, and under which heading. */
+export interface NodeContext {
+  readonly oldSchema: NormalisedSchema;
+  readonly newSchema: NormalisedSchema;
+  /** Old definition name → new name. */
+  readonly renames: ReadonlyMap<string, string>;
+  readonly subjectKind: SubjectKind;
+  readonly subject: string;
+  /** Sides that write values of the subject: decides who a change breaks. */
+  readonly producers: ReadonlySet<Side>;
+  /** Union membership changes here are rated by the method changes instead (message unions). */
+  readonly membershipIsNotice: boolean;
+  readonly out: Change[];
+}
+
+type Path = readonly string[];
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["jsonrpc", "id"]);
+
+/**
+ * Compares two nodes structurally. A `$ref` on one side facing an inline node (or a ref to a
+ * `*Params`/`*MetaObject` definition) is looked through, so moving a shape into its own
+ * definition is not a change; two refs to the same definition (after renames) stop the walk,
+ * because that definition is compared once under its own name.
+ */
+export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path = [], seen = new Set<string>()): void {
+  const pair = `${a.pointer}|${b.pointer}`;
+  if (seen.has(pair)) return;
+  seen.add(pair);
+  if (a.ref !== undefined && b.ref !== undefined) {
+    if ((ctx.renames.get(a.ref) ?? a.ref) === b.ref) return;
+    if (lookThrough(a.ref) || lookThrough(b.ref)) {
+      compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, ctx.newSchema.definitions.get(b.ref)!, path, seen);
+    } else {
+      typeChanged(ctx, a, b, path, EFFECT.changed);
+    }
+    return;
+  }
+  // A named union facing anything else is opened first, so its members line up with the other side's.
+  if (a.ref !== undefined && isUnion(ctx.oldSchema.definitions.get(a.ref)!)) return compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, b, path, seen);
+  if (b.ref !== undefined && isUnion(ctx.newSchema.definitions.get(b.ref)!)) return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
+  if (isUnion(a) || isUnion(b)) return compareUnions(ctx, a, b, path, seen);
+  if (a.ref !== undefined) return compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, b, path, seen);
+  if (b.ref !== undefined) return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
+
+  compareValues(ctx, a, b, path);
+  compareProperties(ctx, a, b, path, seen);
+  compareOpenness(ctx, a, b, path, seen);
+  if (a.items && b.items) compareNodes(ctx, a.items, b.items, [...path, "[]"], seen);
+  else if (a.items || b.items) typeChanged(ctx, a, b, path, EFFECT.changed);
+  if (path.length > 0 && (a.deprecated === true) !== (b.deprecated === true)) {
+    emit(ctx, b.deprecated ? "deprecated" : "undeprecated", path, `${label(ctx, path)} is ${b.deprecated ? "now" : "no longer"} deprecated`,
+      null, null, a.pointer, b.pointer, EFFECT.notice);
+  }
+}
+
+function isUnion(node: SchemaNode): boolean {
+  return node.anyOf !== undefined || node.oneOf !== undefined;
+}
+
+/** Definitions that only exist to name a part of a message; their content belongs to the message. */
+function lookThrough(name: string): boolean {
+  return name.endsWith("Params") || name.endsWith("MetaObject");
+}
+
+function compareValues(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
+  const variance = [typeVariance(a, b), valueVariance(a, b), formatVariance(a, b)].filter((v) => v !== "same");
+  if (variance.length === 0) return;
+  const all = (v: string) => variance.every((x) => x === v);
+  const effect = all("widened") ? EFFECT.widened : all("narrowed") ? EFFECT.narrowed : EFFECT.changed;
+  typeChanged(ctx, a, b, path, effect);
+}
+
+type Variance = "same" | "widened" | "narrowed" | "changed";
+
+function fromSets<T>(before: ReadonlySet<T>, after: ReadonlySet<T>, covers: (set: ReadonlySet<T>, v: T) => boolean): Variance {
+  const lost = [...before].some((v) => !covers(after, v));
+  const gained = [...after].some((v) => !covers(before, v));
+  return lost && gained ? "changed" : lost ? "narrowed" : gained ? "widened" : "same";
+}
+
+function typeVariance(a: SchemaNode, b: SchemaNode): Variance {
+  // A node without `type` that still has structure is an object described by its keywords, not "any".
+  if (!a.type || !b.type) return !a.type && !b.type ? "same" : isAny(a) ? "narrowed" : isAny(b) ? "widened" : "same";
+  // integer ⊂ number: integer → number widens, number → integer narrows.
+  return fromSets(new Set(a.type), new Set(b.type), (set, t) => set.has(t) || (t === "integer" && set.has("number")));
+}
+
+function isAny(node: SchemaNode): boolean {
+  return !node.type && !node.properties && !node.allOf && !node.items && allowedValues(node) === null;
+}
+
+function valueVariance(a: SchemaNode, b: SchemaNode): Variance {
+  const before = allowedValues(a);
+  const after = allowedValues(b);
+  if (before === null || after === null) return before === after ? "same" : before === null ? "narrowed" : "widened";
+  const key = (vs: readonly unknown[]) => new Set(vs.map((v) => JSON.stringify(v)));
+  return fromSets(key(before), key(after), (set, v) => set.has(v));
+}
+
+function formatVariance(a: SchemaNode, b: SchemaNode): Variance {
+  if (a.format === b.format) return "same";
+  return a.format === undefined ? "narrowed" : b.format === undefined ? "widened" : "changed";
+}
+
+function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
+  const before = objectProperties(ctx.oldSchema, a);
+  const after = objectProperties(ctx.newSchema, b);
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort(compare);
+  for (const name of names) {
+    const p = before.get(name);
+    const q = after.get(name);
+    const at = [...path, name];
+    // Up to 2025-06-18 messages leave `jsonrpc`/`id` to the envelope; declaring them changes nothing on the wire.
+    if (path.length === 0 && (!p || !q) && ENVELOPE_KEYS.has(name) && before.has("method") && after.has("method")) continue;
+    if (!p && q) {
+      emit(ctx, "property-added", at, `${q.required ? "required" : "optional"} property ${label(ctx, at)} added`,
+        null, describe(q.schema), a.pointer, q.schema.pointer, q.required ? EFFECT.addedRequired : EFFECT.addedOptional);
+    } else if (p && !q) {
+      emit(ctx, "property-removed", at, `${p.required ? "required" : "optional"} property ${label(ctx, at)} removed`,
+        describe(p.schema), null, p.schema.pointer, b.pointer, EFFECT.removed);
+    } else if (p && q) {
+      if (p.required !== q.required) {
+        emit(ctx, q.required ? "property-became-required" : "property-became-optional", at,
+          `${label(ctx, at)} is now ${q.required ? "required" : "optional"}`, p.required ? "required" : "optional",
+          q.required ? "required" : "optional", p.schema.pointer, q.schema.pointer, q.required ? EFFECT.becameRequired : EFFECT.becameOptional);
+      }
+      compareNodes(ctx, p.schema, q.schema, at, seen);
+    }
+  }
+}
+
+/** Own properties plus those of `allOf` members (through refs): what an object value may hold. */
+function objectProperties(schema: NormalisedSchema, node: SchemaNode): Map<string, SchemaProperty> {
+  const out = new Map<string, SchemaProperty>();
+  const add = (n: SchemaNode, depth: number) => {
+    const target = deref(schema, n);
+    for (const m of target.allOf ?? []) if (depth < 8) add(m, depth + 1);
+    for (const p of target.properties ?? []) {
+      const known = out.get(p.name);
+      out.set(p.name, known ? { ...p, required: known.required || p.required } : p);
+    }
+  };
+  add(node, 0);
+  return out;
+}
+
+function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
+  const open = (n: SchemaNode) => n.additionalProperties !== undefined && n.additionalProperties !== false;
+  if (typeof a.additionalProperties === "object" && typeof b.additionalProperties === "object") {
+    compareNodes(ctx, a.additionalProperties, b.additionalProperties, [...path, "{}"], seen);
+  } else if (open(a) !== open(b)) {
+    // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer breaks.
+    typeChanged(ctx, a, b, path, EFFECT.notice,
+      open(b) ? "its type now has an index signature" : "its type no longer has an index signature (the wire still accepts extra keys)");
+  }
+}
+
+/**
+ * Members match by the definition they name (after renames) or by identical shape. Leftover
+ * inline members with the same JSON type are compared as one member that changed; the rest
+ * were added or removed. A non-union side counts as a union of one.
+ */
+function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
+  const members = (n: SchemaNode) => n.anyOf ?? n.oneOf ?? [n];
+  const key = (n: SchemaNode, old: boolean) => (n.ref !== undefined ? `ref:${old ? ctx.renames.get(n.ref) ?? n.ref : n.ref}` : `shape:${shapeKey(n)}`);
+  const left = members(a).filter((m) => !members(b).some((n) => key(n, false) === key(m, true)));
+  const right = members(b).filter((n) => !members(a).some((m) => key(m, true) === key(n, false)));
+  const pairs: [SchemaNode, SchemaNode][] = [];
+  for (const m of left) {
+    let best: { n: SchemaNode; score: number } | undefined;
+    for (const n of right) {
+      if ((m.ref !== undefined && n.ref !== undefined) || pairs.some(([, used]) => used === n)) continue;
+      const score = resemblance(ctx, m, n);
+      if (score > 0 && (!best || score > best.score)) best = { n, score };
+    }
+    if (best) pairs.push([m, best.n]);
+  }
+  for (const [m, n] of pairs) compareNodes(ctx, m, n, path, seen);
+  const effectOf = (e: Effect) => (ctx.membershipIsNotice ? EFFECT.notice : e);
+  for (const m of left) {
+    if (pairs.some(([used]) => used === m)) continue;
+    emit(ctx, "union-member-removed", path, `\`${describe(m)}\` is no longer a member of ${label(ctx, path)}`,
+      describe(m), null, m.pointer, b.pointer, effectOf(EFFECT.narrowed));
+  }
+  for (const n of right) {
+    if (pairs.some(([, used]) => used === n)) continue;
+    emit(ctx, "union-member-added", path, `\`${describe(n)}\` is now a member of ${label(ctx, path)}`,
+      null, describe(n), a.pointer, n.pointer, effectOf(EFFECT.widened));
+  }
+}
+
+/**
+ * How alike two union members are: shared property names, or 1 for property-less nodes of the
+ * same JSON type; 0 means unrelated. Two named definitions are never alike here: they differ by name.
+ */
+function resemblance(ctx: NodeContext, m: SchemaNode, n: SchemaNode): number {
+  const a = deref(ctx.oldSchema, m);
+  const b = deref(ctx.newSchema, n);
+  if ((a.type ?? []).join() !== (b.type ?? []).join()) return 0;
+  const names = new Set(objectProperties(ctx.oldSchema, a).keys());
+  const shared = [...objectProperties(ctx.newSchema, b).keys()].filter((k) => names.has(k)).length;
+  return shared > 0 ? shared : names.size === 0 && !b.properties ? 1 : 0;
+}
+
+function typeChanged(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, effect: Effect, why?: string): void {
+  const how = effect === EFFECT.widened ? "widened" : effect === EFFECT.narrowed ? "narrowed" : "changed";
+  const message = why ? `${label(ctx, path)}: ${why}` : `type of ${label(ctx, path)} ${how} (\`${describe(a)}\` → \`${describe(b)}\`)`;
+  emit(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect);
+}
+
+export function formatPath(path: Path): string {
+  return path.reduce((text, part) => (part === "[]" || part === "{}" ? text + part : text === "" ? part : `${text}.${part}`), "");
+}
+
+function label(ctx: NodeContext, path: Path): string {
+  const inner = formatPath(path);
+  return `\`${ctx.subject}${inner === "" ? "" : (inner.startsWith("[") ? "" : ".") + inner}\``;
+}
+
+export function emit(ctx: NodeContext, id: ChangeId, path: Path, message: string, before: string | null, after: string | null,
+  oldPointer: string | null, newPointer: string | null, effect: Effect): void {
+  ctx.out.push({
+    id,
+    subjectKind: ctx.subjectKind,
+    subject: ctx.subject,
+    path: formatPath(path),
+    message,
+    before,
+    after,
+    oldPointer,
+    newPointer,
+    severity: severityFor(ctx.producers, effect),
+  });
+}

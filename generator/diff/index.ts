@@ -1,0 +1,77 @@
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { compare } from "../model/build.ts";
+import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffReport, type DiffSummary, type Side } from "./change.ts";
+import { compareDefinitions } from "./compare-definitions.ts";
+import { compareMethods } from "./compare-methods.ts";
+import { compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
+import { detectRenames } from "./renames.ts";
+import { definitionProducers } from "./roles.ts";
+
+export type { Change, ChangeId, DiffReport, Severity, Side } from "./change.ts";
+export { MIRROR_ID } from "./change.ts";
+
+/** Everything that changed from `oldModel` to `newModel`, each change rated for clients and servers. */
+export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): DiffReport {
+  const removed = [...oldModel.definitions.keys()].filter((n) => !newModel.definitions.has(n));
+  const added = [...newModel.definitions.keys()].filter((n) => !oldModel.definitions.has(n));
+  const renames = detectRenames(oldModel.schema, newModel.schema, removed, added);
+  const renameMap = new Map(renames.map((r) => [r.from, r.to]));
+  const oldRoles = definitionProducers(oldModel);
+  const newRoles = definitionProducers(newModel);
+  const changes = [
+    ...compareEra(oldModel, newModel),
+    ...compareMethods({ oldModel, newModel, renames: renameMap, oldRoles, newRoles }),
+    ...compareDefinitions({ oldModel, newModel, renames, oldRoles, newRoles }),
+    ...compareErrorCodes(oldModel, newModel),
+    ...compareMetaKeys(oldModel, newModel),
+  ];
+  return report(oldModel, newModel, dedupe(changes).sort(byPosition));
+}
+
+/** Keeps the changes that concern the given sides (all of them for "both"). */
+export function forSide(diff: DiffReport, side: Side | "both"): DiffReport {
+  if (side === "both") return diff;
+  const changes = diff.changes.filter((c) => c.severity[side] !== "none");
+  return { ...diff, changes, summary: summarise(changes) };
+}
+
+export function isBreaking(change: Change, side: Side | "both"): boolean {
+  return side === "both" ? SIDES.some((s) => change.severity[s] === "breaking") : change.severity[side] === "breaking";
+}
+
+function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Change[]): DiffReport {
+  return {
+    old: { version: oldModel.version, file: oldModel.file, era: oldModel.era },
+    new: { version: newModel.version, file: newModel.file, era: newModel.era },
+    summary: summarise(changes),
+    changes,
+  };
+}
+
+function summarise(changes: readonly Change[]): DiffSummary {
+  const byId: Partial<Record<ChangeId, number>> = {};
+  for (const c of [...changes].sort((a, b) => compare(a.id, b.id))) byId[c.id] = (byId[c.id] ?? 0) + 1;
+  return {
+    total: changes.length,
+    breaking: { client: changes.filter((c) => c.severity.client === "breaking").length, server: changes.filter((c) => c.severity.server === "breaking").length },
+    byId,
+  };
+}
+
+/** The same inline node reached twice (a shared `*Params` looked through) yields one change, not two. */
+function dedupe(changes: readonly Change[]): Change[] {
+  const seen = new Set<string>();
+  return changes.filter((c) => {
+    const key = JSON.stringify([c.id, c.subject, c.path, c.oldPointer, c.newPointer, c.before, c.after]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function byPosition(a: Change, b: Change): number {
+  return SUBJECT_ORDER.indexOf(a.subjectKind) - SUBJECT_ORDER.indexOf(b.subjectKind)
+    || compare(a.subject, b.subject) || compare(a.path, b.path) || compare(a.id, b.id)
+    || compare(a.oldPointer ?? "", b.oldPointer ?? "") || compare(a.newPointer ?? "", b.newPointer ?? "")
+    || compare(a.message, b.message);
+}

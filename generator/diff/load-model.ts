@@ -1,0 +1,44 @@
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { UsageError } from "../errors.ts";
+import { loadSchema } from "../load/load-schema.ts";
+import { readLock, VERSION_PATTERN } from "../load/lock.ts";
+import { buildModel } from "../model/build.ts";
+import { loadFacts } from "../model/facts.ts";
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { loadModels, type ProjectPaths } from "../project.ts";
+
+export interface SourceOptions {
+  readonly from?: string | undefined;
+  readonly env?: string | undefined;
+}
+
+/**
+ * `<old>`/`<new>` of `diff`: a release in schema/lock.json (pulled if missing), or a schema file
+ * (or a folder holding schema.json) such as an unreleased draft, which is read as is.
+ */
+export async function loadDiffSide(paths: ProjectPaths, arg: string, options: SourceOptions): Promise<ProtocolModel> {
+  const lock = readLock(join(paths.schemaDir, "lock.json"));
+  if (lock.versions.has(arg)) {
+    const [model] = await loadModels(paths, { versions: [arg], from: options.from, env: options.env });
+    return model!;
+  }
+  const file = schemaFileOf(arg);
+  if (!file) {
+    throw new UsageError(`unknown version "${arg}": not in schema/lock.json and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`);
+  }
+  return buildModel(versionOfPath(file), loadSchema(file), loadFacts(paths.factsFile));
+}
+
+function schemaFileOf(arg: string): string | undefined {
+  const path = resolve(arg);
+  if (!existsSync(path)) return undefined;
+  if (statSync(path).isDirectory()) return existsSync(join(path, "schema.json")) ? join(path, "schema.json") : undefined;
+  return path;
+}
+
+/** `…/2026-07-28/schema.json` is 2026-07-28; `drafts/next.json` is "next". */
+export function versionOfPath(file: string): string {
+  const folder = basename(dirname(file));
+  return VERSION_PATTERN.test(folder) ? folder : basename(file, extname(file));
+}

@@ -1,0 +1,94 @@
+import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
+import { shapeKey } from "../load/shape.ts";
+import { compare } from "../model/build.ts";
+
+export interface Rename {
+  readonly from: string;
+  readonly to: string;
+  /** The nodes to compare: the definitions themselves, or the one property a wrapper held. */
+  readonly oldNode: SchemaNode;
+  readonly newNode: SchemaNode;
+  /** How close the match was, for the message: the looser tiers are tried only when stricter ones fail. */
+  readonly match: RenameMatch;
+}
+
+export type RenameMatch = "same shape" | "same shape after refs" | "same shape but for required" | "unwrapped";
+
+/**
+ * Pairs removed with added definitions that describe the same values. Tiers go from exact to
+ * loose; within a tier only a unique pairing counts, so a guess never picks between look-alikes.
+ * Every tier is symmetric, so `diff b a` finds the same pairs the other way round.
+ */
+export function detectRenames(oldSchema: NormalisedSchema, newSchema: NormalisedSchema,
+  removed: readonly string[], added: readonly string[]): Rename[] {
+  const left = new Set(removed);
+  const right = new Set(added);
+  const out: Rename[] = [];
+  const tiers: { match: RenameMatch; key: (s: NormalisedSchema, n: SchemaNode) => string }[] = [
+    { match: "same shape", key: (_s, n) => shapeKey(n) },
+    { match: "same shape after refs", key: (s, n) => shapeKey(resolveOneLevel(s, n, false)) },
+    { match: "same shape but for required", key: (s, n) => shapeKey(resolveOneLevel(s, n, true)) },
+  ];
+  for (const tier of tiers) {
+    pairUnique(left, right, (name) => tier.key(oldSchema, oldSchema.definitions.get(name)!),
+      (name) => tier.key(newSchema, newSchema.definitions.get(name)!), (from, to) => {
+        out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: newSchema.definitions.get(to)!, match: tier.match });
+      });
+  }
+  // A base type holding one property (`Annotated` = { annotations: {...} }) replaced by the type of that property.
+  const key = (s: NormalisedSchema, n: SchemaNode) => shapeKey(resolveOneLevel(s, n, true));
+  const wrappedKey = (s: NormalisedSchema, name: string) => {
+    const inner = soleProperty(s.definitions.get(name)!);
+    return inner ? key(s, inner) : `wrapper-less:${name}`;
+  };
+  pairUnique(left, right, (n) => wrappedKey(oldSchema, n), (n) => key(newSchema, newSchema.definitions.get(n)!), (from, to) => {
+    out.push({ from, to, oldNode: soleProperty(oldSchema.definitions.get(from)!)!, newNode: newSchema.definitions.get(to)!, match: "unwrapped" });
+  });
+  pairUnique(left, right, (n) => key(oldSchema, oldSchema.definitions.get(n)!), (n) => wrappedKey(newSchema, n), (from, to) => {
+    out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: soleProperty(newSchema.definitions.get(to)!)!, match: "unwrapped" });
+  });
+  return out.sort((a, b) => compare(a.from, b.from));
+}
+
+/** The one property of a wrapper object, if that property is itself an object with structure worth matching. */
+function soleProperty(node: SchemaNode): SchemaNode | undefined {
+  const inner = node.properties?.length === 1 && !node.anyOf && !node.oneOf && !node.allOf ? node.properties[0]!.schema : undefined;
+  return inner && (inner.properties?.length ?? 0) > 0 ? inner : undefined;
+}
+
+/** Matches names whose keys are equal and unique on both sides; matched names leave the pools. */
+function pairUnique(left: Set<string>, right: Set<string>, leftKey: (n: string) => string, rightKey: (n: string) => string,
+  onPair: (l: string, r: string) => void): void {
+  const group = (names: Set<string>, key: (n: string) => string) => {
+    const byKey = new Map<string, string[]>();
+    for (const n of [...names].sort(compare)) byKey.set(key(n), [...(byKey.get(key(n)) ?? []), n]);
+    return byKey;
+  };
+  const l = group(left, leftKey);
+  const r = group(right, rightKey);
+  for (const [key, names] of l) {
+    const match = r.get(key);
+    if (names.length !== 1 || match?.length !== 1) continue;
+    left.delete(names[0]!);
+    right.delete(match[0]!);
+    onPair(names[0]!, match[0]!);
+  }
+}
+
+/** Replaces refs directly inside the node by their targets (one level), optionally forgetting `required`. */
+function resolveOneLevel(schema: NormalisedSchema, node: SchemaNode, ignoreRequired: boolean): SchemaNode {
+  const inline = (n: SchemaNode): SchemaNode => {
+    const target = n.ref !== undefined ? schema.definitions.get(n.ref) ?? n : n;
+    return ignoreRequired ? forgetRequired(target) : target;
+  };
+  const top = ignoreRequired ? forgetRequired(node) : node;
+  return {
+    ...top,
+    ...(top.properties ? { properties: top.properties.map((p) => ({ ...p, schema: inline(p.schema) })) } : {}),
+    ...(top.items ? { items: inline(top.items) } : {}),
+  };
+}
+
+function forgetRequired(node: SchemaNode): SchemaNode {
+  return node.properties ? { ...node, properties: node.properties.map((p) => ({ ...p, required: false })) } : node;
+}

@@ -1,0 +1,72 @@
+import type { SchemaNode } from "../load/schema-node.ts";
+import type { Direction, MethodModel, ProtocolModel } from "../model/protocol-model.ts";
+import { SIDES, type Side } from "./change.ts";
+
+/** Who sends a method's message (the caller) and who answers it, for one direction. */
+export function callerOf(direction: Direction): Side {
+  return direction === "client-to-server" ? "client" : "server";
+}
+
+/**
+ * Unions that only list messages: their membership is what the method list says, so a member
+ * added there is reported (and rated) once, as a method change.
+ */
+export const MESSAGE_UNIONS: ReadonlySet<string> = new Set([
+  "ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification", "InputRequest",
+  "ClientResult", "ServerResult", "JSONRPCMessage",
+]);
+
+/**
+ * Which sides write values of each definition: a request's params are written by its caller,
+ * its results by the other side; everything they reference inherits that. A definition no
+ * method reaches (envelopes, errors) is taken as written by both sides.
+ */
+export function definitionProducers(model: ProtocolModel): Map<string, Set<Side>> {
+  const refs = new Map<string, Set<string>>();
+  for (const [name, def] of model.definitions) {
+    const found = new Set<string>();
+    collectRefs(def.schema, found);
+    refs.set(name, found);
+  }
+  const producers = new Map<string, Set<Side>>();
+  const mark = (start: string, side: Side) => {
+    const stack = [start];
+    while (stack.length > 0) {
+      const name = stack.pop()!;
+      const sides = producers.get(name) ?? new Set<Side>();
+      if (sides.has(side) || !model.definitions.has(name)) continue;
+      sides.add(side);
+      producers.set(name, sides);
+      stack.push(...(refs.get(name) ?? []));
+    }
+  };
+  for (const m of model.methods) {
+    for (const direction of m.directions) {
+      const caller = callerOf(direction);
+      mark(m.definition, caller);
+      if (m.params) mark(m.params.definition, caller);
+      for (const name of resultDefinitions(model, m)) mark(name, caller === "client" ? "server" : "client");
+    }
+  }
+  return producers;
+}
+
+function resultDefinitions(model: ProtocolModel, m: MethodModel): string[] {
+  const response = `${m.definition.replace(/Request$/, "")}ResultResponse`;
+  return model.definitions.has(response) ? [...m.results, response] : [...m.results];
+}
+
+/** Producers of a definition in either release (a renamed one under each name); both when unknown. */
+export function producersOf(oldRoles: ReadonlyMap<string, ReadonlySet<Side>>, oldName: string | null,
+  newRoles: ReadonlyMap<string, ReadonlySet<Side>>, newName: string | null): Set<Side> {
+  const sides = new Set<Side>([...(oldName ? oldRoles.get(oldName) ?? [] : []), ...(newName ? newRoles.get(newName) ?? [] : [])]);
+  return sides.size > 0 ? sides : new Set(SIDES);
+}
+
+function collectRefs(node: SchemaNode, out: Set<string>): void {
+  if (node.ref !== undefined) out.add(node.ref);
+  for (const p of node.properties ?? []) collectRefs(p.schema, out);
+  if (node.items) collectRefs(node.items, out);
+  if (typeof node.additionalProperties === "object") collectRefs(node.additionalProperties, out);
+  for (const m of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) collectRefs(m, out);
+}
