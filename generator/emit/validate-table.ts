@@ -1,0 +1,179 @@
+import { BindgenError } from "../errors.ts";
+import type { JsonType, JsonValue, SchemaNode } from "../load/schema-node.ts";
+import { deref, propertyOf } from "../load/shape.ts";
+import type { MethodModel, ProtocolModel, TypeRef } from "../model/protocol-model.ts";
+
+/**
+ * The compact table the validator interpreter (validate-runtime.ts) decodes: one entry per
+ * definition (in name order, so definition `i` is entry `i`), then every distinct anonymous
+ * node. Keys are short because this text is most of the validator's bundle size.
+ */
+export interface WireNode {
+  t?: number;
+  c?: JsonValue;
+  e?: readonly JsonValue[];
+  p?: (string | number)[];
+  a?: number;
+  i?: number;
+  u?: number[];
+  o?: number[];
+  l?: number[];
+  d?: string;
+  f?: string;
+  n?: number;
+  x?: number;
+  ni?: number;
+  xi?: number;
+  nl?: number;
+  xl?: number;
+  r?: string;
+}
+
+export interface WireTable {
+  readonly version: string;
+  readonly names: string;
+  readonly nodes: readonly (WireNode | number)[];
+  readonly methods: readonly (readonly (string | number)[])[];
+  readonly result: number;
+  readonly error: number;
+}
+
+/** Must match the bits in validate-runtime.ts. */
+const TYPE_BITS: Record<JsonType, number> = { null: 1, boolean: 2, object: 4, array: 8, number: 16, integer: 32, string: 64 };
+
+/** The formats validate-runtime.ts implements (all the MCP schemas name). */
+export const SUPPORTED_FORMATS: ReadonlySet<string> = new Set(["uri", "uri-template", "byte"]);
+
+const KIND_CODES = { request: 0, notification: 1, input: 2 } as const;
+
+export function buildWireTable(model: ProtocolModel): WireTable {
+  return new TableBuilder(model).build();
+}
+
+class TableBuilder {
+  private readonly names: string[];
+  private readonly defIndex: Map<string, number>;
+  private readonly nodes: (WireNode | number)[] = [];
+  /** Structural key of an anonymous wire node → its index, so repeated shapes are stored once. */
+  private readonly shared = new Map<string, number>();
+
+  constructor(private readonly model: ProtocolModel) {
+    // The schema's own nodes, not `model.definitions`: those carry type-only refinements the
+    // validators must ignore to keep the JSON schema's semantics.
+    this.names = [...model.schema.definitions.keys()];
+    this.defIndex = new Map(this.names.map((n, i) => [n, i]));
+  }
+
+  build(): WireTable {
+    this.nodes.length = this.names.length;
+    this.names.forEach((name, i) => {
+      const node = this.model.schema.definitions.get(name)!;
+      this.nodes[i] = node.ref !== undefined ? this.defIndex.get(node.ref)! : this.wire(node);
+    });
+    const methods = this.model.methods.map((m) => this.method(m));
+    return {
+      version: this.model.version,
+      names: this.names.join(","),
+      nodes: this.nodes,
+      methods,
+      result: this.envelopeMember(["JSONRPCResultResponse", "JSONRPCResponse"], "result"),
+      error: this.envelopeMember(["JSONRPCErrorResponse", "JSONRPCError"], "error"),
+    };
+  }
+
+  private method(m: MethodModel): (string | number)[] {
+    const params = m.params === null ? -1 : this.typeRef(m.params);
+    return [m.name, KIND_CODES[m.kind], params, m.paramsRequired ? 1 : 0, ...m.results.map((r) => this.defIndex.get(r)!)];
+  }
+
+  private typeRef(ref: TypeRef): number {
+    let node = this.model.schema.definitions.get(ref.definition)!;
+    for (const key of ref.path) {
+      const prop = propertyOf(this.model.schema, node, key);
+      if (!prop) throw new BindgenError(this.model.file, node.pointer, `a property "${key}"`);
+      node = prop.schema;
+    }
+    return this.index(node);
+  }
+
+  /** The generic `result`/`error` schema of a response envelope: it holds whatever method answered. */
+  private envelopeMember(candidates: readonly string[], key: string): number {
+    for (const name of candidates) {
+      const def = this.model.schema.definitions.get(name);
+      const prop = def && propertyOf(this.model.schema, def, key);
+      if (prop) return this.index(prop.schema);
+    }
+    throw new BindgenError(this.model.file, this.model.schema.definitionsPointer, `a definition ${candidates.join(" or ")} with a "${key}" property`);
+  }
+
+  private index(node: SchemaNode): number {
+    if (node.ref !== undefined) return this.defIndex.get(node.ref)!;
+    const wire = this.wire(node);
+    const key = JSON.stringify(wire);
+    let i = this.shared.get(key);
+    if (i === undefined) {
+      i = this.nodes.push(wire) - 1;
+      this.shared.set(key, i);
+    }
+    return i;
+  }
+
+  private wire(node: SchemaNode): WireNode {
+    const w: WireNode = {};
+    if (node.type) w.t = node.type.reduce((mask, t) => mask | TYPE_BITS[t], 0);
+    if (node.const !== undefined) w.c = node.const;
+    if (node.enum) w.e = node.enum;
+    if (node.properties) w.p = node.properties.flatMap((p) => [p.name, p.required ? ~this.index(p.schema) : this.index(p.schema)]);
+    const extra = node.additionalProperties;
+    if (extra === false) w.a = this.index({ pointer: node.pointer, type: [] });
+    else if (typeof extra === "object" && !isUnconstrained(extra)) w.a = this.index(extra);
+    if (node.items && !isUnconstrained(node.items)) w.i = this.index(node.items);
+    if (node.anyOf) w.u = node.anyOf.map((m) => this.index(m));
+    if (node.oneOf) w.o = node.oneOf.map((m) => this.index(m));
+    if (node.allOf) w.l = node.allOf.map((m) => this.index(m));
+    const members = node.anyOf && !node.oneOf ? node.anyOf : node.oneOf && !node.anyOf ? node.oneOf : undefined;
+    const discriminator = members && this.discriminator(members);
+    if (discriminator) w.d = discriminator;
+    if (node.format !== undefined) {
+      if (!SUPPORTED_FORMATS.has(node.format)) {
+        throw new BindgenError(this.model.file, node.pointer + "/format", `a format the validators implement (${[...SUPPORTED_FORMATS].join(", ")})`, `got "${node.format}"`);
+      }
+      w.f = node.format;
+    }
+    if (node.minimum !== undefined) w.n = node.minimum;
+    if (node.maximum !== undefined) w.x = node.maximum;
+    if (node.minItems !== undefined) w.ni = node.minItems;
+    if (node.maxItems !== undefined) w.xi = node.maxItems;
+    if (node.minLength !== undefined) w.nl = node.minLength;
+    if (node.maxLength !== undefined) w.xl = node.maxLength;
+    if (node.pattern !== undefined) w.r = node.pattern;
+    return w;
+  }
+
+  /**
+   * A property that every member requires with a distinct string const (`type` of content
+   * blocks): the runtime then checks only the member it names, which is both faster and gives
+   * the member's own errors instead of "no member matched". Only when each member is a plain
+   * object schema, so no other member could match the same value.
+   */
+  private discriminator(members: readonly SchemaNode[]): string | undefined {
+    const targets = members.map((m) => deref(this.model.schema, m));
+    const plain = targets.every((t) => t.type?.length === 1 && t.type[0] === "object" && !t.anyOf && !t.oneOf && !t.allOf);
+    if (!plain) return undefined;
+    const constOf = (t: SchemaNode, key: string): string | undefined => {
+      const prop = t.properties?.find((p) => p.name === key && p.required);
+      const value = prop && deref(this.model.schema, prop.schema).const;
+      return typeof value === "string" ? value : undefined;
+    };
+    for (const key of (targets[0]!.properties ?? []).map((p) => p.name)) {
+      const values = targets.map((t) => constOf(t, key));
+      if (values.every((v) => v !== undefined) && new Set(values).size === values.length) return key;
+    }
+    return undefined;
+  }
+}
+
+/** A node that accepts every value: only annotations (or nothing) beside its position. */
+function isUnconstrained(node: SchemaNode): boolean {
+  return Object.keys(node).every((k) => k === "pointer" || k === "description" || k === "default" || k === "deprecated");
+}

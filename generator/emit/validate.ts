@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Node, Project, VariableDeclarationKind, type StatementStructures } from "ts-morph";
+import type { VersionEmitter } from "./emitted.ts";
+import { buildSourceFile } from "./source-file.ts";
+import { buildWireTable } from "./validate-table.ts";
+
+const RUNTIME_PATH = fileURLToPath(new URL("./validate-runtime.ts", import.meta.url));
+
+let runtime: readonly StatementStructures[] | undefined;
+
+/** The interpreter's declarations, parsed once per run and copied into every version's module. */
+function runtimeStatements(): readonly StatementStructures[] {
+  if (runtime) return runtime;
+  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
+  const file = project.createSourceFile("/validate-runtime.ts", readFileSync(RUNTIME_PATH, "utf8"));
+  runtime = file.getStatements().map((s) => {
+    if (Node.isFunctionDeclaration(s) || Node.isVariableStatement(s) || Node.isInterfaceDeclaration(s) || Node.isTypeAliasDeclaration(s)) {
+      return s.getStructure();
+    }
+    throw new Error(`validate-runtime.ts: unsupported top-level ${s.getKindName()}`);
+  });
+  return runtime;
+}
+
+/**
+ * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
+ * `validateMessage(msg)` (strict JSON-RPC envelope, then the method's params) and
+ * `validateResult(method, result)`. No schema compilation, `eval` or dependency at run time:
+ * a small interpreter walks a table generated from the model.
+ */
+export const emitValidate: VersionEmitter = (model) => {
+  const path = `${model.version}/validate.ts`;
+  const table = buildWireTable(model);
+  const names = [...model.schema.definitions.keys()];
+  const content = buildSourceFile(path, (file) => {
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+    file.addStatements([...runtimeStatements()]);
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [{ name: "TABLE", type: "WireTable", initializer: JSON.stringify(table) }],
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Let,
+      declarations: [{ name: "decoded", type: "Tables | undefined" }],
+    });
+    file.addFunction({
+      name: "tables",
+      docs: ["Decoded on first use, so importing the module costs nothing."],
+      returnType: "Tables",
+      statements: ["return (decoded ??= decode(TABLE));"],
+    });
+    file.addTypeAlias({
+      name: "DefinitionName",
+      isExported: true,
+      docs: ["The schema definitions of this version, by name."],
+      type: names.map((n) => JSON.stringify(n)).join(" | "),
+    });
+    file.addFunction({
+      name: "validate",
+      isExported: true,
+      docs: ["Checks `value` against one schema definition, with the JSON schema's (open-object) semantics."],
+      parameters: [{ name: "definitionName", type: "DefinitionName" }, { name: "value", type: "unknown" }],
+      returnType: "ValidationResult",
+      statements: ["return validateDefinition(tables(), definitionName, value);"],
+    });
+    file.addFunction({
+      name: "validateMessage",
+      isExported: true,
+      docs: [
+        "Checks a parsed JSON-RPC message: the envelope strictly (-32600), the method (-32601), then a request's or " +
+          "notification's params (-32602). A response names no method: check its result with `validateResult`.",
+      ],
+      parameters: [{ name: "message", type: "unknown" }],
+      returnType: "MessageValidationResult",
+      statements: ["return validateEnvelope(tables(), message);"],
+    });
+    file.addFunction({
+      name: "validateResult",
+      isExported: true,
+      docs: ["Checks the result of a request of `method`: it passes if it matches any of the method's result types."],
+      parameters: [{ name: "method", type: "string" }, { name: "result", type: "unknown" }],
+      returnType: "ValidationResult",
+      statements: ["return validateMethodResult(tables(), method, result);"],
+    });
+    file.addVariableStatements(
+      names.map((name, i) => ({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        declarations: [{ name: `is${name}`, type: `(value: unknown) => value is T.${name}`, initializer: `/* @__PURE__ */ guard(tables, ${i})` }],
+      })),
+    );
+  });
+  return { path, content };
+};
