@@ -7,6 +7,7 @@ import { emitMethods } from "./methods.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { emitRuntime } from "./runtime.ts";
 import { emitTypes } from "./types.ts";
+import { emitValidate } from "./validate.ts";
 import { emitVersionIndex } from "./version-index.ts";
 
 /**
@@ -19,6 +20,7 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "errors", emit: emitErrors },
   { module: "meta", emit: emitMeta },
   { module: "envelope", emit: emitEnvelope },
+  { module: "validate", emit: emitValidate },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
