@@ -11,16 +11,18 @@ let runtime: readonly StatementStructures[] | undefined;
 
 /** The interpreter's declarations, parsed once per run and copied into every version's module. */
 function runtimeStatements(): readonly StatementStructures[] {
-  if (runtime) return runtime;
+  if (runtime !== undefined) return runtime;
   const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
   const file = project.createSourceFile("/validate-runtime.ts", readFileSync(RUNTIME_PATH, "utf8"));
-  runtime = file.getStatements().map((s) => {
+  const statements = file.getStatements().map((s): StatementStructures => {
     if (Node.isFunctionDeclaration(s) || Node.isVariableStatement(s) || Node.isInterfaceDeclaration(s) || Node.isTypeAliasDeclaration(s)) {
-      return s.getStructure();
+      // The runtime declares no overloads, so every function structure is a plain declaration.
+      return s.getStructure() as StatementStructures;
     }
     throw new Error(`validate-runtime.ts: unsupported top-level ${s.getKindName()}`);
   });
-  return runtime;
+  runtime = statements;
+  return statements;
 }
 
 /**
