@@ -349,7 +349,7 @@ function addBuilders(file: SourceFile, models: readonly ProtocolModel[], metaKey
   });
 }
 
-function addReaders(file: SourceFile): void {
+function addReaders(file: SourceFile, models: readonly ProtocolModel[]): void {
   file.addFunction({
     name: "responseResult",
     isExported: true,
@@ -398,7 +398,7 @@ function addReaders(file: SourceFile): void {
     name: "encode",
     isExported: true,
     docs: ["Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify."],
-    parameters: [{ name: "message", type: "Envelope | ParsedMessage" }],
+    parameters: [{ name: "message", type: `Envelope | ParsedMessage | ${union(models, (v) => `E_${v}.Envelope`)}` }],
     returnType: "string",
     statements: ["return encodeMessage(message);"],
   });
@@ -424,7 +424,7 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
     addIdentity(file, models);
     addBuilders(file, models, metaKey);
     if (http) addHttpFunctions(file, http, JSON.parse(metaKey("protocolVersion")) as string);
-    addReaders(file);
+    addReaders(file, models);
   });
   return { path, content };
 }
