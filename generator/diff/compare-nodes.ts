@@ -173,15 +173,19 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   const key = (n: SchemaNode, old: boolean) => (n.ref !== undefined ? `ref:${old ? ctx.renames.get(n.ref) ?? n.ref : n.ref}` : `shape:${shapeKey(n)}`);
   const left = members(a).filter((m) => !members(b).some((n) => key(n, false) === key(m, true)));
   const right = members(b).filter((n) => !members(a).some((m) => key(m, true) === key(n, false)));
-  const pairs: [SchemaNode, SchemaNode][] = [];
+  // Best matches first; ties broken by a key that reads the same both ways, so `diff b a` pairs alike.
+  const candidates: { m: SchemaNode; n: SchemaNode; score: number; tie: string }[] = [];
   for (const m of left) {
-    let best: { n: SchemaNode; score: number } | undefined;
     for (const n of right) {
-      if ((m.ref !== undefined && n.ref !== undefined) || pairs.some(([, used]) => used === n)) continue;
+      if (m.ref !== undefined && n.ref !== undefined) continue;
       const score = resemblance(ctx, m, n);
-      if (score > 0 && (!best || score > best.score)) best = { n, score };
+      if (score > 0) candidates.push({ m, n, score, tie: [m.pointer, n.pointer].sort(compare).join(" ") });
     }
-    if (best) pairs.push([m, best.n]);
+  }
+  candidates.sort((x, y) => y.score - x.score || compare(x.tie, y.tie));
+  const pairs: [SchemaNode, SchemaNode][] = [];
+  for (const { m, n } of candidates) {
+    if (!pairs.some(([pm, pn]) => pm === m || pn === n)) pairs.push([m, n]);
   }
   for (const [m, n] of pairs) compareNodes(ctx, m, n, path, seen);
   const effectOf = (e: Effect) => (ctx.membershipIsNotice ? EFFECT.notice : e);

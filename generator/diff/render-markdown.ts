@@ -51,7 +51,7 @@ function section(lines: string[], title: string, changes: readonly Change[], sid
         subject = c.subject;
         lines.push(`#### \`${c.subject}\``, "");
       }
-      lines.push(`- ${c.message} (${sides.map((s) => `${s}: ${c.severity[s] === "breaking" ? "**breaking**" : c.severity[s]}`).join(", ")}) ${where(c)}`);
+      lines.push(`- ${c.message} — ${sides.map((s) => `${s}: ${c.severity[s] === "breaking" ? "**breaking**" : c.severity[s]}`).join(", ")} ${where(c)}`);
     }
     lines.push("");
   }
