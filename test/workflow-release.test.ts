@@ -1,0 +1,98 @@
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { formatDiagnostics, typecheck } from "./support/typecheck.ts";
+import { REAL_SCHEMA_DIR, runCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
+
+/**
+ * The README's "When a spec release lands" workflow, end to end, with a synthetic next release:
+ * pull it into the lock, generate, diff it against the previous one. No code changes anywhere.
+ */
+const PREV = "2026-07-28";
+const NEXT = "2027-01-01";
+
+type Json = Record<string, unknown>;
+
+/** The previous release plus one client request, `tools/frobnicate`, and its result. */
+function nextRelease(): string {
+  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, PREV, "schema.json"), "utf8")) as { $defs: Record<string, Json> };
+  const defs = schema.$defs;
+  const request = structuredClone(defs["ListToolsRequest"]!) as { description: string; properties: Record<string, Json> };
+  request.description = "Asks the server to frobnicate.";
+  request.properties["method"] = { const: "tools/frobnicate", type: "string" };
+  request.properties["params"] = { $ref: "#/$defs/RequestParams" };
+  const result = structuredClone(defs["ListToolsResult"]!) as { description: string; properties: Record<string, Json>; required?: string[] };
+  result.description = "How many things were frobnicated.";
+  delete result.properties["tools"];
+  delete result.properties["nextCursor"];
+  result.properties["frobs"] = { type: "integer" };
+  result.required = [...(result.required ?? []).filter((k) => k !== "tools"), "frobs"];
+  defs["FrobnicateRequest"] = request;
+  defs["FrobnicateResult"] = result;
+  (defs["ClientRequest"]!["anyOf"] as Json[]).push({ $ref: "#/$defs/FrobnicateRequest" });
+  const serverResult = defs["ServerResult"]?.["anyOf"] as Json[] | undefined;
+  serverResult?.push({ $ref: "#/$defs/FrobnicateResult" });
+  return JSON.stringify(schema, null, 2) + "\n";
+}
+
+let project: TmpProject;
+let drafts: string;
+const cli = (...args: string[]) => runCli([...args, "--project", project.root]);
+
+beforeAll(() => {
+  project = tmpProject("mcp-bindgen-release-");
+  cpSync(join(PACKAGE_ROOT, "schema", "lock.json"), join(project.paths.schemaDir, "lock.json"));
+  for (const version of Object.keys(project.readLock())) {
+    mkdirSync(join(project.paths.schemaDir, version), { recursive: true });
+    cpSync(join(REAL_SCHEMA_DIR, version, "schema.json"), project.schemaFile(version));
+  }
+  drafts = join(project.root, "drafts");
+  mkdirSync(join(drafts, NEXT), { recursive: true });
+  writeFileSync(join(drafts, NEXT, "schema.json"), nextRelease());
+});
+afterAll(() => project.cleanup());
+
+describe("a new spec release lands", () => {
+  it("pull --update-lock records it in the lock", () => {
+    const r = cli("pull", "--version", NEXT, "--from", drafts, "--update-lock");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(project.readLock()[NEXT]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("generate adds it to VERSIONS with its era detected from the schema", () => {
+    const r = cli("generate");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${NEXT}\\s+modern\\s+\\d+ types\\s+22 methods`, "m"));
+    const index = readFileSync(join(project.paths.generatedDir, "index.ts"), "utf8");
+    expect(index).toMatch(new RegExp(`VERSIONS = Object\\.freeze\\(\\[\\s*"${NEXT}",\\s*"${PREV}"`));
+    expect(index).toContain(`LATEST_VERSION = "${NEXT}"`);
+    expect(readFileSync(join(project.paths.generatedDir, NEXT, "index.ts"), "utf8")).toContain('ERA = "modern"');
+  });
+
+  it("its new method is typed, and absent from the previous release", () => {
+    const consumer = join(project.root, "consumer.ts");
+    writeFileSync(
+      consumer,
+      `import { LATEST_VERSION, MODERN_VERSIONS, v${NEXT.replaceAll("-", "_")} as next, v${PREV.replaceAll("-", "_")} as prev } from "./generated/index.js";
+export const latest: "${NEXT}" = LATEST_VERSION;
+export const modern: readonly ("${NEXT}" | "${PREV}")[] = MODERN_VERSIONS;
+export const frobs: next.ResultOf<"tools/frobnicate">["frobs"] = 3;
+export const method: next.ClientRequestMethod = "tools/frobnicate";
+// @ts-expect-error the previous release has no such method
+export const missing: prev.ClientRequestMethod = "tools/frobnicate";
+`,
+    );
+    const diagnostics = typecheck([consumer]);
+    expect(formatDiagnostics(diagnostics)).toBe("");
+  });
+
+  it("diff shows what the release changed", () => {
+    const r = cli("diff", PREV, NEXT);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("tools/frobnicate");
+  });
+});
