@@ -2,8 +2,9 @@ import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schem
 import { deref, shapeKey } from "../load/shape.ts";
 import { compare } from "../model/build.ts";
 import type { Change, ChangeId, Side, SubjectKind } from "./change.ts";
-import { allowedValues, describe } from "./describe.ts";
+import { describe } from "./describe.ts";
 import { EFFECT, severityFor, type Effect } from "./severity.ts";
+import { valueVariance } from "./variance.ts";
 
 /** What one walk over a pair of nodes reports into, and under which heading. */
 export interface NodeContext {
@@ -71,43 +72,9 @@ function lookThrough(name: string): boolean {
 }
 
 function compareValues(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
-  const variance = [typeVariance(a, b), valueVariance(a, b), formatVariance(a, b)].filter((v) => v !== "same");
-  if (variance.length === 0) return;
-  const all = (v: string) => variance.every((x) => x === v);
-  const effect = all("widened") ? EFFECT.widened : all("narrowed") ? EFFECT.narrowed : EFFECT.changed;
-  typeChanged(ctx, a, b, path, effect);
-}
-
-type Variance = "same" | "widened" | "narrowed" | "changed";
-
-function fromSets<T>(before: ReadonlySet<T>, after: ReadonlySet<T>, covers: (set: ReadonlySet<T>, v: T) => boolean): Variance {
-  const lost = [...before].some((v) => !covers(after, v));
-  const gained = [...after].some((v) => !covers(before, v));
-  return lost && gained ? "changed" : lost ? "narrowed" : gained ? "widened" : "same";
-}
-
-function typeVariance(a: SchemaNode, b: SchemaNode): Variance {
-  // A node without `type` that still has structure is an object described by its keywords, not "any".
-  if (!a.type || !b.type) return !a.type && !b.type ? "same" : isAny(a) ? "narrowed" : isAny(b) ? "widened" : "same";
-  // integer ⊂ number: integer → number widens, number → integer narrows.
-  return fromSets(new Set(a.type), new Set(b.type), (set, t) => set.has(t) || (t === "integer" && set.has("number")));
-}
-
-function isAny(node: SchemaNode): boolean {
-  return !node.type && !node.properties && !node.allOf && !node.items && allowedValues(node) === null;
-}
-
-function valueVariance(a: SchemaNode, b: SchemaNode): Variance {
-  const before = allowedValues(a);
-  const after = allowedValues(b);
-  if (before === null || after === null) return before === after ? "same" : before === null ? "narrowed" : "widened";
-  const key = (vs: readonly unknown[]) => new Set(vs.map((v) => JSON.stringify(v)));
-  return fromSets(key(before), key(after), (set, v) => set.has(v));
-}
-
-function formatVariance(a: SchemaNode, b: SchemaNode): Variance {
-  if (a.format === b.format) return "same";
-  return a.format === undefined ? "narrowed" : b.format === undefined ? "widened" : "changed";
+  const variance = valueVariance(a, b);
+  if (variance === "same") return;
+  typeChanged(ctx, a, b, path, variance === "widened" ? EFFECT.widened : variance === "narrowed" ? EFFECT.narrowed : EFFECT.changed);
 }
 
 function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
