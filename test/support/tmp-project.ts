@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
@@ -8,7 +8,6 @@ import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
 /** Real schemas for tests that need one: the shared folder when given, else the pulled copies. */
 export const REAL_SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(PACKAGE_ROOT, "schema");
 export const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "schemas");
-export const CLI = join(PACKAGE_ROOT, "generator", "cli.ts");
 
 /** Nothing listens on port 1: a lock URL that can never be fetched by accident. */
 export const DEAD_URL = "http://127.0.0.1:1";
@@ -110,18 +109,37 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
-const NODE_ARGS = ["--import", "tsx", CLI];
+/** Where spawned CLIs run from: the repo, or a frozen copy of its generator (see freezeGenerator). */
+let cliRoot = PACKAGE_ROOT;
+const nodeArgs = () => ["--import", "tsx", join(cliRoot, "generator", "cli.ts")];
+
+/**
+ * Runs spawned CLIs from a private copy of generator/ (node_modules linked), so tests that
+ * compare the output of several runs are not disturbed by edits to the working tree meanwhile
+ * (the output and its stamps depend on every generator file). Returns the cleanup.
+ */
+export function freezeGenerator(): () => void {
+  const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-frozen-"));
+  cpSync(join(PACKAGE_ROOT, "generator"), join(root, "generator"), { recursive: true });
+  cpSync(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
+  symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+  cliRoot = root;
+  return () => {
+    cliRoot = PACKAGE_ROOT;
+    rmSync(root, { recursive: true, force: true });
+  };
+}
 
 /** Runs the real CLI to completion (synchronously: a handful per file). */
 export function runCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliResult {
-  const r = spawnSync(process.execPath, [...NODE_ARGS, ...args], { cwd: PACKAGE_ROOT, env: childEnv(env), encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(process.execPath, [...nodeArgs(), ...args], { cwd: cliRoot, env: childEnv(env), encoding: "utf8", timeout: 120_000 });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs the real CLI without blocking the event loop (needed when the test also serves HTTP). */
 export function runCliAsync(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: PACKAGE_ROOT, env: childEnv(env) });
+    const child = spawn(process.execPath, [...nodeArgs(), ...args], { cwd: cliRoot, env: childEnv(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -133,5 +151,5 @@ export function runCliAsync(args: readonly string[], env: Record<string, string 
 
 /** Starts the CLI and returns the child, for tests that kill it. */
 export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}) {
-  return spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: PACKAGE_ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [...nodeArgs(), ...args], { cwd: cliRoot, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
 }

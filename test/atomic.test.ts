@@ -1,0 +1,165 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { recoverTree } from "../generator/write.ts";
+import { childEnv, fixture, freezeGenerator, plantMarkerTree, REAL_SCHEMA_DIR, runCli, runCliAsync, snapshotTree, spawnCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
+
+/**
+ * SIGKILL at random points must never leave generated/ mixed between old and new output, and
+ * the next run must clean up after the dead one. Two generators at once must agree.
+ */
+type Tree = Record<string, string> | null;
+
+/** What any command sees after a kill: recoverTree finishes a swap cut between its two renames. */
+function observe(target: string, old: Tree): { tree: Tree; midSwap: boolean } {
+  const before = snapshotTree(target);
+  if (before !== null) return { tree: before, midSwap: false };
+  expect(snapshotTree(join(dirname(target), `.${basename(target)}.old`))).toEqual(old);
+  recoverTree(target);
+  return { tree: snapshotTree(target), midSwap: true };
+}
+
+function leftovers(target: string): string[] {
+  return readdirSync(dirname(target)).filter((e) => e.startsWith(`.${basename(target)}.`));
+}
+
+function killAfter(child: ReturnType<typeof spawn>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Deterministic "random" delays, so a failure can be replayed. */
+function delays(seed: number, n: number): number[] {
+  let x = seed;
+  return Array.from({ length: n }, () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x / 2 ** 31;
+  });
+}
+
+describe("writeTree killed while writing", () => {
+  let project: TmpProject;
+  beforeAll(() => (project = tmpProject("mcp-bindgen-atomic-")));
+  afterAll(() => project.cleanup());
+
+  it("leaves the old or the new tree, never a mix, and the next writer recovers", async () => {
+    const target = project.paths.generatedDir;
+    const child = (tag: string) =>
+      spawn(process.execPath, ["--import", "tsx", join(PACKAGE_ROOT, "test/support/write-tree-child.ts"), target, "500", tag], {
+        cwd: PACKAGE_ROOT,
+        env: childEnv(),
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+    const run = (tag: string) =>
+      new Promise<number>((resolve) => {
+        const c = child(tag);
+        let t0 = 0;
+        c.stdout!.on("data", (d: Buffer) => {
+          if (d.toString().includes("writing")) t0 = performance.now();
+        });
+        c.on("close", () => resolve(performance.now() - t0));
+      });
+    // Measure how long the write itself takes, and record what complete trees look like.
+    await run("new");
+    const NEW = snapshotTree(target);
+    rmSync(target, { recursive: true });
+    const OLD = plantMarkerTree(target);
+    const writeMs = Math.max(await run("probe"), 20);
+    const outcomes = { old: 0, new: 0, midSwap: 0 };
+    for (const fraction of delays(8, 6)) {
+      rmSync(target, { recursive: true, force: true });
+      plantMarkerTree(target);
+      const c = child("new");
+      await new Promise<void>((resolve) => {
+        c.stdout!.on("data", (d: Buffer) => {
+          if (d.toString().includes("writing")) setTimeout(() => c.kill("SIGKILL"), fraction * writeMs * 1.1);
+        });
+        c.on("close", () => resolve());
+      });
+      const { tree, midSwap } = observe(target, OLD);
+      if (midSwap) outcomes.midSwap++;
+      if (JSON.stringify(tree) === JSON.stringify(OLD)) outcomes.old++;
+      else {
+        expect(tree).toEqual(NEW);
+        outcomes.new++;
+      }
+    }
+    // Most kills land inside the write, so the old tree must have been seen (the test aimed right).
+    expect(outcomes.old).toBeGreaterThan(0);
+    await run("new");
+    expect(snapshotTree(target)).toEqual(NEW);
+    expect(leftovers(target)).toEqual([]);
+  });
+});
+
+describe("mcp-bindgen generate killed at random points", () => {
+  let project: TmpProject;
+  let NEW: Tree;
+  let OLD: Tree;
+  let fullMs = 0;
+  let unfreeze: () => void;
+
+  beforeAll(() => {
+    unfreeze = freezeGenerator();
+    project = tmpProject("mcp-bindgen-atomic-");
+    // A modern release is needed: the root runtime module is built from one.
+    const real = "2026-07-28";
+    project.putSchema(real, readFileSync(join(REAL_SCHEMA_DIR, real, "schema.json")));
+    project.putSchema("2031-01-01", fixture("legacy-minimal.json"));
+    const t0 = performance.now();
+    const r = runCli(["generate", "--project", project.root, "--quiet"]);
+    fullMs = performance.now() - t0;
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    NEW = snapshotTree(project.paths.generatedDir);
+    expect(Object.keys(NEW ?? {}).length).toBeGreaterThan(0);
+    rmSync(project.paths.generatedDir, { recursive: true });
+    OLD = plantMarkerTree(project.paths.generatedDir);
+  });
+  afterAll(() => {
+    project.cleanup();
+    unfreeze();
+  });
+
+  it("always leaves the complete old or complete new tree; the next run recovers", async () => {
+    const target = project.paths.generatedDir;
+    const seen = { old: 0, new: 0 };
+    // Aimed at the later part of a run (rendering, writing): start-up is not where trees break.
+    for (const fraction of delays(42, 4)) {
+      rmSync(target, { recursive: true, force: true });
+      plantMarkerTree(target);
+      const child = spawnCli(["generate", "--project", project.root, "--quiet"]);
+      await killAfter(child, (0.6 + 0.5 * fraction) * fullMs);
+      const { tree } = observe(target, OLD);
+      if (JSON.stringify(tree) === JSON.stringify(OLD)) seen.old++;
+      else {
+        expect(tree).toEqual(NEW);
+        seen.new++;
+      }
+    }
+    const r = await runCliAsync(["generate", "--project", project.root, "--quiet"]);
+    expect(r.code).toBe(0);
+    expect(snapshotTree(target)).toEqual(NEW);
+    expect(leftovers(target)).toEqual([]);
+  });
+
+  it("two generators at once both succeed and leave the same tree", async () => {
+    const target = project.paths.generatedDir;
+    rmSync(target, { recursive: true, force: true });
+    plantMarkerTree(target);
+    const [a, b] = await Promise.all([
+      runCliAsync(["generate", "--project", project.root, "--quiet"]),
+      runCliAsync(["generate", "--project", project.root, "--quiet"]),
+    ]);
+    expect([a.code, a.stderr, b.code, b.stderr]).toEqual([0, "", 0, ""]);
+    expect(snapshotTree(target)).toEqual(NEW);
+    expect(leftovers(target)).toEqual([]);
+  });
+});
