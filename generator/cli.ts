@@ -1,13 +1,13 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { pathToFileURL } from "node:url";
-import { BindgenError, UsageError } from "./errors.ts";
+import { BindgenError, EXIT_CODES_HELP, UsageError } from "./errors.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { listCommand } from "./commands/list.ts";
 import { pullCommand } from "./commands/pull.ts";
 import { diffCommand } from "./commands/diff.ts";
 
-const EPILOGUE = `Exit codes: 0 success, 1 failure (bad input, failed check), 2 usage error.
+const EPILOGUE = `${EXIT_CODES_HELP}
 Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <version>/schema.json), the URL in schema/lock.json.`;
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { readLock } from "../load/lock.ts";
-import { UsageError } from "../errors.ts";
+import { EXIT_CODES_HELP, UsageError } from "../errors.ts";
 import { defaultPaths, type ProjectPaths } from "../project.ts";
 
 /** Options every command that reads schemas shares. */
@@ -8,7 +8,8 @@ export function withSources<T>(y: Argv<T>) {
   return y
     .option("version", { alias: "v", type: "string", array: true, describe: "Spec release(s) to work on (default: every version in schema/lock.json)" })
     .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
-    .option("project", { type: "string", describe: "Project root holding schema/ and generated/ (default: this package)", hidden: true });
+    .option("project", { type: "string", describe: "Project root holding schema/ and generated/ (default: this package)", hidden: true })
+    .epilogue(EXIT_CODES_HELP);
 }
 
 export function pathsFrom(argv: { project?: string | undefined }): ProjectPaths {
