@@ -1,0 +1,105 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import * as mcp from "../generated/index.ts";
+import * as v2024_11_05 from "../generated/2024-11-05/index.ts";
+import * as v2026_07_28 from "../generated/2026-07-28/index.ts";
+
+/** Plenty for a generic parser; the hardening issue asks for 100,000 per kind within a minute. */
+const RUNS = 100_000;
+
+const id = fc.oneof(fc.string(), fc.integer(), fc.maxSafeInteger().map((n) => -n));
+const object = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
+const withParams = <T extends object>(base: T) => fc.option(object, { nil: undefined }).map((params) => (params === undefined ? base : { ...base, params }));
+
+/** Valid JSON-RPC 2.0 messages of all four kinds, with arbitrary methods, ids and JSON payloads. */
+const message = fc.oneof(
+  fc.tuple(id, fc.string()).chain(([i, method]) => withParams({ jsonrpc: "2.0" as const, id: i, method })),
+  fc.string().chain((method) => withParams({ jsonrpc: "2.0" as const, method })),
+  fc.tuple(id, object).map(([i, result]) => ({ jsonrpc: "2.0" as const, id: i, result })),
+  fc
+    .tuple(fc.option(id, { nil: undefined }), fc.integer(), fc.string(), fc.option(fc.jsonValue(), { nil: undefined }))
+    .map(([i, code, text, data]) => ({
+      jsonrpc: "2.0" as const,
+      ...(i === undefined ? {} : { id: i }),
+      error: data === undefined ? { code, message: text } : { code, message: text, data },
+    })),
+);
+
+const kindOf = (m: Record<string, unknown>) => ("method" in m ? ("id" in m ? "request" : "notification") : "result" in m ? "result" : "error");
+
+/** Character-level damage: deletions, insertions and replacements at random places. */
+const mutated = fc
+  .tuple(message, fc.array(fc.tuple(fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.string({ minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 4 }))
+  .map(([m, edits]) => {
+    let text = JSON.stringify(m);
+    for (const [at, op, chunk] of edits) {
+      const i = at % (text.length + 1);
+      text = op === "delete" ? text.slice(0, i) + text.slice(i + 1) : op === "insert" ? text.slice(0, i) + chunk + text.slice(i) : text.slice(0, i) + chunk + text.slice(i + chunk.length);
+    }
+    return text;
+  });
+
+/** Structure-level damage: one member replaced by an arbitrary JSON value, or removed. */
+const reshaped = fc
+  .tuple(message, fc.constantFrom("jsonrpc", "id", "method", "params", "result", "error"), fc.option(fc.jsonValue(), { nil: undefined }))
+  .map(([m, key, value]) => {
+    const copy: Record<string, unknown> = { ...m };
+    if (value === undefined) delete copy[key];
+    else copy[key] = value;
+    return JSON.stringify(copy);
+  });
+
+const parsers = [mcp.parse, v2024_11_05.parse, v2026_07_28.parse] as const;
+const neverThrows = (text: string) => {
+  for (const parse of parsers) {
+    const outcome = parse(text);
+    expect(typeof outcome.ok).toBe("boolean");
+  }
+};
+
+describe("parse, property-based", () => {
+  it("parse(encode(m)) gives back m, with its kind, for generated valid messages", () => {
+    fc.assert(
+      fc.property(message, (m) => {
+        const outcome = mcp.parse(mcp.encode(m as mcp.Envelope));
+        // JSON has no -0; compare with what survives the wire.
+        expect(outcome).toEqual({ ok: true, message: { ...(JSON.parse(JSON.stringify(m)) as object), kind: kindOf(m) } });
+        if (outcome.ok) expect(mcp.encode(outcome.message)).toBe(JSON.stringify(m));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("parse never throws on arbitrary strings", () => {
+    fc.assert(fc.property(fc.string({ unit: "grapheme-composite", maxLength: 200 }), neverThrows), { numRuns: RUNS });
+  });
+
+  it("parse never throws on arbitrary JSON", () => {
+    fc.assert(fc.property(fc.json(), neverThrows), { numRuns: RUNS / 4 });
+  });
+
+  it("parse never throws on character-mutated valid messages", () => {
+    fc.assert(fc.property(mutated, neverThrows), { numRuns: RUNS });
+  });
+
+  it("parse never throws on structurally damaged messages, and rejects those that lost jsonrpc", () => {
+    fc.assert(
+      fc.property(reshaped, (text) => {
+        neverThrows(text);
+        const value = JSON.parse(text) as Record<string, unknown>;
+        if (value["jsonrpc"] !== "2.0") expect(mcp.parse(text)).toMatchObject({ ok: false, error: { code: -32600 } });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("parse({ validate: true }) never throws on damaged messages either", () => {
+    fc.assert(
+      fc.property(fc.oneof(mutated, reshaped), (text) => {
+        expect(typeof v2026_07_28.parse(text, { validate: true }).ok).toBe("boolean");
+        expect(typeof v2024_11_05.parse(text, { validate: true }).ok).toBe("boolean");
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});
