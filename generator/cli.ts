@@ -1,6 +1,9 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { readLock } from "./load/lock.ts";
+import { defaultPaths } from "./project.ts";
 import { BindgenError, EXIT_CODES_HELP, UsageError } from "./errors.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { listCommand } from "./commands/list.ts";
@@ -30,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
       // Throwing (not just printing) stops yargs: otherwise the command would still run after
       // a usage error, e.g. generate despite an unknown flag.
       if (error) throw error;
-      throw new UsageError(`${message}\nRun "mcp-bindgen --help" for usage.`);
+      throw new UsageError(`${message}\n${knownVersions(argv)}Run "mcp-bindgen --help" for usage.`);
     });
   try {
     await parser.parseAsync();
@@ -48,6 +51,18 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   return Number(process.exitCode ?? 0);
+}
+
+/** "Known versions: …" for a usage error, from the lock of the project named on the command line. */
+function knownVersions(argv: readonly string[]): string {
+  const at = argv.findIndex((a) => a === "--project" || a.startsWith("--project="));
+  const project = at < 0 ? undefined : argv[at]!.includes("=") ? argv[at]!.slice("--project=".length) : argv[at + 1];
+  try {
+    const lock = readLock(join(defaultPaths(project).schemaDir, "lock.json"));
+    return `Known versions: ${[...lock.versions.keys()].join(", ")}\n`;
+  } catch {
+    return "";
+  }
 }
 
 /** Thrown by a command that has already printed why it failed. */

@@ -30,6 +30,7 @@ describe("usage errors exit 2 and run nothing", () => {
     const r = runCli(["generate", "--project", project.root, "--frobnicate"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Unknown argument: frobnicate");
+    expect(r.stderr).toContain(`Known versions: 2031-02-01, ${V}`);
     expect(r.stderr).toContain('Run "mcp-bindgen --help" for usage.');
     expect(snapshotTree(project.paths.generatedDir)).toEqual(marker);
   });
