@@ -1,0 +1,52 @@
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { missingRow, row, type BenchRow } from "./table.ts";
+
+const SECTION = "bundle";
+const VERSION_DIR = join(PACKAGE_ROOT, "generated", "2026-07-28");
+const ENTRY = "./generated/2026-07-28/index.js";
+
+export const BUNDLE_COMMANDS = [
+  "esbuild.build({ stdin: <entry>, bundle: true, minify: true, format: 'esm', platform: 'neutral', treeShaking: true }) → bytes, gzip -9 (node:zlib) bytes",
+];
+
+/** Minified and gzipped size of what one entry pulls in. */
+async function sizeOf(contents: string): Promise<{ min: number; gzip: number }> {
+  const result = await build({
+    stdin: { contents, resolveDir: PACKAGE_ROOT, loader: "ts", sourcefile: "entry.ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    treeShaking: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { min: code.length, gzip: code.length === 0 ? 0 : gzipSync(code, { level: 9 }).length };
+}
+
+/** One version's imports against the SDK's message schema bundled alone. */
+export async function benchBundle(): Promise<BenchRow[]> {
+  const sdk = await sizeOf(`export { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";`);
+  const rows: BenchRow[] = [];
+  const entries: [string, string, string][] = [
+    ["types-only import (must be 0 B)", "index.ts", `import type { CallToolRequest, ServerHandlers } from "${ENTRY}";\nexport type Used = [CallToolRequest, ServerHandlers];`],
+    ["builders (request, notification, resultResponse, errorResponse)", "envelope.ts", `export { request, notification, resultResponse, errorResponse } from "${ENTRY}";`],
+    ["builders + parse", "envelope.ts", `export { request, notification, resultResponse, errorResponse, parse } from "${ENTRY}";`],
+  ];
+  for (const [what, needs, contents] of entries) {
+    if (!existsSync(join(VERSION_DIR, needs))) {
+      rows.push(missingRow(SECTION, what, `n/a (generated/2026-07-28/${needs} missing)`));
+      continue;
+    }
+    const ours = await sizeOf(contents);
+    rows.push(row(SECTION, `${what}, min+gzip vs SDK JSONRPCMessageSchema`, ours.gzip, sdk.gzip, "B"));
+    rows.push(row(SECTION, `${what}, minified vs SDK JSONRPCMessageSchema`, ours.min, sdk.min, "B"));
+  }
+  return rows;
+}

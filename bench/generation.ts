@@ -1,0 +1,55 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { alternate, timeSpawn } from "./measure.ts";
+import { row, type BenchRow } from "./table.ts";
+
+const SECTION = "generation";
+const ROUNDS = 3;
+
+/** Where the five schema files come from: MCP_SCHEMA_DIR, else the project's pulled copies. */
+export function schemaSource(): string {
+  const env = process.env["MCP_SCHEMA_DIR"];
+  return env && env.trim() !== "" ? env : join(PACKAGE_ROOT, "schema");
+}
+
+export const GENERATION_COMMANDS = [
+  "npm run -s generate -- --force --quiet --project <tmp>   (a fresh process each run; all five versions)",
+  "npm run -s generate -- --quiet --project <tmp>           (again, nothing changed: the no-op path)",
+  "node_modules/.bin/json2ts -i '<tmp>/in/*.json' -o <tmp>/out/ --unreachableDefinitions   (one process, types only)",
+  "node_modules/.bin/tsx -e ''                               (tsx start-up, the floor of any run)",
+];
+
+/**
+ * Cold generation against json-schema-to-typescript on the same five files, in a throwaway
+ * project so the repository's generated/ is untouched. Each side is one fresh process.
+ */
+export function benchGeneration(): BenchRow[] {
+  const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-bench-"));
+  try {
+    const schemaDir = join(root, "schema");
+    mkdirSync(join(root, "in"), { recursive: true });
+    mkdirSync(join(root, "out"), { recursive: true });
+    cpSync(join(PACKAGE_ROOT, "schema", "lock.json"), join(schemaDir, "lock.json"));
+    cpSync(join(PACKAGE_ROOT, "schema", "facts.json"), join(schemaDir, "facts.json"));
+    const versions = Object.keys((JSON.parse(readFileSync(join(schemaDir, "lock.json"), "utf8")) as { versions: object }).versions);
+    for (const v of versions) {
+      cpSync(join(schemaSource(), v, "schema.json"), join(schemaDir, v, "schema.json"));
+      cpSync(join(schemaSource(), v, "schema.json"), join(root, "in", `${v}.json`));
+    }
+    const env = { ...process.env, MCP_SCHEMA_DIR: "" };
+    const ours = (...extra: string[]) => () => timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: PACKAGE_ROOT, env });
+    const json2ts = () =>
+      timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], { cwd: root });
+    const tsx = () => timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "tsx"), ["-e", ""], { cwd: PACKAGE_ROOT });
+    const cold = alternate(ROUNDS, ours("--force"), json2ts);
+    const noop = alternate(ROUNDS, ours(), tsx);
+    return [
+      row(SECTION, `cold generate --force, ${versions.length} versions vs json2ts (types only)`, cold.a, cold.b, "ms", { op: "≤", value: 0.4 }),
+      row(SECTION, "no-op generate vs bare tsx start-up", noop.a, noop.b, "ms"),
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,27 @@
+import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+
+/** Wall time of one child process, in ms; throws with its output if it fails. */
+export function timeSpawn(command: string, args: readonly string[], options: SpawnSyncOptions = {}): number {
+  const started = performance.now();
+  const r = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
+  const ms = performance.now() - started;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return ms;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Runs `a` and `b` alternately `rounds` times, so drift in machine load hits both alike. */
+export function alternate(rounds: number, a: () => number, b: () => number): { a: number; b: number } {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(a());
+    bs.push(b());
+  }
+  return { a: median(as), b: median(bs) };
+}

@@ -1,0 +1,94 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { cpus, platform, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { BUNDLE_COMMANDS, benchBundle } from "./bundle.ts";
+import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
+import { GENERATION_COMMANDS, benchGeneration } from "./generation.ts";
+import { missingRow, renderTable, row, type BenchRow } from "./table.ts";
+import { TYPECHECK_COMMANDS, benchTypecheck } from "./typecheck.ts";
+
+/**
+ * `npm run bench`: every figure is a ratio against a baseline measured in this same run, so
+ * the table means the same on a slow laptop and a fast CI machine. Writes bench/RESULTS.md.
+ */
+const VALIDATION_BENCH = join(PACKAGE_ROOT, "bench", "validate.bench.ts");
+
+/** The validation helper's rows: `{ version, name, ms, ratio }`, each against JSON.parse alone on the same corpus. */
+interface ValidationRow {
+  readonly version: string;
+  readonly name: string;
+  readonly ms: number;
+  readonly ratio: number;
+}
+
+async function validationRows(): Promise<BenchRow[]> {
+  if (!existsSync(VALIDATION_BENCH)) return [missingRow("validation", "validators", "n/a (bench/validate.bench.ts missing)")];
+  const mod = (await import(pathToFileURL(VALIDATION_BENCH).href)) as { runValidationBench?: () => Promise<unknown> };
+  if (typeof mod.runValidationBench !== "function") return [missingRow("validation", "validators", "n/a (no runValidationBench export)")];
+  const rows = await mod.runValidationBench();
+  if (!Array.isArray(rows) || !rows.every(isValidationRow)) return [missingRow("validation", "validators", "n/a (unexpected runValidationBench rows)")];
+  return rows
+    .filter((r) => r.name !== "JSON.parse")
+    .map((r) => row("validation", `${r.version}: ${r.name} vs JSON.parse alone, one corpus pass`, r.ms, r.ms / r.ratio, "ms"));
+}
+
+function isValidationRow(value: unknown): value is ValidationRow {
+  const r = value as Partial<ValidationRow> | null;
+  return typeof r === "object" && r !== null && typeof r.version === "string" && typeof r.name === "string" && typeof r.ms === "number" && typeof r.ratio === "number" && r.ratio > 0;
+}
+
+function machine(): string[] {
+  const cpu = cpus();
+  return [
+    `- CPU: ${cpu[0]?.model ?? "unknown"} × ${cpu.length} (nproc)`,
+    `- memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `- OS: ${platform()} ${release()}`,
+    `- Node ${process.version}`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
+    ["generation", benchGeneration],
+    ["type-check", benchTypecheck],
+    ["bundle", benchBundle],
+    ["envelope", benchEnvelope],
+    ["validation", validationRows],
+  ];
+  const rows: BenchRow[] = [];
+  for (const [name, run] of sections) {
+    process.stderr.write(`bench: ${name}…\n`);
+    rows.push(...(await run()));
+  }
+  const table = renderTable(rows);
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  process.stdout.write(table + "\n");
+  const commands = [...GENERATION_COMMANDS, ...TYPECHECK_COMMANDS, ...BUNDLE_COMMANDS, ...ENVELOPE_COMMANDS, "validation: runValidationBench() from bench/validate.bench.ts"];
+  writeFileSync(
+    join(PACKAGE_ROOT, "bench", "RESULTS.md"),
+    [
+      "# Benchmark results",
+      "",
+      `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (took ${seconds} s). Ratio = ours ÷ baseline, both measured in the same run.`,
+      "",
+      ...machine(),
+      "",
+      table,
+      "",
+      "The SDK side of the type-check rows is `@modelcontextprotocol/sdk` 1.32.2 (`Client.request` with result schemas,",
+      "`Server.setRequestHandler`): the v2 `@modelcontextprotocol/client`/`server` packages are not installed, and",
+      "`@modelcontextprotocol/core` 2.4.0 ships zod schemas only, no typed client or handler table. Our check time",
+      "includes checking the generated `.ts` sources themselves (the SDK ships `.d.ts`, skipped by `skipLibCheck`).",
+      "",
+      "## Commands",
+      "",
+      ...commands.map((c) => `- \`${c.split("   (")[0]}\`${c.includes("   (") ? ` (${c.split("   (")[1]}` : ""}`),
+      "",
+    ].join("\n"),
+  );
+}
+
+await main();

@@ -1,0 +1,79 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { median } from "./measure.ts";
+import { missingRow, row, type BenchRow } from "./table.ts";
+
+const SECTION = "type-check";
+const ROUNDS = 3;
+const CONSUMERS = join(PACKAGE_ROOT, "bench", "consumers");
+const TSC = join(PACKAGE_ROOT, "node_modules", "typescript", "lib", "tsc.js");
+
+export const TYPECHECK_COMMANDS = [
+  "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.<consumer>.json --extendedDiagnostics   (consumers: bench/consumers/bindings.ts, bench/consumers/sdk.ts; strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext, skipLibCheck)",
+];
+
+interface Diagnostics {
+  readonly checkSeconds: number;
+  readonly types: number;
+  readonly instantiations: number;
+  readonly memoryKb: number;
+}
+
+function runTsc(tsconfig: string): Diagnostics {
+  const r = spawnSync(process.execPath, [TSC, "-p", tsconfig, "--extendedDiagnostics"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`tsc -p ${tsconfig} failed:\n${r.stdout}${r.stderr}`);
+  const figure = (label: string) => {
+    const m = new RegExp(`^${label}:\\s+([\\d.]+)`, "m").exec(r.stdout);
+    if (!m) throw new Error(`no "${label}" in tsc --extendedDiagnostics output`);
+    return Number(m[1]);
+  };
+  return { checkSeconds: figure("Check time"), types: figure("Types"), instantiations: figure("Instantiations"), memoryKb: figure("Memory used") };
+}
+
+function tsconfigFor(dir: string, name: string): string {
+  const file = join(dir, `tsconfig.${name}.json`);
+  const compilerOptions = {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noEmit: true,
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2022"],
+    types: [],
+    skipLibCheck: true,
+  };
+  writeFileSync(file, JSON.stringify({ compilerOptions, files: [join(CONSUMERS, `${name}.ts`)] }, null, 2));
+  return file;
+}
+
+/** The same consumer program on our bindings and on the SDK: what each costs tsc. */
+export function benchTypecheck(): BenchRow[] {
+  if (!existsSync(join(PACKAGE_ROOT, "generated", "2026-07-28", "envelope.ts"))) {
+    return [missingRow(SECTION, "consumer on generated/2026-07-28 vs SDK", "n/a (generated/2026-07-28/envelope.ts missing)")];
+  }
+  const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-tsc-"));
+  try {
+    const ours = tsconfigFor(dir, "bindings");
+    const sdk = tsconfigFor(dir, "sdk");
+    const runs: { ours: Diagnostics[]; sdk: Diagnostics[] } = { ours: [], sdk: [] };
+    for (let i = 0; i < ROUNDS; i++) {
+      runs.ours.push(runTsc(ours));
+      runs.sdk.push(runTsc(sdk));
+    }
+    const pick = (side: Diagnostics[], key: keyof Diagnostics) => median(side.map((d) => d[key]));
+    const measure = "20 requests + handler table";
+    return [
+      row(SECTION, `${measure}: check time`, pick(runs.ours, "checkSeconds") * 1000, pick(runs.sdk, "checkSeconds") * 1000, "ms", { op: "≤", value: 0.25 }),
+      row(SECTION, `${measure}: instantiations`, pick(runs.ours, "instantiations"), pick(runs.sdk, "instantiations"), "", { op: "≤", value: 0.05 }),
+      row(SECTION, `${measure}: types`, pick(runs.ours, "types"), pick(runs.sdk, "types"), ""),
+      row(SECTION, `${measure}: memory`, pick(runs.ours, "memoryKb") / 1024, pick(runs.sdk, "memoryKb") / 1024, "MB"),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
