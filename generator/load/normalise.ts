@@ -102,11 +102,11 @@ function node(ctx: Context, raw: unknown, pointer: string, depth: number): Schem
 
   const type = own(raw, "type");
   if (type !== undefined) out.type = types(ctx, type, joinPointer(pointer, "type"));
-  if (Object.prototype.hasOwnProperty.call(raw, "const")) out.const = raw["const"] as JsonValue;
+  if (Object.prototype.hasOwnProperty.call(raw, "const")) out.const = jsonValue(ctx, raw["const"], joinPointer(pointer, "const"), 0);
   const en = own(raw, "enum");
   if (en !== undefined) {
     if (!Array.isArray(en) || en.length === 0) throw new BindgenError(ctx.file, joinPointer(pointer, "enum"), "a non-empty array");
-    out.enum = en as JsonValue[];
+    out.enum = en.map((v, i) => jsonValue(ctx, v, joinPointer(pointer, "enum", i), 0));
   }
   const props = own(raw, "properties");
   const required = own(raw, "required");
@@ -162,13 +162,32 @@ function node(ctx: Context, raw: unknown, pointer: string, depth: number): Schem
   }
   const pattern = own(raw, "pattern");
   if (pattern !== undefined) out.pattern = str(ctx, pattern, joinPointer(pointer, "pattern"));
-  if (Object.prototype.hasOwnProperty.call(raw, "default")) out.default = raw["default"] as JsonValue;
+  if (Object.prototype.hasOwnProperty.call(raw, "default")) out.default = jsonValue(ctx, raw["default"], joinPointer(pointer, "default"), 0);
   const deprecated = own(raw, "deprecated");
   if (deprecated !== undefined) {
     if (typeof deprecated !== "boolean") throw new BindgenError(ctx.file, joinPointer(pointer, "deprecated"), "a boolean");
     out.deprecated = deprecated;
   }
   return out;
+}
+
+/**
+ * A literal value (`const`, `enum` member, `default`) as a canonical copy: object keys sorted,
+ * so key order in the input never reaches the output, and nesting bounded, so emitters and
+ * validators that walk it cannot overflow the stack. `Object.fromEntries` defines keys as own
+ * data properties, so a key named `__proto__` stays a key.
+ */
+function jsonValue(ctx: Context, value: unknown, pointer: string, depth: number): JsonValue {
+  if (depth > MAX_DEPTH) throw new BindgenError(ctx.file, pointer, `a value nested at most ${MAX_DEPTH} levels deep`);
+  if (Array.isArray(value)) return value.map((v, i) => jsonValue(ctx, v, joinPointer(pointer, i), depth + 1));
+  if (isObject(value)) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, jsonValue(ctx, value[k], joinPointer(pointer, k), depth + 1)]),
+    ) as JsonValue;
+  }
+  return value as JsonValue;
 }
 
 function str(ctx: Context, value: unknown, pointer: string): string {
@@ -189,7 +208,12 @@ function refName(ctx: Context, value: unknown, pointer: string): string {
   if (!value.startsWith(ctx.refPrefix)) {
     throw new BindgenError(ctx.file, pointer, `a local reference "${ctx.refPrefix}<Name>"`, `got "${value}"`);
   }
-  const name = decodeURIComponent(value.slice(ctx.refPrefix.length)).replace(/~1/g, "/").replace(/~0/g, "~");
+  let name: string;
+  try {
+    name = decodeURIComponent(value.slice(ctx.refPrefix.length)).replace(/~1/g, "/").replace(/~0/g, "~");
+  } catch {
+    throw new BindgenError(ctx.file, pointer, "a reference with valid percent-encoding", `got "${value}"`);
+  }
   if (!ctx.known.has(name)) throw new BindgenError(ctx.file, pointer, "a reference to an existing definition", `"${value}" does not resolve`);
   return name;
 }
