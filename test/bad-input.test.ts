@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BindgenError } from "../generator/errors.ts";
 import { generate } from "../generator/generate.ts";
 import { MAX_DEPTH } from "../generator/load/normalise.ts";
+import type { ProtocolModel } from "../generator/model/protocol-model.ts";
 import { loadModels } from "../generator/project.ts";
 import { fixture, plantMarkerTree, runCli, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
@@ -55,7 +56,7 @@ interface Case {
   readonly pointer?: string | RegExp;
   readonly expected?: RegExp;
   /** Documented behaviour: loads, and its model satisfies this. */
-  readonly accepted?: (methods: string[]) => void;
+  readonly accepted?: (methods: string[], definitions: ProtocolModel["definitions"]) => void;
 }
 
 const CASES: Case[] = [
@@ -99,6 +100,12 @@ const CASES: Case[] = [
     bytes: edit((d) => (d.definitions["EmptyResult"] = { $ref: "#/definitions/Result/properties/_meta" })),
     pointer: "/definitions/EmptyResult/$ref",
     expected: /does not resolve/,
+  },
+  {
+    name: "malformed percent-encoding in $ref",
+    bytes: edit((d) => (d.definitions["EmptyResult"] = { $ref: "#/definitions/Result%E0%A4%A" })),
+    pointer: "/definitions/EmptyResult/$ref",
+    expected: /a reference with valid percent-encoding \(got "#\/definitions\/Result%E0%A4%A"\)/,
   },
   {
     name: "$ref cycle through aliases (A→B→A)",
@@ -185,6 +192,12 @@ const CASES: Case[] = [
     pointer: new RegExp(`^/definitions/Deep(/properties/a){${MAX_DEPTH + 1}}$`),
     expected: new RegExp(`schemas nested at most ${MAX_DEPTH} levels deep`),
   },
+  {
+    name: "5,000-deep const value",
+    bytes: () => legacyText.replace('"definitions": {', `"definitions": {\n    "DeepConst": { "const": ${"[".repeat(5000)}${"]".repeat(5000)} },`),
+    pointer: new RegExp(`^/definitions/DeepConst/const(/0){${MAX_DEPTH + 1}}$`),
+    expected: new RegExp(`a value nested at most ${MAX_DEPTH} levels deep`),
+  },
   { name: "10 MB of definitions", bytes: TEN_MB, pointer: "", expected: /a schema file of at most 8 MiB \(got \d{8} bytes\)/ },
   {
     name: "lock entry with a malformed sha256",
@@ -213,6 +226,17 @@ const CASES: Case[] = [
       expect(Object.prototype).not.toHaveProperty("properties");
     },
   },
+
+  {
+    name: "a const object with a __proto__ key stays data",
+    bytes: () => legacyText.replace('"definitions": {', '"definitions": {\n    "Hostile": { "const": { "__proto__": { "polluted": true }, "b": 1 } },'),
+    accepted: (_methods, definitions) => {
+      const value = definitions.get("Hostile")?.schema.const as Record<string, unknown>;
+      expect(Object.keys(value)).toEqual(["__proto__", "b"]);
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    },
+  },
 ];
 
 function prepare(c: Case): { project: TmpProject; from: string | undefined } {
@@ -238,7 +262,7 @@ describe("broken and hostile schemas (in process)", () => {
       const schemaBefore = snapshotTree(project.paths.schemaDir);
       if (c.accepted) {
         const models = await loadModels(project.paths, { versions: [V] });
-        c.accepted(models[0]!.methods.map((m) => m.name));
+        c.accepted(models[0]!.methods.map((m) => m.name), models[0]!.definitions);
         return;
       }
       const error = await generate(project.paths, { versions: [V], from }).then(
