@@ -48,7 +48,7 @@ interface WireNode {
   readonly r?: string;
 }
 
-/** A number entry is an alias: the definition is exactly the one at that index. */
+/** A number entry is an alias: the definition is exactly the (non-alias) one at that index. */
 type WireEntry = WireNode | number;
 
 /** Method name, kind (0 request, 1 notification, 2 input), params index or -1, params required, result indices. */
@@ -70,22 +70,23 @@ interface Node {
   nm: string;
   /** True when nothing is constrained: accepted without looking. */
   any: boolean;
+  /** True when only the JSON type is constrained: parents check it inline, without a call. */
+  leaf: boolean;
   t: number;
-  hc: boolean;
+  /** `undefined` when there is no const: JSON has no undefined value. */
   c: unknown;
   e: readonly unknown[] | null;
   p: string[] | null;
   q: Node[];
   r: boolean[];
   a: Node | null;
-  ks: Set<string> | null;
   i: Node | null;
   u: Node[] | null;
   o: Node[] | null;
   l: Node[] | null;
   dk: string;
   dm: Map<unknown, Node> | null;
-  f: ((s: string) => boolean) | null;
+  /** Format name, "" for none. */
   fn: string;
   n: number;
   x: number;
@@ -115,7 +116,10 @@ interface Tables {
 type Rec = Record<string, unknown>;
 
 const NULL = 1, BOOL = 2, OBJ = 4, ARR = 8, NUM = 16, INT = 32, STR = 64, ALL = 127;
-const TYPE_NAMES: readonly [number, string][] = [[NULL, "null"], [BOOL, "boolean"], [OBJ, "object"], [ARR, "array"], [NUM, "number"], [INT, "integer"], [STR, "string"]];
+/** Indexed by bit position. */
+const TYPE_NAMES = ["null", "boolean", "object", "array", "number", "integer", "string"];
+/** Wire keys copied to the node as they are. */
+const SCALARS = ["t", "n", "x", "ni", "xi", "nl", "xl"] as const;
 
 // ajv-formats' checks, so these validators agree with Ajv on the official schema. `uri` is its
 // "fast" mode (scheme, then no whitespace): the "full" RFC 3986 regex costs ~0.5 KB gzip and
@@ -182,7 +186,7 @@ function describeValue(x: unknown): string {
 
 function describeNode(n: Node): string {
   if (n.nm !== "") return n.nm;
-  if (n.hc) return JSON.stringify(n.c);
+  if (n.c !== undefined) return JSON.stringify(n.c);
   if (n.e !== null) return n.e.map((v) => JSON.stringify(v)).join(" | ");
   const members = n.u ?? n.o;
   if (members !== null) return members.map((m) => (m.nm !== "" ? m.nm : typeNames(m.t))).join(" | ");
@@ -193,7 +197,7 @@ function typeNames(t: number): string {
   if (t === ALL) return "any value";
   if (t === 0) return "nothing (no further keys allowed)";
   // "integer" is implied by "number": name only the wider one.
-  return TYPE_NAMES.filter(([b]) => t & b && !(b === INT && t & NUM)).map(([, s]) => s).join(" | ");
+  return TYPE_NAMES.filter((_, j) => t & (1 << j) && !(1 << j === INT && t & NUM)).join(" | ");
 }
 
 function escapeToken(k: string): string {
@@ -218,7 +222,7 @@ function check(n: Node, x: unknown, d: number): boolean {
   if (n.any) return true;
   if (d > VALIDATION_LIMITS.maxDepth) throw TOO_DEEP;
   const b = bit(x);
-  if ((n.t & b) === 0 || (n.hc && !equal(n.c, x)) || (n.e !== null && !inEnum(n.e, x))) {
+  if ((n.t & b) === 0 || (n.c !== undefined && !equal(n.c, x)) || (n.e !== null && !inEnum(n.e, x))) {
     return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
   }
   let ok = true;
@@ -251,8 +255,17 @@ function checkObject(n: Node, x: Rec, d: number): boolean {
     for (let j = 0; j < keys.length; j++) {
       const k = keys[j]!;
       if (own(x, k)) {
+        const child = n.q[j]!;
+        const v = x[k];
+        if (child.leaf) {
+          if ((child.t & bit(v)) === 0) {
+            if (quiet > 0) return false;
+            ok = report("/" + escapeToken(k), describeNode(child), describeValue(v));
+          }
+          continue;
+        }
         const from = issues.length;
-        if (!check(n.q[j]!, x[k], d + 1)) {
+        if (!check(child, v, d + 1)) {
           if (quiet > 0) return false;
           ok = false;
           prefix(from, k);
@@ -265,8 +278,9 @@ function checkObject(n: Node, x: Rec, d: number): boolean {
   }
   const extra = n.a;
   if (extra !== null) {
-    for (const k of Object.keys(x)) {
-      if (n.ks!.has(k)) continue;
+    // for-in walks V8's enum cache without allocating; `own` drops inherited keys.
+    for (const k in x) {
+      if (!own(x, k) || (keys !== null && keys.includes(k))) continue;
       const from = issues.length;
       if (!check(extra, x[k], d + 1)) {
         if (quiet > 0) return false;
@@ -304,7 +318,7 @@ function checkString(n: Node, x: string): boolean {
     if (len > n.xl) return quiet > 0 ? false : report("", `at most ${n.xl} characters`, describeValue(x));
   }
   if (n.re !== null && !n.re.test(x)) return quiet > 0 ? false : report("", `a string matching ${n.re.source}`, describeValue(x));
-  if (n.f !== null && !n.f(x)) return quiet > 0 ? false : report("", `a string in format ${n.fn}`, describeValue(x));
+  if (n.fn !== "" && !FORMATS.get(n.fn)!(x)) return quiet > 0 ? false : report("", `a string in format ${n.fn}`, describeValue(x));
   return true;
 }
 
@@ -334,8 +348,8 @@ function checkUnion(n: Node, members: readonly Node[], exactlyOne: boolean, x: u
 
 function blankNode(): Node {
   return {
-    nm: "", any: false, t: ALL, hc: false, c: undefined, e: null, p: null, q: [], r: [], a: null, ks: null, i: null,
-    u: null, o: null, l: null, dk: "", dm: null, f: null, fn: "", n: -Infinity, x: Infinity, ni: 0, xi: Infinity,
+    nm: "", any: false, leaf: false, t: ALL, c: undefined, e: null, p: null, q: [], r: [], a: null, i: null,
+    u: null, o: null, l: null, dk: "", dm: null, fn: "", n: -Infinity, x: Infinity, ni: 0, xi: Infinity,
     nl: 0, xl: Infinity, re: null,
   };
 }
@@ -343,23 +357,20 @@ function blankNode(): Node {
 function decode(table: WireTable): Tables {
   const names = table.names.split(",");
   const nodes = table.nodes.map((w) => (typeof w === "number" ? null : blankNode()));
+  // Alias entries name their final target, so one step resolves them.
   const at = (j: number): Node => {
-    let w = table.nodes[j];
-    while (typeof w === "number") {
-      j = w;
-      w = table.nodes[j];
-    }
-    return nodes[j]!;
+    const w = table.nodes[j];
+    return nodes[typeof w === "number" ? w : j]!;
   };
   table.nodes.forEach((w, j) => {
     if (typeof w === "number") return;
     const n = nodes[j]!;
     if (j < names.length) n.nm = names[j]!;
-    if (w.t !== undefined) n.t = w.t;
-    if (Object.prototype.hasOwnProperty.call(w, "c")) {
-      n.hc = true;
-      n.c = w.c;
+    for (const k of SCALARS) {
+      const v = w[k];
+      if (v !== undefined) n[k] = v;
     }
+    if (own(w, "c")) n.c = w.c;
     if (w.e) n.e = w.e;
     if (w.p) {
       n.p = [];
@@ -372,25 +383,17 @@ function decode(table: WireTable): Tables {
     }
     if (w.a !== undefined) {
       n.a = at(w.a);
-      n.ks = new Set(n.p);
     }
     if (w.i !== undefined) n.i = at(w.i);
     if (w.u) n.u = w.u.map(at);
     if (w.o) n.o = w.o.map(at);
     if (w.l) n.l = w.l.map(at);
     if (w.d !== undefined) n.dk = w.d;
-    if (w.f !== undefined) {
-      n.fn = w.f;
-      n.f = FORMATS.get(w.f)!;
-    }
-    if (w.n !== undefined) n.n = w.n;
-    if (w.x !== undefined) n.x = w.x;
-    if (w.ni !== undefined) n.ni = w.ni;
-    if (w.xi !== undefined) n.xi = w.xi;
-    if (w.nl !== undefined) n.nl = w.nl;
-    if (w.xl !== undefined) n.xl = w.xl;
+    if (w.f !== undefined) n.fn = w.f;
     if (w.r !== undefined) n.re = new RegExp(w.r, "u");
-    n.any = Object.keys(w).length === 0;
+    const keys = Object.keys(w);
+    n.any = keys.length === 0;
+    n.leaf = keys.length === 1 && keys[0] === "t";
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {

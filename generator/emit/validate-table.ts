@@ -68,7 +68,8 @@ class TableBuilder {
     this.nodes.length = this.names.length;
     this.names.forEach((name, i) => {
       const node = this.model.schema.definitions.get(name)!;
-      this.nodes[i] = node.ref !== undefined ? this.defIndex.get(node.ref)! : this.wire(node);
+      // Aliases point at the end of their chain (EmptyResult → Result), so the runtime resolves in one step.
+      this.nodes[i] = node.ref !== undefined ? this.aliasTarget(node.ref) : this.wire(node);
     });
     const methods = this.model.methods.map((m) => this.method(m));
     return {
@@ -79,6 +80,14 @@ class TableBuilder {
       result: this.envelopeMember(["JSONRPCResultResponse", "JSONRPCResponse"], "result"),
       error: this.envelopeMember(["JSONRPCErrorResponse", "JSONRPCError"], "error"),
     };
+  }
+
+  private aliasTarget(name: string): number {
+    let target = name;
+    for (let next = this.model.schema.definitions.get(target)!.ref; next !== undefined; next = this.model.schema.definitions.get(target)!.ref) {
+      target = next;
+    }
+    return this.defIndex.get(target)!;
   }
 
   private method(m: MethodModel): (string | number)[] {
@@ -123,7 +132,8 @@ class TableBuilder {
     if (node.type) w.t = node.type.reduce((mask, t) => mask | TYPE_BITS[t], 0);
     if (node.const !== undefined) w.c = node.const;
     if (node.enum) w.e = node.enum;
-    if (node.properties) w.p = node.properties.flatMap((p) => [p.name, p.required ? ~this.index(p.schema) : this.index(p.schema)]);
+    // An empty `properties` constrains nothing; omitting it lets the node be checked inline.
+    if (node.properties && node.properties.length > 0) w.p = node.properties.flatMap((p) => [p.name, p.required ? ~this.index(p.schema) : this.index(p.schema)]);
     const extra = node.additionalProperties;
     if (extra === false) w.a = this.index({ pointer: node.pointer, type: [] });
     else if (typeof extra === "object" && !isUnconstrained(extra)) w.a = this.index(extra);
