@@ -52,6 +52,22 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       return;
     case "hang":
       return; // never answers
+    case "huge":
+      // Announces more than any schema may be, then stalls: the header alone must be enough.
+      res.writeHead(200, { "content-length": 9 * 1024 * 1024 });
+      res.write("{");
+      return;
+    case "endless": {
+      // No length, and a body that never ends: the client must stop reading on its own.
+      res.writeHead(200);
+      const chunk = Buffer.alloc(1 << 20, 0x20);
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      pump();
+      return;
+    }
     default:
       res.writeHead(500);
       res.end();
@@ -133,6 +149,16 @@ describe("pull over HTTP", () => {
   it("timeout: a server that never answers is given up on", async () => {
     const e = await failingPull(`${base}/hang`, 300);
     expect(e.message).toBe(`${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s)`);
+  });
+
+  it("a body announced larger than any schema is refused from its header", async () => {
+    const e = await failingPull(`${base}/huge`);
+    expect(e.message).toBe(`${base}/huge/${V}/schema.json: expected a schema of at most 8 MiB (the server sent more; nothing was written)`);
+  });
+
+  it("an endless body is cut off after 8 MiB instead of filling memory", async () => {
+    const e = await failingPull(`${base}/endless`);
+    expect(e.message).toContain("expected a schema of at most 8 MiB");
   });
 
   it("a redirect loop fails clearly", async () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BindgenError, UsageError } from "../errors.ts";
 import { lockToJson, readLock, VERSION_PATTERN, type Lock, type LockEntry } from "./lock.ts";
+import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
 import { atomicWriteFile } from "../write.ts";
 
@@ -124,9 +125,26 @@ async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
     throw new BindgenError(source, "", "a reachable URL", why);
   }
   if (!response.ok) throw new BindgenError(source, "", "HTTP 200", `got HTTP ${response.status} ${response.statusText}`);
+  const tooBig = () => new BindgenError(source, "", `a schema of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, "the server sent more; nothing was written");
+  if (Number(response.headers.get("content-length") ?? 0) > MAX_SCHEMA_BYTES) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  // Read chunk by chunk so a hostile or broken server cannot make us buffer without bound.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    return Buffer.from(await response.arrayBuffer());
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_SCHEMA_BYTES) break;
+      chunks.push(chunk);
+    }
   } catch (err) {
     throw new BindgenError(source, "", "a complete response body", (err as Error).message);
   }
+  if (size > MAX_SCHEMA_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooBig();
+  }
+  return Buffer.concat(chunks);
 }
