@@ -121,13 +121,15 @@ const TYPE_NAMES = ["null", "boolean", "object", "array", "number", "integer", "
 /** Wire keys copied to the node as they are. */
 const SCALARS = ["t", "n", "x", "ni", "xi", "nl", "xl"] as const;
 
-// ajv-formats' checks, so these validators agree with Ajv on the official schema. `uri` is its
-// "fast" mode (scheme, then no whitespace): the "full" RFC 3986 regex costs ~0.5 KB gzip and
-// rejects the non-ASCII paths real servers send.
+/**
+ * ajv-formats' checks, so these validators agree with Ajv on the official schema. `uri` is its
+ * "fast" mode (scheme, then no whitespace): the "full" RFC 3986 regex costs ~0.5 KB gzip and
+ * rejects the non-ASCII paths real servers send.
+ */
 const URI_RE = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 const URI_TEMPLATE_RE =
   /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
-// ajv-formats' byte regex is multiline; kept as is, so a value with a valid base64 line passes in both.
+/** ajv-formats' byte regex is multiline; kept as is, so a value with a valid base64 line passes in both. */
 const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/m;
 
 const FORMATS: ReadonlyMap<string, (s: string) => boolean> = new Map([
