@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../generator/project.ts";
@@ -13,6 +13,7 @@ const TSC = join(PACKAGE_ROOT, "node_modules", "typescript", "lib", "tsc.js");
 
 export const TYPECHECK_COMMANDS = [
   "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.<consumer>.json --extendedDiagnostics   (consumers: bench/consumers/bindings.ts, bench/consumers/sdk.ts; strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext, skipLibCheck)",
+  "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.declarations.json   (generated/2026-07-28 as .d.ts, then the same consumer against them: what a published package would ship)",
 ];
 
 interface Diagnostics {
@@ -33,9 +34,7 @@ function runTsc(tsconfig: string): Diagnostics {
   return { checkSeconds: figure("Check time"), types: figure("Types"), instantiations: figure("Instantiations"), memoryKb: figure("Memory used") };
 }
 
-function tsconfigFor(dir: string, name: string): string {
-  const file = join(dir, `tsconfig.${name}.json`);
-  const compilerOptions = {
+const COMPILER_OPTIONS = {
     strict: true,
     exactOptionalPropertyTypes: true,
     noUncheckedIndexedAccess: true,
@@ -46,9 +45,34 @@ function tsconfigFor(dir: string, name: string): string {
     lib: ["ES2022"],
     types: [],
     skipLibCheck: true,
-  };
-  writeFileSync(file, JSON.stringify({ compilerOptions, files: [join(CONSUMERS, `${name}.ts`)] }, null, 2));
+};
+
+function tsconfigFor(dir: string, name: string, consumer = join(CONSUMERS, `${name}.ts`), extra: object = {}): string {
+  const file = join(dir, `tsconfig.${name}.json`);
+  writeFileSync(file, JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...extra }, files: [consumer] }, null, 2));
   return file;
+}
+
+/**
+ * The SDK is measured through its .d.ts files, which skipLibCheck skips; our consumer also pays
+ * for checking the generated .ts sources. This emits them as declarations and points a copy of
+ * the consumer at those, to see the cost of the types alone.
+ */
+function declarationConsumer(dir: string): string {
+  const versionDir = join(PACKAGE_ROOT, "generated", "2026-07-28");
+  const emit = tsconfigFor(dir, "declarations", join(versionDir, "index.ts"), {
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    rootDir: versionDir,
+    outDir: join(dir, "decl"),
+  });
+  const r = spawnSync(process.execPath, [TSC, "-p", emit], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`declaration emit failed:\n${r.stdout}${r.stderr}`);
+  mkdirSync(join(dir, "consumers"), { recursive: true });
+  const source = readFileSync(join(CONSUMERS, "bindings.ts"), "utf8").replace("../../generated/2026-07-28/index.js", "../decl/index.js");
+  writeFileSync(join(dir, "consumers", "bindings-dts.ts"), source);
+  return tsconfigFor(dir, "bindings-dts", join(dir, "consumers", "bindings-dts.ts"));
 }
 
 /** The same consumer program on our bindings and on the SDK: what each costs tsc. */
@@ -60,10 +84,12 @@ export function benchTypecheck(): BenchRow[] {
   try {
     const ours = tsconfigFor(dir, "bindings");
     const sdk = tsconfigFor(dir, "sdk");
-    const runs: { ours: Diagnostics[]; sdk: Diagnostics[] } = { ours: [], sdk: [] };
+    const dts = declarationConsumer(dir);
+    const runs: { ours: Diagnostics[]; sdk: Diagnostics[]; dts: Diagnostics[] } = { ours: [], sdk: [], dts: [] };
     for (let i = 0; i < ROUNDS; i++) {
       runs.ours.push(runTsc(ours));
       runs.sdk.push(runTsc(sdk));
+      runs.dts.push(runTsc(dts));
     }
     const pick = (side: Diagnostics[], key: keyof Diagnostics) => median(side.map((d) => d[key]));
     const measure = "20 requests + handler table";
@@ -72,6 +98,8 @@ export function benchTypecheck(): BenchRow[] {
       row(SECTION, `${measure}: instantiations`, pick(runs.ours, "instantiations"), pick(runs.sdk, "instantiations"), "", { op: "≤", value: 0.05 }),
       row(SECTION, `${measure}: types`, pick(runs.ours, "types"), pick(runs.sdk, "types"), ""),
       row(SECTION, `${measure}: memory`, pick(runs.ours, "memoryKb") / 1024, pick(runs.sdk, "memoryKb") / 1024, "MB"),
+      row(SECTION, `${measure} on emitted .d.ts: check time`, pick(runs.dts, "checkSeconds") * 1000, pick(runs.sdk, "checkSeconds") * 1000, "ms", { op: "≤", value: 0.25 }),
+      row(SECTION, `${measure} on emitted .d.ts: instantiations`, pick(runs.dts, "instantiations"), pick(runs.sdk, "instantiations"), "", { op: "≤", value: 0.05 }),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
