@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, openSync, closeSync, readFileSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { BindgenError } from "./errors.ts";
 
 /** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
 export function atomicWriteFile(path: string, data: string | Uint8Array): void {
@@ -92,7 +93,8 @@ export function acquireLock(target: string, timeoutMs = 120_000): () => void {
         continue;
       }
       if (Date.now() > deadline) {
-        throw new Error(`${path}: another mcp-bindgen (pid ${holder}) is writing ${target}; waited ${timeoutMs / 1000}s`);
+        // A BindgenError, so the CLI prints this one line (exit 1) rather than a stack trace.
+        throw new BindgenError(path, "", `no other mcp-bindgen writing ${target}`, `pid ${holder} holds the lock; waited ${timeoutMs / 1000}s`);
       }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }

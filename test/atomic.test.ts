@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BindgenError } from "../generator/errors.ts";
 import { PACKAGE_ROOT } from "../generator/project.ts";
-import { recoverTree } from "../generator/write.ts";
+import { acquireLock, recoverTree } from "../generator/write.ts";
 import { childEnv, fixture, freezeGenerator, plantMarkerTree, REAL_SCHEMA_DIR, runCli, runCliAsync, snapshotTree, spawnCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**
@@ -43,6 +44,32 @@ function delays(seed: number, n: number): number[] {
     return x / 2 ** 31;
   });
 }
+
+describe("the output lock", () => {
+  let project: TmpProject;
+  beforeAll(() => (project = tmpProject("mcp-bindgen-atomic-")));
+  afterAll(() => project.cleanup());
+
+  it("held by a live process: waits, then gives up with a message naming the holder", async () => {
+    const target = project.paths.generatedDir;
+    const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(join(dirname(target), ".generated.lock"), String(holder.pid));
+      expect(() => acquireLock(target, 300)).toThrow(
+        new BindgenError(join(dirname(target), ".generated.lock"), "", `no other mcp-bindgen writing ${target}`, `pid ${holder.pid} holds the lock; waited 0.3s`),
+      );
+    } finally {
+      holder.kill("SIGKILL");
+      await new Promise((resolve) => holder.on("close", resolve));
+    }
+    // Its holder is dead now: the lock is taken over, and released cleanly.
+    const release = acquireLock(target, 300);
+    expect(readFileSync(join(dirname(target), ".generated.lock"), "utf8")).toBe(String(process.pid));
+    release();
+    expect(existsSync(join(dirname(target), ".generated.lock"))).toBe(false);
+  });
+});
 
 describe("writeTree killed while writing", () => {
   let project: TmpProject;
