@@ -1,8 +1,8 @@
-import { VariableDeclarationKind, type SourceFile } from "ts-morph";
+import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
 /** The `_meta` key of a named reserved key in this version, or an error naming what the model lacks. */
 function metaKey(model: ProtocolModel, name: string): string {
@@ -19,7 +19,7 @@ function errorIdOptional(model: ProtocolModel): boolean {
 }
 
 /** Message types: the builders' outputs and what `parse` returns, typed by the method tables. */
-function addMessageTypes(file: SourceFile, model: ProtocolModel): void {
+function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   file.addTypeAlias({
     name: "ParamsField",
@@ -92,7 +92,7 @@ function addMessageTypes(file: SourceFile, model: ProtocolModel): void {
   });
 }
 
-function addRequestBuilders(file: SourceFile, model: ProtocolModel): void {
+function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   const progress = JSON.stringify(metaKey(model, "progressToken"));
   if (modern) {
@@ -182,7 +182,7 @@ function addRequestBuilders(file: SourceFile, model: ProtocolModel): void {
   });
 }
 
-function addResponseBuilders(file: SourceFile, model: ProtocolModel): void {
+function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   const idType = errorIdOptional(model) ? "T.RequestId | undefined" : "T.RequestId";
   if (modern) {
@@ -291,7 +291,7 @@ function addResponseBuilders(file: SourceFile, model: ProtocolModel): void {
   });
 }
 
-function addParseEncode(file: SourceFile): void {
+function addParseEncode(file: StatementSink): void {
   file.addFunction({
     name: "parse",
     isExported: true,

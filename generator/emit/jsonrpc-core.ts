@@ -1,4 +1,5 @@
-import { VariableDeclarationKind, type SourceFile } from "ts-morph";
+import { VariableDeclarationKind } from "ts-morph";
+import type { StatementSink } from "./source-file.ts";
 import type { HttpModel } from "../model/protocol-model.ts";
 
 /**
@@ -8,7 +9,7 @@ import type { HttpModel } from "../model/protocol-model.ts";
  */
 
 /** Types both files declare: the parse outcome and the untyped wire shapes the classifier produces. */
-export function addCoreTypes(file: SourceFile): void {
+export function addCoreTypes(file: StatementSink): void {
   file.addTypeAlias({
     name: "ParseFailure",
     isExported: true,
@@ -38,7 +39,7 @@ export function addCoreTypes(file: SourceFile): void {
 }
 
 /** Private helpers: `own`, `isObject`, `classify` (JSON value → message or -32600), `parseText`, `encodeMessage`, `metaOf`. */
-export function addCoreFunctions(file: SourceFile): void {
+export function addCoreFunctions(file: StatementSink): void {
   file.addFunction({
     name: "own",
     parameters: [{ name: "o", type: "object" }, { name: "key", type: "string" }],
@@ -156,7 +157,7 @@ export function addCoreFunctions(file: SourceFile): void {
 }
 
 /** `httpHeaders` and its two projections; `metaKey` is the protocol-version key of `_meta`. */
-export function addHttpFunctions(file: SourceFile, http: HttpModel, protocolVersionKey: string): void {
+export function addHttpFunctions(file: StatementSink, http: HttpModel, protocolVersionKey: string): void {
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     docs: ["method → the params key whose value is the `Mcp-Name` header."],

@@ -1,8 +1,8 @@
-import { VariableDeclarationKind, type SourceFile } from "ts-morph";
+import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
 /** What a fresh client calls itself when the caller gives no name: only shown and logged by servers. */
 const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";
@@ -22,14 +22,14 @@ function union(models: readonly ProtocolModel[], member: (alias: string) => stri
   return models.map((m) => member(suffix(m.version))).join(" | ") || "never";
 }
 
-function addImports(file: SourceFile, models: readonly ProtocolModel[]): void {
+function addImports(file: StatementSink, models: readonly ProtocolModel[]): void {
   for (const m of models) {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${suffix(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${suffix(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
   }
 }
 
-function addConstants(file: SourceFile, models: readonly ProtocolModel[]): void {
+function addConstants(file: StatementSink, models: readonly ProtocolModel[]): void {
   const list = (ms: readonly ProtocolModel[]) => `[${ms.map((m) => JSON.stringify(m.version)).join(", ")}]`;
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
@@ -101,7 +101,7 @@ function addConstants(file: SourceFile, models: readonly ProtocolModel[]): void 
   });
 }
 
-function addIdentity(file: SourceFile, models: readonly ProtocolModel[]): void {
+function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): void {
   const ui = models[0]!.uiExtension;
   file.addFunction({
     name: "bestLegacyVersion",
@@ -161,7 +161,7 @@ function addIdentity(file: SourceFile, models: readonly ProtocolModel[]): void {
   });
 }
 
-function addTypes(file: SourceFile, models: readonly ProtocolModel[]): void {
+function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
   file.addTypeAlias({ name: "RequestMethod", isExported: true, docs: ["A JSON-RPC request method of any generated version: a typo does not compile."], type: union(models, (v) => `M_${v}.RequestMethod`) });
   file.addTypeAlias({ name: "NotificationMethod", isExported: true, type: union(models, (v) => `M_${v}.NotificationMethod`) });
   file.addTypeAlias({
@@ -218,7 +218,7 @@ function addTypes(file: SourceFile, models: readonly ProtocolModel[]): void {
   });
 }
 
-function addBuilders(file: SourceFile, models: readonly ProtocolModel[], metaKey: (name: string) => string): void {
+function addBuilders(file: StatementSink, models: readonly ProtocolModel[], metaKey: (name: string) => string): void {
   file.addFunction({
     name: "towardsModern",
     docs: ["A generated modern version, or an unlisted one newer than every legacy version (a probe of a future release)."],
@@ -349,7 +349,7 @@ function addBuilders(file: SourceFile, models: readonly ProtocolModel[], metaKey
   });
 }
 
-function addReaders(file: SourceFile, models: readonly ProtocolModel[]): void {
+function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void {
   file.addFunction({
     name: "responseResult",
     isExported: true,

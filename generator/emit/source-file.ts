@@ -1,4 +1,15 @@
-import { Project, type SourceFile } from "ts-morph";
+import {
+  Project,
+  StructureKind,
+  type ExportDeclarationStructure,
+  type FunctionDeclarationStructure,
+  type ImportDeclarationStructure,
+  type InterfaceDeclarationStructure,
+  type OptionalKind,
+  type StatementStructures,
+  type TypeAliasDeclarationStructure,
+  type VariableStatementStructure,
+} from "ts-morph";
 import { GENERATED_HEADER } from "./names.ts";
 
 let project: Project | undefined;
@@ -14,12 +25,50 @@ function sharedProject(): Project {
 }
 
 /**
- * Builds one output module through ts-morph and returns its text. The file is dropped from the
- * project afterwards so memory stays flat across versions.
+ * Collects an output module's statements as ts-morph structures. Each `add*` call on a real
+ * SourceFile re-prints and re-parses the file, which made emit time grow with the square of a
+ * module's size; collecting first lets ts-morph print the whole module once.
  */
-export function buildSourceFile(path: string, build: (file: SourceFile) => void): string {
-  const file = sharedProject().createSourceFile(`/${path}`, "", { overwrite: true });
-  build(file);
+export class StatementSink {
+  private readonly imports: StatementStructures[] = [];
+  private readonly body: (StatementStructures | string)[] = [];
+
+  addImportDeclaration(s: OptionalKind<ImportDeclarationStructure>): void {
+    this.imports.push({ ...s, kind: StructureKind.ImportDeclaration });
+  }
+  addExportDeclaration(s: OptionalKind<ExportDeclarationStructure>): void {
+    this.body.push({ ...s, kind: StructureKind.ExportDeclaration });
+  }
+  addInterface(s: OptionalKind<InterfaceDeclarationStructure>): void {
+    this.body.push({ ...s, kind: StructureKind.Interface });
+  }
+  addTypeAlias(s: OptionalKind<TypeAliasDeclarationStructure>): void {
+    this.body.push({ ...s, kind: StructureKind.TypeAlias });
+  }
+  addFunction(s: OptionalKind<FunctionDeclarationStructure>): void {
+    this.body.push({ ...s, kind: StructureKind.Function });
+  }
+  addVariableStatement(s: OptionalKind<VariableStatementStructure>): void {
+    this.body.push({ ...s, kind: StructureKind.VariableStatement });
+  }
+  addVariableStatements(list: readonly OptionalKind<VariableStatementStructure>[]): void {
+    for (const s of list) this.addVariableStatement(s);
+  }
+  addStatements(statements: string | readonly (StatementStructures | string)[]): void {
+    if (typeof statements === "string") this.body.push(statements);
+    else this.body.push(...statements);
+  }
+  /** Imports first, as a SourceFile would place them; everything else in the order it was added. */
+  statements(): (StatementStructures | string)[] {
+    return [...this.imports, ...this.body];
+  }
+}
+
+/** Builds one output module through ts-morph structures, printed once, and returns its text. */
+export function buildSourceFile(path: string, build: (file: StatementSink) => void): string {
+  const sink = new StatementSink();
+  build(sink);
+  const file = sharedProject().createSourceFile(`/${path}`, { statements: sink.statements() }, { overwrite: true });
   const text = `${GENERATED_HEADER}\n${file.getFullText()}`;
   sharedProject().removeSourceFile(file);
   return text;
