@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../generator/project.ts";
@@ -15,11 +15,24 @@ export function schemaSource(): string {
 }
 
 export const GENERATION_COMMANDS = [
-  "npm run -s generate -- --force --quiet --project <tmp>   (a fresh process each run; all five versions)",
+  "npm run -s generate -- --force --quiet --project <tmp>   (a fresh process each run, from a snapshot of generator/; all five versions)",
   "npm run -s generate -- --quiet --project <tmp>           (again, nothing changed: the no-op path)",
   "node_modules/.bin/json2ts -i '<tmp>/in/*.json' -o <tmp>/out/ --unreachableDefinitions   (one process, types only)",
   "node_modules/.bin/tsx -e ''                               (tsx start-up, the floor of any run)",
 ];
+
+/**
+ * A snapshot of the generator (its files, package.json, node_modules linked) to run from, so
+ * every round measures the same code even while generator/ is being edited, and the no-op
+ * rounds really find nothing changed.
+ */
+function snapshotGenerator(root: string): string {
+  const dir = join(root, "snapshot");
+  cpSync(join(PACKAGE_ROOT, "generator"), join(dir, "generator"), { recursive: true });
+  cpSync(join(PACKAGE_ROOT, "package.json"), join(dir, "package.json"));
+  symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
 
 /**
  * Cold generation against json-schema-to-typescript on the same five files, in a throwaway
@@ -39,7 +52,8 @@ export function benchGeneration(): BenchRow[] {
       cpSync(join(schemaSource(), v, "schema.json"), join(root, "in", `${v}.json`));
     }
     const env = { ...process.env, MCP_SCHEMA_DIR: "" };
-    const ours = (...extra: string[]) => () => timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: PACKAGE_ROOT, env });
+    const generator = snapshotGenerator(root);
+    const ours = (...extra: string[]) => () => timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: generator, env });
     const json2ts = () =>
       timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], { cwd: root });
     const tsx = () => timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "tsx"), ["-e", ""], { cwd: PACKAGE_ROOT });
