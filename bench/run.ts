@@ -39,6 +39,12 @@ function isValidationRow(value: unknown): value is ValidationRow {
   return typeof r === "object" && r !== null && typeof r.version === "string" && typeof r.name === "string" && typeof r.ms === "number" && typeof r.ratio === "number" && r.ratio > 0;
 }
 
+/** "command   (note)" → "- `command` (note)". */
+function commandLine(entry: string): string {
+  const m = /^(.*?)\s{3,}\((.*)\)$/.exec(entry);
+  return m ? `- \`${m[1]}\` (${m[2]})` : `- \`${entry}\``;
+}
+
 function machine(): string[] {
   const cpu = cpus();
   return [
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
       "",
       "## Commands",
       "",
-      ...commands.map((c) => `- \`${c.split("   (")[0]}\`${c.includes("   (") ? ` (${c.split("   (")[1]}` : ""}`),
+      ...commands.map(commandLine),
       "",
     ].join("\n"),
   );
