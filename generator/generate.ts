@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile } from "./emit/emitted.ts";
-import { readLock } from "./load/lock.ts";
+import { readLock, type Lock } from "./load/lock.ts";
+import { verifySha256 } from "./load/load-schema.ts";
 import { pull, schemaPath } from "./load/pull.ts";
 import { sha256 } from "./load/read.ts";
 import type { ProtocolModel } from "./model/protocol-model.ts";
@@ -61,13 +62,14 @@ export async function render(models: readonly ProtocolModel[]): Promise<EmittedF
 }
 
 /** Makes sure every requested schema is in place (pulling what is missing) and returns the version list. */
-async function prepareSchemas(paths: ProjectPaths, options: LoadOptions): Promise<string[]> {
+async function prepareSchemas(paths: ProjectPaths, options: LoadOptions): Promise<{ versions: string[]; lock: Lock }> {
   const lock = readLock(join(paths.schemaDir, "lock.json"));
   const versions = options.versions && options.versions.length > 0 ? [...options.versions] : [...lock.versions.keys()];
   if (options.from !== undefined || versions.some((v) => !existsSync(schemaPath(paths.schemaDir, v)))) {
     await pull({ schemaDir: paths.schemaDir, versions, from: options.from, env: options.env, ...(options.log ? { log: options.log } : {}) });
+    return { versions, lock: readLock(join(paths.schemaDir, "lock.json")) };
   }
-  return versions;
+  return { versions, lock };
 }
 
 interface Plan {
@@ -86,11 +88,14 @@ interface Plan {
  */
 export async function generate(paths: ProjectPaths, options: GenerateOptions = {}): Promise<GenerateReport> {
   const started = performance.now();
-  const versions = await prepareSchemas(paths, options);
+  const { versions, lock } = await prepareSchemas(paths, options);
   const generator = generatorHash();
   const facts = sha256(readFileSync(paths.factsFile));
   const plans: Plan[] = versions.map((version) => {
-    const schema = sha256(readFileSync(schemaPath(paths.schemaDir, version)));
+    const file = schemaPath(paths.schemaDir, version);
+    const schema = sha256(readFileSync(file));
+    const locked = lock.versions.get(version);
+    if (locked) verifySha256(file, schema, locked.sha256);
     const stamp = { input: versionInput(schema, facts, generator), schema, facts, generator };
     return { version, stamp, reuse: options.force ? undefined : reusable(join(paths.generatedDir, version), stamp.input) };
   });

@@ -61,6 +61,18 @@ describe("generate, run again", () => {
     expect(snapshotTree(project.paths.generatedDir)).toEqual(before);
   });
 
+  it("still checks every schema against the lock when it could reuse the output", () => {
+    const lock = project.readLock();
+    const good = lock[OLD]!.sha256;
+    project.setLock({ ...lock, [OLD]: { ...lock[OLD]!, sha256: "0".repeat(64) } });
+    const before = snapshotTree(project.paths.generatedDir);
+    const r = runCli(["generate", "--project", project.root]);
+    project.setLock({ ...lock, [OLD]: { ...lock[OLD]!, sha256: good } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${OLD}/schema.json: expected sha256 ${"0".repeat(64)}`);
+    expect(snapshotTree(project.paths.generatedDir)).toEqual(before);
+  });
+
   it("prints one line per version and a summary, and nothing with --quiet", () => {
     const plain = runCli(["generate", "--project", project.root]);
     expect(plain.code).toBe(0);

@@ -15,8 +15,13 @@ export function loadSchema(file: string, expectedSha256?: string): NormalisedSch
   if (raw.bytes.length > MAX_SCHEMA_BYTES) {
     throw new BindgenError(file, "", `a schema file of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, `got ${raw.bytes.length} bytes`);
   }
-  if (expectedSha256 !== undefined && raw.sha256 !== expectedSha256) {
-    throw new BindgenError(file, "", `sha256 ${expectedSha256} (from schema/lock.json)`, `got ${raw.sha256}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`);
-  }
+  if (expectedSha256 !== undefined) verifySha256(file, raw.sha256, expectedSha256);
   return normalise(file, parseJson(file, raw.bytes), raw.sha256);
+}
+
+/** Every use of a schema file checks it against the lock first, including runs that reuse old output. */
+export function verifySha256(file: string, actual: string, expected: string): void {
+  if (actual !== expected) {
+    throw new BindgenError(file, "", `sha256 ${expected} (from schema/lock.json)`, `got ${actual}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`);
+  }
 }
