@@ -61,15 +61,22 @@ export async function render(models: readonly ProtocolModel[]): Promise<EmittedF
   return sortByPath(await formatFiles(emitAll(models)));
 }
 
-/** Makes sure every requested schema is in place (pulling what is missing) and returns the version list. */
-async function prepareSchemas(paths: ProjectPaths, options: LoadOptions): Promise<{ versions: string[]; lock: Lock }> {
-  const lock = readLock(join(paths.schemaDir, "lock.json"));
-  const versions = options.versions && options.versions.length > 0 ? [...options.versions] : [...lock.versions.keys()];
-  if (options.from !== undefined || versions.some((v) => !existsSync(schemaPath(paths.schemaDir, v)))) {
-    await pull({ schemaDir: paths.schemaDir, versions, from: options.from, env: options.env, ...(options.log ? { log: options.log } : {}) });
-    return { versions, lock: readLock(join(paths.schemaDir, "lock.json")) };
-  }
-  return { versions, lock };
+/**
+ * Makes sure every locked schema is in place, pulling what is missing (the selected versions
+ * from `--from` when given). The tree always holds every locked version, so narrowing a run
+ * to some versions never drops the others' output.
+ */
+async function prepareSchemas(paths: ProjectPaths, options: LoadOptions): Promise<{ versions: string[]; selected: ReadonlySet<string>; lock: Lock }> {
+  const lockFile = join(paths.schemaDir, "lock.json");
+  const lock = readLock(lockFile);
+  const versions = [...lock.versions.keys()];
+  const selected = new Set(options.versions && options.versions.length > 0 ? options.versions : versions);
+  const log = options.log ? { log: options.log } : {};
+  const fromSource = options.from !== undefined ? [...selected] : [];
+  const missing = versions.filter((v) => !fromSource.includes(v) && !existsSync(schemaPath(paths.schemaDir, v)));
+  if (fromSource.length > 0) await pull({ schemaDir: paths.schemaDir, versions: fromSource, from: options.from, env: options.env, ...log });
+  if (missing.length > 0) await pull({ schemaDir: paths.schemaDir, versions: missing, env: options.env, ...log });
+  return { versions, selected, lock: fromSource.length + missing.length > 0 ? readLock(lockFile) : lock };
 }
 
 interface Plan {
@@ -88,7 +95,7 @@ interface Plan {
  */
 export async function generate(paths: ProjectPaths, options: GenerateOptions = {}): Promise<GenerateReport> {
   const started = performance.now();
-  const { versions, lock } = await prepareSchemas(paths, options);
+  const { versions, selected, lock } = await prepareSchemas(paths, options);
   const generator = generatorHash();
   const facts = sha256(readFileSync(paths.factsFile));
   const plans: Plan[] = versions.map((version) => {
@@ -97,10 +104,11 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions = {
     const locked = lock.versions.get(version);
     if (locked) verifySha256(file, schema, locked.sha256);
     const stamp = { input: versionInput(schema, facts, generator), schema, facts, generator };
-    return { version, stamp, reuse: options.force ? undefined : reusable(join(paths.generatedDir, version), stamp.input) };
+    const forced = options.force === true && selected.has(version);
+    return { version, stamp, reuse: forced ? undefined : reusable(join(paths.generatedDir, version), stamp.input) };
   });
   const rootStamp = { input: rootInput(generator, plans.map((p) => ({ version: p.version, input: p.stamp.input }))), versions };
-  const root = options.force || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.generatedDir, rootStamp.input);
+  const root = options.force === true || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.generatedDir, rootStamp.input);
 
   if (root && plans.every((p) => p.reuse)) {
     const report = plans.map((p) => reusedReport(p.version, p.reuse!.stamp));

@@ -115,6 +115,15 @@ describe("generate, run again", () => {
     expect(statuses(generate("--force"))).toEqual({ [NEW]: "generated", [OLD]: "generated" });
   });
 
+  it("--force --version re-renders only that release and keeps every other one", () => {
+    const report = generate("--force", "--version", OLD);
+    expect(statuses(report)).toEqual({ [NEW]: "reused", [OLD]: "generated" });
+    expect(existsSync(join(project.paths.generatedDir, NEW, "index.ts"))).toBe(true);
+    const index = readFileSync(join(project.paths.generatedDir, "index.ts"), "utf8");
+    expect(index).toContain(`"${NEW}"`);
+    expect(index).toContain(`"${OLD}"`);
+  });
+
   it("re-renders the root modules when a version leaves the lock, and drops its folder", () => {
     const lock = project.readLock();
     delete lock[OLD];

@@ -9,6 +9,12 @@ export const generateCommand: CommandModule = {
   describe: "Pull what is missing, then write generated/ for every release in one atomic step (unchanged releases are reused)",
   builder: (y) =>
     withSources(y)
+      .option("version", {
+        alias: "v",
+        type: "string",
+        array: true,
+        describe: "Releases to take from --from or to re-render with --force; generated/ always holds every release in schema/lock.json",
+      })
       .option("check", { type: "boolean", describe: "Write nothing; exit 1 listing stale, missing and extra files if generated/ is out of date" })
       .option("force", { type: "boolean", describe: "Render every release, even those whose inputs are unchanged" })
       .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing on success" })
@@ -22,7 +28,8 @@ export const generateCommand: CommandModule = {
     const load = { versions: checkVersions(paths, a.version), from: a.from, env: envSchemaDir() };
     const print = (line: string) => process.stdout.write(line + "\n");
     if (a.check) {
-      const report = await check(paths, load);
+      // The check is about the whole tree, whatever --version says.
+      const report = await check(paths, { from: a.from, env: envSchemaDir() });
       if (a.json) print(JSON.stringify(report, null, 2));
       else if (!report.upToDate || !a.quiet) printCheck(report, print);
       if (!report.upToDate) throw new CommandFailure(1);

@@ -3,11 +3,12 @@ import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
+import { BindgenError } from "../errors.ts";
 
 /** The `_meta` key of a named reserved key in this version, or an error naming what the model lacks. */
 function metaKey(model: ProtocolModel, name: string): string {
   const key = model.metaKeys.find((k) => k.name === name)?.key;
-  if (key === undefined) throw new Error(`${model.file}: the modern envelope needs the _meta key "${name}", which the model does not list`);
+  if (key === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}" in a modern schema`, "the modern envelope writes it in every request");
   return key;
 }
 

@@ -3,6 +3,7 @@ import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
+import { BindgenError } from "../errors.ts";
 
 /** What a fresh client calls itself when the caller gives no name: only shown and logged by servers. */
 const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";
@@ -410,11 +411,14 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   const keys = new Map(models.flatMap((m) => m.metaKeys.map((k) => [k.name, k.key] as const)).reverse());
   const metaKey = (name: string): string => {
     const key = keys.get(name);
-    if (key === undefined) throw new Error(`runtime.ts needs the _meta key "${name}", which no generated version defines`);
+    if (key === undefined) {
+      throw new BindgenError(models[0]?.file ?? "schema/lock.json", "", `a release that defines the _meta key "${name}" (a modern release) among those generated`,
+        "the version-agnostic runtime writes modern _meta keys when a caller probes a newer version");
+    }
     return JSON.stringify(key);
   };
   const http = models.find((m) => m.http !== null)?.http;
-  if (models.length === 0) throw new Error("runtime.ts needs at least one version");
+  if (models.length === 0) throw new BindgenError("schema/lock.json", "/versions", "at least one release");
   const content = buildSourceFile(path, (file) => {
     addImports(file, models);
     addCoreTypes(file);
