@@ -208,3 +208,22 @@ describe("modern-only envelope helpers (2026-07-28)", () => {
     expect(m.httpHeaders!({ jsonrpc: "2.0", method: "tools/call", params: { name: "x" } })).not.toHaveProperty("Mcp-Name");
   });
 });
+
+describe("request builders copy, never change, what the caller passes", () => {
+  it.each(VERSIONS)("%s: the caller's params and _meta objects stay as they were", (version) => {
+    const params = { name: "echo", arguments: { text: "hi" }, _meta: { "com.example/trace": "t1" } };
+    const before = JSON.stringify(params);
+    const built = mod(version).request("tools/call", params, { id: 1, clientCapabilities: CAPS, progressToken: "p" }) as { params: Record<string, unknown> };
+    expect(JSON.stringify(params)).toBe(before);
+    expect(built.params).not.toBe(params);
+    expect(built.params["_meta"]).toMatchObject({ "com.example/trace": "t1", progressToken: "p" });
+  });
+
+  it("params with an own __proto__ key are copied as data, without changing any prototype", () => {
+    const params = JSON.parse('{"name": "echo", "__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const built = mod("2026-07-28").request("tools/call", params, { id: 1, clientCapabilities: CAPS }) as { params: Record<string, unknown> };
+    expect(Object.getPrototypeOf(built.params)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(built.params, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+});

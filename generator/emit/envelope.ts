@@ -127,13 +127,15 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
       returnType: "RequestEnvelope<M>",
       statements: [
         "const given = params as JsonObject | undefined;",
-        "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
-        `meta[${key("protocolVersion")}] = options.protocolVersion ?? VERSION;`,
-        `meta[${key("clientCapabilities")}] = options.clientCapabilities;`,
+        "const ownMeta = metaOf(given);",
+        `const required = { ${key("protocolVersion")}: options.protocolVersion ?? VERSION, ${key("clientCapabilities")}: options.clientCapabilities };`,
+        "// The common call passes no `_meta` of its own: then the object literal alone is the `_meta`.",
+        "const meta: JsonObject = options.extraMeta === undefined && ownMeta === undefined ? required : { ...options.extraMeta, ...ownMeta, ...required };",
         `if (options.clientInfo !== undefined) meta[${key("clientInfo")}] = options.clientInfo;`,
         `if (options.logLevel !== undefined) meta[${key("logLevel")}] = options.logLevel;`,
         `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
-        "return envelope(method, { ...given, _meta: meta }, options.id) as RequestEnvelope<M>;",
+        'const message: JsonObject = { jsonrpc: "2.0", id: options.id, method, params: withMeta(given, meta) };',
+        "return message as RequestEnvelope<M>;",
       ],
     });
   } else {
@@ -165,7 +167,8 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         "if (options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id) as RequestEnvelope<M>;",
         "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
         `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
-        "return envelope(method, { ...given, _meta: meta }, options.id) as RequestEnvelope<M>;",
+        'const message: JsonObject = { jsonrpc: "2.0", id: options.id, method, params: withMeta(given, meta) };',
+        "return message as RequestEnvelope<M>;",
       ],
     });
   }

@@ -154,6 +154,24 @@ export function addCoreFunctions(file: StatementSink): void {
     returnType: "JsonObject | undefined",
     statements: ['const meta = isObject(holder) ? holder["_meta"] : undefined;', "return isObject(meta) ? meta : undefined;"],
   });
+  file.addFunction({
+    name: "withMeta",
+    docs: [
+      "A copy of `params` carrying `meta` as `_meta`; the caller's object is never changed. Object.assign copies several " +
+        "times faster than spread here, but it would run the `__proto__` setter, so params with an own `__proto__` key are spread.",
+    ],
+    parameters: [
+      { name: "params", type: "JsonObject | undefined" },
+      { name: "meta", type: "JsonObject" },
+    ],
+    returnType: "JsonObject",
+    statements: [
+      "if (params === undefined) return { _meta: meta };",
+      'const copy: JsonObject = own(params, "__proto__") ? { ...params } : Object.assign({}, params);',
+      'copy["_meta"] = meta;',
+      "return copy;",
+    ],
+  });
 }
 
 /** `httpHeaders` and its two projections; `metaKey` is the protocol-version key of `_meta`. */
