@@ -127,6 +127,8 @@ const CASES: Case[] = [
   },
   { name: "definition named __proto__", bytes: withRawDefinition("__proto__"), pointer: "/definitions/__proto__", expected: /a definition name that is a TypeScript identifier and not a reserved word/ },
   { name: "definition named constructor", bytes: withRawDefinition("constructor"), pointer: "/definitions/constructor", expected: /not a reserved word/ },
+  { name: "definition named like a generated export (ErrorCode)", bytes: withRawDefinition("ErrorCode"), pointer: "/definitions/ErrorCode", expected: /definition names that differ from the names mcp-bindgen generates/ },
+  { name: "definition named like a generated export (RequestTable)", bytes: withRawDefinition("RequestTable"), pointer: "/definitions/RequestTable", expected: /exported by both .*types\.ts and .*methods\.ts/ },
   { name: "definition named class", bytes: withRawDefinition("class"), pointer: "/definitions/class", expected: /not a reserved word/ },
   { name: "definition name with a hyphen", bytes: withRawDefinition("Tool-Call"), pointer: "/definitions/Tool-Call", expected: /a TypeScript identifier/ },
   { name: "definition name starting with a digit", bytes: withRawDefinition("2Fast"), pointer: "/definitions/2Fast", expected: /a TypeScript identifier/ },

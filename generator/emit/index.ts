@@ -2,6 +2,7 @@ import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RootEmitter, VersionEmitter } from "./emitted.ts";
 import { emitEnvelope } from "./envelope.ts";
 import { emitErrors } from "./errors.ts";
+import { assertDistinctExports } from "./export-names.ts";
 import { emitMeta } from "./meta.ts";
 import { emitMethods } from "./methods.ts";
 import { emitRootIndex } from "./root-index.ts";
@@ -32,8 +33,9 @@ export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
   const files: EmittedFile[] = [];
   const modules = VERSION_EMITTERS.map((e) => e.module);
   for (const model of models) {
-    for (const { emit } of VERSION_EMITTERS) files.push(emit(model));
-    files.push(emitVersionIndex(model, modules));
+    const emitted = VERSION_EMITTERS.map(({ emit }) => emit(model));
+    assertDistinctExports(model, emitted);
+    files.push(...emitted, emitVersionIndex(model, modules));
   }
   for (const { emit } of ROOT_EMITTERS) files.push(emit(models));
   files.push(emitRootIndex(models, ROOT_EMITTERS.map((e) => e.module)));
