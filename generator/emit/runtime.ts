@@ -255,7 +255,7 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
         if (options.logLevel !== undefined) meta[${metaKey("logLevel")}] = options.logLevel;
       }`,
       `if (options.progressToken !== undefined) meta[${metaKey("progressToken")}] = options.progressToken;`,
-      "return envelope(method, { ...given, _meta: meta }, options.id) as RequestEnvelope<M>;",
+      "return envelope(method, withMeta(given, meta), options.id) as RequestEnvelope<M>;",
     ],
   });
   file.addFunction({
