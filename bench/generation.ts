@@ -18,7 +18,7 @@ export const GENERATION_COMMANDS = [
   "npm run -s generate -- --force --quiet --project <tmp>   (a fresh process each run, from a snapshot of generator/; all five versions)",
   "npm run -s generate -- --quiet --project <tmp>           (again, nothing changed: the no-op path)",
   "node_modules/.bin/json2ts -i '<tmp>/in/*.json' -o <tmp>/out/ --unreachableDefinitions   (one process, types only)",
-  "node_modules/.bin/tsx -e ''                               (tsx start-up, the floor of any run)",
+  "node --import tsx -e ''                                  (Node with tsx's loader, as npm run generate starts it: the floor of any run)",
 ];
 
 /**
@@ -56,7 +56,7 @@ export function benchGeneration(): BenchRow[] {
     const ours = (...extra: string[]) => () => timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: generator, env });
     const json2ts = () =>
       timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], { cwd: root });
-    const tsx = () => timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "tsx"), ["-e", ""], { cwd: PACKAGE_ROOT });
+    const tsx = () => timeSpawn(process.execPath, ["--import", "tsx", "-e", ""], { cwd: PACKAGE_ROOT });
     const cold = alternate(ROUNDS, ours("--force"), json2ts);
     const noop = alternate(ROUNDS, ours(), tsx);
     return [
