@@ -279,7 +279,8 @@ function checkObject(n: Node, x: Rec, d: number): boolean {
     }
   }
   const extra = n.a;
-  if (extra !== null) {
+  // `additionalProperties: {}` admits every value: no need to visit the keys.
+  if (extra !== null && !extra.any) {
     // for-in walks V8's enum cache without allocating; `own` drops inherited keys.
     for (const k in x) {
       if (!own(x, k) || (keys !== null && keys.includes(k))) continue;
