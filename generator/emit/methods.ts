@@ -77,7 +77,12 @@ export function emitMethods(model: ProtocolModel) {
     });
     file.addTypeAlias({ name: "RequestMethod", isExported: true, type: "keyof RequestTable" });
     file.addTypeAlias({ name: "NotificationMethod", isExported: true, type: "keyof NotificationTable" });
-    file.addTypeAlias({ name: "Method", isExported: true, type: "keyof typeof METHODS", docs: ["Every method of this version: requests, notifications and embedded input requests."] });
+    file.addTypeAlias({
+      name: "Method",
+      isExported: true,
+      docs: ["Every method of this version: requests, notifications and embedded input requests."],
+      type: model.methods.map((m) => JSON.stringify(m.name)).join(" | ") || "never",
+    });
     file.addTypeAlias({ name: "ParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["params"]' });
     file.addTypeAlias({ name: "ResultOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["result"]' });
     file.addTypeAlias({ name: "NotificationParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "NotificationMethod" }], type: 'NotificationTable[M]["params"]' });
@@ -130,7 +135,12 @@ export function emitMethods(model: ProtocolModel) {
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Every method of this version → what the schema says about it."],
-      declarations: [{ name: "METHODS", initializer: `deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} } as const satisfies Record<string, MethodInfo>)` }],
+      // Annotated rather than `as const satisfies …`: checking a deep literal type costs every consumer's tsc.
+      declarations: [{
+        name: "METHODS",
+        type: "{ readonly [M in Method]: MethodInfo }",
+        initializer: `deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
+      }],
     });
     for (const t of tables) {
       file.addVariableStatement({

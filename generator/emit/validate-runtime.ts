@@ -458,8 +458,9 @@ function validateDefinition(t: Tables, name: string, value: unknown): Validation
   return errors === null ? OK : { ok: false, errors };
 }
 
-function guard<V>(t: () => Tables, j: number): (value: unknown) => value is V {
-  return (value: unknown): value is V => test(t().nodes[j]!, value);
+/** Not generic on purpose: each exported guard casts it to its predicate, which costs a consumer's tsc no instantiation. */
+function guard(t: () => Tables, j: number): (value: unknown) => boolean {
+  return (value: unknown) => test(t().nodes[j]!, value);
 }
 
 const KINDS = ["request", "notification", "result", "error"] as const;
