@@ -70,6 +70,20 @@ describe("diff severities on synthetic schemas", () => {
     expect(optional.changes).toHaveLength(1);
   });
 
+  it("a tighter bound, pattern or format breaks the writer; a looser one breaks the reader", () => {
+    const capped = changed((d) => (d.CallToolResult.properties.content.maxItems = 10));
+    const cap = only(capped, "constraint-changed", "CallToolResult", "content");
+    expect(severity(cap)).toEqual(["compatible", "breaking"]);
+    expect([cap.before, cap.after]).toEqual(["maxItems: none", "maxItems: 10"]);
+    const pattern = changed((d) => (requestParams(d, "CallToolRequest").properties.name.pattern = "^[a-z]+$"));
+    expect(severity(only(pattern, "constraint-changed", "CallToolRequest", "params.name"))).toEqual(["breaking", "compatible"]);
+    const withMinimum = (min: number) => (d: Defs) => (requestParams(d, "CallToolRequest").properties.name.minLength = min);
+    const looser = diffModels(model("old", withMinimum(3)), model("new", withMinimum(1)));
+    expect(severity(only(looser, "constraint-changed", "CallToolRequest", "params.name"))).toEqual(["compatible", "breaking"]);
+    const mirrored = diffModels(model("new", withMinimum(1)), model("old", withMinimum(3)));
+    expect(severity(only(mirrored, "constraint-changed", "CallToolRequest", "params.name"))).toEqual(["breaking", "compatible"]);
+  });
+
   it("a field becoming required breaks its writer; becoming optional breaks its reader", () => {
     const required = changed((d) => (requestParams(d, "ListToolsRequest").required = ["cursor"]));
     expect(severity(only(required, "property-became-required", "ListToolsRequest", "params.cursor"))).toEqual(["breaking", "compatible"]);

@@ -23,6 +23,7 @@ export type ChangeId =
   | "property-became-required"
   | "property-became-optional"
   | "type-changed"
+  | "constraint-changed"
   | "union-member-added"
   | "union-member-removed"
   | "error-code-added"
@@ -87,6 +88,7 @@ export const MIRROR_ID: Readonly<Record<ChangeId, ChangeId>> = {
   "property-became-required": "property-became-optional",
   "property-became-optional": "property-became-required",
   "type-changed": "type-changed",
+  "constraint-changed": "constraint-changed",
   "union-member-added": "union-member-removed",
   "union-member-removed": "union-member-added",
   "error-code-added": "error-code-removed",

@@ -52,6 +52,7 @@ export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
   if (b.ref !== undefined) return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
 
   compareValues(ctx, a, b, path);
+  compareConstraints(ctx, a, b, path);
   compareProperties(ctx, a, b, path, seen);
   compareOpenness(ctx, a, b, path, seen);
   if (a.items && b.items) compareNodes(ctx, a.items, b.items, [...path, "[]"], seen);
@@ -75,6 +76,43 @@ function compareValues(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   const variance = valueVariance(a, b);
   if (variance === "same") return;
   typeChanged(ctx, a, b, path, variance === "widened" ? EFFECT.widened : variance === "narrowed" ? EFFECT.narrowed : EFFECT.changed);
+}
+
+/** Lower bounds narrow the accepted values as they rise, upper bounds as they fall. */
+const BOUNDS: readonly { readonly key: "minimum" | "maximum" | "minItems" | "maxItems" | "minLength" | "maxLength"; readonly lower: boolean }[] = [
+  { key: "minimum", lower: true },
+  { key: "maximum", lower: false },
+  { key: "minItems", lower: true },
+  { key: "maxItems", lower: false },
+  { key: "minLength", lower: true },
+  { key: "maxLength", lower: false },
+];
+
+/**
+ * Bounds, `pattern` and `format` change which values are valid without changing the type: a
+ * tighter one rejects what old producers still send, a looser one lets through what old
+ * consumers never saw.
+ */
+function compareConstraints(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
+  const report = (key: string, before: unknown, after: unknown, effect: Effect) => {
+    const text = (v: unknown) => (v === undefined ? "none" : typeof v === "string" ? v : String(v));
+    const how = effect === EFFECT.narrowed ? "tightened" : effect === EFFECT.widened ? "loosened" : "changed";
+    emit(ctx, "constraint-changed", path, `${key} of ${label(ctx, path)} ${how} (${text(before)} → ${text(after)})`,
+      `${key}: ${text(before)}`, `${key}: ${text(after)}`, a.pointer, b.pointer, effect);
+  };
+  for (const { key, lower } of BOUNDS) {
+    const before = a[key];
+    const after = b[key];
+    if (before === after) continue;
+    const tighter = after !== undefined && (before === undefined || (lower ? after > before : after < before));
+    report(key, before, after, tighter ? EFFECT.narrowed : EFFECT.widened);
+  }
+  for (const key of ["pattern", "format"] as const) {
+    const before = a[key];
+    const after = b[key];
+    if (before === after) continue;
+    report(key, before, after, before === undefined ? EFFECT.narrowed : after === undefined ? EFFECT.widened : EFFECT.changed);
+  }
 }
 
 function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
