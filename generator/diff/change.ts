@@ -62,6 +62,8 @@ export interface DiffReport {
   readonly old: { readonly version: string; readonly file: string; readonly era: string };
   readonly new: { readonly version: string; readonly file: string; readonly era: string };
   readonly summary: DiffSummary;
+  /** For definition subjects: the methods (in either release) whose message, params or result it is. */
+  readonly methodsOf: Readonly<Record<string, readonly string[]>>;
   /** Deterministically sorted: by subject kind, subject, path, id, pointers. */
   readonly changes: readonly Change[];
 }

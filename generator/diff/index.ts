@@ -44,8 +44,22 @@ function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Chang
     old: { version: oldModel.version, file: oldModel.file, era: oldModel.era },
     new: { version: newModel.version, file: newModel.file, era: newModel.era },
     summary: summarise(changes),
+    methodsOf: methodsOf([oldModel, newModel], changes),
     changes,
   };
+}
+
+/** Definition → the methods it is the message, params or a result of, in either model: readers look for methods. */
+function methodsOf(models: readonly ProtocolModel[], changes: readonly Change[]): Record<string, string[]> {
+  const subjects = new Set(changes.filter((c) => c.subjectKind === "definition").map((c) => c.subject));
+  const found = new Map<string, Set<string>>();
+  for (const model of models) {
+    for (const m of model.methods) {
+      const defs = [m.definition, ...(m.params && m.params.path.length === 0 ? [m.params.definition] : []), ...m.results];
+      for (const d of defs) if (subjects.has(d)) found.set(d, (found.get(d) ?? new Set()).add(m.name));
+    }
+  }
+  return Object.fromEntries([...found].sort(([a], [b]) => compare(a, b)).map(([d, ms]) => [d, [...ms].sort(compare)]));
 }
 
 function summarise(changes: readonly Change[]): DiffSummary {

@@ -32,12 +32,12 @@ export function renderMarkdown(diff: DiffReport, side: Side | "both" = "both"): 
   lines.push("");
   const breaking = diff.changes.filter((c) => isBreaking(c, side));
   const rest = diff.changes.filter((c) => !isBreaking(c, side));
-  section(lines, "Breaking changes", breaking, sides);
-  section(lines, breaking.length > 0 ? "Other changes" : "Changes", rest, sides);
+  section(lines, "Breaking changes", breaking, sides, diff.methodsOf);
+  section(lines, breaking.length > 0 ? "Other changes" : "Changes", rest, sides, diff.methodsOf);
   return lines.join("\n");
 }
 
-function section(lines: string[], title: string, changes: readonly Change[], sides: readonly Side[]): void {
+function section(lines: string[], title: string, changes: readonly Change[], sides: readonly Side[], methodsOf: DiffReport["methodsOf"]): void {
   if (changes.length === 0) return;
   lines.push(`## ${title} (${changes.length})`, "");
   for (const kind of SUBJECT_ORDER) {
@@ -49,7 +49,10 @@ function section(lines: string[], title: string, changes: readonly Change[], sid
       if (c.subject !== subject) {
         if (subject !== undefined) lines.push("");
         subject = c.subject;
-        lines.push(`#### \`${c.subject}\``, "");
+        // Shared types (content blocks, capabilities) serve many methods; name them only where that helps.
+        const methods = c.subjectKind === "definition" ? (methodsOf[c.subject] ?? []) : [];
+        const used = methods.length > 0 && methods.length <= 3 ? ` (${methods.map((m) => `\`${m}\``).join(", ")})` : "";
+        lines.push(`#### \`${c.subject}\`${used}`, "");
       }
       lines.push(`- ${c.message} — ${sides.map((s) => `${s}: ${c.severity[s] === "breaking" ? "**breaking**" : c.severity[s]}`).join(", ")} ${where(c)}`);
     }
