@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readLock } from "./load/lock.ts";
 import { defaultPaths } from "./project.ts";
-import { BindgenError, EXIT_CODES_HELP, UsageError } from "./errors.ts";
+import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./errors.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { listCommand } from "./commands/list.ts";
 import { pullCommand } from "./commands/pull.ts";
@@ -62,13 +62,6 @@ function knownVersions(argv: readonly string[]): string {
     return `Known versions: ${[...lock.versions.keys()].join(", ")}\n`;
   } catch {
     return "";
-  }
-}
-
-/** Thrown by a command that has already printed why it failed. */
-export class CommandFailure extends Error {
-  constructor(readonly exitCode: number) {
-    super(`exit ${exitCode}`);
   }
 }
 

@@ -28,6 +28,14 @@ export class UsageError extends Error {
   }
 }
 
+/** Thrown by a command that has already printed why it failed (a stale --check, a --fail-on diff). */
+export class CommandFailure extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = "CommandFailure";
+  }
+}
+
 /** RFC 6901 escaping of one reference token. */
 export function escapePointerToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { CommandFailure } from "../cli.ts";
+import { CommandFailure } from "../errors.ts";
 import { diffModels, forSide, isBreaking } from "../diff/index.ts";
 import { loadDiffSide } from "../diff/load-model.ts";
 import { renderMarkdown } from "../diff/render-markdown.ts";

@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import { check, type CheckReport } from "../check.ts";
-import { CommandFailure } from "../cli.ts";
+import { CommandFailure } from "../errors.ts";
 import { generate } from "../generate.ts";
 import { checkVersions, envSchemaDir, pathsFrom, withSources } from "./options.ts";
 
