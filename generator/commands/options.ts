@@ -8,7 +8,7 @@ export function withSources<T>(y: Argv<T>) {
   return y
     .option("version", { alias: "v", type: "string", array: true, describe: "Spec release(s) to work on (default: every version in schema/lock.json)" })
     .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
-    .option("project", { type: "string", describe: "Project root holding schema/ and generated/ (default: this package)", hidden: true })
+    .option("project", { type: "string", describe: "Project root holding schema/lock.json, schema/facts.json and generated/ (default: this checkout)" })
     .epilogue(EXIT_CODES_HELP);
 }
 
