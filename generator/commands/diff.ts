@@ -4,7 +4,7 @@ import { diffModels, forSide, isBreaking } from "../diff/index.ts";
 import { loadDiffSide } from "../diff/load-model.ts";
 import { renderMarkdown } from "../diff/render-markdown.ts";
 import type { Side } from "../diff/change.ts";
-import { envSchemaDir, pathsFrom } from "./options.ts";
+import { envSchemaDir, pathsFrom, PROJECT_OPTION } from "./options.ts";
 
 export const diffCommand: CommandModule = {
   command: "diff <old> <new>",
@@ -17,7 +17,7 @@ export const diffCommand: CommandModule = {
       .option("side", { choices: ["client", "server", "both"] as const, default: "both" as const, describe: "Whose breakage to report" })
       .option("fail-on", { choices: ["breaking", "any"] as const, describe: "Exit 1 when a change breaks the chosen side, or on any change" })
       .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
-      .option("project", { type: "string", describe: "Project root holding schema/lock.json, schema/facts.json and generated/ (default: this checkout)" })
+      .option("project", PROJECT_OPTION)
       .example("$0 diff 2025-11-25 2026-07-28", "Markdown report between two releases")
       .example("$0 diff 2026-07-28 ./draft/schema.json --side client --fail-on breaking", "Gate CI on a draft"),
   handler: async (argv) => {

@@ -4,11 +4,16 @@ import { EXIT_CODES_HELP, UsageError } from "../errors.ts";
 import { defaultPaths, type ProjectPaths } from "../project.ts";
 
 /** Options every command that reads schemas shares. */
+export const PROJECT_OPTION = {
+  type: "string",
+  describe: "Project root holding schema/lock.json, schema/facts.json and generated/ (default: this checkout)",
+} as const;
+
 export function withSources<T>(y: Argv<T>) {
   return y
     .option("version", { alias: "v", type: "string", array: true, describe: "Spec release(s) to work on (default: every version in schema/lock.json)" })
     .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
-    .option("project", { type: "string", describe: "Project root holding schema/lock.json, schema/facts.json and generated/ (default: this checkout)" })
+    .option("project", PROJECT_OPTION)
     .epilogue(EXIT_CODES_HELP);
 }
 
