@@ -2,15 +2,13 @@ import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
+import { versionNamespace } from "./names.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { BindgenError } from "../errors.ts";
 
 /** What a fresh client calls itself when the caller gives no name: only shown and logged by servers. */
 const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";
 const DEFAULT_CLIENT_VERSION = "0.0.0";
-
-/** `2026-07-28` → `2026_07_28`: the suffix of a version's type-only import aliases. */
-const suffix = (version: string) => version.replace(/-/g, "_");
 
 /** Merges a per-name table across versions; the newest version's value wins where they differ. */
 function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolModel) => readonly { name: string; value: V }[]): Map<string, V> {
@@ -20,13 +18,13 @@ function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolMode
 }
 
 function union(models: readonly ProtocolModel[], member: (alias: string) => string): string {
-  return models.map((m) => member(suffix(m.version))).join(" | ") || "never";
+  return models.map((m) => member(versionNamespace(m.version))).join(" | ") || "never";
 }
 
 function addImports(file: StatementSink, models: readonly ProtocolModel[]): void {
   for (const m of models) {
-    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${suffix(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
-    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${suffix(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
   }
 }
 
