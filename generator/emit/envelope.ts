@@ -1,7 +1,7 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
+import { addCoreFunctions, addCoreTypes, addHttpFunctions, addRequestFunction } from "./jsonrpc-core.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { BindgenError } from "../errors.ts";
 
@@ -111,22 +111,11 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Further `_meta` keys; the reserved keys above win over them."] },
       ],
     });
-    file.addFunction({
-      name: "request",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-      docs: [
-        "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
-          "`params._meta` (the schema requires them): a server must not infer anything from an earlier request.",
-      ],
-      parameters: [
-        { name: "method", type: "M" },
-        { name: "params", type: "RequestParamsInput<M>" },
-        { name: "options", type: "RequestOptions" },
-      ],
-      returnType: "RequestEnvelope<M>",
-      statements: [
-        "const given = params as JsonObject | undefined;",
+    addRequestFunction(
+      file,
+      "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
+        "`params._meta` (the schema requires them): a server must not infer anything from an earlier request.",
+      [
         "const ownMeta = metaOf(given);",
         `const required = { ${key("protocolVersion")}: options.protocolVersion ?? VERSION, ${key("clientCapabilities")}: options.clientCapabilities };`,
         "// The common call passes no `_meta` of its own: then the object literal alone is the `_meta`.",
@@ -134,10 +123,8 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         `if (options.clientInfo !== undefined) meta[${key("clientInfo")}] = options.clientInfo;`,
         `if (options.logLevel !== undefined) meta[${key("logLevel")}] = options.logLevel;`,
         `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
-        'const message: JsonObject = { jsonrpc: "2.0", id: options.id, method, params: withMeta(given, meta) };',
-        "return message as RequestEnvelope<M>;",
       ],
-    });
+    );
   } else {
     file.addInterface({
       name: "RequestOptions",
@@ -148,29 +135,16 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
       ],
     });
-    file.addFunction({
-      name: "request",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-      docs: [
-        "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
-          "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
-      ],
-      parameters: [
-        { name: "method", type: "M" },
-        { name: "params", type: "RequestParamsInput<M>" },
-        { name: "options", type: "RequestOptions" },
-      ],
-      returnType: "RequestEnvelope<M>",
-      statements: [
-        "const given = params as JsonObject | undefined;",
+    addRequestFunction(
+      file,
+      "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
+        "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
+      [
         "if (options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id) as RequestEnvelope<M>;",
         "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
         `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
-        'const message: JsonObject = { jsonrpc: "2.0", id: options.id, method, params: withMeta(given, meta) };',
-        "return message as RequestEnvelope<M>;",
       ],
-    });
+    );
   }
   file.addFunction({
     name: "notification",

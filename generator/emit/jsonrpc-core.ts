@@ -143,8 +143,9 @@ export function addCoreFunctions(file: StatementSink): void {
     ],
     returnType: "JsonObject",
     statements: [
-      'const head = id === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", id, method };',
-      "return params === undefined ? head : { ...head, params };",
+      "// Literals, not a spread of a shared head: V8 builds these several times faster.",
+      'if (id === undefined) return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };',
+      'return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };',
     ],
   });
   file.addFunction({
@@ -257,6 +258,31 @@ export function addHttpFunctions(file: StatementSink, http: HttpModel, protocolV
       "const name = routingName(envelope);",
       `if (name !== undefined) headers[${JSON.stringify(http.nameHeader)}] = headerValue(name);`,
       "return headers;",
+    ],
+  });
+}
+
+/**
+ * The `request` builder's declaration, the same in every module that has one: only the docs and
+ * how `_meta` is written differ. `body` computes `given` (the caller's params) and `meta`, or
+ * returns early; the shared tail copies params and wraps them.
+ */
+export function addRequestFunction(file: StatementSink, docs: string, body: readonly string[]): void {
+  file.addFunction({
+    name: "request",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+    docs: [docs],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "params", type: "RequestParamsInput<M>" },
+      { name: "options", type: "RequestOptions" },
+    ],
+    returnType: "RequestEnvelope<M>",
+    statements: [
+      "const given = params as JsonObject | undefined;",
+      ...body,
+      "return envelope(method, withMeta(given, meta), options.id) as RequestEnvelope<M>;",
     ],
   });
 }

@@ -1,7 +1,7 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addCoreFunctions, addCoreTypes, addHttpFunctions } from "./jsonrpc-core.ts";
+import { addCoreFunctions, addCoreTypes, addHttpFunctions, addRequestFunction } from "./jsonrpc-core.ts";
 import { versionNamespace } from "./names.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { BindgenError } from "../errors.ts";
@@ -225,24 +225,13 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
     returnType: "boolean",
     statements: ['return MODERN.includes(version) || (!LEGACY.includes(version) && version > (LEGACY[0] ?? ""));'],
   });
-  file.addFunction({
-    name: "request",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-    docs: [
-      "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
-        "number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`, " +
-        "turning them into legacy requests that both sides then served without complaint. Without `protocolVersion`, only " +
-        "`progressToken`/`extraMeta` (when given) make a `_meta`.",
-    ],
-    parameters: [
-      { name: "method", type: "M" },
-      { name: "params", type: "RequestParamsInput<M>" },
-      { name: "options", type: "RequestOptions" },
-    ],
-    returnType: "RequestEnvelope<M>",
-    statements: [
-      "const given = params as JsonObject | undefined;",
+  addRequestFunction(
+    file,
+    "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
+      "number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`, " +
+      "turning them into legacy requests that both sides then served without complaint. Without `protocolVersion`, only " +
+      "`progressToken`/`extraMeta` (when given) make a `_meta`.",
+    [
       "const version = options.protocolVersion;",
       "if (version === undefined && options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id) as RequestEnvelope<M>;",
       "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
@@ -253,9 +242,8 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
         if (options.logLevel !== undefined) meta[${metaKey("logLevel")}] = options.logLevel;
       }`,
       `if (options.progressToken !== undefined) meta[${metaKey("progressToken")}] = options.progressToken;`,
-      "return envelope(method, withMeta(given, meta), options.id) as RequestEnvelope<M>;",
     ],
-  });
+  );
   file.addFunction({
     name: "notification",
     isExported: true,
