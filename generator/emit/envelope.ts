@@ -1,7 +1,7 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addCoreFunctions, addCoreTypes, addHttpFunctions, addRequestFunction } from "./jsonrpc-core.ts";
+import { addCoreFunctions, addCoreTypes, addErrorResponse, addHttpFunctions, addMessageBuilders } from "./jsonrpc-core.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { BindgenError } from "../errors.ts";
 
@@ -111,7 +111,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Further `_meta` keys; the reserved keys above win over them."] },
       ],
     });
-    addRequestFunction(
+    addMessageBuilders(
       file,
       "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
         "`params._meta` (the schema requires them): a server must not infer anything from an earlier request.",
@@ -135,7 +135,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
       ],
     });
-    addRequestFunction(
+    addMessageBuilders(
       file,
       "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
         "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
@@ -146,18 +146,6 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
       ],
     );
   }
-  file.addFunction({
-    name: "notification",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
-    docs: ["A notification: never an `id`, so the peer must not answer it."],
-    parameters: [
-      { name: "method", type: "M" },
-      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
-    ],
-    returnType: "NotificationEnvelope<M>",
-    statements: ["return envelope(method, rest[0] as JsonObject | undefined, undefined) as NotificationEnvelope<M>;"],
-  });
 }
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -210,28 +198,14 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: ["Names of the codes a builder may send; receive-only codes (like -32002 from old servers) are left out."],
     type: `Exclude<ErrorName, ${model.errorCodes.filter((e) => !e.send).map((e) => JSON.stringify(e.name)).join(" | ") || "never"}>`,
   });
-  file.addFunction({
-    name: "errorResponse",
-    isExported: true,
-    docs: [
-      "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
-        "recognised from old peers, never produced. " +
-        (errorIdOptional(model) ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
-    ],
-    parameters: [
-      { name: "id", type: idType },
-      { name: "code", type: "number | SendableErrorName" },
-      { name: "message", type: "string" },
-      { name: "data", type: "unknown", hasQuestionToken: true },
-    ],
-    returnType: "ErrorEnvelope",
-    statements: [
-      'const value: number | undefined = typeof code === "number" ? code : own(ErrorCode, code) ? ErrorCode[code] : undefined;',
-      "if (value === undefined || (RECEIVE_ONLY_ERROR_CODES as readonly number[]).includes(value)) throw new RangeError(`error code ${String(code)} is not one this version sends`);",
-      "const error = data === undefined ? { code: value, message } : { code: value, message, data };",
-      'return (id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error }) as ErrorEnvelope;',
-    ],
-  });
+  addErrorResponse(
+    file,
+    "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
+      "recognised from old peers, never produced. " +
+      (errorIdOptional(model) ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
+    idType,
+    "(RECEIVE_ONLY_ERROR_CODES as readonly number[])",
+  );
   if (!modern) return;
   file.addFunction({
     name: "unsupportedProtocolVersionError",

@@ -263,16 +263,16 @@ export function addHttpFunctions(file: StatementSink, http: HttpModel, protocolV
 }
 
 /**
- * The `request` builder's declaration, the same in every module that has one: only the docs and
- * how `_meta` is written differ. `body` computes `given` (the caller's params) and `meta`, or
- * returns early; the shared tail copies params and wraps them.
+ * `request` and `notification`, the same in every builder module: only the docs and how
+ * `request` writes `_meta` differ. `requestBody` computes `meta` from `given` (the caller's
+ * params) and `options`, or returns early; the shared tail copies params and wraps them.
  */
-export function addRequestFunction(file: StatementSink, docs: string, body: readonly string[]): void {
+export function addMessageBuilders(file: StatementSink, requestDocs: string, requestBody: readonly string[]): void {
   file.addFunction({
     name: "request",
     isExported: true,
     typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-    docs: [docs],
+    docs: [requestDocs],
     parameters: [
       { name: "method", type: "M" },
       { name: "params", type: "RequestParamsInput<M>" },
@@ -281,8 +281,45 @@ export function addRequestFunction(file: StatementSink, docs: string, body: read
     returnType: "RequestEnvelope<M>",
     statements: [
       "const given = params as JsonObject | undefined;",
-      ...body,
+      ...requestBody,
       "return envelope(method, withMeta(given, meta), options.id) as RequestEnvelope<M>;",
+    ],
+  });
+  file.addFunction({
+    name: "notification",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+    docs: ["A notification: never an `id`, so the peer must not answer it."],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
+    ],
+    returnType: "NotificationEnvelope<M>",
+    statements: ["return envelope(method, rest[0] as JsonObject | undefined, undefined) as NotificationEnvelope<M>;"],
+  });
+}
+
+/**
+ * `errorResponse`: a code given by number or `ErrorCode` name; `receiveOnly` is the expression
+ * listing codes that are recognised but never sent (-32002), which throw a RangeError.
+ */
+export function addErrorResponse(file: StatementSink, docs: string, idType: string, receiveOnly: string): void {
+  file.addFunction({
+    name: "errorResponse",
+    isExported: true,
+    docs: [docs],
+    parameters: [
+      { name: "id", type: idType },
+      { name: "code", type: "number | SendableErrorName" },
+      { name: "message", type: "string" },
+      { name: "data", type: "unknown", hasQuestionToken: true },
+    ],
+    returnType: "ErrorEnvelope",
+    statements: [
+      'const value: number | undefined = typeof code === "number" ? code : own(ErrorCode, code) ? ErrorCode[code] : undefined;',
+      `if (value === undefined || ${receiveOnly}.includes(value)) throw new RangeError(\`error code \${String(code)} is not one a builder sends\`);`,
+      "const error = data === undefined ? { code: value, message } : { code: value, message, data };",
+      'return (id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error }) as ErrorEnvelope;',
     ],
   });
 }

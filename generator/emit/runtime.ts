@@ -1,7 +1,7 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addCoreFunctions, addCoreTypes, addHttpFunctions, addRequestFunction } from "./jsonrpc-core.ts";
+import { addCoreFunctions, addCoreTypes, addErrorResponse, addHttpFunctions, addMessageBuilders } from "./jsonrpc-core.ts";
 import { versionNamespace } from "./names.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { BindgenError } from "../errors.ts";
@@ -225,7 +225,7 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
     returnType: "boolean",
     statements: ['return MODERN.includes(version) || (!LEGACY.includes(version) && version > (LEGACY[0] ?? ""));'],
   });
-  addRequestFunction(
+  addMessageBuilders(
     file,
     "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
       "number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`, " +
@@ -244,18 +244,6 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
       `if (options.progressToken !== undefined) meta[${metaKey("progressToken")}] = options.progressToken;`,
     ],
   );
-  file.addFunction({
-    name: "notification",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
-    docs: ["A notification: never an `id`, so the peer must not answer it."],
-    parameters: [
-      { name: "method", type: "M" },
-      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
-    ],
-    returnType: "NotificationEnvelope<M>",
-    statements: ["return envelope(method, rest[0] as JsonObject | undefined, undefined) as NotificationEnvelope<M>;"],
-  });
   file.addFunction({
     name: "resultResponse",
     isExported: true,
@@ -282,24 +270,12 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
       'return { jsonrpc: "2.0", id, result: { ...result, ...(meta === undefined ? {} : { _meta: meta }), resultType } };',
     ],
   });
-  file.addFunction({
-    name: "errorResponse",
-    isExported: true,
-    docs: ["An error response; `code` is a number or an `ErrorCode` name. Receive-only codes (-32002) throw a RangeError: they are recognised, never sent."],
-    parameters: [
-      { name: "id", type: "string | number | undefined" },
-      { name: "code", type: "number | SendableErrorName" },
-      { name: "message", type: "string" },
-      { name: "data", type: "unknown", hasQuestionToken: true },
-    ],
-    returnType: "ErrorEnvelope",
-    statements: [
-      'const value: number | undefined = typeof code === "number" ? code : own(ErrorCode, code) ? ErrorCode[code] : undefined;',
-      "if (value === undefined || RECEIVE_ONLY.includes(value)) throw new RangeError(`error code ${String(code)} is not one a builder sends`);",
-      "const error = data === undefined ? { code: value, message } : { code: value, message, data };",
-      'return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };',
-    ],
-  });
+  addErrorResponse(
+    file,
+    "An error response; `code` is a number or an `ErrorCode` name. Receive-only codes (-32002) throw a RangeError: they are recognised, never sent.",
+    "string | number | undefined",
+    "RECEIVE_ONLY",
+  );
   file.addFunction({
     name: "unsupportedProtocolVersionError",
     isExported: true,
