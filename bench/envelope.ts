@@ -31,7 +31,7 @@ function opsPerSecond(fn: (i: number) => unknown): number {
 
 /** `request(...)` against the envelope written out by hand. */
 export async function benchEnvelope(): Promise<BenchRow[]> {
-  const measure = "request(\"tools/call\") vs hand-built object literal";
+  const measure = 'request("tools/call") vs hand-built object literal';
   if (!existsSync(MODULE)) return [missingRow(SECTION, measure, "n/a (generated/2026-07-28/envelope.ts missing)")];
   const { request } = (await import(pathToFileURL(MODULE).href)) as { request: RequestFn };
   const clientCapabilities = { elicitation: {} };

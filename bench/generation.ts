@@ -53,9 +53,14 @@ export function benchGeneration(): BenchRow[] {
     }
     const env = { ...process.env, MCP_SCHEMA_DIR: "" };
     const generator = snapshotGenerator(root);
-    const ours = (...extra: string[]) => () => timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: generator, env });
+    const ours =
+      (...extra: string[]) =>
+      () =>
+        timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: generator, env });
     const json2ts = () =>
-      timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], { cwd: root });
+      timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], {
+        cwd: root,
+      });
     const tsx = () => timeSpawn(process.execPath, ["--import", "tsx", "-e", ""], { cwd: PACKAGE_ROOT });
     const cold = alternate(ROUNDS, ours("--force"), json2ts);
     const noop = alternate(ROUNDS, ours(), tsx);

@@ -40,7 +40,9 @@ async function validationRows(): Promise<BenchRow[]> {
 
 function isValidationRow(value: unknown): value is ValidationRow {
   const r = value as Partial<ValidationRow> | null;
-  return typeof r === "object" && r !== null && typeof r.version === "string" && typeof r.name === "string" && typeof r.ms === "number" && typeof r.ratio === "number" && r.ratio > 0;
+  return (
+    typeof r === "object" && r !== null && typeof r.version === "string" && typeof r.name === "string" && typeof r.ms === "number" && typeof r.ratio === "number" && r.ratio > 0
+  );
 }
 
 /** "command   (note)" → "- `command` (note)". */

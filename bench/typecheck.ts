@@ -35,16 +35,16 @@ function runTsc(tsconfig: string): Diagnostics {
 }
 
 const COMPILER_OPTIONS = {
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    lib: ["ES2022"],
-    types: [],
-    skipLibCheck: true,
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noEmit: true,
+  target: "ES2022",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  lib: ["ES2022"],
+  types: [],
+  skipLibCheck: true,
 };
 
 function tsconfigFor(dir: string, name: string, consumer = join(CONSUMERS, `${name}.ts`), extra: object = {}): string {

@@ -59,9 +59,7 @@ export function corpus(version: string): Entry[] {
   const rand = random(42);
   const modern = version >= "2026-07-28";
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const meta = modern
-    ? { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } } }
-    : {};
+  const meta = modern ? { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } } } : {};
   const complete = modern ? { resultType: "complete" } : {};
   const words = ["alpha", "beta", "gamma", "delta", "file.txt", "SELECT * FROM t", "https://example.com/a?b=c"];
   const sentence = () => Array.from({ length: 5 + Math.floor(rand() * 30) }, () => pick(words)).join(" ");
@@ -88,7 +86,8 @@ export function corpus(version: string): Entry[] {
       entries.push({ kind: "request", method: "tools/call", text: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }) });
     } else if (r < 0.55) {
       const content: unknown[] = [{ type: "text", text: sentence() }];
-      if (rand() < 0.2) content.push({ type: "image", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", mimeType: "image/png" });
+      if (rand() < 0.2)
+        content.push({ type: "image", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", mimeType: "image/png" });
       if (rand() < 0.2) content.push({ type: "resource_link", uri: `file:///srv/${id}.txt`, name: `${id}.txt` });
       const result = { ...complete, content, isError: false, structuredContent: { count: id, items: [id, id + 1] } };
       entries.push({ kind: "result", method: "tools/call", text: JSON.stringify({ jsonrpc: "2.0", id, result }) });
@@ -187,7 +186,10 @@ export async function runValidationBench(): Promise<Row[]> {
       ["JSON.parse + Ajv (official schema)", ajvCheck(version)],
       ["JSON.parse + mcp-bindgen validators", oursCheck(ours)],
     ];
-    const times = timeAll(entries, variants.map(([, c]) => c));
+    const times = timeAll(
+      entries,
+      variants.map(([, c]) => c),
+    );
     variants.forEach(([name], i) => rows.push({ version, name, ms: round(times[i]!), ratio: round(times[i]! / times[0]!) }));
   }
   return rows;

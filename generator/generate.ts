@@ -7,18 +7,7 @@ import { pull, schemaPath } from "./load/pull.ts";
 import { sha256 } from "./load/read.ts";
 import type { ProtocolModel } from "./model/protocol-model.ts";
 import { loadModels, type LoadOptions, type ProjectPaths } from "./project.ts";
-import {
-  fileHashes,
-  generatorHash,
-  readStamp,
-  readStampedFiles,
-  rootInput,
-  STAMP_FILE,
-  stampText,
-  versionInput,
-  type RootStamp,
-  type VersionStamp,
-} from "./stamp.ts";
+import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
 import { acquireLock, writeTree } from "./write.ts";
 
 export interface VersionReport {
@@ -107,7 +96,13 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions = {
     const forced = options.force === true && selected.has(version);
     return { version, stamp, reuse: forced ? undefined : reusable(join(paths.generatedDir, version), stamp.input) };
   });
-  const rootStamp = { input: rootInput(generator, plans.map((p) => ({ version: p.version, input: p.stamp.input }))), versions };
+  const rootStamp = {
+    input: rootInput(
+      generator,
+      plans.map((p) => ({ version: p.version, input: p.stamp.input })),
+    ),
+    versions,
+  };
   const root = options.force === true || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.generatedDir, rootStamp.input);
 
   if (root && plans.every((p) => p.reuse)) {

@@ -5,7 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BindgenError } from "../generator/errors.ts";
 import { PACKAGE_ROOT } from "../generator/project.ts";
 import { acquireLock, recoverTree } from "../generator/write.ts";
-import { childEnv, fixture, freezeGenerator, plantMarkerTree, REAL_SCHEMA_DIR, runCli, runCliAsync, snapshotTree, spawnCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
+import {
+  childEnv,
+  fixture,
+  freezeGenerator,
+  plantMarkerTree,
+  REAL_SCHEMA_DIR,
+  runCli,
+  runCliAsync,
+  snapshotTree,
+  spawnCli,
+  tmpProject,
+  type TmpProject,
+} from "./support/tmp-project.ts";
 
 /**
  * SIGKILL at random points must never leave generated/ mixed between old and new output, and
@@ -181,10 +193,7 @@ describe("mcp-bindgen generate killed at random points", () => {
     const target = project.paths.generatedDir;
     rmSync(target, { recursive: true, force: true });
     plantMarkerTree(target);
-    const [a, b] = await Promise.all([
-      runCliAsync(["generate", "--project", project.root, "--quiet"]),
-      runCliAsync(["generate", "--project", project.root, "--quiet"]),
-    ]);
+    const [a, b] = await Promise.all([runCliAsync(["generate", "--project", project.root, "--quiet"]), runCliAsync(["generate", "--project", project.root, "--quiet"])]);
     expect([a.code, a.stderr, b.code, b.stderr]).toEqual([0, "", 0, ""]);
     expect(snapshotTree(target)).toEqual(NEW);
     expect(leftovers(target)).toEqual([]);

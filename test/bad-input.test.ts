@@ -25,15 +25,11 @@ const edit = (change: (d: Doc) => void) => () => {
   return text(d);
 };
 /** Adds a definition under a key that a JS object literal could not hold as an own property. */
-const withRawDefinition = (name: string) => () =>
-  legacyText.replace('"definitions": {', `"definitions": {\n    ${JSON.stringify(name)}: { "type": "object" },`);
+const withRawDefinition = (name: string) => () => legacyText.replace('"definitions": {', `"definitions": {\n    ${JSON.stringify(name)}: { "type": "object" },`);
 
 /** Built as text: JSON.stringify itself overflows the stack on 5,000 levels. */
 const nested = (depth: number) => () =>
-  legacyText.replace(
-    '"definitions": {',
-    `"definitions": {\n    "Deep": ${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)},`,
-  );
+  legacyText.replace('"definitions": {', `"definitions": {\n    "Deep": ${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)},`);
 
 const TEN_MB = () => {
   const d = legacy();
@@ -68,7 +64,12 @@ const CASES: Case[] = [
   { name: "wrong sha256", bytes: () => legacyText, lockSha: "0".repeat(64), pointer: "", expected: /expected sha256 0{64} \(from schema\/lock\.json\) \(got [0-9a-f]{64}/ },
   { name: "top level is an array", bytes: () => "[]", pointer: "", expected: /a JSON object at the top level/ },
   { name: "no $schema", bytes: edit((d) => delete d.$schema), pointer: "/$schema", expected: /a draft-07 or 2020-12 JSON Schema URI \(got null\)/ },
-  { name: "unknown dialect (draft-04)", bytes: edit((d) => (d.$schema = "http://json-schema.org/draft-04/schema#")), pointer: "/$schema", expected: /draft-07 or 2020-12 .*draft-04/ },
+  {
+    name: "unknown dialect (draft-04)",
+    bytes: edit((d) => (d.$schema = "http://json-schema.org/draft-04/schema#")),
+    pointer: "/$schema",
+    expected: /draft-07 or 2020-12 .*draft-04/,
+  },
   { name: "$schema is not a string", bytes: edit((d) => (d.$schema = 7)), pointer: "/$schema", expected: /JSON Schema URI \(got 7\)/ },
   {
     name: "2020-12 declared but definitions kept draft-07 style",
@@ -121,14 +122,31 @@ const CASES: Case[] = [
   },
   {
     name: "cycle through union members only",
-    bytes: edit((d) => Object.assign(d.definitions, { Either: { anyOf: [{ type: "string" }, { $ref: "#/definitions/Both" }] }, Both: { allOf: [{ $ref: "#/definitions/Either" }] } })),
+    bytes: edit((d) =>
+      Object.assign(d.definitions, { Either: { anyOf: [{ type: "string" }, { $ref: "#/definitions/Both" }] }, Both: { allOf: [{ $ref: "#/definitions/Either" }] } }),
+    ),
     pointer: "/definitions/Both",
     expected: /\$ref cycle Both -> Either -> Both/,
   },
-  { name: "definition named __proto__", bytes: withRawDefinition("__proto__"), pointer: "/definitions/__proto__", expected: /a definition name that is a TypeScript identifier and not a reserved word/ },
+  {
+    name: "definition named __proto__",
+    bytes: withRawDefinition("__proto__"),
+    pointer: "/definitions/__proto__",
+    expected: /a definition name that is a TypeScript identifier and not a reserved word/,
+  },
   { name: "definition named constructor", bytes: withRawDefinition("constructor"), pointer: "/definitions/constructor", expected: /not a reserved word/ },
-  { name: "definition named like a generated export (ErrorCode)", bytes: withRawDefinition("ErrorCode"), pointer: "/definitions/ErrorCode", expected: /definition names that differ from the names mcp-bindgen generates/ },
-  { name: "definition named like a generated export (RequestTable)", bytes: withRawDefinition("RequestTable"), pointer: "/definitions/RequestTable", expected: /exported by both .*types\.ts and .*methods\.ts/ },
+  {
+    name: "definition named like a generated export (ErrorCode)",
+    bytes: withRawDefinition("ErrorCode"),
+    pointer: "/definitions/ErrorCode",
+    expected: /definition names that differ from the names mcp-bindgen generates/,
+  },
+  {
+    name: "definition named like a generated export (RequestTable)",
+    bytes: withRawDefinition("RequestTable"),
+    pointer: "/definitions/RequestTable",
+    expected: /exported by both .*types\.ts and .*methods\.ts/,
+  },
   { name: "definition named class", bytes: withRawDefinition("class"), pointer: "/definitions/class", expected: /not a reserved word/ },
   { name: "definition name with a hyphen", bytes: withRawDefinition("Tool-Call"), pointer: "/definitions/Tool-Call", expected: /a TypeScript identifier/ },
   { name: "definition name starting with a digit", bytes: withRawDefinition("2Fast"), pointer: "/definitions/2Fast", expected: /a TypeScript identifier/ },
@@ -143,7 +161,11 @@ const CASES: Case[] = [
   {
     name: "method in two unions with different params",
     bytes: edit((d) => {
-      d.definitions["ServerPingRequest"] = { type: "object", properties: { method: { const: "ping", type: "string" }, params: { type: "object", properties: { x: { type: "string" } } } }, required: ["method"] };
+      d.definitions["ServerPingRequest"] = {
+        type: "object",
+        properties: { method: { const: "ping", type: "string" }, params: { type: "object", properties: { x: { type: "string" } } } },
+        required: ["method"],
+      };
       d.definitions["ServerRequest"] = { anyOf: [{ $ref: "#/definitions/ServerPingRequest" }] };
     }),
     pointer: "/definitions/ServerPingRequest",
@@ -185,9 +207,19 @@ const CASES: Case[] = [
     pointer: "/definitions/InitializeResult/type",
     expected: /a JSON type name or an array of them \(got "obejct"\)/,
   },
-  { name: "required is not an array", bytes: edit((d) => ((d.definitions["InitializeResult"] as Record<string, unknown>)["required"] = "protocolVersion")), pointer: "/definitions/InitializeResult/required", expected: /an array of property names/ },
+  {
+    name: "required is not an array",
+    bytes: edit((d) => ((d.definitions["InitializeResult"] as Record<string, unknown>)["required"] = "protocolVersion")),
+    pointer: "/definitions/InitializeResult/required",
+    expected: /an array of property names/,
+  },
   { name: "empty enum", bytes: edit((d) => (d.definitions["Level"] = { enum: [] })), pointer: "/definitions/Level/enum", expected: /a non-empty array/ },
-  { name: "a schema that is a number", bytes: edit((d) => (d.definitions["Odd"] = { type: "object", properties: { n: 5 } })), pointer: "/definitions/Odd/properties/n", expected: /a schema object \(got number 5\)/ },
+  {
+    name: "a schema that is a number",
+    bytes: edit((d) => (d.definitions["Odd"] = { type: "object", properties: { n: 5 } })),
+    pointer: "/definitions/Odd/properties/n",
+    expected: /a schema object \(got number 5\)/,
+  },
   {
     name: "5,000-deep nested schema",
     bytes: nested(5000),
@@ -216,12 +248,19 @@ const CASES: Case[] = [
   },
   {
     name: "legitimate recursion through properties",
-    bytes: edit((d) => (d.definitions["Tree"] = { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/Tree" } }, parent: { $ref: "#/definitions/Tree" } } })),
+    bytes: edit(
+      (d) =>
+        (d.definitions["Tree"] = { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/Tree" } }, parent: { $ref: "#/definitions/Tree" } } }),
+    ),
     accepted: (methods) => expect(methods).toHaveLength(5),
   },
   {
     name: "a property named __proto__ does not pollute Object.prototype",
-    bytes: () => legacyText.replace('"protocolVersion": { "type": "string" } }', '"protocolVersion": { "type": "string" }, "__proto__": { "type": "object", "properties": { "polluted": { "const": "yes" } } } }'),
+    bytes: () =>
+      legacyText.replace(
+        '"protocolVersion": { "type": "string" } }',
+        '"protocolVersion": { "type": "string" }, "__proto__": { "type": "object", "properties": { "polluted": { "const": "yes" } } } }',
+      ),
     accepted: (methods) => {
       expect(methods).toContain("initialize");
       expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
@@ -264,7 +303,10 @@ describe("broken and hostile schemas (in process)", () => {
       const schemaBefore = snapshotTree(project.paths.schemaDir);
       if (c.accepted) {
         const models = await loadModels(project.paths, { versions: [V] });
-        c.accepted(models[0]!.methods.map((m) => m.name), models[0]!.definitions);
+        c.accepted(
+          models[0]!.methods.map((m) => m.name),
+          models[0]!.definitions,
+        );
         return;
       }
       const error = await generate(project.paths, { versions: [V], from }).then(

@@ -5,7 +5,9 @@ import { PACKAGE_ROOT } from "../generator/project.ts";
 import { formatDiagnostics, typecheck } from "./support/typecheck.ts";
 
 const COMPILE_DIR = join(PACKAGE_ROOT, "test", "compile");
-const fixtures = readdirSync(COMPILE_DIR).filter((f) => f.endsWith(".ts")).sort();
+const fixtures = readdirSync(COMPILE_DIR)
+  .filter((f) => f.endsWith(".ts"))
+  .sort();
 
 // One program over the whole generated tree and every fixture: the fixtures' @ts-expect-error
 // lines fail as TS2578 ("unused") the moment a mistake stops being a compile error.

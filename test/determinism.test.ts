@@ -44,8 +44,7 @@ function rng(seed: number): () => number {
 }
 
 /** The emitted modules, without the bookkeeping stamps (those record the input file's hash by design). */
-const modules = (tree: Record<string, string> | null) =>
-  Object.fromEntries(Object.entries(tree ?? {}).filter(([path]) => !path.split("/").some((part) => part.startsWith("."))));
+const modules = (tree: Record<string, string> | null) => Object.fromEntries(Object.entries(tree ?? {}).filter(([path]) => !path.split("/").some((part) => part.startsWith("."))));
 
 describe("deterministic output", () => {
   const projects: TmpProject[] = [];
@@ -88,9 +87,7 @@ describe("deterministic output", () => {
 
   it("shuffled object keys (synthetic and real schemas) give the same modules", () => {
     const next = rng(20310101);
-    const inputs = Object.fromEntries(
-      Object.entries(INPUTS).map(([version, bytes]) => [version, Buffer.from(JSON.stringify(shuffled(JSON.parse(bytes.toString("utf8")), next)))]),
-    );
+    const inputs = Object.fromEntries(Object.entries(INPUTS).map(([version, bytes]) => [version, Buffer.from(JSON.stringify(shuffled(JSON.parse(bytes.toString("utf8")), next)))]));
     // The shuffle really changed the files.
     for (const version of Object.keys(INPUTS)) expect(inputs[version]!.equals(Buffer.from(JSON.stringify(JSON.parse(INPUTS[version]!.toString()))))).toBe(false);
     const p = project(inputs);

@@ -8,10 +8,21 @@ const diffs = new Map<string, DiffReport>();
 
 function diff(a: string, b: string): DiffReport {
   const key = `${a}>${b}`;
-  if (!diffs.has(key)) diffs.set(key, diffModels(models.find((m) => m.version === a)!, models.find((m) => m.version === b)!));
+  if (!diffs.has(key))
+    diffs.set(
+      key,
+      diffModels(
+        models.find((m) => m.version === a)!,
+        models.find((m) => m.version === b)!,
+      ),
+    );
   return diffs.get(key)!;
 }
-const subjects = (d: DiffReport, id: Change["id"]) => d.changes.filter((c) => c.id === id).map((c) => c.subject).sort();
+const subjects = (d: DiffReport, id: Change["id"]) =>
+  d.changes
+    .filter((c) => c.id === id)
+    .map((c) => c.subject)
+    .sort();
 const count = (d: DiffReport, id: Change["id"]) => d.changes.filter((c) => c.id === id).length;
 const find = (d: DiffReport, id: Change["id"], subject: string, path = "") => {
   const found = d.changes.filter((c) => c.id === id && c.subject === subject && c.path === path);
@@ -43,7 +54,12 @@ describe("diff on the real consecutive releases", () => {
 
     const november = diff(...PAIRS[2]);
     expect(subjects(november, "method-added")).toEqual([
-      "notifications/elicitation/complete", "notifications/tasks/status", "tasks/cancel", "tasks/get", "tasks/list", "tasks/result",
+      "notifications/elicitation/complete",
+      "notifications/tasks/status",
+      "tasks/cancel",
+      "tasks/get",
+      "tasks/list",
+      "tasks/result",
     ]);
     for (const m of ["tasks/cancel", "tasks/get", "tasks/list", "tasks/result"]) {
       expect(find(november, "method-added", m).after).toMatch(/^request client→server, server→client /);
@@ -53,8 +69,19 @@ describe("diff on the real consecutive releases", () => {
     const modern = diff(...PAIRS[3]);
     expect(subjects(modern, "method-added")).toEqual(["notifications/subscriptions/acknowledged", "server/discover", "subscriptions/listen"]);
     expect(subjects(modern, "method-removed")).toEqual([
-      "initialize", "logging/setLevel", "notifications/elicitation/complete", "notifications/initialized", "notifications/roots/list_changed",
-      "notifications/tasks/status", "ping", "resources/subscribe", "resources/unsubscribe", "tasks/cancel", "tasks/get", "tasks/list", "tasks/result",
+      "initialize",
+      "logging/setLevel",
+      "notifications/elicitation/complete",
+      "notifications/initialized",
+      "notifications/roots/list_changed",
+      "notifications/tasks/status",
+      "ping",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      "tasks/cancel",
+      "tasks/get",
+      "tasks/list",
+      "tasks/result",
     ]);
   });
 
@@ -74,11 +101,20 @@ describe("diff on the real consecutive releases", () => {
       const renamed = count(d, "definition-renamed");
       return [count(d, "definition-added") + renamed, count(d, "definition-removed") + renamed];
     });
-    expect(counts).toEqual([[5, 1], [11, 3], [55, 1], [42, 32]]);
+    expect(counts).toEqual([
+      [5, 1],
+      [11, 3],
+      [55, 1],
+      [42, 32],
+    ]);
   });
 
   it("detects the renames, and nothing else as one", () => {
-    const renames = PAIRS.map(([a, b]) => diff(a, b).changes.filter((c) => c.id === "definition-renamed").map((c) => `${c.before}→${c.after}`));
+    const renames = PAIRS.map(([a, b]) =>
+      diff(a, b)
+        .changes.filter((c) => c.id === "definition-renamed")
+        .map((c) => `${c.before}→${c.after}`),
+    );
     expect(renames).toEqual([["Annotated→Annotations"], ["ResourceReference→ResourceTemplateReference"], ["JSONRPCError→JSONRPCErrorResponse"], []]);
     // A rename is not also an addition and a removal, and the renamed shape's real differences still show.
     const november = diff(...PAIRS[2]);

@@ -50,8 +50,16 @@ describe("diff severities on synthetic schemas", () => {
   });
 
   it("a removed result field breaks clients (servers for a server→client request)", () => {
-    expect(severity(only(changed((d) => delete d.CallToolResult.properties.isError), "property-removed", "CallToolResult", "isError")))
-      .toEqual(["breaking", "compatible"]);
+    expect(
+      severity(
+        only(
+          changed((d) => delete d.CallToolResult.properties.isError),
+          "property-removed",
+          "CallToolResult",
+          "isError",
+        ),
+      ),
+    ).toEqual(["breaking", "compatible"]);
     const samplingResult = changed((d) => {
       delete d.CreateMessageResult.properties.model;
       d.CreateMessageResult.required = ["content", "role"];
@@ -94,14 +102,33 @@ describe("diff severities on synthetic schemas", () => {
   });
 
   it("a wider type breaks readers, a narrower one writers, an unrelated one both (integer→number, enum values)", () => {
-    const wider = only(changed((d) => (requestParams(d, "CreateMessageRequest").properties.maxTokens.type = "number")),
-      "type-changed", "CreateMessageRequest", "params.maxTokens");
+    const wider = only(
+      changed((d) => (requestParams(d, "CreateMessageRequest").properties.maxTokens.type = "number")),
+      "type-changed",
+      "CreateMessageRequest",
+      "params.maxTokens",
+    );
     expect([wider.before, wider.after, ...severity(wider)]).toEqual(["integer", "number", "breaking", "compatible"]);
-    const narrower = only(changed((d) => (d.CreateMessageResult.properties.role.enum = ["assistant"])), "type-changed", "CreateMessageResult", "role");
+    const narrower = only(
+      changed((d) => (d.CreateMessageResult.properties.role.enum = ["assistant"])),
+      "type-changed",
+      "CreateMessageResult",
+      "role",
+    );
     expect(severity(narrower)).toEqual(["breaking", "compatible"]);
-    const other = only(changed((d) => (d.Tool.properties.name = { type: "boolean" })), "type-changed", "Tool", "name");
+    const other = only(
+      changed((d) => (d.Tool.properties.name = { type: "boolean" })),
+      "type-changed",
+      "Tool",
+      "name",
+    );
     expect(severity(other)).toEqual(["breaking", "breaking"]);
-    const constant = only(changed((d) => (d.TextContent.properties.type.const = "plain")), "type-changed", "TextContent", "type");
+    const constant = only(
+      changed((d) => (d.TextContent.properties.type.const = "plain")),
+      "type-changed",
+      "TextContent",
+      "type",
+    );
     expect([constant.before, constant.after]).toEqual(['"text"', '"plain"']);
   });
 
@@ -112,10 +139,13 @@ describe("diff severities on synthetic schemas", () => {
     });
     const member = only(added, "union-member-added", "CallToolResult", "content[]");
     expect([member.after, ...severity(member)]).toEqual(["ImageContent", "breaking", "compatible"]);
-    const removed = diffModels(model("wide", (d) => {
-      d.ImageContent = { type: "object", properties: { data: { type: "string" } }, required: ["data"] };
-      d.CallToolResult.properties.content.items = { anyOf: [ref("TextContent"), ref("ImageContent")] };
-    }), base);
+    const removed = diffModels(
+      model("wide", (d) => {
+        d.ImageContent = { type: "object", properties: { data: { type: "string" } }, required: ["data"] };
+        d.CallToolResult.properties.content.items = { anyOf: [ref("TextContent"), ref("ImageContent")] };
+      }),
+      base,
+    );
     expect(severity(only(removed, "union-member-removed", "CallToolResult", "content[]"))).toEqual(["compatible", "breaking"]);
   });
 
@@ -159,14 +189,17 @@ describe("diff severities on synthetic schemas", () => {
   });
 
   it("a renamed definition is one rename, and refs to it under the new name are no change", () => {
-    const renamed = diffModels(base, model("renamed", (d) => {
-      const text = JSON.stringify(d).replaceAll("#/definitions/TextContent", "#/definitions/TextBlock");
-      const next = JSON.parse(text) as Defs;
-      next.TextBlock = next.TextContent;
-      delete next.TextContent;
-      for (const key of Object.keys(d)) delete d[key];
-      Object.assign(d, next);
-    }));
+    const renamed = diffModels(
+      base,
+      model("renamed", (d) => {
+        const text = JSON.stringify(d).replaceAll("#/definitions/TextContent", "#/definitions/TextBlock");
+        const next = JSON.parse(text) as Defs;
+        next.TextBlock = next.TextContent;
+        delete next.TextContent;
+        for (const key of Object.keys(d)) delete d[key];
+        Object.assign(d, next);
+      }),
+    );
     expect(renamed.changes.map((c) => `${c.id} ${c.before}→${c.after}`)).toEqual(["definition-renamed TextContent→TextBlock"]);
   });
 

@@ -25,7 +25,10 @@ function kindOf(message: Record<string, unknown>): string {
 async function converse(): Promise<Captured[]> {
   const captured: Captured[] = [];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  for (const [transport, from] of [[clientSide, "client"], [serverSide, "server"]] as const) {
+  for (const [transport, from] of [
+    [clientSide, "client"],
+    [serverSide, "server"],
+  ] as const) {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       captured.push({ from, message: structuredClone(message) });

@@ -29,8 +29,7 @@ function method(m: ProtocolModel, name: string): MethodModel {
   return found;
 }
 
-const count = (m: ProtocolModel, kind: string, direction: string) =>
-  m.methods.filter((x) => x.kind === kind && x.directions.includes(direction as never)).length;
+const count = (m: ProtocolModel, kind: string, direction: string) => m.methods.filter((x) => x.kind === kind && x.directions.includes(direction as never)).length;
 
 // c→s requests / s→c requests (input requests for the modern release) / c→s notifications /
 // s→c notifications / distinct methods, definitions, era: from the spec releases themselves.
@@ -150,7 +149,13 @@ describe("error codes", () => {
 
   it.each(EXPECTED.map((e) => e.version))("%s has the JSON-RPC codes, sendable", (v) => {
     const c = codes(v);
-    for (const [code, name] of [[-32700, "ParseError"], [-32600, "InvalidRequest"], [-32601, "MethodNotFound"], [-32602, "InvalidParams"], [-32603, "InternalError"]] as const) {
+    for (const [code, name] of [
+      [-32700, "ParseError"],
+      [-32600, "InvalidRequest"],
+      [-32601, "MethodNotFound"],
+      [-32602, "InvalidParams"],
+      [-32603, "InternalError"],
+    ] as const) {
       expect(c.get(code)).toMatchObject({ name, send: true });
     }
     const sorted = [...model(v).errorCodes].map((e) => e.code);

@@ -7,7 +7,11 @@ import * as v2026_07_28 from "../generated/2026-07-28/index.ts";
 /** Plenty for a generic parser; the hardening issue asks for 100,000 per kind within a minute. */
 const RUNS = 100_000;
 
-const id = fc.oneof(fc.string(), fc.integer(), fc.maxSafeInteger().map((n) => -n));
+const id = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.maxSafeInteger().map((n) => -n),
+);
 const object = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
 const withParams = <T extends object>(base: T) => fc.option(object, { nil: undefined }).map((params) => (params === undefined ? base : { ...base, params }));
 
@@ -16,13 +20,11 @@ const message = fc.oneof(
   fc.tuple(id, fc.string()).chain(([i, method]) => withParams({ jsonrpc: "2.0" as const, id: i, method })),
   fc.string().chain((method) => withParams({ jsonrpc: "2.0" as const, method })),
   fc.tuple(id, object).map(([i, result]) => ({ jsonrpc: "2.0" as const, id: i, result })),
-  fc
-    .tuple(fc.option(id, { nil: undefined }), fc.integer(), fc.string(), fc.option(fc.jsonValue(), { nil: undefined }))
-    .map(([i, code, text, data]) => ({
-      jsonrpc: "2.0" as const,
-      ...(i === undefined ? {} : { id: i }),
-      error: data === undefined ? { code, message: text } : { code, message: text, data },
-    })),
+  fc.tuple(fc.option(id, { nil: undefined }), fc.integer(), fc.string(), fc.option(fc.jsonValue(), { nil: undefined })).map(([i, code, text, data]) => ({
+    jsonrpc: "2.0" as const,
+    ...(i === undefined ? {} : { id: i }),
+    error: data === undefined ? { code, message: text } : { code, message: text, data },
+  })),
 );
 
 const kindOf = (m: Record<string, unknown>) => ("method" in m ? ("id" in m ? "request" : "notification") : "result" in m ? "result" : "error");
@@ -34,7 +36,12 @@ const mutated = fc
     let text = JSON.stringify(m);
     for (const [at, op, chunk] of edits) {
       const i = at % (text.length + 1);
-      text = op === "delete" ? text.slice(0, i) + text.slice(i + 1) : op === "insert" ? text.slice(0, i) + chunk + text.slice(i) : text.slice(0, i) + chunk + text.slice(i + chunk.length);
+      text =
+        op === "delete"
+          ? text.slice(0, i) + text.slice(i + 1)
+          : op === "insert"
+            ? text.slice(0, i) + chunk + text.slice(i)
+            : text.slice(0, i) + chunk + text.slice(i + chunk.length);
     }
     return text;
   });

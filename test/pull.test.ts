@@ -220,9 +220,7 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
 
   it("MCP_SCHEMA_DIR is used when there is no --from (a wrong copy there is reported, naming it)", async () => {
     const env = folder("env", OTHER);
-    await expect(pull({ schemaDir: project.paths.schemaDir, versions: [V], env, force: true })).rejects.toThrow(
-      `${join(env, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`,
-    );
+    await expect(pull({ schemaDir: project.paths.schemaDir, versions: [V], env, force: true })).rejects.toThrow(`${join(env, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
     expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
   });
 

@@ -95,15 +95,19 @@ describe("runtime functions", () => {
   });
 
   it("a modern generic request carries clientInfo, logLevel, progressToken and extra keys; the reserved keys win", () => {
-    const msg = mcp.request("tools/call", { name: "t" }, {
-      id: "r1",
-      protocolVersion: "2026-07-28",
-      clientInfo: mcp.clientInfo("c", "1"),
-      clientCapabilities: {},
-      logLevel: "debug",
-      progressToken: "p",
-      extraMeta: { "com.example/trace": "x", [PV]: "spoofed" },
-    });
+    const msg = mcp.request(
+      "tools/call",
+      { name: "t" },
+      {
+        id: "r1",
+        protocolVersion: "2026-07-28",
+        clientInfo: mcp.clientInfo("c", "1"),
+        clientCapabilities: {},
+        logLevel: "debug",
+        progressToken: "p",
+        extraMeta: { "com.example/trace": "x", [PV]: "spoofed" },
+      },
+    );
     expect(paramsOf(msg)?.["_meta"]).toEqual({
       "com.example/trace": "x",
       [PV]: "2026-07-28",
@@ -210,7 +214,11 @@ describe("runtime functions", () => {
     expect(probe["x"]).toBeUndefined();
     expect(probe["polluted"]).toBeUndefined();
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-    const built = mcp.request("tools/call", JSON.parse('{"name":"t","__proto__":{"polluted":true}}') as { name: string }, { id: 1, protocolVersion: "2026-07-28", extraMeta: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown> });
+    const built = mcp.request("tools/call", JSON.parse('{"name":"t","__proto__":{"polluted":true}}') as { name: string }, {
+      id: 1,
+      protocolVersion: "2026-07-28",
+      extraMeta: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
+    });
     expect(Object.getPrototypeOf(built.params)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });

@@ -97,32 +97,65 @@ const CASES: readonly Case[] = [
   { name: "a result without id", run: (v) => v.validateMessage({ jsonrpc: "2.0", result: {} }), code: -32600, pointer: "/id" },
   { name: "a method beside a result", run: (v, ver) => v.validateMessage({ ...call(ver), result: {} }), code: -32600, pointer: "/result" },
   { name: "a request method without id", run: (v, ver) => v.validateMessage({ ...call(ver), id: undefined }), code: -32600, pointer: "/id" },
-  { name: "a notification method with an id", run: (v) => v.validateMessage({ ...note("notifications/progress", { progressToken: 1, progress: 1 }), id: 3 }), code: -32600, pointer: "/id" },
+  {
+    name: "a notification method with an id",
+    run: (v) => v.validateMessage({ ...note("notifications/progress", { progressToken: 1, progress: 1 }), id: 3 }),
+    code: -32600,
+    pointer: "/id",
+  },
   { name: "tools/call without params", run: (v, ver) => v.validateMessage({ ...call(ver), params: undefined }), code: -32602, pointer: "/params" },
   { name: "tools/call with array params", run: (v, ver) => v.validateMessage({ ...call(ver), params: [] }), code: -32602, pointer: "/params" },
   { name: "a tool name that is a number", run: (v, ver) => v.validateMessage(call(ver, { name: 5 })), code: -32602, pointer: "/params/name" },
   { name: "a missing tool name", run: (v, ver) => v.validateMessage(call(ver, { arguments: {} })), code: -32602, pointer: "/params/name" },
   { name: "tool arguments as an array", run: (v, ver) => v.validateMessage(call(ver, { name: "x", arguments: [1] })), code: -32602, pointer: "/params/arguments" },
   { name: "a missing progress token", run: (v) => v.validateMessage(note("notifications/progress", { progress: 1 })), code: -32602, pointer: "/params/progressToken" },
-  { name: "progress as a string", run: (v) => v.validateMessage(note("notifications/progress", { progressToken: "p", progress: "half" })), code: -32602, pointer: "/params/progress" },
-  { name: "a fractional progress token", run: (v) => v.validateMessage(note("notifications/progress", { progressToken: 1.5, progress: 1 })), code: -32602, pointer: "/params/progressToken" },
+  {
+    name: "progress as a string",
+    run: (v) => v.validateMessage(note("notifications/progress", { progressToken: "p", progress: "half" })),
+    code: -32602,
+    pointer: "/params/progress",
+  },
+  {
+    name: "a fractional progress token",
+    run: (v) => v.validateMessage(note("notifications/progress", { progressToken: 1.5, progress: 1 })),
+    code: -32602,
+    pointer: "/params/progressToken",
+  },
   { name: "a null cancelled requestId", run: (v) => v.validateMessage(note("notifications/cancelled", { requestId: null })), code: -32602, pointer: "/params/requestId" },
   { name: "a log level outside the enum", run: (v) => v.validateMessage(note("notifications/message", { level: "loud", data: 1 })), code: -32602, pointer: "/params/level" },
   { name: "a resource uri that is a number", run: (v, ver) => v.validateMessage(request(ver, "resources/read", { uri: 42 })), code: -32602, pointer: "/params/uri" },
-  { name: "a prompt argument that is not a string", run: (v, ver) => v.validateMessage(request(ver, "prompts/get", { name: "p", arguments: { x: 1 } })), code: -32602, pointer: "/params/arguments/x" },
-  { name: "an unknown completion ref type", run: (v, ver) => v.validateMessage(request(ver, "completion/complete", { ref: { type: "ref/tool", name: "x" }, argument: { name: "a", value: "b" } })), code: -32602, pointer: "/params/ref/type" },
+  {
+    name: "a prompt argument that is not a string",
+    run: (v, ver) => v.validateMessage(request(ver, "prompts/get", { name: "p", arguments: { x: 1 } })),
+    code: -32602,
+    pointer: "/params/arguments/x",
+  },
+  {
+    name: "an unknown completion ref type",
+    run: (v, ver) => v.validateMessage(request(ver, "completion/complete", { ref: { type: "ref/tool", name: "x" }, argument: { name: "a", value: "b" } })),
+    code: -32602,
+    pointer: "/params/ref/type",
+  },
   { name: "a fractional error code", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } }), code: -32600, pointer: "/error/code" },
   { name: "an error without message", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: { code: -32601 } }), code: -32600, pointer: "/error/message" },
   { name: "an error that is a string", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: "boom" }), code: -32600, pointer: "/error" },
   { name: "a result that is an array", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, result: [] }), code: -32600, pointer: "/result" },
   { name: "a content block without its text", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [text, { type: "text" }] }), pointer: "/content/1/text" },
-  { name: "an image block without mimeType", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [{ type: "image", data: "QUJD" }] }), pointer: "/content/0/mimeType" },
+  {
+    name: "an image block without mimeType",
+    run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [{ type: "image", data: "QUJD" }] }),
+    pointer: "/content/0/mimeType",
+  },
   { name: "a content block of unknown type", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [{ type: "video" }] }), pointer: "/content/0/type" },
   { name: "isError as a string", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [], isError: "yes" }), pointer: "/isError" },
   { name: "image data that is not base64", run: (v) => v.validate("ImageContent", { type: "image", data: "!!!", mimeType: "image/png" }), pointer: "/data" },
   { name: "a resource uri without scheme", run: (v) => v.validate("TextResourceContents", { uri: "no scheme here", text: "x" }), pointer: "/uri" },
   { name: "a tool input schema that is not an object schema", run: (v) => v.validate("Tool", { name: "t", inputSchema: { type: "array" } }), pointer: "/inputSchema/type" },
-  { name: "a tool without name", run: (v) => v.validate("ListToolsResult", { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [{ inputSchema: { type: "object" } }] }), pointer: "/tools/0/name" },
+  {
+    name: "a tool without name",
+    run: (v) => v.validate("ListToolsResult", { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [{ inputSchema: { type: "object" } }] }),
+    pointer: "/tools/0/name",
+  },
   { name: "a priority above the maximum", run: (v) => v.validate("ModelPreferences", { costPriority: 2 }), pointer: "/costPriority" },
   {
     name: "a float where the schema wants an integer",
@@ -196,10 +229,7 @@ describe.each(VERSIONS)("every message the builders produce validates (%s)", (ve
 
   it.each(sent)("%s", (method, info) => {
     const params = paramsFor(method, version);
-    const msg =
-      info.kind === "request"
-        ? m.request(method, params, { id: 7, clientCapabilities: {}, protocolVersion: version })
-        : m.notification(method, params);
+    const msg = info.kind === "request" ? m.request(method, params, { id: 7, clientCapabilities: {}, protocolVersion: version }) : m.notification(method, params);
     expect(v.validateMessage(msg)).toEqual({ ok: true, kind: info.kind });
     if (info.kind !== "request") return;
     const response = m.resultResponse(7, resultFor(method, version));

@@ -40,9 +40,23 @@ export async function requests(): Promise<unknown[]> {
   const read3 = finished(await send(request("resources/read", { uri: "file:///c" }, opts())));
   const tools3 = await send(request("tools/list", {}, opts()));
   return [
-    call.content.length, prompt.messages.length, read.contents.length, templates.resourceTemplates.length, complete.completion.values,
-    tools2.tools, call2.isError, prompts2.prompts, prompt2.messages, resources2.resources, read2.contents, templates2.nextCursor,
-    complete2.completion.total, call3.structuredContent, prompt3.description, read3.contents, tools3.tools,
+    call.content.length,
+    prompt.messages.length,
+    read.contents.length,
+    templates.resourceTemplates.length,
+    complete.completion.values,
+    tools2.tools,
+    call2.isError,
+    prompts2.prompts,
+    prompt2.messages,
+    resources2.resources,
+    read2.contents,
+    templates2.nextCursor,
+    complete2.completion.total,
+    call3.structuredContent,
+    prompt3.description,
+    read3.contents,
+    tools3.tools,
   ];
 }
 

@@ -32,7 +32,10 @@ export async function requests(): Promise<unknown[]> {
   const resources = await client.request({ method: "resources/list", params: {} }, ListResourcesResultSchema);
   const read = await client.request({ method: "resources/read", params: { uri: resources.resources[0]?.uri ?? "file:///a" } }, ReadResourceResultSchema);
   const templates = await client.request({ method: "resources/templates/list", params: {} }, ListResourceTemplatesResultSchema);
-  const complete = await client.request({ method: "completion/complete", params: { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } } }, CompleteResultSchema);
+  const complete = await client.request(
+    { method: "completion/complete", params: { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } } },
+    CompleteResultSchema,
+  );
   const tools2 = await client.request({ method: "tools/list", params: { cursor: tools.nextCursor ?? "" } }, ListToolsResultSchema);
   const call2 = await client.request({ method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }, CallToolResultSchema);
   const prompts2 = await client.request({ method: "prompts/list", params: { cursor: "c" } }, ListPromptsResultSchema);
@@ -40,15 +43,32 @@ export async function requests(): Promise<unknown[]> {
   const resources2 = await client.request({ method: "resources/list", params: { cursor: "c" } }, ListResourcesResultSchema);
   const read2 = await client.request({ method: "resources/read", params: { uri: "file:///b" } }, ReadResourceResultSchema);
   const templates2 = await client.request({ method: "resources/templates/list", params: { cursor: "c" } }, ListResourceTemplatesResultSchema);
-  const complete2 = await client.request({ method: "completion/complete", params: { ref: { type: "ref/resource", uri: "file:///{x}" }, argument: { name: "x", value: "y" } } }, CompleteResultSchema);
+  const complete2 = await client.request(
+    { method: "completion/complete", params: { ref: { type: "ref/resource", uri: "file:///{x}" }, argument: { name: "x", value: "y" } } },
+    CompleteResultSchema,
+  );
   const call3 = await client.request({ method: "tools/call", params: { name: "now" } }, CallToolResultSchema);
   const prompt3 = await client.request({ method: "prompts/get", params: { name: "r", arguments: {} } }, GetPromptResultSchema);
   const read3 = await client.request({ method: "resources/read", params: { uri: "file:///c" } }, ReadResourceResultSchema);
   const tools3 = await client.request({ method: "tools/list", params: {} }, ListToolsResultSchema);
   return [
-    call.content.length, prompt.messages.length, read.contents.length, templates.resourceTemplates.length, complete.completion.values,
-    tools2.tools, call2.isError, prompts2.prompts, prompt2.messages, resources2.resources, read2.contents, templates2.nextCursor,
-    complete2.completion.total, call3.structuredContent, prompt3.description, read3.contents, tools3.tools,
+    call.content.length,
+    prompt.messages.length,
+    read.contents.length,
+    templates.resourceTemplates.length,
+    complete.completion.values,
+    tools2.tools,
+    call2.isError,
+    prompts2.prompts,
+    prompt2.messages,
+    resources2.resources,
+    read2.contents,
+    templates2.nextCursor,
+    complete2.completion.total,
+    call3.structuredContent,
+    prompt3.description,
+    read3.contents,
+    tools3.tools,
   ];
 }
 

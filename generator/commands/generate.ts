@@ -43,7 +43,11 @@ export const generateCommand: CommandModule = {
 function printCheck(report: CheckReport, print: (line: string) => void): void {
   if (report.upToDate) return print(`generated/ is up to date (${report.files} files)`);
   print(`generated/ is out of date; run "npm run generate":`);
-  for (const [label, files] of [["stale", report.stale], ["missing", report.missing], ["extra", report.extra]] as const) {
+  for (const [label, files] of [
+    ["stale", report.stale],
+    ["missing", report.missing],
+    ["extra", report.extra],
+  ] as const) {
     for (const file of files) print(`  ${label.padEnd(8)}${file}`);
   }
   for (const line of report.diff) print(line);

@@ -32,6 +32,12 @@ export const listCommand: CommandModule = {
     ]);
     const header = ["version", "era", "definitions", "requests c→s/s→c", "notifications c→s/s→c", "methods", "error codes"];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd() + "\n");
+    for (const row of [header, ...rows])
+      process.stdout.write(
+        row
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join("  ")
+          .trimEnd() + "\n",
+      );
   },
 };

@@ -41,8 +41,17 @@ export function compareDefinitions(input: DefinitionInputs): Change[] {
   }
   for (const r of renames) {
     const ctx = context(r.from, r.to);
-    emit(ctx, "definition-renamed", [], `\`${r.from}\` is now \`${r.to}\` (matched: ${r.match})`, r.from, r.to,
-      oldModel.definitions.get(r.from)!.schema.pointer, newModel.definitions.get(r.to)!.schema.pointer, EFFECT.notice);
+    emit(
+      ctx,
+      "definition-renamed",
+      [],
+      `\`${r.from}\` is now \`${r.to}\` (matched: ${r.match})`,
+      r.from,
+      r.to,
+      oldModel.definitions.get(r.from)!.schema.pointer,
+      newModel.definitions.get(r.to)!.schema.pointer,
+      EFFECT.notice,
+    );
     compareNodes(ctx, r.oldNode, r.newNode);
     deprecation(ctx, r.from, r.to);
   }
@@ -58,7 +67,16 @@ export function compareDefinitions(input: DefinitionInputs): Change[] {
     const before = oldModel.definitions.get(from)!;
     const after = newModel.definitions.get(to)!;
     if (before.deprecated === after.deprecated) return;
-    emit(ctx, after.deprecated ? "deprecated" : "undeprecated", [], `\`${to}\` is ${after.deprecated ? "now" : "no longer"} deprecated`,
-      null, null, before.schema.pointer, after.schema.pointer, EFFECT.notice);
+    emit(
+      ctx,
+      after.deprecated ? "deprecated" : "undeprecated",
+      [],
+      `\`${to}\` is ${after.deprecated ? "now" : "no longer"} deprecated`,
+      null,
+      null,
+      before.schema.pointer,
+      after.schema.pointer,
+      EFFECT.notice,
+    );
   }
 }

@@ -24,40 +24,73 @@ export function compareMethods(input: MethodInputs): Change[] {
   const out: Change[] = [];
   const before = new Map(oldModel.methods.map((m) => [m.name, m]));
   const after = new Map(newModel.methods.map((m) => [m.name, m]));
-  const push = (m: MethodModel, change: Omit<Change, "subjectKind" | "subject" | "path">) =>
-    out.push({ subjectKind: "method", subject: m.name, path: "", ...change });
+  const push = (m: MethodModel, change: Omit<Change, "subjectKind" | "subject" | "path">) => out.push({ subjectKind: "method", subject: m.name, path: "", ...change });
 
   for (const m of newModel.methods) {
     if (before.has(m.name)) continue;
-    push(m, { id: "method-added", message: `${kindText(m)} \`${m.name}\` added (${directionsText(m.directions)})`, before: null,
-      after: signature(m), oldPointer: null, newPointer: m.pointer, severity: same("compatible") });
+    push(m, {
+      id: "method-added",
+      message: `${kindText(m)} \`${m.name}\` added (${directionsText(m.directions)})`,
+      before: null,
+      after: signature(m),
+      oldPointer: null,
+      newPointer: m.pointer,
+      severity: same("compatible"),
+    });
   }
   for (const m of oldModel.methods) {
     if (after.has(m.name)) continue;
-    push(m, { id: "method-removed", message: `${kindText(m)} \`${m.name}\` removed (${directionsText(m.directions)})`, before: signature(m),
-      after: null, oldPointer: m.pointer, newPointer: null, severity: removalSeverity(m, m.directions) });
+    push(m, {
+      id: "method-removed",
+      message: `${kindText(m)} \`${m.name}\` removed (${directionsText(m.directions)})`,
+      before: signature(m),
+      after: null,
+      oldPointer: m.pointer,
+      newPointer: null,
+      severity: removalSeverity(m, m.directions),
+    });
   }
   for (const [name, a] of before) {
     const b = after.get(name);
     if (!b) continue;
     if (a.kind !== b.kind) {
       // An input request is embedded in a result instead of sent as a JSON-RPC request: neither old side copes.
-      push(b, { id: "method-kind-changed", message: `\`${name}\` is now a${b.kind === "input" ? "n" : ""} ${b.kind} (was ${a.kind})`,
-        before: a.kind, after: b.kind, oldPointer: a.pointer, newPointer: b.pointer, severity: same("breaking") });
+      push(b, {
+        id: "method-kind-changed",
+        message: `\`${name}\` is now a${b.kind === "input" ? "n" : ""} ${b.kind} (was ${a.kind})`,
+        before: a.kind,
+        after: b.kind,
+        oldPointer: a.pointer,
+        newPointer: b.pointer,
+        severity: same("breaking"),
+      });
     }
     const lost = a.directions.filter((d) => !b.directions.includes(d));
     const gained = b.directions.filter((d) => !a.directions.includes(d));
     if (lost.length > 0 || gained.length > 0) {
       const parts = [...gained.map((d) => `now also ${ARROW[d]}`), ...lost.map((d) => `no longer ${ARROW[d]}`)];
-      push(b, { id: "method-direction-changed", message: `\`${name}\`: ${parts.join(", ")}`, before: directionsText(a.directions),
-        after: directionsText(b.directions), oldPointer: a.pointer, newPointer: b.pointer,
-        severity: merge(removalSeverity(a, lost), same(gained.length > 0 ? "compatible" : "none")) });
+      push(b, {
+        id: "method-direction-changed",
+        message: `\`${name}\`: ${parts.join(", ")}`,
+        before: directionsText(a.directions),
+        after: directionsText(b.directions),
+        oldPointer: a.pointer,
+        newPointer: b.pointer,
+        severity: merge(removalSeverity(a, lost), same(gained.length > 0 ? "compatible" : "none")),
+      });
     }
     compareResults(a, b);
     compareMessages(a, b);
     if (a.deprecated !== b.deprecated) {
-      push(b, { id: b.deprecated ? "deprecated" : "undeprecated", message: `\`${name}\` is ${b.deprecated ? "now" : "no longer"} deprecated`,
-        before: null, after: null, oldPointer: a.pointer, newPointer: b.pointer, severity: same("compatible") });
+      push(b, {
+        id: b.deprecated ? "deprecated" : "undeprecated",
+        message: `\`${name}\` is ${b.deprecated ? "now" : "no longer"} deprecated`,
+        before: null,
+        after: null,
+        oldPointer: a.pointer,
+        newPointer: b.pointer,
+        severity: same("compatible"),
+      });
     }
   }
   return out;
@@ -75,8 +108,15 @@ export function compareMethods(input: MethodInputs): Change[] {
       if (removed.length > 0) Object.assign(severity, merge(severity, { [caller]: "compatible", [other(caller)]: "breaking" } as Record<Side, Severity>));
     }
     const parts = [...added.map((r) => `may now return \`${r}\``), ...removed.map((r) => `no longer returns \`${r}\``)];
-    push(b, { id: "method-result-changed", message: `\`${b.name}\` ${parts.join(", ")}`, before: a.results.join(" | "),
-      after: b.results.join(" | "), oldPointer: a.pointer, newPointer: b.pointer, severity });
+    push(b, {
+      id: "method-result-changed",
+      message: `\`${b.name}\` ${parts.join(", ")}`,
+      before: a.results.join(" | "),
+      after: b.results.join(" | "),
+      oldPointer: a.pointer,
+      newPointer: b.pointer,
+      severity,
+    });
   }
 
   /** A message now defined elsewhere (not a rename) is compared here, since no definition pairs it. */

@@ -58,8 +58,17 @@ export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
   if (a.items && b.items) compareNodes(ctx, a.items, b.items, [...path, "[]"], seen);
   else if (a.items || b.items) typeChanged(ctx, a, b, path, EFFECT.changed);
   if (path.length > 0 && (a.deprecated === true) !== (b.deprecated === true)) {
-    emit(ctx, b.deprecated ? "deprecated" : "undeprecated", path, `${label(ctx, path)} is ${b.deprecated ? "now" : "no longer"} deprecated`,
-      null, null, a.pointer, b.pointer, EFFECT.notice);
+    emit(
+      ctx,
+      b.deprecated ? "deprecated" : "undeprecated",
+      path,
+      `${label(ctx, path)} is ${b.deprecated ? "now" : "no longer"} deprecated`,
+      null,
+      null,
+      a.pointer,
+      b.pointer,
+      EFFECT.notice,
+    );
   }
 }
 
@@ -97,8 +106,17 @@ function compareConstraints(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path
   const report = (key: string, before: unknown, after: unknown, effect: Effect) => {
     const text = (v: unknown) => (v === undefined ? "none" : typeof v === "string" ? v : String(v));
     const how = effect === EFFECT.narrowed ? "tightened" : effect === EFFECT.widened ? "loosened" : "changed";
-    emit(ctx, "constraint-changed", path, `${key} of ${label(ctx, path)} ${how} (${text(before)} → ${text(after)})`,
-      `${key}: ${text(before)}`, `${key}: ${text(after)}`, a.pointer, b.pointer, effect);
+    emit(
+      ctx,
+      "constraint-changed",
+      path,
+      `${key} of ${label(ctx, path)} ${how} (${text(before)} → ${text(after)})`,
+      `${key}: ${text(before)}`,
+      `${key}: ${text(after)}`,
+      a.pointer,
+      b.pointer,
+      effect,
+    );
   };
   for (const { key, lower } of BOUNDS) {
     const before = a[key];
@@ -126,16 +144,42 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
     // Up to 2025-06-18 messages leave `jsonrpc`/`id` to the envelope; declaring them changes nothing on the wire.
     if (path.length === 0 && (!p || !q) && ENVELOPE_KEYS.has(name) && before.has("method") && after.has("method")) continue;
     if (!p && q) {
-      emit(ctx, "property-added", at, `${q.required ? "required" : "optional"} property ${label(ctx, at)} added`,
-        null, describe(q.schema), a.pointer, q.schema.pointer, q.required ? EFFECT.addedRequired : EFFECT.addedOptional);
+      emit(
+        ctx,
+        "property-added",
+        at,
+        `${q.required ? "required" : "optional"} property ${label(ctx, at)} added`,
+        null,
+        describe(q.schema),
+        a.pointer,
+        q.schema.pointer,
+        q.required ? EFFECT.addedRequired : EFFECT.addedOptional,
+      );
     } else if (p && !q) {
-      emit(ctx, "property-removed", at, `${p.required ? "required" : "optional"} property ${label(ctx, at)} removed`,
-        describe(p.schema), null, p.schema.pointer, b.pointer, EFFECT.removed);
+      emit(
+        ctx,
+        "property-removed",
+        at,
+        `${p.required ? "required" : "optional"} property ${label(ctx, at)} removed`,
+        describe(p.schema),
+        null,
+        p.schema.pointer,
+        b.pointer,
+        EFFECT.removed,
+      );
     } else if (p && q) {
       if (p.required !== q.required) {
-        emit(ctx, q.required ? "property-became-required" : "property-became-optional", at,
-          `${label(ctx, at)} is now ${q.required ? "required" : "optional"}`, p.required ? "required" : "optional",
-          q.required ? "required" : "optional", p.schema.pointer, q.schema.pointer, q.required ? EFFECT.becameRequired : EFFECT.becameOptional);
+        emit(
+          ctx,
+          q.required ? "property-became-required" : "property-became-optional",
+          at,
+          `${label(ctx, at)} is now ${q.required ? "required" : "optional"}`,
+          p.required ? "required" : "optional",
+          q.required ? "required" : "optional",
+          p.schema.pointer,
+          q.schema.pointer,
+          q.required ? EFFECT.becameRequired : EFFECT.becameOptional,
+        );
       }
       compareNodes(ctx, p.schema, q.schema, at, seen);
     }
@@ -163,8 +207,7 @@ function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: P
     compareNodes(ctx, a.additionalProperties, b.additionalProperties, [...path, "{}"], seen);
   } else if (open(a) !== open(b)) {
     // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer breaks.
-    typeChanged(ctx, a, b, path, EFFECT.notice,
-      open(b) ? "its type now has an index signature" : "its type no longer has an index signature (the wire still accepts extra keys)");
+    typeChanged(ctx, a, b, path, EFFECT.notice, open(b) ? "its type now has an index signature" : "its type no longer has an index signature (the wire still accepts extra keys)");
   }
 }
 
@@ -175,7 +218,7 @@ function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: P
  */
 function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
   const members = (n: SchemaNode) => n.anyOf ?? n.oneOf ?? [n];
-  const key = (n: SchemaNode, old: boolean) => (n.ref !== undefined ? `ref:${old ? ctx.renames.get(n.ref) ?? n.ref : n.ref}` : `shape:${shapeKey(n)}`);
+  const key = (n: SchemaNode, old: boolean) => (n.ref !== undefined ? `ref:${old ? (ctx.renames.get(n.ref) ?? n.ref) : n.ref}` : `shape:${shapeKey(n)}`);
   const left = members(a).filter((m) => !members(b).some((n) => key(n, false) === key(m, true)));
   const right = members(b).filter((n) => !members(a).some((m) => key(m, true) === key(n, false)));
   // Best matches first; ties broken by a key that reads the same both ways, so `diff b a` pairs alike.
@@ -196,13 +239,11 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   const effectOf = (e: Effect) => (ctx.membershipIsNotice ? EFFECT.notice : e);
   for (const m of left) {
     if (pairs.some(([used]) => used === m)) continue;
-    emit(ctx, "union-member-removed", path, `\`${describe(m)}\` is no longer a member of ${label(ctx, path)}`,
-      describe(m), null, m.pointer, b.pointer, effectOf(EFFECT.narrowed));
+    emit(ctx, "union-member-removed", path, `\`${describe(m)}\` is no longer a member of ${label(ctx, path)}`, describe(m), null, m.pointer, b.pointer, effectOf(EFFECT.narrowed));
   }
   for (const n of right) {
     if (pairs.some(([, used]) => used === n)) continue;
-    emit(ctx, "union-member-added", path, `\`${describe(n)}\` is now a member of ${label(ctx, path)}`,
-      null, describe(n), a.pointer, n.pointer, effectOf(EFFECT.widened));
+    emit(ctx, "union-member-added", path, `\`${describe(n)}\` is now a member of ${label(ctx, path)}`, null, describe(n), a.pointer, n.pointer, effectOf(EFFECT.widened));
   }
 }
 
@@ -234,8 +275,17 @@ function label(ctx: NodeContext, path: Path): string {
   return `\`${ctx.subject}${inner === "" ? "" : (inner.startsWith("[") ? "" : ".") + inner}\``;
 }
 
-export function emit(ctx: NodeContext, id: ChangeId, path: Path, message: string, before: string | null, after: string | null,
-  oldPointer: string | null, newPointer: string | null, effect: Effect): void {
+export function emit(
+  ctx: NodeContext,
+  id: ChangeId,
+  path: Path,
+  message: string,
+  before: string | null,
+  after: string | null,
+  oldPointer: string | null,
+  newPointer: string | null,
+  effect: Effect,
+): void {
   ctx.out.push({
     id,
     subjectKind: ctx.subjectKind,

@@ -84,8 +84,13 @@ function dedupe(changes: readonly Change[]): Change[] {
 }
 
 function byPosition(a: Change, b: Change): number {
-  return SUBJECT_ORDER.indexOf(a.subjectKind) - SUBJECT_ORDER.indexOf(b.subjectKind)
-    || compare(a.subject, b.subject) || compare(a.path, b.path) || compare(a.id, b.id)
-    || compare(a.oldPointer ?? "", b.oldPointer ?? "") || compare(a.newPointer ?? "", b.newPointer ?? "")
-    || compare(a.message, b.message);
+  return (
+    SUBJECT_ORDER.indexOf(a.subjectKind) - SUBJECT_ORDER.indexOf(b.subjectKind) ||
+    compare(a.subject, b.subject) ||
+    compare(a.path, b.path) ||
+    compare(a.id, b.id) ||
+    compare(a.oldPointer ?? "", b.oldPointer ?? "") ||
+    compare(a.newPointer ?? "", b.newPointer ?? "") ||
+    compare(a.message, b.message)
+  );
 }

@@ -19,8 +19,7 @@ export type RenameMatch = "same shape" | "same shape after refs" | "same shape b
  * loose; within a tier only a unique pairing counts, so a guess never picks between look-alikes.
  * Every tier is symmetric, so `diff b a` finds the same pairs the other way round.
  */
-export function detectRenames(oldSchema: NormalisedSchema, newSchema: NormalisedSchema,
-  removed: readonly string[], added: readonly string[]): Rename[] {
+export function detectRenames(oldSchema: NormalisedSchema, newSchema: NormalisedSchema, removed: readonly string[], added: readonly string[]): Rename[] {
   const left = new Set(removed);
   const right = new Set(added);
   const out: Rename[] = [];
@@ -30,10 +29,15 @@ export function detectRenames(oldSchema: NormalisedSchema, newSchema: Normalised
     { match: "same shape but for required", key: (s, n) => shapeKey(resolveOneLevel(s, n, true)) },
   ];
   for (const tier of tiers) {
-    pairUnique(left, right, (name) => tier.key(oldSchema, oldSchema.definitions.get(name)!),
-      (name) => tier.key(newSchema, newSchema.definitions.get(name)!), (from, to) => {
+    pairUnique(
+      left,
+      right,
+      (name) => tier.key(oldSchema, oldSchema.definitions.get(name)!),
+      (name) => tier.key(newSchema, newSchema.definitions.get(name)!),
+      (from, to) => {
         out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: newSchema.definitions.get(to)!, match: tier.match });
-      });
+      },
+    );
   }
   // A base type holding one property (`Annotated` = { annotations: {...} }) replaced by the type of that property.
   const key = (s: NormalisedSchema, n: SchemaNode) => shapeKey(resolveOneLevel(s, n, true));
@@ -41,12 +45,24 @@ export function detectRenames(oldSchema: NormalisedSchema, newSchema: Normalised
     const inner = soleProperty(s.definitions.get(name)!);
     return inner ? key(s, inner) : `wrapper-less:${name}`;
   };
-  pairUnique(left, right, (n) => wrappedKey(oldSchema, n), (n) => key(newSchema, newSchema.definitions.get(n)!), (from, to) => {
-    out.push({ from, to, oldNode: soleProperty(oldSchema.definitions.get(from)!)!, newNode: newSchema.definitions.get(to)!, match: "unwrapped" });
-  });
-  pairUnique(left, right, (n) => key(oldSchema, oldSchema.definitions.get(n)!), (n) => wrappedKey(newSchema, n), (from, to) => {
-    out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: soleProperty(newSchema.definitions.get(to)!)!, match: "unwrapped" });
-  });
+  pairUnique(
+    left,
+    right,
+    (n) => wrappedKey(oldSchema, n),
+    (n) => key(newSchema, newSchema.definitions.get(n)!),
+    (from, to) => {
+      out.push({ from, to, oldNode: soleProperty(oldSchema.definitions.get(from)!)!, newNode: newSchema.definitions.get(to)!, match: "unwrapped" });
+    },
+  );
+  pairUnique(
+    left,
+    right,
+    (n) => key(oldSchema, oldSchema.definitions.get(n)!),
+    (n) => wrappedKey(newSchema, n),
+    (from, to) => {
+      out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: soleProperty(newSchema.definitions.get(to)!)!, match: "unwrapped" });
+    },
+  );
   return out.sort((a, b) => compare(a.from, b.from));
 }
 
@@ -57,8 +73,7 @@ function soleProperty(node: SchemaNode): SchemaNode | undefined {
 }
 
 /** Matches names whose keys are equal and unique on both sides; matched names leave the pools. */
-function pairUnique(left: Set<string>, right: Set<string>, leftKey: (n: string) => string, rightKey: (n: string) => string,
-  onPair: (l: string, r: string) => void): void {
+function pairUnique(left: Set<string>, right: Set<string>, leftKey: (n: string) => string, rightKey: (n: string) => string, onPair: (l: string, r: string) => void): void {
   const group = (names: Set<string>, key: (n: string) => string) => {
     const byKey = new Map<string, string[]>();
     for (const n of [...names].sort(compare)) byKey.set(key(n), [...(byKey.get(key(n)) ?? []), n]);
@@ -78,7 +93,7 @@ function pairUnique(left: Set<string>, right: Set<string>, leftKey: (n: string) 
 /** Replaces refs directly inside the node by their targets (one level), optionally forgetting `required`. */
 function resolveOneLevel(schema: NormalisedSchema, node: SchemaNode, ignoreRequired: boolean): SchemaNode {
   const inline = (n: SchemaNode): SchemaNode => {
-    const target = n.ref !== undefined ? schema.definitions.get(n.ref) ?? n : n;
+    const target = n.ref !== undefined ? (schema.definitions.get(n.ref) ?? n) : n;
     return ignoreRequired ? forgetRequired(target) : target;
   };
   const top = ignoreRequired ? forgetRequired(node) : node;

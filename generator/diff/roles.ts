@@ -12,8 +12,14 @@ export function callerOf(direction: Direction): Side {
  * added there is reported (and rated) once, as a method change.
  */
 export const MESSAGE_UNIONS: ReadonlySet<string> = new Set([
-  "ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification", "InputRequest",
-  "ClientResult", "ServerResult", "JSONRPCMessage",
+  "ClientRequest",
+  "ServerRequest",
+  "ClientNotification",
+  "ServerNotification",
+  "InputRequest",
+  "ClientResult",
+  "ServerResult",
+  "JSONRPCMessage",
 ]);
 
 /**
@@ -57,9 +63,13 @@ function resultDefinitions(model: ProtocolModel, m: MethodModel): string[] {
 }
 
 /** Producers of a definition in either release (a renamed one under each name); both when unknown. */
-export function producersOf(oldRoles: ReadonlyMap<string, ReadonlySet<Side>>, oldName: string | null,
-  newRoles: ReadonlyMap<string, ReadonlySet<Side>>, newName: string | null): Set<Side> {
-  const sides = new Set<Side>([...(oldName ? oldRoles.get(oldName) ?? [] : []), ...(newName ? newRoles.get(newName) ?? [] : [])]);
+export function producersOf(
+  oldRoles: ReadonlyMap<string, ReadonlySet<Side>>,
+  oldName: string | null,
+  newRoles: ReadonlyMap<string, ReadonlySet<Side>>,
+  newName: string | null,
+): Set<Side> {
+  const sides = new Set<Side>([...(oldName ? (oldRoles.get(oldName) ?? []) : []), ...(newName ? (newRoles.get(newName) ?? []) : [])]);
   return sides.size > 0 ? sides : new Set(SIDES);
 }
 

@@ -8,7 +8,8 @@ import { BindgenError } from "../errors.ts";
 /** The `_meta` key of a named reserved key in this version, or an error naming what the model lacks. */
 function metaKey(model: ProtocolModel, name: string): string {
   const key = model.metaKeys.find((k) => k.name === name)?.key;
-  if (key === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}" in a modern schema`, "the modern envelope writes it in every request");
+  if (key === undefined)
+    throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}" in a modern schema`, "the modern envelope writes it in every request");
   return key;
 }
 
@@ -88,7 +89,11 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     name: "ResultInput",
     isExported: true,
     typeParameters: [{ name: "R" }],
-    docs: [modern ? "A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `\"complete\"`)." : "A result as a server hands it to `resultResponse`."],
+    docs: [
+      modern
+        ? 'A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `"complete"`).'
+        : "A result as a server hands it to `resultResponse`.",
+    ],
     type: modern ? 'R extends object ? { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: string } : R' : "R",
   });
 }
@@ -104,7 +109,13 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
       properties: [
         { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
         { name: "clientCapabilities", isReadonly: true, type: "T.ClientCapabilities", docs: ["Required: a server must not infer capabilities from earlier requests."] },
-        { name: "protocolVersion", hasQuestionToken: true, isReadonly: true, type: "string", docs: ["Defaults to this module's version: importing this module is the choice of version. Pass another to probe."] },
+        {
+          name: "protocolVersion",
+          hasQuestionToken: true,
+          isReadonly: true,
+          type: "string",
+          docs: ["Defaults to this module's version: importing this module is the choice of version. Pass another to probe."],
+        },
         { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation" },
         { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "T.LoggingLevel" },
         { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
@@ -164,7 +175,9 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
       name: "resultResponse",
       isExported: true,
       typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
-      docs: ["A successful response. `resultType` is required in this version and defaults to `\"complete\"`. Name the method (`resultResponse<\"tools/call\">`) to check the result against it."],
+      docs: [
+        'A successful response. `resultType` is required in this version and defaults to `"complete"`. Name the method (`resultResponse<"tools/call">`) to check the result against it.',
+      ],
       parameters: [
         { name: "id", type: "T.RequestId" },
         { name: "result", type: "ResultInput<ResultOf<M>>" },
@@ -183,7 +196,7 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
       name: "resultResponse",
       isExported: true,
       typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
-      docs: ["A successful response. This version's clients do not know `resultType`, so none is added (they treat it as absent ⇒ `\"complete\"`)."],
+      docs: ['A successful response. This version\'s clients do not know `resultType`, so none is added (they treat it as absent ⇒ `"complete"`).'],
       parameters: [
         { name: "id", type: "T.RequestId" },
         { name: "result", type: "ResultInput<ResultOf<M>>" },
@@ -196,7 +209,12 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     name: "SendableErrorName",
     isExported: true,
     docs: ["Names of the codes a builder may send; receive-only codes (like -32002 from old servers) are left out."],
-    type: `Exclude<ErrorName, ${model.errorCodes.filter((e) => !e.send).map((e) => JSON.stringify(e.name)).join(" | ") || "never"}>`,
+    type: `Exclude<ErrorName, ${
+      model.errorCodes
+        .filter((e) => !e.send)
+        .map((e) => JSON.stringify(e.name))
+        .join(" | ") || "never"
+    }>`,
   });
   addErrorResponse(
     file,

@@ -11,7 +11,10 @@ export function emitErrors(model: ProtocolModel) {
       isExported: true,
       docs: [
         "The error codes of this version: JSON-RPC's, the schema's and the spec's prose codes." +
-          model.errorCodes.filter((e) => !e.send).map((e) => `\n\n\`${e.name}\` (${e.code}) is only recognised when received; no builder sends it.`).join(""),
+          model.errorCodes
+            .filter((e) => !e.send)
+            .map((e) => `\n\n\`${e.name}\` (${e.code}) is only recognised when received; no builder sends it.`)
+            .join(""),
       ],
       declarations: [
         {
@@ -26,25 +29,38 @@ export function emitErrors(model: ProtocolModel) {
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Codes accepted from peers but never produced by this version's builders."],
-      declarations: [{ name: "RECEIVE_ONLY_ERROR_CODES", type: "readonly ErrorCode[]", initializer: `Object.freeze([${model.errorCodes.filter((e) => !e.send).map((e) => e.code).join(", ")}])` }],
+      declarations: [
+        {
+          name: "RECEIVE_ONLY_ERROR_CODES",
+          type: "readonly ErrorCode[]",
+          initializer: `Object.freeze([${model.errorCodes
+            .filter((e) => !e.send)
+            .map((e) => e.code)
+            .join(", ")}])`,
+        },
+      ],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Reserved ranges: `allocate: false` marks the historical range where new codes must not be defined."],
-      declarations: [{
-        name: "ERROR_RANGES",
-        initializer: `Object.freeze([${model.errorRanges.map((r) => `Object.freeze({ name: ${JSON.stringify(r.name)}, from: ${r.from}, to: ${r.to}, allocate: ${r.allocate} })`).join(", ")}])`,
-      }],
+      declarations: [
+        {
+          name: "ERROR_RANGES",
+          initializer: `Object.freeze([${model.errorRanges.map((r) => `Object.freeze({ name: ${JSON.stringify(r.name)}, from: ${r.from}, to: ${r.to}, allocate: ${r.allocate} })`).join(", ")}])`,
+        },
+      ],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       // Written out rather than derived from ErrorCode with Object.entries: inferring that costs every consumer's tsc.
-      declarations: [{
-        name: "NAMES",
-        type: "ReadonlyMap<number, ErrorName>",
-        initializer: `new Map<number, ErrorName>([${model.errorCodes.map((e) => `[${e.code}, ${JSON.stringify(e.name)}]`).join(", ")}])`,
-      }],
+      declarations: [
+        {
+          name: "NAMES",
+          type: "ReadonlyMap<number, ErrorName>",
+          initializer: `new Map<number, ErrorName>([${model.errorCodes.map((e) => `[${e.code}, ${JSON.stringify(e.name)}]`).join(", ")}])`,
+        },
+      ],
     });
     file.addFunction({
       name: "errorName",

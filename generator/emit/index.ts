@@ -25,9 +25,7 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
-export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [
-  { module: "runtime", emit: emitRuntime },
-];
+export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [{ module: "runtime", emit: emitRuntime }];
 
 export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
   const files: EmittedFile[] = [];
@@ -38,6 +36,11 @@ export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
     files.push(...emitted, emitVersionIndex(model, modules));
   }
   for (const { emit } of ROOT_EMITTERS) files.push(emit(models));
-  files.push(emitRootIndex(models, ROOT_EMITTERS.map((e) => e.module)));
+  files.push(
+    emitRootIndex(
+      models,
+      ROOT_EMITTERS.map((e) => e.module),
+    ),
+  );
   return files;
 }

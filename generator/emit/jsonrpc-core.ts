@@ -42,7 +42,10 @@ export function addCoreTypes(file: StatementSink): void {
 export function addCoreFunctions(file: StatementSink): void {
   file.addFunction({
     name: "own",
-    parameters: [{ name: "o", type: "object" }, { name: "key", type: "string" }],
+    parameters: [
+      { name: "o", type: "object" },
+      { name: "key", type: "string" },
+    ],
     returnType: "boolean",
     statements: ["return Object.prototype.hasOwnProperty.call(o, key);"],
   });
@@ -231,7 +234,9 @@ export function addHttpFunctions(file: StatementSink, http: HttpModel, protocolV
   file.addFunction({
     name: "routingName",
     isExported: true,
-    docs: [`The \`${http.nameHeader}\` header value: ${[...http.nameParam].map(([m, k]) => `\`params.${k}\` for \`${m}\``).join(", ")}; \`undefined\` for every other method and for notifications.`],
+    docs: [
+      `The \`${http.nameHeader}\` header value: ${[...http.nameParam].map(([m, k]) => `\`params.${k}\` for \`${m}\``).join(", ")}; \`undefined\` for every other method and for notifications.`,
+    ],
     parameters: [{ name: "envelope", type: "{ readonly method: string; readonly id?: unknown; readonly params?: unknown }" }],
     returnType: "string | undefined",
     statements: [
@@ -279,11 +284,7 @@ export function addMessageBuilders(file: StatementSink, requestDocs: string, req
       { name: "options", type: "RequestOptions" },
     ],
     returnType: "RequestEnvelope<M>",
-    statements: [
-      "const given = params as JsonObject | undefined;",
-      ...requestBody,
-      "return envelope(method, withMeta(given, meta), options.id) as RequestEnvelope<M>;",
-    ],
+    statements: ["const given = params as JsonObject | undefined;", ...requestBody, "return envelope(method, withMeta(given, meta), options.id) as RequestEnvelope<M>;"],
   });
   file.addFunction({
     name: "notification",

@@ -17,12 +17,43 @@ const c2s = (m: MethodModel) => m.directions.includes("client-to-server");
 const s2c = (m: MethodModel) => m.directions.includes("server-to-client");
 
 const TABLES: readonly Table[] = [
-  { name: "ClientRequests", keyType: "ClientRequestMethod", arrayName: "CLIENT_REQUEST_METHODS", doc: "Requests a client sends to a server.", select: (m) => m.kind === "request" && c2s(m) },
-  { name: "ServerRequests", keyType: "ServerRequestMethod", arrayName: "SERVER_REQUEST_METHODS", doc: "Requests a server sends to a client as JSON-RPC requests.", select: (m) => m.kind === "request" && s2c(m) },
-  { name: "ClientNotifications", keyType: "ClientNotificationMethod", arrayName: "CLIENT_NOTIFICATION_METHODS", doc: "Notifications a client sends to a server.", select: (m) => m.kind === "notification" && c2s(m) },
-  { name: "ServerNotifications", keyType: "ServerNotificationMethod", arrayName: "SERVER_NOTIFICATION_METHODS", doc: "Notifications a server sends to a client.", select: (m) => m.kind === "notification" && s2c(m) },
+  {
+    name: "ClientRequests",
+    keyType: "ClientRequestMethod",
+    arrayName: "CLIENT_REQUEST_METHODS",
+    doc: "Requests a client sends to a server.",
+    select: (m) => m.kind === "request" && c2s(m),
+  },
+  {
+    name: "ServerRequests",
+    keyType: "ServerRequestMethod",
+    arrayName: "SERVER_REQUEST_METHODS",
+    doc: "Requests a server sends to a client as JSON-RPC requests.",
+    select: (m) => m.kind === "request" && s2c(m),
+  },
+  {
+    name: "ClientNotifications",
+    keyType: "ClientNotificationMethod",
+    arrayName: "CLIENT_NOTIFICATION_METHODS",
+    doc: "Notifications a client sends to a server.",
+    select: (m) => m.kind === "notification" && c2s(m),
+  },
+  {
+    name: "ServerNotifications",
+    keyType: "ServerNotificationMethod",
+    arrayName: "SERVER_NOTIFICATION_METHODS",
+    doc: "Notifications a server sends to a client.",
+    select: (m) => m.kind === "notification" && s2c(m),
+  },
   // Not `InputRequests`: the modern schema has a definition of that name (the map of input requests).
-  { name: "InputRequestTable", keyType: "InputRequestMethod", arrayName: "INPUT_REQUEST_METHODS", doc: "Requests a server embeds in an `input_required` result; never sent as JSON-RPC requests.", select: (m) => m.kind === "input", modernOnly: true },
+  {
+    name: "InputRequestTable",
+    keyType: "InputRequestMethod",
+    arrayName: "INPUT_REQUEST_METHODS",
+    doc: "Requests a server embeds in an `input_required` result; never sent as JSON-RPC requests.",
+    select: (m) => m.kind === "input",
+    modernOnly: true,
+  },
 ];
 
 function paramsType(m: MethodModel): string {
@@ -85,10 +116,14 @@ export function emitMethods(model: ProtocolModel) {
     });
     file.addTypeAlias({ name: "ParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["params"]' });
     file.addTypeAlias({ name: "ResultOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["result"]' });
-    file.addTypeAlias({ name: "NotificationParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "NotificationMethod" }], type: 'NotificationTable[M]["params"]' });
+    file.addTypeAlias({
+      name: "NotificationParamsOf",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+      type: 'NotificationTable[M]["params"]',
+    });
 
-    const handlerType = (table: string, key: string) =>
-      `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;
+    const handlerType = (table: string, key: string) => `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;
     file.addTypeAlias({
       name: "ServerHandlers",
       isExported: true,
@@ -110,7 +145,12 @@ export function emitMethods(model: ProtocolModel) {
       properties: [
         { name: "directions", isReadonly: true, type: "readonly Direction[]" },
         { name: "kind", isReadonly: true, type: '"request" | "notification" | "input"' },
-        { name: "params", isReadonly: true, type: "string | null", docs: ["The params type's name (`CallToolRequestParams`, or `CallToolRequest[\"params\"]` where the schema inlines them)."] },
+        {
+          name: "params",
+          isReadonly: true,
+          type: "string | null",
+          docs: ['The params type\'s name (`CallToolRequestParams`, or `CallToolRequest["params"]` where the schema inlines them).'],
+        },
         { name: "paramsRequired", isReadonly: true, type: "boolean" },
         { name: "result", isReadonly: true, type: "string | null", docs: ["The primary result type; `null` for notifications."] },
         { name: "results", isReadonly: true, type: "readonly string[]", docs: ["Every result type the method may return, primary first."] },
@@ -126,27 +166,35 @@ export function emitMethods(model: ProtocolModel) {
       parameters: [{ name: "value", type: "V" }],
       returnType: "V",
       docs: ["Freezes nested arrays and objects too, so no caller can change the tables."],
-      statements: [
-        "if (typeof value === \"object\" && value !== null) { for (const v of Object.values(value)) deepFreeze(v); Object.freeze(value); }",
-        "return value;",
-      ],
+      statements: ['if (typeof value === "object" && value !== null) { for (const v of Object.values(value)) deepFreeze(v); Object.freeze(value); }', "return value;"],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Every method of this version → what the schema says about it."],
       // Annotated rather than `as const satisfies …`: checking a deep literal type costs every consumer's tsc.
-      declarations: [{
-        name: "METHODS",
-        type: "{ readonly [M in Method]: MethodInfo }",
-        initializer: `deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
-      }],
+      declarations: [
+        {
+          name: "METHODS",
+          type: "{ readonly [M in Method]: MethodInfo }",
+          initializer: `deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
+        },
+      ],
     });
     for (const t of tables) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,
         isExported: true,
-        declarations: [{ name: t.arrayName, type: `readonly ${t.keyType}[]`, initializer: `Object.freeze([${model.methods.filter(t.select).map((m) => JSON.stringify(m.name)).join(", ")}])` }],
+        declarations: [
+          {
+            name: t.arrayName,
+            type: `readonly ${t.keyType}[]`,
+            initializer: `Object.freeze([${model.methods
+              .filter(t.select)
+              .map((m) => JSON.stringify(m.name))
+              .join(", ")}])`,
+          },
+        ],
       });
     }
   });

@@ -45,7 +45,10 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
     isExported: true,
     docs: [
       "Every error code of every generated version. " +
-        [...errorCodes.values()].filter((e) => !e.send).map((e) => `\`${e.name}\` (${e.code}) is recognised when received from old peers; no builder sends it.`).join(" "),
+        [...errorCodes.values()]
+          .filter((e) => !e.send)
+          .map((e) => `\`${e.name}\` (${e.code}) is recognised when received from old peers; no builder sends it.`)
+          .join(" "),
     ],
     declarations: [{ name: "ErrorCode", initializer: `Object.freeze({ ${[...errorCodes.values()].map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)` }],
   });
@@ -54,14 +57,26 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
-      { name: "RECEIVE_ONLY", type: "readonly number[]", initializer: `[${[...errorCodes.values()].filter((e) => !e.send).map((e) => e.code).join(", ")}]` },
+      {
+        name: "RECEIVE_ONLY",
+        type: "readonly number[]",
+        initializer: `[${[...errorCodes.values()]
+          .filter((e) => !e.send)
+          .map((e) => e.code)
+          .join(", ")}]`,
+      },
       { name: "ERROR_NAMES", type: "ReadonlyMap<number, ErrorName>", initializer: "new Map(Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]))" },
     ],
   });
   file.addTypeAlias({
     name: "SendableErrorName",
     isExported: true,
-    type: `Exclude<ErrorName, ${[...errorCodes.values()].filter((e) => !e.send).map((e) => JSON.stringify(e.name)).join(" | ") || "never"}>`,
+    type: `Exclude<ErrorName, ${
+      [...errorCodes.values()]
+        .filter((e) => !e.send)
+        .map((e) => JSON.stringify(e.name))
+        .join(" | ") || "never"
+    }>`,
   });
   file.addFunction({
     name: "errorName",
@@ -105,9 +120,7 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
   file.addFunction({
     name: "bestLegacyVersion",
     isExported: true,
-    docs: [
-      "The newest legacy version both sides support; if there is none, the newest legacy version (`initialize` negotiates again anyway).",
-    ],
+    docs: ["The newest legacy version both sides support; if there is none, the newest legacy version (`initialize` negotiates again anyway)."],
     parameters: [{ name: "supported", type: "readonly string[]" }],
     returnType: "string",
     statements: ["return LEGACY.find((v) => supported.includes(v)) ?? (LEGACY[0] as string);"],
@@ -136,10 +149,12 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
       "What a client declares: only what it really handles. `elicitation` (the client has a hook for it) and MCP Apps " +
         "(it recognises UI resources). Never `roots` or `sampling`: deprecated from 2026-07-28 on.",
     ],
-    declarations: [{
-      name: "DEFAULT_CLIENT_CAPABILITIES",
-      initializer: `Object.freeze({ elicitation: Object.freeze({}), extensions: Object.freeze({ ${JSON.stringify(ui.id)}: Object.freeze(${JSON.stringify(ui.clientCapability)}) }) })`,
-    }],
+    declarations: [
+      {
+        name: "DEFAULT_CLIENT_CAPABILITIES",
+        initializer: `Object.freeze({ elicitation: Object.freeze({}), extensions: Object.freeze({ ${JSON.stringify(ui.id)}: Object.freeze(${JSON.stringify(ui.clientCapability)}) }) })`,
+      },
+    ],
   });
   file.addFunction({
     name: "uiResourceUri",
@@ -161,7 +176,12 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
 }
 
 function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
-  file.addTypeAlias({ name: "RequestMethod", isExported: true, docs: ["A JSON-RPC request method of any generated version: a typo does not compile."], type: union(models, (v) => `M_${v}.RequestMethod`) });
+  file.addTypeAlias({
+    name: "RequestMethod",
+    isExported: true,
+    docs: ["A JSON-RPC request method of any generated version: a typo does not compile."],
+    type: union(models, (v) => `M_${v}.RequestMethod`),
+  });
   file.addTypeAlias({ name: "NotificationMethod", isExported: true, type: union(models, (v) => `M_${v}.NotificationMethod`) });
   file.addTypeAlias({
     name: "RequestParamsInput",
@@ -176,14 +196,24 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
     type: union(models, (v) => `(M extends M_${v}.NotificationMethod ? M_${v}.NotificationParamsOf<M> : never)`),
   });
-  file.addTypeAlias({ name: "ParsedMessage", isExported: true, docs: ["What `parse` returns: a message of any generated version."], type: union(models, (v) => `E_${v}.ParsedMessage`) });
+  file.addTypeAlias({
+    name: "ParsedMessage",
+    isExported: true,
+    docs: ["What `parse` returns: a message of any generated version."],
+    type: union(models, (v) => `E_${v}.ParsedMessage`),
+  });
   file.addTypeAlias({
     name: "RequestEnvelope",
     isExported: true,
     typeParameters: [{ name: "M", constraint: "string", default: "string" }],
     type: '{ jsonrpc: "2.0"; id: string | number; method: M; params?: JsonObject }',
   });
-  file.addTypeAlias({ name: "NotificationEnvelope", isExported: true, typeParameters: [{ name: "M", constraint: "string", default: "string" }], type: '{ jsonrpc: "2.0"; method: M; params?: JsonObject }' });
+  file.addTypeAlias({
+    name: "NotificationEnvelope",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "string", default: "string" }],
+    type: '{ jsonrpc: "2.0"; method: M; params?: JsonObject }',
+  });
   file.addTypeAlias({ name: "ResultEnvelope", isExported: true, type: '{ jsonrpc: "2.0"; id: string | number; result: JsonObject }' });
   file.addTypeAlias({ name: "ErrorEnvelope", isExported: true, type: '{ jsonrpc: "2.0"; id?: string | number; error: { code: number; message: string; data?: unknown } }' });
   file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
@@ -199,7 +229,13 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
         type: "string",
         docs: ["Given: the request is modern-shaped and `_meta` carries this version, capabilities and the keys below. Absent: legacy-shaped, no `_meta` is invented."],
       },
-      { name: "clientCapabilities", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Defaults to `DEFAULT_CLIENT_CAPABILITIES` when `protocolVersion` is given."] },
+      {
+        name: "clientCapabilities",
+        hasQuestionToken: true,
+        isReadonly: true,
+        type: "Readonly<JsonObject>",
+        docs: ["Defaults to `DEFAULT_CLIENT_CAPABILITIES` when `protocolVersion` is given."],
+      },
       { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "{ readonly name: string; readonly version: string }" },
       { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "string" },
       { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "string | number" },
@@ -210,7 +246,13 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     name: "ResultOptions",
     isExported: true,
     properties: [
-      { name: "protocolVersion", hasQuestionToken: true, isReadonly: true, type: "string", docs: ["The client's version. `resultType` and `serverInfo` are written only towards a modern client."] },
+      {
+        name: "protocolVersion",
+        hasQuestionToken: true,
+        isReadonly: true,
+        type: "string",
+        docs: ["The client's version. `resultType` and `serverInfo` are written only towards a modern client."],
+      },
       { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "{ readonly name: string; readonly version: string }" },
       { name: "resultType", hasQuestionToken: true, isReadonly: true, type: "string" },
     ],
@@ -248,8 +290,8 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
     name: "resultResponse",
     isExported: true,
     docs: [
-      "A successful response. `resultType` (default `\"complete\"`) and `serverInfo` only towards a modern client: a legacy " +
-        "client does not know them, and treats an absent `resultType` as `\"complete\"` anyway. Asking a legacy (or unnamed) " +
+      'A successful response. `resultType` (default `"complete"`) and `serverInfo` only towards a modern client: a legacy ' +
+        'client does not know them, and treats an absent `resultType` as `"complete"` anyway. Asking a legacy (or unnamed) ' +
         "client for another `resultType` throws a RangeError rather than dropping it silently.",
     ],
     parameters: [
@@ -336,7 +378,7 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void
   file.addFunction({
     name: "resultType",
     isExported: true,
-    docs: ["A result's `resultType`; absent means `\"complete\"`, as the spec requires for results from older servers."],
+    docs: ['A result\'s `resultType`; absent means `"complete"`, as the spec requires for results from older servers.'],
     parameters: [{ name: "result", type: "unknown" }],
     returnType: "string",
     statements: ['const value = isObject(result) ? result["resultType"] : undefined;', 'return typeof value === "string" ? value : "complete";'],
@@ -344,7 +386,7 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void
   file.addFunction({
     name: "isInputRequired",
     isExported: true,
-    docs: ["Whether the server asks for more input before it can finish (`resultType: \"input_required\"`)."],
+    docs: ['Whether the server asks for more input before it can finish (`resultType: "input_required"`).'],
     parameters: [{ name: "result", type: "unknown" }],
     returnType: "boolean",
     statements: ['return resultType(result) === "input_required";'],
@@ -374,8 +416,12 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   const metaKey = (name: string): string => {
     const key = keys.get(name);
     if (key === undefined) {
-      throw new BindgenError(models[0]?.file ?? "schema/lock.json", "", `a release that defines the _meta key "${name}" (a modern release) among those generated`,
-        "the version-agnostic runtime writes modern _meta keys when a caller probes a newer version");
+      throw new BindgenError(
+        models[0]?.file ?? "schema/lock.json",
+        "",
+        `a release that defines the _meta key "${name}" (a modern release) among those generated`,
+        "the version-agnostic runtime writes modern _meta keys when a caller probes a newer version",
+      );
     }
     return JSON.stringify(key);
   };

@@ -1,11 +1,4 @@
-import {
-  Writers,
-  type CodeBlockWriter,
-  type IndexSignatureDeclarationStructure,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type WriterFunction,
-} from "ts-morph";
+import { Writers, type CodeBlockWriter, type IndexSignatureDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type WriterFunction } from "ts-morph";
 import type { JsonType, JsonValue, SchemaNode } from "../load/schema-node.ts";
 import { docs } from "./doc-comments.ts";
 import { propertyKey } from "./names.ts";
@@ -65,9 +58,27 @@ export class SchemaTypes {
 
   typeOf(node: SchemaNode): TypeOut {
     const parts: TypeOut[] = [this.ownType(node)];
-    if (node.anyOf) parts.push(combine(node.anyOf.map((n) => this.typeOf(n)), "union"));
-    if (node.oneOf) parts.push(combine(node.oneOf.map((n) => this.typeOf(n)), "union"));
-    if (node.allOf) parts.push(combine(node.allOf.map((n) => this.typeOf(n)), "intersection"));
+    if (node.anyOf)
+      parts.push(
+        combine(
+          node.anyOf.map((n) => this.typeOf(n)),
+          "union",
+        ),
+      );
+    if (node.oneOf)
+      parts.push(
+        combine(
+          node.oneOf.map((n) => this.typeOf(n)),
+          "union",
+        ),
+      );
+    if (node.allOf)
+      parts.push(
+        combine(
+          node.allOf.map((n) => this.typeOf(n)),
+          "intersection",
+        ),
+      );
     // A node with only combinators has `unknown` as its own type, which adds nothing.
     const meaningful = parts.length > 1 && isUnconstrained(node) ? parts.slice(1) : parts;
     return combine(meaningful, "intersection");

@@ -115,7 +115,14 @@ interface Tables {
 
 type Rec = Record<string, unknown>;
 
-const NULL = 1, BOOL = 2, OBJ = 4, ARR = 8, NUM = 16, INT = 32, STR = 64, ALL = 127;
+const NULL = 1,
+  BOOL = 2,
+  OBJ = 4,
+  ARR = 8,
+  NUM = 16,
+  INT = 32,
+  STR = 64,
+  ALL = 127;
 /** Indexed by bit position. */
 const TYPE_NAMES = ["null", "boolean", "object", "array", "number", "integer", "string"];
 /** Wire keys copied to the node as they are. */
@@ -239,7 +246,12 @@ function check(n: Node, x: unknown, d: number): boolean {
     else if ((x as number) > n.x) ok = quiet > 0 ? false : report("", `a number <= ${n.x}`, String(x));
   }
   if (!ok && quiet > 0) return false;
-  if (n.l !== null) for (const m of n.l) if (!check(m, x, d)) { if (quiet > 0) return false; ok = false; }
+  if (n.l !== null)
+    for (const m of n.l)
+      if (!check(m, x, d)) {
+        if (quiet > 0) return false;
+        ok = false;
+      }
   if (n.u !== null && !checkUnion(n, n.u, false, x, d)) ok = false;
   if (n.o !== null && !checkUnion(n, n.o, true, x, d)) ok = false;
   return ok;
@@ -351,9 +363,30 @@ function checkUnion(n: Node, members: readonly Node[], exactlyOne: boolean, x: u
 
 function blankNode(): Node {
   return {
-    nm: "", any: false, leaf: false, t: ALL, c: undefined, e: null, p: null, q: [], r: [], a: null, i: null,
-    u: null, o: null, l: null, dk: "", dm: null, fn: "", n: -Infinity, x: Infinity, ni: 0, xi: Infinity,
-    nl: 0, xl: Infinity, re: null,
+    nm: "",
+    any: false,
+    leaf: false,
+    t: ALL,
+    c: undefined,
+    e: null,
+    p: null,
+    q: [],
+    r: [],
+    a: null,
+    i: null,
+    u: null,
+    o: null,
+    l: null,
+    dk: "",
+    dm: null,
+    fn: "",
+    n: -Infinity,
+    x: Infinity,
+    ni: 0,
+    xi: Infinity,
+    nl: 0,
+    xl: Infinity,
+    re: null,
   };
 }
 

@@ -67,7 +67,10 @@ export const emitValidate: VersionEmitter = (model) => {
       name: "validate",
       isExported: true,
       docs: ["Checks `value` against one schema definition, with the JSON schema's (open-object) semantics."],
-      parameters: [{ name: "definitionName", type: "DefinitionName" }, { name: "value", type: "unknown" }],
+      parameters: [
+        { name: "definitionName", type: "DefinitionName" },
+        { name: "value", type: "unknown" },
+      ],
       returnType: "ValidationResult",
       statements: ["return validateDefinition(tables(), definitionName, value);"],
     });
@@ -86,7 +89,10 @@ export const emitValidate: VersionEmitter = (model) => {
       name: "validateResult",
       isExported: true,
       docs: ["Checks the result of a request of `method`: it passes if it matches any of the method's result types."],
-      parameters: [{ name: "method", type: "string" }, { name: "result", type: "unknown" }],
+      parameters: [
+        { name: "method", type: "string" },
+        { name: "result", type: "unknown" },
+      ],
       returnType: "ValidationResult",
       statements: ["return validateMethodResult(tables(), method, result);"],
     });

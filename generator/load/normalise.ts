@@ -15,20 +15,93 @@ const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", 
 /** Keywords that carry no meaning for bindings and are dropped without complaint. */
 const IGNORED = new Set(["title", "$comment", "examples", "$id", "readOnly", "writeOnly"]);
 const HANDLED = new Set([
-  "description", "$ref", "type", "const", "enum", "properties", "required", "additionalProperties",
-  "items", "anyOf", "oneOf", "allOf", "format", "minimum", "maximum", "minItems", "maxItems",
-  "minLength", "maxLength", "pattern", "default", "deprecated",
+  "description",
+  "$ref",
+  "type",
+  "const",
+  "enum",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "format",
+  "minimum",
+  "maximum",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "default",
+  "deprecated",
 ]);
 
 /** Real MCP schemas nest about ten levels; anything near this is hostile or broken input. */
 export const MAX_DEPTH = 64;
 
 const RESERVED_NAMES = new Set([
-  "any", "unknown", "never", "object", "string", "number", "boolean", "symbol", "bigint", "undefined", "void", "null",
-  "constructor", "prototype", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
-  "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
-  "new", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "while", "with", "type",
-  "interface", "let", "package", "private", "protected", "public", "static", "yield", "await", "implements",
+  "any",
+  "unknown",
+  "never",
+  "object",
+  "string",
+  "number",
+  "boolean",
+  "symbol",
+  "bigint",
+  "undefined",
+  "void",
+  "null",
+  "constructor",
+  "prototype",
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "instanceof",
+  "new",
+  "return",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "while",
+  "with",
+  "type",
+  "interface",
+  "let",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "static",
+  "yield",
+  "await",
+  "implements",
 ]);
 
 type Raw = { readonly [key: string]: unknown };
@@ -133,14 +206,14 @@ function node(ctx: Context, raw: unknown, pointer: string, depth: number): Schem
   for (const name of [...requiredSet].sort()) {
     if (!declaredProps.has(name)) {
       // A required key with no schema is allowed by JSON Schema; bindings give it type unknown.
-      out.properties = [...(out.properties ?? []), { name, required: true, schema: { pointer: joinPointer(pointer, "required") } }]
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      out.properties = [...(out.properties ?? []), { name, required: true, schema: { pointer: joinPointer(pointer, "required") } }].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
     }
   }
   const additional = own(raw, "additionalProperties");
   if (additional !== undefined) {
-    out.additionalProperties =
-      typeof additional === "boolean" ? additional : node(ctx, additional, joinPointer(pointer, "additionalProperties"), depth + 1);
+    out.additionalProperties = typeof additional === "boolean" ? additional : node(ctx, additional, joinPointer(pointer, "additionalProperties"), depth + 1);
   }
   const items = own(raw, "items");
   if (items !== undefined) out.items = node(ctx, items, joinPointer(pointer, "items"), depth + 1);

@@ -32,7 +32,10 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   }
   const definitions = new Map<string, DefinitionModel>();
   for (const [name, node] of schema.definitions) {
-    const refined = refine(node, facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era)));
+    const refined = refine(
+      node,
+      facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era)),
+    );
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
 
@@ -101,28 +104,29 @@ function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
       const methodProp = propertyOf(schema, message, "method");
       const name = methodProp ? deref(schema, methodProp.schema).const : undefined;
       if (typeof name !== "string") {
-        throw new BindgenError(schema.file, member.ref ? schema.definitions.get(member.ref)!.pointer : member.pointer,
-          `a member of ${union} with a "method" property that is a string const`);
+        throw new BindgenError(
+          schema.file,
+          member.ref ? schema.definitions.get(member.ref)!.pointer : member.pointer,
+          `a member of ${union} with a "method" property that is a string const`,
+        );
       }
       const paramsProp = propertyOf(schema, message, "params");
-      const params: TypeRef | null = paramsProp
-        ? paramsProp.schema.ref !== undefined
-          ? { definition: paramsProp.schema.ref, path: [] }
-          : { definition, path: ["params"] }
-        : null;
+      const params: TypeRef | null = paramsProp ? (paramsProp.schema.ref !== undefined ? { definition: paramsProp.schema.ref, path: [] } : { definition, path: ["params"] }) : null;
       const shape = paramsProp ? shapeKey(deref(schema, paramsProp.schema)) : "none";
       const entry = methods.get(name);
       if (entry) {
         if (entry.kind !== kind || entry.shape !== shape) {
-          throw new BindgenError(schema.file, message.pointer, `the same params and kind for "${name}" in every union that lists it`,
-            `${entry.unions.join(", ")} and ${union} disagree`);
+          throw new BindgenError(
+            schema.file,
+            message.pointer,
+            `the same params and kind for "${name}" in every union that lists it`,
+            `${entry.unions.join(", ")} and ${union} disagree`,
+          );
         }
         const preferNamed = entry.definition === entry.unions[0] && definition !== union;
         methods.set(name, {
           ...entry,
-          ...(preferNamed
-            ? { definition, pointer: message.pointer, params, envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined }
-            : {}),
+          ...(preferNamed ? { definition, pointer: message.pointer, params, envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined } : {}),
           directions: uniqueSorted([...entry.directions, direction]) as Direction[],
           unions: uniqueSorted([...entry.unions, union]),
         });
@@ -298,4 +302,3 @@ function uniqueSorted<T extends string>(values: readonly T[]): T[] {
 export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-

@@ -108,7 +108,11 @@ export function loadFacts(file: string): Facts {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
       methodHeader: c.string(http, "/http", "methodHeader"),
       nameHeader: c.string(http, "/http", "nameHeader"),
-      nameParam: Object.fromEntries(Object.keys(nameParam).sort().map((k) => [k, c.string(nameParam, "/http/nameParam", k)])),
+      nameParam: Object.fromEntries(
+        Object.keys(nameParam)
+          .sort()
+          .map((k) => [k, c.string(nameParam, "/http/nameParam", k)]),
+      ),
       eras: c.selector(http, "/http", "eras"),
       source: c.string(http, "/http", "source"),
     },

@@ -1,10 +1,14 @@
 // The README's usage example, kept compiling: if the README's promises break, so does this file.
 import { parse, request, type ServerHandlers } from "../../generated/2026-07-28/index.js";
 
-export const msg = request("tools/call", { name: "weather", arguments: { city: "Oslo" } }, {
-  id: 1,
-  clientCapabilities: {},
-});
+export const msg = request(
+  "tools/call",
+  { name: "weather", arguments: { city: "Oslo" } },
+  {
+    id: 1,
+    clientCapabilities: {},
+  },
+);
 
 // @ts-expect-error no such method
 request("tools/cal", { name: "x" }, { id: 2, clientCapabilities: {} });

@@ -1,13 +1,6 @@
 // Every mistake below must be a compile error: `tsc` fails on an unused @ts-expect-error, so a
 // binding that stopped catching one of them fails this file.
-import type {
-  CallToolRequestParams,
-  ClientRequestMethod,
-  ClientRequests,
-  ListToolsResult,
-  ParamsOf,
-  ServerHandlers,
-} from "../../generated/2026-07-28/index.js";
+import type { CallToolRequestParams, ClientRequestMethod, ClientRequests, ListToolsResult, ParamsOf, ServerHandlers } from "../../generated/2026-07-28/index.js";
 import { METHODS } from "../../generated/2026-07-28/index.js";
 
 const meta = {
