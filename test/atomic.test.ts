@@ -100,7 +100,7 @@ describe("writeTree killed while writing", () => {
       new Promise<number>((resolve) => {
         const c = child(tag);
         let t0 = 0;
-        c.stdout!.on("data", (d: Buffer) => {
+        c.stdout.on("data", (d: Buffer) => {
           if (d.toString().includes("writing")) t0 = performance.now();
         });
         c.on("close", () => resolve(performance.now() - t0));
@@ -117,7 +117,7 @@ describe("writeTree killed while writing", () => {
       plantMarkerTree(target);
       const c = child("new");
       await new Promise<void>((resolve) => {
-        c.stdout!.on("data", (d: Buffer) => {
+        c.stdout.on("data", (d: Buffer) => {
           if (d.toString().includes("writing")) setTimeout(() => c.kill("SIGKILL"), fraction * writeMs * 1.1);
         });
         c.on("close", () => resolve());

@@ -65,7 +65,7 @@ const cache = { ttlMs: 0, cacheScope: "public", resultType: "complete" } as cons
 
 export const handlers: Pick<ServerHandlers, Handled> = {
   "tools/list": () => ({ ...cache, tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
-  "tools/call": (params) => ({ resultType: "complete", content: [{ type: "text", text: String(params.arguments?.["text"] ?? "") }] }),
+  "tools/call": (params) => ({ resultType: "complete", content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }] }),
   "prompts/list": () => ({ ...cache, prompts: [{ name: "p" }] }),
   "prompts/get": (params) => ({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: params.name } }] }),
   "resources/list": () => ({ ...cache, resources: [{ name: "a", uri: "file:///a" }] }),

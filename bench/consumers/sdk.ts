@@ -74,7 +74,7 @@ export async function requests(): Promise<unknown[]> {
 
 export const server = new Server({ name: "bench", version: "1.0.0" }, { capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} } });
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "echo", inputSchema: { type: "object" as const } }] }));
-server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text" as const, text: String(request.params.arguments?.["text"] ?? "") }] }));
+server.setRequestHandler(CallToolRequestSchema, (request) => ({ content: [{ type: "text" as const, text: JSON.stringify(request.params.arguments ?? {}) }] }));
 server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "p" }] }));
 server.setRequestHandler(GetPromptRequestSchema, (request) => ({ messages: [{ role: "user" as const, content: { type: "text" as const, text: request.params.name } }] }));
 server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [{ name: "a", uri: "file:///a" }] }));

@@ -104,7 +104,7 @@ const BOUNDS: readonly { readonly key: "minimum" | "maximum" | "minItems" | "max
  */
 function compareConstraints(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
   const report = (key: string, before: unknown, after: unknown, effect: Effect) => {
-    const text = (v: unknown) => (v === undefined ? "none" : typeof v === "string" ? v : String(v));
+    const text = (v: unknown) => (v === undefined ? "none" : typeof v === "string" ? v : JSON.stringify(v));
     const how = effect === EFFECT.narrowed ? "tightened" : effect === EFFECT.widened ? "loosened" : "changed";
     emit(
       ctx,

@@ -188,7 +188,7 @@ function node(ctx: Context, raw: unknown, pointer: string, depth: number): Schem
     if (!Array.isArray(required) || !required.every((r) => typeof r === "string")) {
       throw new BindgenError(ctx.file, joinPointer(pointer, "required"), "an array of property names");
     }
-    requiredSet = new Set(required as string[]);
+    requiredSet = new Set(required);
   }
   if (props !== undefined) {
     if (!isObject(props)) throw new BindgenError(ctx.file, joinPointer(pointer, "properties"), "an object of property schemas");
@@ -258,7 +258,7 @@ function jsonValue(ctx: Context, value: unknown, pointer: string, depth: number)
       Object.keys(value)
         .sort()
         .map((k) => [k, jsonValue(ctx, value[k], joinPointer(pointer, k), depth + 1)]),
-    ) as JsonValue;
+    );
   }
   return value as JsonValue;
 }
@@ -294,7 +294,8 @@ function refName(ctx: Context, value: unknown, pointer: string): string {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : `${typeof value} ${String(value)}`;
+  if (typeof value === "object") return "an object";
+  return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /**

@@ -134,7 +134,7 @@ async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    for await (const chunk of response.body ?? []) {
+    for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
       size += chunk.byteLength;
       if (size > MAX_SCHEMA_BYTES) break;
       chunks.push(chunk);

@@ -1,4 +1,4 @@
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError } from "../errors.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import { appliesTo, type Facts } from "./facts.ts";
@@ -127,7 +127,7 @@ function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
         methods.set(name, {
           ...entry,
           ...(preferNamed ? { definition, pointer: message.pointer, params, envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined } : {}),
-          directions: uniqueSorted([...entry.directions, direction]) as Direction[],
+          directions: uniqueSorted<Direction>([...entry.directions, direction]),
           unions: uniqueSorted([...entry.unions, union]),
         });
         continue;

@@ -159,7 +159,7 @@ class Checker {
   strings(o: Obj, p: string, key: string): string[] {
     const v = o[key];
     if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) throw new BindgenError(this.file, joinPointer(p, key), "an array of strings");
-    return v as string[];
+    return v;
   }
   integers(o: Obj, p: string, key: string): number[] {
     const v = o[key];
@@ -169,7 +169,7 @@ class Checker {
   selector(o: Obj, p: string, key = "versions"): VersionSelector {
     const v = o[key];
     if (v === "*" || v === "legacy" || v === "modern") return v;
-    if (Array.isArray(v) && v.every((s) => typeof s === "string")) return v as string[];
+    if (Array.isArray(v) && v.every((s) => typeof s === "string")) return v;
     throw new BindgenError(this.file, joinPointer(p, key), '"*", "legacy", "modern" or an array of versions');
   }
 }
