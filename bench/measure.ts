@@ -15,13 +15,9 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Runs `a` and `b` alternately `rounds` times, so drift in machine load hits both alike. */
-export function alternate(rounds: number, a: () => number, b: () => number): { a: number; b: number } {
-  const as: number[] = [];
-  const bs: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    as.push(a());
-    bs.push(b());
-  }
-  return { a: median(as), b: median(bs) };
+/** Runs each of `runs` in turn, `rounds` times, so drift in machine load hits them alike; their medians, in order. */
+export function alternate(rounds: number, ...runs: (() => number)[]): number[] {
+  const times = runs.map((): number[] => []);
+  for (let i = 0; i < rounds; i++) runs.forEach((run, j) => times[j]!.push(run()));
+  return times.map(median);
 }
