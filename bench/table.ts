@@ -1,6 +1,7 @@
 /**
  * One row of the bench table: a figure of ours against a baseline measured in the same run.
- * `ratio` is ours ÷ baseline; `target` says which way is good (`≤ 0.4×`, `≥ 0.5×`).
+ * `ratio` is ours ÷ baseline; `target` says which way is good (`≤ 0.4×`, `≥ 0.5×`), on the
+ * ratio, or on our own figure when it carries a unit (`≤ 8,000 B`, `< 500 ms`).
  */
 export interface BenchRow {
   readonly section: string;
@@ -8,7 +9,9 @@ export interface BenchRow {
   readonly ours: string;
   readonly baseline: string;
   readonly ratio: number | null;
-  readonly target?: { readonly op: "≤" | "≥"; readonly value: number };
+  /** Our figure in the row's unit, for targets that bound it rather than the ratio. */
+  readonly value: number;
+  readonly target?: { readonly op: "≤" | "≥" | "<"; readonly value: number; readonly unit?: string };
   /** Why a row has no figures (a module not generated yet, a tool missing). */
   readonly note?: string;
 }
@@ -18,6 +21,7 @@ export function row(section: string, measure: string, ours: number, baseline: nu
     section,
     measure,
     ours: formatValue(ours, unit),
+    value: ours,
     baseline: formatValue(baseline, unit),
     ratio: baseline === 0 ? null : ours / baseline,
     ...(target ? { target } : {}),
@@ -25,7 +29,7 @@ export function row(section: string, measure: string, ours: number, baseline: nu
 }
 
 export function missingRow(section: string, measure: string, note: string): BenchRow {
-  return { section, measure, ours: "n/a", baseline: "n/a", ratio: null, note };
+  return { section, measure, ours: "n/a", baseline: "n/a", value: Number.NaN, ratio: null, note };
 }
 
 function formatValue(value: number, unit: string): string {
@@ -39,8 +43,10 @@ function formatValue(value: number, unit: string): string {
 function verdict(r: BenchRow): string {
   if (r.note) return r.note;
   if (!r.target || r.ratio === null) return "";
-  const met = r.target.op === "≤" ? r.ratio <= r.target.value : r.ratio >= r.target.value;
-  return `${r.target.op} ${r.target.value}× ${met ? "met" : "MISSED"}`;
+  const { op, value, unit } = r.target;
+  const figure = unit === undefined ? r.ratio : r.value;
+  const met = op === "≤" ? figure <= value : op === "<" ? figure < value : figure >= value;
+  return `${op} ${unit === undefined ? `${value}×` : formatValue(value, unit)} ${met ? "met" : "MISSED"}`;
 }
 
 /** A Markdown table, readable as plain text too. */
