@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { compare } from "./compare.ts";
 import { sha256 } from "./load/read.ts";
 import { PACKAGE_ROOT } from "./project.ts";
 
@@ -83,7 +84,7 @@ export function stampText(stamp: VersionStamp | RootStamp): string {
 
 export function fileHashes(files: ReadonlyMap<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[name] = sha256(content);
+  for (const [name, content] of [...files].sort(([a], [b]) => compare(a, b))) out[name] = sha256(content);
   return out;
 }
 

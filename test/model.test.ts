@@ -142,6 +142,34 @@ describe("release-specific pairings", () => {
     expect(method(model("2025-11-25"), "tools/call").envelopeInSchema).toBe(true);
     expect(method(model("2026-07-28"), "tools/call").envelopeInSchema).toBe(true);
   });
+
+  it("names each request's response definition where the schema pairs them (modern only)", () => {
+    expect(method(model("2026-07-28"), "tools/call").response).toBe("CallToolResultResponse");
+    expect(method(model("2026-07-28"), "subscriptions/listen").response).toBe("SubscriptionsListenResultResponse");
+    expect(method(model("2026-07-28"), "notifications/message").response).toBeNull();
+    expect(method(model("2025-11-25"), "tools/call").response).toBeNull();
+  });
+
+  it("lists the message unions each release defines", () => {
+    const names = (v: string) => model(v).messageUnions.map((u) => `${u.name}:${u.role}:${u.direction ?? "both"}`);
+    expect(names("2025-11-25")).toEqual([
+      "ClientRequest:request:client-to-server",
+      "ServerRequest:request:server-to-client",
+      "ClientNotification:notification:client-to-server",
+      "ServerNotification:notification:server-to-client",
+      "ClientResult:result:client-to-server",
+      "ServerResult:result:server-to-client",
+      "JSONRPCMessage:message:both",
+    ]);
+    expect(names("2026-07-28")).toContain("InputRequest:input:server-to-client");
+    expect(names("2026-07-28")).not.toContain("ServerRequest:request:server-to-client");
+  });
+
+  it("names the response envelopes and whether an error may omit its id", () => {
+    expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false });
+    expect(model("2025-11-25").envelope).toEqual({ resultResponse: "JSONRPCResultResponse", errorResponse: "JSONRPCErrorResponse", errorIdOptional: true });
+    expect(model("2026-07-28").envelope.errorIdOptional).toBe(true);
+  });
 });
 
 describe("error codes", () => {

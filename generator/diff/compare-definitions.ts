@@ -1,10 +1,16 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { compare } from "../model/build.ts";
+import { compare } from "../compare.ts";
 import type { Change, Side } from "./change.ts";
-import { compareNodes, emit, type NodeContext } from "./compare-nodes.ts";
+import { compareNodes, record, type NodeContext } from "./compare-nodes.ts";
 import type { Rename } from "./renames.ts";
-import { MESSAGE_UNIONS, producersOf } from "./roles.ts";
+import { messageUnionNames, producersOf } from "./roles.ts";
 import { EFFECT } from "./severity.ts";
+
+/** Whether messages started or stopped declaring `jsonrpc`/`id` themselves: the envelope moved, the wire did not change. */
+export function envelopeMoved(oldModel: ProtocolModel, newModel: ProtocolModel): boolean {
+  const before = new Map(oldModel.methods.map((m) => [m.name, m.envelopeInSchema]));
+  return newModel.methods.some((m) => before.has(m.name) && before.get(m.name) !== m.envelopeInSchema);
+}
 
 export interface DefinitionInputs {
   readonly oldModel: ProtocolModel;
@@ -20,6 +26,8 @@ export function compareDefinitions(input: DefinitionInputs): Change[] {
   const out: Change[] = [];
   const renameMap = new Map(renames.map((r) => [r.from, r.to]));
   const renamedTo = new Set(renames.map((r) => r.to));
+  const messageUnions = messageUnionNames(oldModel, newModel);
+  const moved = envelopeMoved(oldModel, newModel);
   const context = (oldName: string | null, newName: string | null): NodeContext => ({
     oldSchema: oldModel.schema,
     newSchema: newModel.schema,
@@ -27,21 +35,22 @@ export function compareDefinitions(input: DefinitionInputs): Change[] {
     subjectKind: "definition",
     subject: newName ?? oldName!,
     producers: producersOf(input.oldRoles, oldName, input.newRoles, newName),
-    membershipIsNotice: MESSAGE_UNIONS.has(newName ?? oldName!),
+    membershipIsNotice: messageUnions.has(newName ?? oldName!),
+    envelopeMoved: moved,
     out,
   });
 
   for (const [name, def] of newModel.definitions) {
     if (oldModel.definitions.has(name) || renamedTo.has(name)) continue;
-    emit(context(null, name), "definition-added", [], `definition \`${name}\` added`, null, name, null, def.schema.pointer, EFFECT.notice);
+    record(context(null, name), "definition-added", [], `definition \`${name}\` added`, null, name, null, def.schema.pointer, EFFECT.notice);
   }
   for (const [name, def] of oldModel.definitions) {
     if (newModel.definitions.has(name) || renameMap.has(name)) continue;
-    emit(context(name, null), "definition-removed", [], `definition \`${name}\` removed`, name, null, def.schema.pointer, null, EFFECT.notice);
+    record(context(name, null), "definition-removed", [], `definition \`${name}\` removed`, name, null, def.schema.pointer, null, EFFECT.notice);
   }
   for (const r of renames) {
     const ctx = context(r.from, r.to);
-    emit(
+    record(
       ctx,
       "definition-renamed",
       [],
@@ -67,7 +76,7 @@ export function compareDefinitions(input: DefinitionInputs): Change[] {
     const before = oldModel.definitions.get(from)!;
     const after = newModel.definitions.get(to)!;
     if (before.deprecated === after.deprecated) return;
-    emit(
+    record(
       ctx,
       after.deprecated ? "deprecated" : "undeprecated",
       [],

@@ -130,6 +130,7 @@ export function compareMethods(input: MethodInputs): Change[] {
       subject: b.name,
       producers: producersOf(input.oldRoles, a.definition, input.newRoles, b.definition),
       membershipIsNotice: false,
+      envelopeMoved: a.envelopeInSchema !== b.envelopeInSchema,
       out,
     };
     compareNodes(ctx, messageNode(oldModel, a), messageNode(newModel, b));

@@ -1,6 +1,6 @@
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
-import { compare } from "../model/build.ts";
+import { compare } from "../compare.ts";
 import type { Change, ChangeId, Side, SubjectKind } from "./change.ts";
 import { describe } from "./describe.ts";
 import { EFFECT, severityFor, type Effect } from "./severity.ts";
@@ -18,6 +18,8 @@ export interface NodeContext {
   readonly producers: ReadonlySet<Side>;
   /** Union membership changes here are rated by the method changes instead (message unions). */
   readonly membershipIsNotice: boolean;
+  /** Messages started or stopped declaring `jsonrpc`/`id` themselves (`MethodModel.envelopeInSchema` flipped). */
+  readonly envelopeMoved: boolean;
   readonly out: Change[];
 }
 
@@ -58,7 +60,7 @@ export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
   if (a.items && b.items) compareNodes(ctx, a.items, b.items, [...path, "[]"], seen);
   else if (a.items || b.items) typeChanged(ctx, a, b, path, EFFECT.changed);
   if (path.length > 0 && (a.deprecated === true) !== (b.deprecated === true)) {
-    emit(
+    record(
       ctx,
       b.deprecated ? "deprecated" : "undeprecated",
       path,
@@ -106,7 +108,7 @@ function compareConstraints(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path
   const report = (key: string, before: unknown, after: unknown, effect: Effect) => {
     const text = (v: unknown) => (v === undefined ? "none" : typeof v === "string" ? v : JSON.stringify(v));
     const how = effect === EFFECT.narrowed ? "tightened" : effect === EFFECT.widened ? "loosened" : "changed";
-    emit(
+    record(
       ctx,
       "constraint-changed",
       path,
@@ -142,9 +144,9 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
     const q = after.get(name);
     const at = [...path, name];
     // Up to 2025-06-18 messages leave `jsonrpc`/`id` to the envelope; declaring them changes nothing on the wire.
-    if (path.length === 0 && (!p || !q) && ENVELOPE_KEYS.has(name) && before.has("method") && after.has("method")) continue;
+    if (path.length === 0 && (!p || !q) && ENVELOPE_KEYS.has(name) && ctx.envelopeMoved && before.has("method") && after.has("method")) continue;
     if (!p && q) {
-      emit(
+      record(
         ctx,
         "property-added",
         at,
@@ -156,7 +158,7 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
         q.required ? EFFECT.addedRequired : EFFECT.addedOptional,
       );
     } else if (p && !q) {
-      emit(
+      record(
         ctx,
         "property-removed",
         at,
@@ -169,7 +171,7 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
       );
     } else if (p && q) {
       if (p.required !== q.required) {
-        emit(
+        record(
           ctx,
           q.required ? "property-became-required" : "property-became-optional",
           at,
@@ -239,11 +241,21 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   const effectOf = (e: Effect) => (ctx.membershipIsNotice ? EFFECT.notice : e);
   for (const m of left) {
     if (pairs.some(([used]) => used === m)) continue;
-    emit(ctx, "union-member-removed", path, `\`${describe(m)}\` is no longer a member of ${label(ctx, path)}`, describe(m), null, m.pointer, b.pointer, effectOf(EFFECT.narrowed));
+    record(
+      ctx,
+      "union-member-removed",
+      path,
+      `\`${describe(m)}\` is no longer a member of ${label(ctx, path)}`,
+      describe(m),
+      null,
+      m.pointer,
+      b.pointer,
+      effectOf(EFFECT.narrowed),
+    );
   }
   for (const n of right) {
     if (pairs.some(([, used]) => used === n)) continue;
-    emit(ctx, "union-member-added", path, `\`${describe(n)}\` is now a member of ${label(ctx, path)}`, null, describe(n), a.pointer, n.pointer, effectOf(EFFECT.widened));
+    record(ctx, "union-member-added", path, `\`${describe(n)}\` is now a member of ${label(ctx, path)}`, null, describe(n), a.pointer, n.pointer, effectOf(EFFECT.widened));
   }
 }
 
@@ -263,7 +275,7 @@ function resemblance(ctx: NodeContext, m: SchemaNode, n: SchemaNode): number {
 function typeChanged(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, effect: Effect, why?: string): void {
   const how = effect === EFFECT.widened ? "widened" : effect === EFFECT.narrowed ? "narrowed" : "changed";
   const message = why ? `${label(ctx, path)}: ${why}` : `type of ${label(ctx, path)} ${how} (\`${describe(a)}\` → \`${describe(b)}\`)`;
-  emit(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect);
+  record(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect);
 }
 
 export function formatPath(path: Path): string {
@@ -275,7 +287,7 @@ function label(ctx: NodeContext, path: Path): string {
   return `\`${ctx.subject}${inner === "" ? "" : (inner.startsWith("[") ? "" : ".") + inner}\``;
 }
 
-export function emit(
+export function record(
   ctx: NodeContext,
   id: ChangeId,
   path: Path,

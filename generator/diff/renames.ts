@@ -1,6 +1,6 @@
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { shapeKey } from "../load/shape.ts";
-import { compare } from "../model/build.ts";
+import { compare } from "../compare.ts";
 
 export interface Rename {
   readonly from: string;

@@ -1,5 +1,5 @@
 import type { SchemaNode } from "../load/schema-node.ts";
-import type { Direction, MethodModel, ProtocolModel } from "../model/protocol-model.ts";
+import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import { SIDES, type Side } from "./change.ts";
 
 /** Who sends a method's message (the caller) and who answers it, for one direction. */
@@ -8,19 +8,12 @@ export function callerOf(direction: Direction): Side {
 }
 
 /**
- * Unions that only list messages: their membership is what the method list says, so a member
- * added there is reported (and rated) once, as a method change.
+ * Unions that only list messages, in either release: their membership is what the method list
+ * says, so a member added there is reported (and rated) once, as a method change.
  */
-export const MESSAGE_UNIONS: ReadonlySet<string> = new Set([
-  "ClientRequest",
-  "ServerRequest",
-  "ClientNotification",
-  "ServerNotification",
-  "InputRequest",
-  "ClientResult",
-  "ServerResult",
-  "JSONRPCMessage",
-]);
+export function messageUnionNames(...models: readonly ProtocolModel[]): Set<string> {
+  return new Set(models.flatMap((m) => m.messageUnions.map((u) => u.name)));
+}
 
 /**
  * Which sides write values of each definition: a request's params are written by its caller,
@@ -51,15 +44,10 @@ export function definitionProducers(model: ProtocolModel): Map<string, Set<Side>
       const caller = callerOf(direction);
       mark(m.definition, caller);
       if (m.params) mark(m.params.definition, caller);
-      for (const name of resultDefinitions(model, m)) mark(name, caller === "client" ? "server" : "client");
+      for (const name of [...m.results, ...(m.response ? [m.response] : [])]) mark(name, caller === "client" ? "server" : "client");
     }
   }
   return producers;
-}
-
-function resultDefinitions(model: ProtocolModel, m: MethodModel): string[] {
-  const response = `${m.definition.replace(/Request$/, "")}ResultResponse`;
-  return model.definitions.has(response) ? [...m.results, response] : [...m.results];
 }
 
 /** Producers of a definition in either release (a renamed one under each name); both when unknown. */

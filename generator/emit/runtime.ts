@@ -4,6 +4,7 @@ import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addCoreFunctions, addCoreTypes, addErrorResponse, addHttpFunctions, addMessageBuilders } from "./jsonrpc-core.ts";
 import { versionNamespace } from "./names.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
+import { compare } from "../compare.ts";
 import { BindgenError } from "../errors.ts";
 
 /** What a fresh client calls itself when the caller gives no name: only shown and logged by servers. */
@@ -14,7 +15,7 @@ const DEFAULT_CLIENT_VERSION = "0.0.0";
 function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolModel) => readonly { name: string; value: V }[]): Map<string, V> {
   const out = new Map<string, V>();
   for (const m of models) for (const { name, value } of pick(m)) if (!out.has(name)) out.set(name, value);
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...out].sort(([a], [b]) => compare(a, b)));
 }
 
 function union(models: readonly ProtocolModel[], member: (alias: string) => string): string {

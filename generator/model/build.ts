@@ -1,11 +1,13 @@
+import { compare } from "../compare.ts";
 import { BindgenError } from "../errors.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import { appliesTo, type Facts } from "./facts.ts";
 import {
-  DIRECTION_UNIONS,
+  MESSAGE_UNIONS,
   type DefinitionModel,
   type Direction,
+  type EnvelopeModel,
   type Era,
   type EraEvidence,
   type ErrorCodeModel,
@@ -42,6 +44,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const methods: MethodModel[] = [...found.values()]
     .map((m) => ({
       ...m,
+      response: m.kind === "notification" ? null : responseOf(schema, m),
       results: m.kind === "notification" ? [] : pairResults(schema, facts, m),
       deprecated: deprecatedMethods.has(m.name) || definitions.get(m.definition)?.deprecated === true,
     }))
@@ -67,6 +70,8 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     schema,
     definitions,
     methods,
+    messageUnions: MESSAGE_UNIONS.filter((u) => schema.definitions.has(u.name)),
+    envelope: envelope(schema),
     errorCodes: errorCodes(version, era, schema, facts),
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],
@@ -88,12 +93,14 @@ function refine(node: SchemaNode, refinements: Facts["typeRefinements"]): Schema
   };
 }
 
-type FoundMethod = Omit<MethodModel, "results" | "deprecated">;
+type FoundMethod = Omit<MethodModel, "results" | "response" | "deprecated">;
 
 /** Methods come from the direction unions only: scanning every `method` const would pick up base types. */
 function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
   const methods = new Map<string, FoundMethod & { shape: string }>();
-  for (const { union, direction, kind } of DIRECTION_UNIONS) {
+  for (const { name: union, direction, role: kind } of MESSAGE_UNIONS) {
+    if (kind !== "request" && kind !== "notification" && kind !== "input") continue;
+    if (direction === null) continue;
     const def = schema.definitions.get(union);
     if (!def) continue;
     // A one-member union is written out as a copy of its member (2026-07-28's ClientNotification).
@@ -155,6 +162,12 @@ function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
   return out;
 }
 
+/** Modern schemas name each request's response `XResultResponse` (for `XRequest`). */
+function responseOf(schema: NormalisedSchema, m: FoundMethod): string | null {
+  const name = `${m.definition.replace(/Request$/, "")}ResultResponse`;
+  return schema.definitions.has(name) ? name : null;
+}
+
 /**
  * `XRequest` → `XResult`. Modern schemas spell the pairing out as `XResultResponse`, whose
  * `result` union also lists `InputRequiredResult`; task-augmentable params (a `task` property)
@@ -163,7 +176,8 @@ function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
 function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): string[] {
   const base = m.definition.replace(/Request$/, "");
   const results: string[] = [];
-  const responseDef = schema.definitions.get(`${base}ResultResponse`);
+  const response = responseOf(schema, m);
+  const responseDef = response === null ? undefined : schema.definitions.get(response);
   if (responseDef) {
     const resultProp = propertyOf(schema, responseDef, "result");
     for (const member of resultProp?.schema.anyOf ?? (resultProp ? [resultProp.schema] : [])) {
@@ -190,6 +204,15 @@ export function resolveRef(schema: NormalisedSchema, ref: TypeRef): SchemaNode |
   let node: SchemaNode | undefined = schema.definitions.get(ref.definition);
   for (const key of ref.path) node = node ? propertyOf(schema, node, key)?.schema : undefined;
   return node ? deref(schema, node) : undefined;
+}
+
+/** The response envelopes, under their 2025-11-25 names or the older ones. */
+function envelope(schema: NormalisedSchema): EnvelopeModel {
+  const first = (names: readonly string[]) => names.find((n) => schema.definitions.has(n)) ?? null;
+  const resultResponse = first(["JSONRPCResultResponse", "JSONRPCResponse"]);
+  const errorResponse = first(["JSONRPCErrorResponse", "JSONRPCError"]);
+  const id = errorResponse === null ? undefined : propertyOf(schema, schema.definitions.get(errorResponse)!, "id");
+  return { resultResponse, errorResponse, errorIdOptional: id !== undefined && !id.required };
 }
 
 function eraEvidence(schema: NormalisedSchema, methods: ReadonlyMap<string, FoundMethod>): EraEvidence {
@@ -296,9 +319,4 @@ function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Fa
 
 function uniqueSorted<T extends string>(values: readonly T[]): T[] {
   return [...new Set(values)].sort(compare);
-}
-
-/** Code-point order: independent of the locale, so output never depends on LANG. */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

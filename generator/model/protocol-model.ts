@@ -29,7 +29,13 @@ export interface MethodModel {
   readonly paramsRequired: boolean;
   /** Result definitions, the primary (`XResult` or `EmptyResult`) first, then alternatives. Empty for notifications. */
   readonly results: readonly string[];
-  /** Whether the schema's message definition declares `jsonrpc` (and `id` for requests); if not, builders add them. */
+  /** The definition pairing this request with its results (`CallToolResultResponse`, modern schemas); null where the schema has none. */
+  readonly response: string | null;
+  /**
+   * Whether the message definition itself declares `jsonrpc` (and `id` for requests), as messages
+   * do from 2025-11-25 on by extending the envelope types; up to 2025-06-18 the envelope is a
+   * separate definition. Nothing changes on the wire either way: builders always write both.
+   */
   readonly envelopeInSchema: boolean;
   readonly deprecated: boolean;
 }
@@ -98,6 +104,27 @@ export interface EraEvidence {
   readonly resultTypeRequired: boolean;
 }
 
+/** What the members of a message union are. */
+export type MessageUnionRole = MethodKind | "result" | "message";
+
+/** A union that only lists messages (`ClientRequest`, `ServerResult`, `JSONRPCMessage`): its membership is the method list. */
+export interface MessageUnionModel {
+  readonly name: string;
+  readonly role: MessageUnionRole;
+  /** Who sends its members; null for a union of messages going both ways. */
+  readonly direction: Direction | null;
+}
+
+/** The JSON-RPC response envelopes of a release. */
+export interface EnvelopeModel {
+  /** The success response (`JSONRPCResultResponse`; `JSONRPCResponse` up to 2025-06-18). */
+  readonly resultResponse: string | null;
+  /** The error response (`JSONRPCErrorResponse`; `JSONRPCError` up to 2025-06-18). */
+  readonly errorResponse: string | null;
+  /** Whether an error response may omit `id` (2025-11-25 on: errors raised before the request id is known). */
+  readonly errorIdOptional: boolean;
+}
+
 export interface ProtocolModel {
   readonly version: string;
   readonly era: Era;
@@ -110,6 +137,9 @@ export interface ProtocolModel {
   readonly definitions: ReadonlyMap<string, DefinitionModel>;
   /** Sorted by method name. */
   readonly methods: readonly MethodModel[];
+  /** The message unions this schema defines, in MESSAGE_UNIONS order. */
+  readonly messageUnions: readonly MessageUnionModel[];
+  readonly envelope: EnvelopeModel;
   /** Sorted by code, descending (-32002 before -32700). */
   readonly errorCodes: readonly ErrorCodeModel[];
   readonly errorRanges: readonly ErrorRangeModel[];
@@ -122,10 +152,14 @@ export interface ProtocolModel {
   readonly uiExtension: UiExtensionModel;
 }
 
-export const DIRECTION_UNIONS: readonly { union: string; direction: Direction; kind: MethodKind }[] = [
-  { union: "ClientRequest", direction: "client-to-server", kind: "request" },
-  { union: "ServerRequest", direction: "server-to-client", kind: "request" },
-  { union: "ClientNotification", direction: "client-to-server", kind: "notification" },
-  { union: "ServerNotification", direction: "server-to-client", kind: "notification" },
-  { union: "InputRequest", direction: "server-to-client", kind: "input" },
+/** The spec's names for its message unions: the one place the model reads roles from definition names. */
+export const MESSAGE_UNIONS: readonly MessageUnionModel[] = [
+  { name: "ClientRequest", direction: "client-to-server", role: "request" },
+  { name: "ServerRequest", direction: "server-to-client", role: "request" },
+  { name: "ClientNotification", direction: "client-to-server", role: "notification" },
+  { name: "ServerNotification", direction: "server-to-client", role: "notification" },
+  { name: "InputRequest", direction: "server-to-client", role: "input" },
+  { name: "ClientResult", direction: "client-to-server", role: "result" },
+  { name: "ServerResult", direction: "server-to-client", role: "result" },
+  { name: "JSONRPCMessage", direction: null, role: "message" },
 ];
