@@ -15,20 +15,21 @@ export function schemaSource(): string {
 }
 
 export const GENERATION_COMMANDS = [
-  "npm run -s generate -- --force --quiet --project <tmp>   (a fresh process each run, from a snapshot of generator/; all five versions)",
-  "npm run -s generate -- --quiet --project <tmp>           (again, nothing changed: the no-op path)",
+  "node bin/mcp-bindgen.js generate --force --quiet --project <tmp>   (the package's bin, as the baselines run theirs; a fresh process each run, from a snapshot of bin/ and generator/; all five versions)",
+  "node bin/mcp-bindgen.js generate --quiet --project <tmp>           (again, nothing changed: the no-op path)",
   "node_modules/.bin/json2ts -i '<tmp>/in/*.json' -o <tmp>/out/ --unreachableDefinitions   (one process, types only)",
   "node_modules/.bin/openapi-typescript   (one process, types only; each schema's definitions as OpenAPI 3.1 components.schemas, five APIs in one redocly.yaml)",
-  "node --import tsx -e ''                                  (Node with tsx's loader, as npm run generate starts it: the floor of any run)",
+  "node --import tsx -e ''                                  (Node with tsx's loader, as the bin starts it: the floor of any run)",
 ];
 
 /**
- * A snapshot of the generator (its files, package.json, node_modules linked) to run from, so
+ * A snapshot of the generator (bin/, generator/, package.json, node_modules linked) to run from, so
  * every round measures the same code even while generator/ is being edited, and the no-op
  * rounds really find nothing changed.
  */
 function snapshotGenerator(root: string): string {
   const dir = join(root, "snapshot");
+  cpSync(join(PACKAGE_ROOT, "bin"), join(dir, "bin"), { recursive: true });
   cpSync(join(PACKAGE_ROOT, "generator"), join(dir, "generator"), { recursive: true });
   cpSync(join(PACKAGE_ROOT, "package.json"), join(dir, "package.json"));
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
@@ -75,7 +76,7 @@ export function benchGeneration(): BenchRow[] {
     const ours =
       (...extra: string[]) =>
       () =>
-        timeSpawn("npm", ["run", "-s", "generate", "--", "--quiet", "--project", root, ...extra], { cwd: generator, env });
+        timeSpawn(process.execPath, [join(generator, "bin", "mcp-bindgen.js"), "generate", "--quiet", "--project", root, ...extra], { cwd: generator, env });
     const json2ts = () =>
       timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], {
         cwd: root,
