@@ -1,0 +1,315 @@
+import { RpcError, type RpcErrorBody } from "./rpc-error.js";
+
+/**
+ * The version-independent core of `createServerDispatcher` / `createClientDispatcher`: routes a
+ * received message to a handler and always produces the one response JSON-RPC requires. What
+ * differs between releases and sides (method lists, codes, `_meta` rules) comes in a
+ * `DispatchSpec` that the emitters write from the model; typed wrappers live in each release.
+ */
+export type RequestId = string | number;
+type JsonObject = { [key: string]: unknown };
+
+/** `id` is null only when the request's id could not be read (JSON-RPC 2.0, section 5). */
+export type DispatchResponse = { jsonrpc: "2.0"; id: RequestId; result: JsonObject } | { jsonrpc: "2.0"; id: RequestId | null; error: RpcErrorBody };
+
+export type DispatchNotification = { jsonrpc: "2.0"; method: string; params?: JsonObject };
+
+/** What `parse` of the release returns, as far as dispatching needs it. */
+export type DispatchParse = (
+  text: string,
+) => { ok: true; message: { kind: string; id?: RequestId | null; method?: string; params?: object } } | { ok: false; error: { code: number; message: string } };
+
+export interface DispatchIssue {
+  readonly pointer: string;
+  readonly expected: string;
+  readonly got: string;
+}
+
+/** The release's message validator: `code` is -32601 or -32602 (or -32600) when `ok` is false. */
+export type DispatchValidate = (message: JsonObject) => { readonly ok: true } | { readonly ok: false; readonly code: number; readonly errors: readonly DispatchIssue[] };
+
+export interface DispatchSpec {
+  readonly version: string;
+  /** Request methods this side answers. */
+  readonly requests: readonly string[];
+  /** Notification methods this side receives. */
+  readonly notifications: readonly string[];
+  readonly codes: {
+    readonly invalidRequest: number;
+    readonly methodNotFound: number;
+    readonly invalidParams: number;
+    readonly internalError: number;
+  };
+  /** The notification that cancels a pending request, and its params key holding the request id. */
+  readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
+  /** The progress notification, its params key for the token, and the request `_meta` key the token arrives in. */
+  readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
+  /** Modern releases: every request carries these `_meta` keys; the version must be supported. */
+  readonly requestMeta: {
+    readonly protocolVersion: string;
+    readonly clientCapabilities: string;
+    readonly required: readonly string[];
+    readonly unsupportedProtocolVersion: number;
+    readonly missingRequiredClientCapability: number;
+  } | null;
+  /** Modern releases: results carry `resultType`, `complete` unless the handler chose another. */
+  readonly resultType: { readonly key: string; readonly complete: string } | null;
+  readonly parse: DispatchParse;
+  readonly validate: DispatchValidate;
+}
+
+export interface RequestContext<C = unknown> {
+  readonly id: RequestId;
+  readonly method: string;
+  /** The request's `params._meta`, if it had one. */
+  readonly _meta: JsonObject | undefined;
+  /** Aborted by a matching cancel notification or by the signal given to `handle`. */
+  readonly signal: AbortSignal;
+  /** The value passed to `handle` (a session, a user, a transport stream). */
+  readonly context: C;
+  /** Sends a notification through `options.send`; dropped once the request has been answered or cancelled. */
+  notify(method: string, params?: JsonObject): void;
+  /** Present when the caller sent a progress token. */
+  readonly progress: ((update: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** Modern releases: throws the -32021 `RpcError` naming what the request's `clientCapabilities` lack. */
+  requireClientCapability(required: string | JsonObject): void;
+}
+
+export interface NotificationContext<C = unknown> {
+  readonly method: string;
+  readonly _meta: JsonObject | undefined;
+  readonly context: C;
+}
+
+export type AnyHandler = (params: never, ctx: never) => unknown;
+
+export interface DispatcherOptions<C = unknown> {
+  /** Check incoming params with the release's validators (default true). Turn off only for a trusted peer. */
+  readonly validate?: boolean;
+  /** Modern releases: the versions to accept in `_meta`; -32022 lists them otherwise. Default: this release. */
+  readonly supportedVersions?: readonly string[];
+  /** Where `ctx.notify` and `ctx.progress` go, with the context given to `handle`. */
+  readonly send?: (message: DispatchNotification, context: C) => void;
+  /** Sees what a handler threw (never sent to the peer) and errors from `send` or notification handlers. */
+  readonly onError?: (error: unknown, info: { readonly method: string | undefined; readonly id: RequestId | null | undefined; readonly context: C }) => void;
+}
+
+export interface Dispatcher<C = unknown> {
+  /** Never throws, never rejects. A request gets exactly one response; notifications, responses and cancelled requests get `undefined`. */
+  handle(message: unknown, context?: C, signal?: AbortSignal): Promise<DispatchResponse | undefined>;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+function failure(id: RequestId | null, code: number, message: string, data?: unknown): DispatchResponse {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** The id of a message `parse` rejected, when it can still be read; JSON-RPC answers with null otherwise. */
+function salvageId(text: string): { id: RequestId | null; response: boolean } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { id: null, response: false };
+  }
+  if (!isObject(value)) return { id: null, response: false };
+  const response = !own(value, "method") && (own(value, "result") || own(value, "error"));
+  return { id: isRequestId(value["id"]) ? value["id"] : null, response };
+}
+
+/** Capabilities in `required` that `declared` lacks, keeping `required`'s shape; undefined when none are missing. */
+function missingCapabilities(required: JsonObject, declared: unknown): JsonObject | undefined {
+  const have = isObject(declared) ? declared : {};
+  const missing: JsonObject = {};
+  for (const key of Object.keys(required)) {
+    const want = required[key];
+    if (!own(have, key) || have[key] === undefined) missing[key] = want;
+    else if (isObject(want) && Object.keys(want).length > 0) {
+      const deeper = missingCapabilities(want, have[key]);
+      if (deeper !== undefined) missing[key] = deeper;
+    }
+  }
+  return Object.keys(missing).length > 0 ? missing : undefined;
+}
+
+export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [method: string]: AnyHandler | undefined }, options: DispatcherOptions<C> = {}): Dispatcher<C> {
+  const requests = new Set(spec.requests);
+  const notifications = new Set(spec.notifications);
+  const supported = options.supportedVersions ?? [spec.version];
+  const validate = options.validate ?? true;
+  const pending = new Map<RequestId, Set<AbortController>>();
+
+  const report = (error: unknown, method: string | undefined, id: RequestId | null | undefined, context: C): void => {
+    try {
+      options.onError?.(error, { method, id, context });
+    } catch {
+      // onError is the last place an error can go; one that throws there has nowhere left.
+    }
+  };
+
+  const send = (message: DispatchNotification, context: C): void => {
+    if (options.send === undefined) return;
+    try {
+      options.send(message, context);
+    } catch (error) {
+      report(error, message.method, undefined, context);
+    }
+  };
+
+  const handlerOf = (method: string): ((params: unknown, ctx: unknown) => unknown) | undefined => {
+    const handler = own(handlers, method) ? handlers[method] : undefined;
+    return typeof handler === "function" ? (handler as (params: unknown, ctx: unknown) => unknown) : undefined;
+  };
+
+  const onNotification = async (method: string, params: JsonObject | undefined, context: C): Promise<undefined> => {
+    if (!notifications.has(method)) return undefined;
+    if (spec.cancel !== null && method === spec.cancel.method && params !== undefined) {
+      const id = params[spec.cancel.requestIdParam];
+      if (isRequestId(id)) for (const controller of pending.get(id) ?? []) controller.abort();
+    }
+    const handler = handlerOf(method);
+    if (handler === undefined) return undefined;
+    if (validate) {
+      const checked = spec.validate(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+      if (!checked.ok) {
+        report(new RpcError(checked.code, `invalid ${method} notification`, { errors: checked.errors }), method, undefined, context);
+        return undefined;
+      }
+    }
+    const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
+    const ctx: NotificationContext<C> = { method, _meta: meta, context };
+    try {
+      await handler(params, ctx);
+    } catch (error) {
+      report(error, method, undefined, context);
+    }
+    return undefined;
+  };
+
+  /** The error a request gets before any handler runs, or undefined when it may go to its handler. */
+  const precheck = (id: RequestId, method: string, params: JsonObject | undefined): DispatchResponse | undefined => {
+    const rules = spec.requestMeta;
+    if (rules !== null) {
+      const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
+      const missing = rules.required.filter((key) => meta === undefined || !own(meta, key) || meta[key] === undefined);
+      if (missing.length > 0) return failure(id, spec.codes.invalidParams, `Invalid params: _meta lacks ${missing.join(", ")}`, { missing });
+      const requested = meta![rules.protocolVersion];
+      if (typeof requested !== "string") return failure(id, spec.codes.invalidParams, `Invalid params: _meta["${rules.protocolVersion}"] must be a string`);
+      if (!supported.includes(requested)) return failure(id, rules.unsupportedProtocolVersion, "Unsupported protocol version", { requested, supported: [...supported] });
+    }
+    if (!requests.has(method) || handlerOf(method) === undefined) return failure(id, spec.codes.methodNotFound, "Method not found");
+    if (validate) {
+      const checked = spec.validate(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+      if (!checked.ok) {
+        const first = checked.errors[0];
+        const detail = first === undefined ? "" : `: ${first.pointer || "/"}: expected ${first.expected}, got ${first.got}`;
+        return failure(id, checked.code === spec.codes.methodNotFound ? checked.code : spec.codes.invalidParams, `Invalid params${detail}`, { errors: checked.errors });
+      }
+    }
+    return undefined;
+  };
+
+  const onRequest = async (id: RequestId, method: string, params: JsonObject | undefined, context: C, outer: AbortSignal | undefined): Promise<DispatchResponse | undefined> => {
+    let rejected: DispatchResponse | undefined;
+    try {
+      rejected = precheck(id, method, params);
+    } catch (error) {
+      report(error, method, id, context);
+      return failure(id, spec.codes.internalError, "Internal error");
+    }
+    if (rejected !== undefined) return rejected;
+    const handler = handlerOf(method)!;
+    const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    if (outer !== undefined) {
+      if (outer.aborted) return undefined;
+      outer.addEventListener("abort", abort, { once: true });
+    }
+    const group = pending.get(id) ?? new Set<AbortController>();
+    group.add(controller);
+    pending.set(id, group);
+    let open = true;
+    const notify = (notificationMethod: string, notificationParams?: JsonObject): void => {
+      if (!open || controller.signal.aborted) return;
+      send(notificationParams === undefined ? { jsonrpc: "2.0", method: notificationMethod } : { jsonrpc: "2.0", method: notificationMethod, params: notificationParams }, context);
+    };
+    const token = spec.progress !== null && meta !== undefined ? meta[spec.progress.metaKey] : undefined;
+    const progressSpec = spec.progress;
+    const progress =
+      progressSpec !== null && (typeof token === "string" || typeof token === "number")
+        ? (update: { progress: number; total?: number; message?: string }): void => notify(progressSpec.method, { ...update, [progressSpec.tokenParam]: token })
+        : undefined;
+    const requireClientCapability = (required: string | JsonObject): void => {
+      const rules = spec.requestMeta;
+      if (rules === null) return;
+      const wanted = typeof required === "string" ? { [required]: {} } : required;
+      const missing = missingCapabilities(wanted, meta?.[rules.clientCapabilities]);
+      if (missing !== undefined) throw new RpcError(rules.missingRequiredClientCapability, "Missing required client capability", { requiredCapabilities: missing });
+    };
+    const ctx: RequestContext<C> = { id, method, _meta: meta, signal: controller.signal, context, notify, progress, requireClientCapability };
+    const cancelled = new Promise<"cancelled">((resolve) => controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }));
+    try {
+      const outcome = await Promise.race([Promise.resolve().then(() => handler(params, ctx)), cancelled]);
+      if (outcome === "cancelled" && controller.signal.aborted) return undefined;
+      if (!isObject(outcome)) throw new TypeError(`the ${method} handler returned ${outcome === null ? "null" : typeof outcome}, not a result object`);
+      const result: JsonObject = spec.resultType !== null && !own(outcome, spec.resultType.key) ? { ...outcome, [spec.resultType.key]: spec.resultType.complete } : outcome;
+      return { jsonrpc: "2.0", id, result };
+    } catch (error) {
+      if (controller.signal.aborted) return undefined;
+      if (error instanceof RpcError && Number.isInteger(error.code)) return failure(id, error.code, String(error.message), error.data);
+      report(error, method, id, context);
+      return failure(id, spec.codes.internalError, "Internal error");
+    } finally {
+      open = false;
+      outer?.removeEventListener("abort", abort);
+      group.delete(controller);
+      if (group.size === 0 && pending.get(id) === group) pending.delete(id);
+    }
+  };
+
+  const dispatch = async (input: unknown, context: C, signal: AbortSignal | undefined): Promise<DispatchResponse | undefined> => {
+    let text: string;
+    if (typeof input === "string") text = input;
+    else {
+      try {
+        text = JSON.stringify(input) ?? "";
+      } catch {
+        return failure(null, spec.codes.invalidRequest, "Invalid request: not a JSON value");
+      }
+    }
+    const parsed = spec.parse(text);
+    if (!parsed.ok) {
+      const salvaged = salvageId(text);
+      // Never answer a malformed response: two peers would bounce errors at each other forever.
+      if (salvaged.response) return undefined;
+      return failure(salvaged.id, parsed.error.code, parsed.error.message);
+    }
+    const message = parsed.message;
+    const params = message.params as JsonObject | undefined;
+    if (message.kind === "notification" && typeof message.method === "string") return onNotification(message.method, params, context);
+    if (message.kind === "request" && typeof message.method === "string" && isRequestId(message.id)) return onRequest(message.id, message.method, params, context, signal);
+    return undefined;
+  };
+
+  return {
+    handle(message: unknown, context?: C, signal?: AbortSignal): Promise<DispatchResponse | undefined> {
+      const ctx = context as C;
+      return dispatch(message, ctx, signal).catch((error: unknown) => {
+        report(error, undefined, undefined, ctx);
+        return undefined;
+      });
+    },
+  };
+}

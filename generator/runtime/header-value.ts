@@ -1,0 +1,95 @@
+/**
+ * Header values of the Streamable HTTP transport: plain when a value is safe as an HTTP field
+ * value, otherwise the Base64 sentinel form (`=?base64?…?=`, the markers from the release's
+ * data). UTF-8 and Base64 are done by hand because the generated code assumes no DOM or Node globals.
+ */
+export interface SentinelForm {
+  readonly prefix: string;
+  readonly suffix: string;
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+function utf8Encode(text: string): number[] {
+  const bytes: number[] = [];
+  for (const ch of text) {
+    let c = ch.codePointAt(0)!;
+    // A lone surrogate has no UTF-8 form; U+FFFD is what TextEncoder writes for it too.
+    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    if (c < 0x80) bytes.push(c);
+    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return bytes;
+}
+
+/** Strict UTF-8: overlong forms, surrogates and truncated sequences are rejected. */
+function utf8Decode(bytes: readonly number[]): string | undefined {
+  let out = "";
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const size = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (size === 0 || i + size > bytes.length) return undefined;
+    let c = size === 1 ? b : b & (0xff >> (size + 1));
+    for (let k = 1; k < size; k++) {
+      const next = bytes[i + k]!;
+      if ((next & 0xc0) !== 0x80) return undefined;
+      c = (c << 6) | (next & 63);
+    }
+    const min = [0, 0, 0x80, 0x800, 0x10000][size]!;
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return undefined;
+    out += String.fromCodePoint(c);
+    i += size;
+  }
+  return out;
+}
+
+function base64Encode(bytes: readonly number[]): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]! + (i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=") + (i + 2 < bytes.length ? BASE64[n & 63]! : "=");
+  }
+  return out;
+}
+
+/** Canonical padded Base64 only, so each value has exactly one encoded form. */
+function base64Decode(text: string): number[] | undefined {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined;
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i += 4) {
+    const quad = [0, 1, 2, 3].map((k) => (text[i + k] === "=" ? 0 : BASE64.indexOf(text[i + k]!)));
+    const n = (quad[0]! << 18) | (quad[1]! << 12) | (quad[2]! << 6) | quad[3]!;
+    bytes.push((n >> 16) & 255);
+    if (text[i + 2] !== "=") bytes.push((n >> 8) & 255);
+    if (text[i + 3] !== "=") bytes.push(n & 255);
+  }
+  return base64Encode(bytes) === text ? bytes : undefined;
+}
+
+/** Visible ASCII with inner spaces: what may travel as is (RFC 9110 field value, no control characters, no edge whitespace). */
+const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+function looksEncoded(value: string, form: SentinelForm): boolean {
+  return value.length >= form.prefix.length + form.suffix.length && value.startsWith(form.prefix) && value.endsWith(form.suffix);
+}
+
+/** A value as it goes into `Mcp-Name` or `Mcp-Param-{Name}`: as is when plain, else the sentinel form (also for plain text that looks like the sentinel). */
+export function encodeHeaderValue(value: string, form: SentinelForm): string {
+  if (PLAIN.test(value) && !looksEncoded(value, form)) return value;
+  return form.prefix + base64Encode(utf8Encode(value)) + form.suffix;
+}
+
+/** The value a received header stands for, or undefined when it has invalid characters or a broken encoding. */
+export function decodeHeaderValue(raw: string, form: SentinelForm): string | undefined {
+  if (!PLAIN.test(raw)) return undefined;
+  if (!looksEncoded(raw, form)) return raw;
+  const bytes = base64Decode(raw.slice(form.prefix.length, raw.length - form.suffix.length));
+  return bytes === undefined ? undefined : utf8Decode(bytes);
+}
+
+/** Whether a value may be sent as a plain header value (the headers that have no sentinel form). */
+export function isPlainHeaderValue(value: string): boolean {
+  return PLAIN.test(value);
+}

@@ -1,0 +1,295 @@
+import { decodeHeaderValue, encodeHeaderValue, isPlainHeaderValue, type SentinelForm } from "./header-value.js";
+
+/**
+ * The request metadata headers of the Streamable HTTP transport (modern releases): what a client
+ * sends beside the body, what a server checks against it, and the HTTP status of each answer.
+ * Every name, code and status comes from the release's `HttpSpec`, written from schema/facts.json.
+ */
+type JsonObject = { [key: string]: unknown };
+type RequestId = string | number;
+
+export interface HttpSpec {
+  readonly protocolVersionHeader: string;
+  readonly methodHeader: string;
+  readonly nameHeader: string;
+  /** `Mcp-Param-`: prefix of the headers mirrored from annotated tool arguments. */
+  readonly paramHeaderPrefix: string;
+  /** method → the params key sent as the name header. */
+  readonly nameParam: { readonly [method: string]: string };
+  /** The schema keyword that annotates a tool argument for mirroring (`x-mcp-header`). */
+  readonly headerAnnotation: string;
+  /** The method whose `params[argumentsParam]` carry the tool's arguments. */
+  readonly toolCallMethod: string;
+  readonly argumentsParam: string;
+  /** JSON Schema types an annotated argument may have. */
+  readonly headerParamTypes: readonly string[];
+  readonly sentinel: SentinelForm;
+  /** The request `_meta` key holding the protocol version. */
+  readonly protocolVersionMetaKey: string;
+  readonly headerMismatchCode: number;
+  readonly internalErrorCode: number;
+  /** HTTP status of an error response, by JSON-RPC code; codes not listed go with `resultStatus`. */
+  readonly errorStatus: { readonly [code: string]: number };
+  readonly resultStatus: number;
+  /** A notification the server accepted. */
+  readonly acceptedStatus: number;
+}
+
+/** A tool as far as headers care: its name and input schema. */
+export interface HeaderTool {
+  readonly name: string;
+  readonly inputSchema: unknown;
+}
+
+export interface HeaderParam {
+  /** The annotation's value: `Region` in `Mcp-Param-Region`. */
+  readonly name: string;
+  /** The full header name. */
+  readonly header: string;
+  /** `properties` keys from the root of `inputSchema` to the argument. */
+  readonly path: readonly string[];
+  readonly type: string;
+}
+
+export type ToolHeaderParams = { readonly ok: true; readonly params: readonly HeaderParam[] } | { readonly ok: false; readonly reason: string };
+
+export type HeaderSource = { get(name: string): string | null } | { readonly [name: string]: string | readonly string[] | undefined };
+
+export type HttpCheck =
+  { readonly ok: true } | { readonly ok: false; readonly status: number; readonly response: { jsonrpc: "2.0"; id: RequestId | null; error: { code: number; message: string } } };
+
+/** RFC 9110 token: what a header name may be made of. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Keywords whose values are data, not subschemas: an `x-mcp-header` key inside them is no annotation. */
+const VALUE_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+/** A path is reachable when it alternates `properties` and a property name, from the root. */
+function propertyPath(path: readonly string[]): string[] | undefined {
+  if (path.length === 0 || path.length % 2 !== 0) return undefined;
+  const names: string[] = [];
+  for (let i = 0; i < path.length; i += 2) {
+    if (path[i] !== "properties") return undefined;
+    names.push(path[i + 1]!);
+  }
+  return names;
+}
+
+function declaredType(schema: JsonObject, allowed: readonly string[]): string | undefined {
+  const type = schema["type"];
+  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : [];
+  // `null` beside the type is allowed: a null argument simply sends no header.
+  const real = types.filter((t) => t !== "null");
+  return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0]) ? real[0] : undefined;
+}
+
+/**
+ * A tool's `x-mcp-header` annotations checked against every constraint of the spec: a non-empty
+ * token, case-insensitively unique, only on string/integer/boolean properties, reachable from
+ * the root through `properties` alone. A client drops a tool that fails from `tools/list`.
+ */
+export function toolHeaderParams(spec: HttpSpec, tool: HeaderTool): ToolHeaderParams {
+  const params: HeaderParam[] = [];
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  const visit = (node: unknown, path: string[], depth: number): void => {
+    if (problems.length > 0) return;
+    if (depth > 64) {
+      problems.push("inputSchema is nested too deeply");
+      return;
+    }
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => visit(item, [...path, String(i)], depth + 1));
+      return;
+    }
+    if (!isObject(node)) return;
+    if (own(node, spec.headerAnnotation)) {
+      const where = "/" + path.join("/");
+      const name = node[spec.headerAnnotation];
+      const names = propertyPath(path);
+      const type = declaredType(node, spec.headerParamTypes);
+      if (typeof name !== "string" || !TOKEN.test(name)) problems.push(`${spec.headerAnnotation} at ${where} must be a non-empty HTTP token`);
+      else if (names === undefined) problems.push(`${spec.headerAnnotation} at ${where} is not reachable from the root through properties alone`);
+      else if (type === undefined) problems.push(`${spec.headerAnnotation} "${name}" at ${where} must annotate a property of type ${spec.headerParamTypes.join(", ")}`);
+      else if (seen.has(name.toLowerCase())) problems.push(`${spec.headerAnnotation} "${name}" repeats "${seen.get(name.toLowerCase())}" (names are case-insensitive)`);
+      else {
+        seen.set(name.toLowerCase(), name);
+        params.push({ name, header: spec.paramHeaderPrefix + name, path: names, type });
+      }
+    }
+    for (const key of Object.keys(node)) if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation) visit(node[key], [...path, key], depth + 1);
+  };
+  if (!isObject(tool.inputSchema)) return { ok: false, reason: `tool "${tool.name}": inputSchema is not an object` };
+  visit(tool.inputSchema, [], 0);
+  if (problems.length > 0) return { ok: false, reason: `tool "${tool.name}": ${problems[0]}` };
+  return { ok: true, params };
+}
+
+function argumentAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) value = isObject(value) && own(value, key) ? value[key] : undefined;
+  return value;
+}
+
+/** The text an argument value stands for in its header, or undefined when it does not fit the declared type. */
+function argumentText(value: unknown, type: string): string | undefined {
+  if (type === "string") return typeof value === "string" ? value : undefined;
+  if (type === "integer") return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+  if (type === "boolean") return typeof value === "boolean" ? String(value) : undefined;
+  return undefined;
+}
+
+function metaOf(params: unknown): JsonObject | undefined {
+  const meta = isObject(params) ? params["_meta"] : undefined;
+  return isObject(meta) ? meta : undefined;
+}
+
+function plain(header: string, value: string): string {
+  if (!isPlainHeaderValue(value)) throw new RangeError(`${header} cannot carry ${JSON.stringify(value)}: it is not a plain header value`);
+  return value;
+}
+
+/**
+ * The headers a client sends with a request: the protocol version (from `_meta`), the method,
+ * the name for the methods routed by name, and with `tool` one `Mcp-Param-{Name}` per annotated
+ * argument present in the call. Throws a RangeError for what no header can say (an invalid tool,
+ * a call to another tool, an argument that does not fit its declared type).
+ */
+export function httpHeaders(
+  spec: HttpSpec,
+  message: { readonly method: string; readonly id?: unknown; readonly params?: unknown },
+  options: { readonly tool?: HeaderTool } = {},
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const version = metaOf(message.params)?.[spec.protocolVersionMetaKey];
+  if (typeof version === "string") headers[spec.protocolVersionHeader] = plain(spec.protocolVersionHeader, version);
+  headers[spec.methodHeader] = plain(spec.methodHeader, message.method);
+  const params = isObject(message.params) ? message.params : undefined;
+  const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
+  const name = nameKey !== undefined && params !== undefined ? params[nameKey] : undefined;
+  if (typeof name === "string" && message.id !== undefined) headers[spec.nameHeader] = encodeHeaderValue(name, spec.sentinel);
+  if (options.tool === undefined || message.method !== spec.toolCallMethod) return headers;
+  if (name !== options.tool.name) throw new RangeError(`the call names tool ${JSON.stringify(name)}, not "${options.tool.name}"`);
+  const annotated = toolHeaderParams(spec, options.tool);
+  if (!annotated.ok) throw new RangeError(annotated.reason);
+  const args = params?.[spec.argumentsParam];
+  for (const param of annotated.params) {
+    const value = argumentAt(args, param.path);
+    if (value === undefined || value === null) continue;
+    const text = argumentText(value, param.type);
+    if (text === undefined)
+      throw new RangeError(`argument ${param.path.join(".")} is not a ${param.type === "integer" ? "safe integer" : param.type}, so ${param.header} cannot carry it`);
+    headers[param.header] = encodeHeaderValue(text, spec.sentinel);
+  }
+  return headers;
+}
+
+/** Header lookup by case-insensitive name; a header sent twice reads as invalid (null). */
+function headerReader(headers: HeaderSource): (name: string) => string | undefined | null {
+  if (typeof (headers as { get?: unknown }).get === "function") {
+    const source = headers as { get(name: string): string | null };
+    return (name) => {
+      const value = source.get(name);
+      return value === null ? undefined : value;
+    };
+  }
+  const byName = new Map<string, string | readonly string[] | undefined | null>();
+  const record = headers as { readonly [name: string]: string | readonly string[] | undefined };
+  for (const key of Object.keys(record)) {
+    const lower = key.toLowerCase();
+    byName.set(lower, byName.has(lower) ? null : record[key]);
+  }
+  return (name) => {
+    const value = byName.get(name.toLowerCase());
+    if (value === undefined || value === null) return value;
+    if (typeof value === "string") return value;
+    return value.length === 1 && typeof value[0] === "string" ? value[0] : null;
+  };
+}
+
+/** Whether a header's decoded text says the same as the body value, integers compared as numbers. */
+function sameValue(text: string, body: unknown, type: string): boolean {
+  if (type === "integer") return typeof body === "number" && /^-?\d+(?:\.0*)?$/.test(text) && Number(text) === body;
+  return argumentText(body, type) === text;
+}
+
+/**
+ * The server side: the request metadata headers compared with the body. Header names are
+ * case-insensitive; encoded values are decoded first. Any missing, malformed or disagreeing
+ * header gives `{ ok: false }` with the HTTP status and the -32020 error response to send.
+ * Never throws. Notifications pass: this revision defines no headers for them.
+ */
+export function checkHttpHeaders(
+  spec: HttpSpec,
+  headers: HeaderSource,
+  message: { readonly method?: unknown; readonly id?: unknown; readonly params?: unknown },
+  options: { readonly tool?: HeaderTool } = {},
+): HttpCheck {
+  const id = typeof message.id === "string" || (typeof message.id === "number" && Number.isInteger(message.id)) ? message.id : null;
+  const reject = (code: number, text: string): HttpCheck => {
+    const response = { jsonrpc: "2.0" as const, id, error: { code, message: text } };
+    return { ok: false, status: httpStatusOf(spec, response), response };
+  };
+  const mismatch = (text: string): HttpCheck => reject(spec.headerMismatchCode, `Header mismatch: ${text}`);
+  try {
+    if (id === null || typeof message.method !== "string") return { ok: true };
+    const read = headerReader(headers);
+    const params = isObject(message.params) ? message.params : undefined;
+    const plainHeader = (header: string, body: string | undefined): string | undefined => {
+      const raw = read(header);
+      if (raw === undefined) return `${header} header is missing`;
+      if (raw === null || !isPlainHeaderValue(raw)) return `${header} header is malformed`;
+      if (body !== undefined && raw !== body) return `${header} header does not match the body`;
+      return undefined;
+    };
+    const version = metaOf(params)?.[spec.protocolVersionMetaKey];
+    const problem = plainHeader(spec.protocolVersionHeader, typeof version === "string" ? version : undefined) ?? plainHeader(spec.methodHeader, message.method);
+    if (problem !== undefined) return mismatch(problem);
+
+    const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
+    if (nameKey !== undefined) {
+      const body = params?.[nameKey];
+      const raw = read(spec.nameHeader);
+      if (raw === undefined) return mismatch(`${spec.nameHeader} header is missing`);
+      const decoded = raw === null ? undefined : decodeHeaderValue(raw, spec.sentinel);
+      if (decoded === undefined) return mismatch(`${spec.nameHeader} header is malformed`);
+      if (typeof body === "string" && decoded !== body) return mismatch(`${spec.nameHeader} header does not match the body`);
+    }
+
+    if (options.tool === undefined || message.method !== spec.toolCallMethod || params?.[nameKey ?? ""] !== options.tool.name) return { ok: true };
+    const annotated = toolHeaderParams(spec, options.tool);
+    if (!annotated.ok) return reject(spec.internalErrorCode, "Internal error");
+    const args = params?.[spec.argumentsParam];
+    for (const param of annotated.params) {
+      const body = argumentAt(args, param.path);
+      const raw = read(param.header);
+      const present = body !== undefined && body !== null;
+      if (raw === undefined) {
+        if (present) return mismatch(`${param.header} header is missing`);
+        continue;
+      }
+      const decoded = raw === null ? undefined : decodeHeaderValue(raw, spec.sentinel);
+      if (decoded === undefined) return mismatch(`${param.header} header is malformed`);
+      if (!present || !sameValue(decoded, body, param.type)) return mismatch(`${param.header} header does not match the body`);
+    }
+    return { ok: true };
+  } catch {
+    // Only a hostile header object (a throwing getter) gets here; treat it as unreadable headers.
+    return mismatch("headers could not be read");
+  }
+}
+
+/** The HTTP status for what the dispatcher answered: `acceptedStatus` for no response (a notification), the error's status, else `resultStatus`. */
+export function httpStatusOf(spec: HttpSpec, response: { readonly error?: { readonly code?: unknown } } | undefined): number {
+  if (response === undefined) return spec.acceptedStatus;
+  const code = response.error?.code;
+  if (typeof code !== "number" || !own(spec.errorStatus, String(code))) return spec.resultStatus;
+  return spec.errorStatus[String(code)]!;
+}
