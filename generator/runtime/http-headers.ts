@@ -226,12 +226,8 @@ function sameValue(text: string, body: unknown, type: string): boolean {
  * header gives `{ ok: false }` with the HTTP status and the -32020 error response to send.
  * Never throws. Notifications pass: this revision defines no headers for them.
  */
-export function checkHttpHeaders(
-  spec: HttpSpec,
-  headers: HeaderSource,
-  message: { readonly method?: unknown; readonly id?: unknown; readonly params?: unknown },
-  options: { readonly tool?: HeaderTool } = {},
-): HttpCheck {
+export function checkHttpHeaders(spec: HttpSpec, headers: HeaderSource, body: object, options: { readonly tool?: HeaderTool } = {}): HttpCheck {
+  const message = body as { readonly method?: unknown; readonly id?: unknown; readonly params?: unknown };
   const id = typeof message.id === "string" || (typeof message.id === "number" && Number.isInteger(message.id)) ? message.id : null;
   const reject = (code: number, text: string): HttpCheck => {
     const response = { jsonrpc: "2.0" as const, id, error: { code, message: text } };
