@@ -347,7 +347,7 @@ describe.each(eras)("dispatcher core never throws and answers each request once,
       typeof (value as { method?: unknown }).method === "string";
     const requestId = isRequest ? (value as { id?: unknown }).id : undefined;
     const wellFormedId = typeof requestId === "string" || (typeof requestId === "number" && Number.isInteger(requestId));
-    if (isRequest && wellFormedId && !("result" in (value as object)) && !("error" in (value as object))) {
+    if (isRequest && wellFormedId && !("result" in value) && !("error" in value)) {
       expect(response).toBeDefined();
       expect(response!.id).toBe(requestId);
     }

@@ -209,7 +209,7 @@ describe("checkHttpHeaders", () => {
     expect(checkHttpHeaders(SPEC, hostile, message)).toMatchObject({ ok: false, status: 400 });
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.string()), fc.jsonValue(), (headers, body) => {
-        const check = checkHttpHeaders(SPEC, headers, (typeof body === "object" && body !== null ? body : {}) as object, { tool: sqlTool });
+        const check = checkHttpHeaders(SPEC, headers, typeof body === "object" && body !== null ? body : {}, { tool: sqlTool });
         expect(typeof check.ok).toBe("boolean");
       }),
     );
