@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { createRequesterCore, type BuildRequest, type InputHandler, type RequesterOptions } from "../generator/runtime/requester.ts";
+import { RpcError } from "../generator/runtime/rpc-error.ts";
+
+type Sent = { jsonrpc: "2.0"; id?: string | number; method: string; params?: Record<string, unknown> };
+
+/** A builder like the per-release ones: writes a modern `_meta` into every request. */
+const build: BuildRequest = (method, params, id) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+});
+
+function harness(options: RequesterOptions = {}) {
+  const sent: Sent[] = [];
+  const requester = createRequesterCore(build, (message) => void sent.push(message as Sent), options);
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+  return { sent, requester, flush };
+}
+
+describe("createRequesterCore", () => {
+  it("allocates distinct ids and pairs each response with its own request, in any order", async () => {
+    const { sent, requester, flush } = harness();
+    const first = requester.request("tools/list", {});
+    const second = requester.request("prompts/list", {});
+    await flush();
+    expect(sent.map((message) => message.id)).toEqual([1, 2]);
+    expect(sent[0]?.params?.["_meta"]).toEqual({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" });
+    expect(requester.receive({ jsonrpc: "2.0", id: 2, result: { prompts: [] } })).toBe(true);
+    expect(requester.receive({ jsonrpc: "2.0", id: 1, result: { tools: [] } })).toBe(true);
+    await expect(first).resolves.toEqual({ tools: [] });
+    await expect(second).resolves.toEqual({ prompts: [] });
+    expect(requester.pending).toBe(0);
+  });
+
+  it.each([
+    ["a notification", { jsonrpc: "2.0", method: "notifications/message", params: {} }],
+    ["a request from the peer", { jsonrpc: "2.0", id: 1, method: "ping" }],
+    ["a response to an unknown id", { jsonrpc: "2.0", id: 99, result: {} }],
+    ["an error with id null", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }],
+    ["not an object", "text"],
+  ])("leaves %s to the caller", async (_, message) => {
+    const { requester } = harness();
+    void requester.request("ping", undefined).catch(() => undefined);
+    expect(requester.receive(message)).toBe(false);
+    expect(requester.pending).toBe(1);
+  });
+
+  it("rejects with an RpcError carrying the error response's code, message and data", async () => {
+    const { requester, flush } = harness();
+    const call = requester.request("tools/call", { name: "x" });
+    await flush();
+    requester.receive({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool", data: { name: "x" } } });
+    const error = await call.catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: -32602, message: "Unknown tool", data: { name: "x" } });
+  });
+
+  it("sends notifications/cancelled with the request's id when the caller aborts, and rejects with the abort reason", async () => {
+    const { sent, requester, flush } = harness();
+    const controller = new AbortController();
+    const call = requester.request("tools/call", { name: "slow" }, { signal: controller.signal });
+    await flush();
+    controller.abort(new Error("user gave up"));
+    await expect(call).rejects.toThrow("user gave up");
+    await flush();
+    expect(sent[1]).toEqual({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user gave up" } });
+    expect(requester.receive({ jsonrpc: "2.0", id: 1, result: {} })).toBe(false);
+  });
+
+  it("times out like an abort: rejected with a TimeoutError and cancelled on the wire", async () => {
+    const { sent, requester, flush } = harness({ timeoutMs: 5 });
+    const error = await requester.request("ping", undefined).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ name: "TimeoutError" });
+    await flush();
+    expect(sent.map((message) => message.method)).toEqual(["ping", "notifications/cancelled"]);
+  });
+
+  it("does not send a request whose signal is already aborted", async () => {
+    const { sent, requester } = harness();
+    await expect(requester.request("ping", undefined, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    expect(sent).toEqual([]);
+  });
+
+  it("fails the call when send rejects, and close() fails every pending call", async () => {
+    const failing = createRequesterCore(build, () => Promise.reject(new Error("socket closed")));
+    await expect(failing.request("ping", undefined)).rejects.toThrow("socket closed");
+    expect(failing.pending).toBe(0);
+    const { requester } = harness();
+    const call = requester.request("ping", undefined);
+    requester.close(new Error("transport closed"));
+    await expect(call).rejects.toThrow("transport closed");
+  });
+
+  it("answers input_required through the input handler and retries with inputResponses and requestState", async () => {
+    const asked: unknown[] = [];
+    const inputHandler: InputHandler = {
+      handle: async (message) => {
+        asked.push(message);
+        return { jsonrpc: "2.0", id: (message as { id: string }).id, result: { action: "accept", content: { name: "Ada" } } };
+      },
+    };
+    const { sent, requester, flush } = harness({ inputHandler });
+    const call = requester.request("tools/call", { name: "greet", arguments: {} });
+    await flush();
+    requester.receive({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "input_required", requestState: "opaque", inputRequests: { who: { method: "elicitation/create", params: { message: "Name?" } } } },
+    });
+    await flush();
+    expect(asked).toEqual([{ jsonrpc: "2.0", id: "who", method: "elicitation/create", params: { message: "Name?" } }]);
+    expect(sent[1]).toMatchObject({
+      id: 2,
+      method: "tools/call",
+      params: { name: "greet", arguments: {}, requestState: "opaque", inputResponses: { who: { action: "accept", content: { name: "Ada" } } } },
+    });
+    requester.receive({ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [] } });
+    await expect(call).resolves.toEqual({ resultType: "complete", content: [] });
+  });
+
+  it("returns input_required results as they are without an input handler, and gives up after maxInputRounds", async () => {
+    const plain = harness();
+    const call = plain.requester.request("tools/call", { name: "x" });
+    await plain.flush();
+    plain.requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", requestState: "s" } });
+    await expect(call).resolves.toEqual({ resultType: "input_required", requestState: "s" });
+
+    const looping = harness({ inputHandler: { handle: async () => ({ jsonrpc: "2.0", id: "k", result: {} }) }, maxInputRounds: 2 });
+    const endless = looping.requester.request("tools/call", { name: "x" });
+    for (let id = 1; id <= 3; id++) {
+      await looping.flush();
+      looping.requester.receive({ jsonrpc: "2.0", id, result: { resultType: "input_required", requestState: "again" } });
+    }
+    await expect(endless).rejects.toBeInstanceOf(RpcError);
+    expect(looping.sent).toHaveLength(3);
+  });
+
+  it("fails the call with the input handler's error response", async () => {
+    const inputHandler: InputHandler = { handle: async () => ({ jsonrpc: "2.0", id: "r", error: { code: -32601, message: "roots/list not handled" } }) };
+    const { requester, flush } = harness({ inputHandler });
+    const call = requester.request("tools/call", { name: "x" });
+    await flush();
+    requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { r: { method: "roots/list" } } } });
+    await expect(call).rejects.toMatchObject({ code: -32601, message: "roots/list not handled" });
+  });
+});
