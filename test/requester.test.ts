@@ -34,6 +34,20 @@ describe("createRequesterCore", () => {
     expect(requester.pending).toBe(0);
   });
 
+  it("takes ids from a shared allocator, so requesters on one peer never reuse each other's ids", async () => {
+    let next = 0;
+    const nextId = () => `s-${++next}`;
+    const sent: Sent[] = [];
+    const first = createRequesterCore(build, (message) => void sent.push(message as Sent), { nextId });
+    const second = createRequesterCore(build, (message) => void sent.push(message as Sent), { nextId });
+    void first.request("ping", undefined);
+    void second.request("ping", undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((message) => message.id)).toEqual(["s-1", "s-2"]);
+    expect(first.receive({ jsonrpc: "2.0", id: "s-2", result: {} })).toBe(false);
+    expect(second.receive({ jsonrpc: "2.0", id: "s-2", result: {} })).toBe(true);
+  });
+
   it.each([
     ["a notification", { jsonrpc: "2.0", method: "notifications/message", params: {} }],
     ["a request from the peer", { jsonrpc: "2.0", id: 1, method: "ping" }],

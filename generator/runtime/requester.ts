@@ -36,6 +36,8 @@ export interface RequesterOptions {
   readonly inputHandler?: InputHandler;
   /** How many `input_required` rounds one call may go through before it fails. Defaults to 8. */
   readonly maxInputRounds?: number;
+  /** Where ids come from when several requesters share one peer (a server's per-request requesters on one session). Defaults to 1, 2, 3, … */
+  readonly nextId?: () => RequestId;
 }
 
 export interface CallOptions {
@@ -61,11 +63,12 @@ const DEFAULT_INPUT_ROUNDS = 8;
 
 export function createRequesterCore(build: BuildRequest, send: Send, options: RequesterOptions = {}): RequesterCore {
   const pending = new Map<RequestId, Pending>();
-  let nextId = 1;
+  let counter = 0;
+  const nextId = options.nextId ?? (() => ++counter);
 
   /** One JSON-RPC exchange: resolves with the response's `result`, rejects with an RpcError, the abort reason or a timeout. */
   function exchange(method: string, params: object | undefined, call: CallOptions): Promise<unknown> {
-    const id = nextId++;
+    const id = nextId();
     const signal = withTimeout(call.signal, call.timeoutMs ?? options.timeoutMs);
     if (signal?.aborted) return Promise.reject(asError(signal.reason));
     return new Promise((resolve, reject) => {
