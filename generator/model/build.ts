@@ -1,5 +1,5 @@
 import { compare } from "../compare.ts";
-import { BindgenError } from "../errors.ts";
+import { BindgenError, joinPointer } from "../errors.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import { appliesTo, type Facts } from "./facts.ts";
@@ -33,11 +33,10 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     d.methods.forEach((m) => deprecatedMethods.add(m));
   }
   const definitions = new Map<string, DefinitionModel>();
+  const openMeta = appliesTo(facts.openMeta.versions, version, era) ? metaDefinitions(schema) : null;
   for (const [name, node] of schema.definitions) {
-    const refined = refine(
-      node,
-      facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era)),
-    );
+    const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
+    const refined = openMeta === null ? refine(node, refinements) : openMetaObjects(openMeta.has(name), refine(node, refinements));
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
 
@@ -56,9 +55,26 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
         methodHeader: facts.http.methodHeader,
         nameHeader: facts.http.nameHeader,
         nameParam: new Map(Object.entries(facts.http.nameParam)),
+        paramHeaderPrefix: facts.http.paramHeaderPrefix,
+        headerAnnotation: facts.http.headerAnnotation,
+        headerParamTypes: [...facts.http.headerParamTypes],
+        toolCallMethod: facts.http.toolCall.method,
+        argumentsParam: facts.http.toolCall.argumentsParam,
+        sentinel: { ...facts.http.sentinel },
+        acceptedStatus: facts.http.statuses.accepted,
+        resultStatus: facts.http.statuses.result,
+        errorStatus: new Map(facts.http.statuses.errors.map((e) => [e.code, e.status])),
         source: facts.http.source,
       }
     : null;
+  const { cancel, progress, resultTypeDefault } = facts.dispatch;
+  const hasMethod = (name: string) => methods.some((m) => m.name === name);
+  const dispatch = {
+    cancel: appliesTo(cancel.versions, version, era) && hasMethod(cancel.method) ? { method: cancel.method, requestIdParam: cancel.requestIdParam } : null,
+    progress:
+      appliesTo(progress.versions, version, era) && hasMethod(progress.method) ? { method: progress.method, tokenParam: progress.tokenParam, metaKey: progress.metaKey } : null,
+    resultTypeDefault: appliesTo(resultTypeDefault.versions, version, era) ? { property: resultTypeDefault.property, value: resultTypeDefault.value } : null,
+  };
 
   return {
     version,
@@ -77,8 +93,54 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     modernSignalCodes: [...facts.modernSignalCodes],
     metaKeys: metaKeys(version, era, schema, facts),
     http,
+    dispatch,
     uiExtension: { ...facts.uiExtension },
   };
+}
+
+/** Definitions that a `_meta` property refers to, directly or through aliases: the shapes of `_meta` objects. */
+function metaDefinitions(schema: NormalisedSchema): Set<string> {
+  const found = new Set<string>();
+  const add = (name: string): void => {
+    if (found.has(name)) return;
+    found.add(name);
+    const target = schema.definitions.get(name);
+    if (target?.ref !== undefined) add(target.ref);
+  };
+  const visit = (node: SchemaNode): void => {
+    for (const p of node.properties ?? []) {
+      if (p.name === "_meta" && p.schema.ref !== undefined) add(p.schema.ref);
+      visit(p.schema);
+    }
+    for (const child of [node.items, ...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) if (child !== undefined) visit(child);
+    if (typeof node.additionalProperties === "object") visit(node.additionalProperties);
+  };
+  for (const node of schema.definitions.values()) visit(node);
+  return found;
+}
+
+/** An object schema with an index signature of `unknown` beside its declared keys (types only; validators already accept extra keys). */
+function opened(node: SchemaNode): SchemaNode {
+  const isObjectType = node.type === undefined || node.type.includes("object");
+  if (!isObjectType || node.ref !== undefined || node.additionalProperties !== undefined) return node;
+  return { ...node, type: node.type ?? ["object"], additionalProperties: { pointer: joinPointer(node.pointer, "additionalProperties") } };
+}
+
+/** Opens every inline `_meta` object in a definition, and the definition itself when it is a `_meta` shape. */
+function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNode {
+  const walk = (n: SchemaNode): SchemaNode => {
+    const properties = n.properties?.map((p) => ({ ...p, schema: p.name === "_meta" && p.schema.ref === undefined ? opened(walk(p.schema)) : walk(p.schema) }));
+    return {
+      ...n,
+      ...(properties ? { properties } : {}),
+      ...(n.items ? { items: walk(n.items) } : {}),
+      ...(n.anyOf ? { anyOf: n.anyOf.map(walk) } : {}),
+      ...(n.oneOf ? { oneOf: n.oneOf.map(walk) } : {}),
+      ...(n.allOf ? { allOf: n.allOf.map(walk) } : {}),
+    };
+  };
+  const walked = walk(node);
+  return isMetaDefinition ? opened(walked) : walked;
 }
 
 /** Pins properties to the constants facts give them (types only; `model.schema` keeps the schema's own node). */

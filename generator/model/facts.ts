@@ -30,9 +30,23 @@ export interface Facts {
     methodHeader: string;
     nameHeader: string;
     nameParam: Readonly<Record<string, string>>;
+    paramHeaderPrefix: string;
+    headerAnnotation: string;
+    headerParamTypes: readonly string[];
+    toolCall: { method: string; argumentsParam: string };
+    sentinel: { prefix: string; suffix: string };
+    statuses: { accepted: number; result: number; errors: readonly { code: number; status: number; source: string }[] };
     eras: VersionSelector;
     source: string;
   };
+  /** What dispatchers need beyond the method tables: which notification cancels, which reports progress, the default resultType. */
+  readonly dispatch: {
+    cancel: { method: string; requestIdParam: string; versions: VersionSelector; source: string };
+    progress: { method: string; tokenParam: string; metaKey: string; versions: VersionSelector; source: string };
+    resultTypeDefault: { property: string; value: string; versions: VersionSelector; source: string };
+  };
+  /** Releases whose `_meta` objects are open (an index signature beside the reserved keys). */
+  readonly openMeta: { versions: VersionSelector; source: string };
   /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
   readonly typeRefinements: readonly { versions: VersionSelector; definition: string; property: string; const: string | number | boolean; source: string }[];
   readonly uiExtension: { id: string; metaKey: string; resourceUriKey: string; flatMetaKey: string; clientCapability: unknown; source: string };
@@ -94,6 +108,14 @@ export function loadFacts(file: string): Facts {
   const http = c.object(root["http"], "/http");
   const nameParam = c.object(http["nameParam"], "/http/nameParam");
   const ui = c.object(root["uiExtension"], "/uiExtension");
+  const toolCall = c.object(http["toolCall"], "/http/toolCall");
+  const sentinel = c.object(http["sentinel"], "/http/sentinel");
+  const statuses = c.object(http["statuses"], "/http/statuses");
+  const dispatch = c.object(root["dispatch"], "/dispatch");
+  const cancel = c.object(dispatch["cancel"], "/dispatch/cancel");
+  const progress = c.object(dispatch["progress"], "/dispatch/progress");
+  const resultTypeDefault = c.object(dispatch["resultTypeDefault"], "/dispatch/resultTypeDefault");
+  const openMeta = c.object(root["openMeta"], "/openMeta");
   return {
     file,
     sha256: raw.sha256,
@@ -113,9 +135,44 @@ export function loadFacts(file: string): Facts {
           .sort()
           .map((k) => [k, c.string(nameParam, "/http/nameParam", k)]),
       ),
+      paramHeaderPrefix: c.string(http, "/http", "paramHeaderPrefix"),
+      headerAnnotation: c.string(http, "/http", "headerAnnotation"),
+      headerParamTypes: c.strings(http, "/http", "headerParamTypes"),
+      toolCall: { method: c.string(toolCall, "/http/toolCall", "method"), argumentsParam: c.string(toolCall, "/http/toolCall", "argumentsParam") },
+      sentinel: { prefix: c.string(sentinel, "/http/sentinel", "prefix"), suffix: c.string(sentinel, "/http/sentinel", "suffix") },
+      statuses: {
+        accepted: c.integer(statuses, "/http/statuses", "accepted"),
+        result: c.integer(statuses, "/http/statuses", "result"),
+        errors: c.array(statuses, "errors", "/http/statuses").map(([v, p]) => {
+          const o = c.object(v, p);
+          return { code: c.integer(o, p, "code"), status: c.integer(o, p, "status"), source: c.string(o, p, "source") };
+        }),
+      },
       eras: c.selector(http, "/http", "eras"),
       source: c.string(http, "/http", "source"),
     },
+    dispatch: {
+      cancel: {
+        method: c.string(cancel, "/dispatch/cancel", "method"),
+        requestIdParam: c.string(cancel, "/dispatch/cancel", "requestIdParam"),
+        versions: c.selector(cancel, "/dispatch/cancel"),
+        source: c.string(cancel, "/dispatch/cancel", "source"),
+      },
+      progress: {
+        method: c.string(progress, "/dispatch/progress", "method"),
+        tokenParam: c.string(progress, "/dispatch/progress", "tokenParam"),
+        metaKey: c.string(progress, "/dispatch/progress", "metaKey"),
+        versions: c.selector(progress, "/dispatch/progress"),
+        source: c.string(progress, "/dispatch/progress", "source"),
+      },
+      resultTypeDefault: {
+        property: c.string(resultTypeDefault, "/dispatch/resultTypeDefault", "property"),
+        value: c.string(resultTypeDefault, "/dispatch/resultTypeDefault", "value"),
+        versions: c.selector(resultTypeDefault, "/dispatch/resultTypeDefault"),
+        source: c.string(resultTypeDefault, "/dispatch/resultTypeDefault", "source"),
+      },
+    },
+    openMeta: { versions: c.selector(openMeta, "/openMeta"), source: c.string(openMeta, "/openMeta", "source") },
     uiExtension: {
       id: c.string(ui, "/uiExtension", "id"),
       metaKey: c.string(ui, "/uiExtension", "metaKey"),
@@ -136,10 +193,11 @@ class Checker {
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BindgenError(this.file, pointer, "an object");
     return value as Obj;
   }
-  array(o: Obj, key: string): [unknown, string][] {
+  array(o: Obj, key: string, within = ""): [unknown, string][] {
     const value = o[key];
-    if (!Array.isArray(value)) throw new BindgenError(this.file, "/" + key, "an array");
-    return value.map((v, i) => [v, joinPointer("/" + key, i)]);
+    const pointer = joinPointer(within, key);
+    if (!Array.isArray(value)) throw new BindgenError(this.file, pointer, "an array");
+    return value.map((v, i) => [v, joinPointer(pointer, i)]);
   }
   string(o: Obj, p: string, key: string): string {
     const v = o[key];

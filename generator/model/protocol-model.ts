@@ -85,7 +85,29 @@ export interface HttpModel {
   readonly nameHeader: string;
   /** method → the params key whose value is sent as `Mcp-Name`. */
   readonly nameParam: ReadonlyMap<string, string>;
+  /** `Mcp-Param-`: prefix of the headers mirrored from annotated tool arguments. */
+  readonly paramHeaderPrefix: string;
+  /** The inputSchema keyword that marks an argument for mirroring (`x-mcp-header`). */
+  readonly headerAnnotation: string;
+  /** JSON Schema types an annotated argument may have. */
+  readonly headerParamTypes: readonly string[];
+  readonly toolCallMethod: string;
+  readonly argumentsParam: string;
+  /** Values that are not plain header text travel as `prefix` + Base64(UTF-8) + `suffix`. */
+  readonly sentinel: { readonly prefix: string; readonly suffix: string };
+  /** HTTP status of a notification the server accepted, of a result, and of each listed error code. */
+  readonly acceptedStatus: number;
+  readonly resultStatus: number;
+  readonly errorStatus: ReadonlyMap<number, number>;
   readonly source: string;
+}
+
+/** What a dispatcher needs beyond the method tables; each part is null where the release lacks it. */
+export interface DispatchModel {
+  readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
+  readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
+  /** Modern: the `resultType` a result gets when the handler leaves it out. */
+  readonly resultTypeDefault: { readonly property: string; readonly value: string } | null;
 }
 
 export interface UiExtensionModel {
@@ -149,6 +171,7 @@ export interface ProtocolModel {
   readonly metaKeys: readonly MetaKeyModel[];
   /** Present for eras whose HTTP transport routes on headers. */
   readonly http: HttpModel | null;
+  readonly dispatch: DispatchModel;
   readonly uiExtension: UiExtensionModel;
 }
 
