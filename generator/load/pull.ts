@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BindgenError, UsageError } from "../errors.ts";
-import { lockToJson, readLock, VERSION_PATTERN, type Lock, type LockEntry } from "./lock.ts";
+import { lockToJson, readLock, VERSION_PATTERN, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
 import { atomicWriteFile } from "../write.ts";
@@ -58,13 +58,14 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
       continue;
     }
     const source = sourceFor(version, base, entry, versions.length);
+    if (entry?.typescript) await pullTypeScript(options, version, base, entry.typescript, source);
     const bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
     const hash = sha256(bytes);
     if (entry && hash !== entry.sha256 && !options.updateLock) {
       throw new BindgenError(source, "", `sha256 ${entry.sha256} (from ${lockFile})`, `got ${hash}; nothing was written. If the release was re-sealed, pass --update-lock`);
     }
     atomicWriteFile(target, bytes);
-    updated.set(version, { url: isUrl(source) ? source : (entry?.url ?? upstreamUrlFor(version, lock)), sha256: hash });
+    updated.set(version, { ...entry, url: isUrl(source) ? source : (entry?.url ?? upstreamUrlFor(version, lock)), sha256: hash });
     options.log?.(`${version}: ${entry && hash === entry.sha256 ? "verified" : "recorded"} ${hash.slice(0, 12)} from ${source}`);
     results.push({ version, status: "pulled", source, sha256: hash });
   }
@@ -73,6 +74,28 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
     if (text !== readFileSync(lockFile, "utf8")) atomicWriteFile(lockFile, text);
   }
   return results;
+}
+
+/**
+ * `schema/<version>/schema.ts` beside the schema it was pulled with, checked against the lock. The
+ * bindings do not need it (only the fidelity test reads it), so a folder without one or a failed
+ * download is logged and skipped; a copy with the wrong sha256 is an error like a wrong schema.
+ */
+async function pullTypeScript(options: PullOptions, version: string, base: string | undefined, pin: TypeScriptPin, schemaSource: string): Promise<void> {
+  const target = join(options.schemaDir, version, "schema.ts");
+  if (!options.force && existsSync(target) && sha256(readFileSync(target)) === pin.sha256) return;
+  const source = base === undefined || base === "" ? pin.url : schemaSource.replace(/schema\.json$/, "schema.ts");
+  if (source === schemaSource || (!isUrl(source) && !existsSync(source))) return;
+  let bytes: Buffer;
+  try {
+    bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
+  } catch (err) {
+    options.log?.(`${version}: schema.ts not pulled (${(err as Error).message}); only the fidelity test needs it`);
+    return;
+  }
+  const hash = sha256(bytes);
+  if (hash !== pin.sha256) throw new BindgenError(source, "", `sha256 ${pin.sha256} (schema.ts of ${version} in the lock)`, `got ${hash}; nothing was written`);
+  atomicWriteFile(target, bytes);
 }
 
 function isUrl(s: string): boolean {

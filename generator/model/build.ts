@@ -36,7 +36,9 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const openMeta = appliesTo(facts.openMeta.versions, version, era) ? metaDefinitions(schema) : null;
   for (const [name, node] of schema.definitions) {
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
-    const refined = openMeta === null ? refine(node, refinements) : openMetaObjects(openMeta.has(name), refine(node, refinements));
+    const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
+    const typed = correct(schema.file, refine(node, refinements), corrections);
+    const refined = openMeta === null ? typed : openMetaObjects(openMeta.has(name), typed);
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
 
@@ -96,6 +98,25 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     dispatch,
     uiExtension: { ...facts.uiExtension },
   };
+}
+
+/** Gives the node at each correction's path schema.ts's types; a path that does not resolve is an error in the facts. */
+function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"]): SchemaNode {
+  let out = node;
+  for (const c of corrections) {
+    const replace = (n: SchemaNode, path: readonly (string | number)[]): SchemaNode => {
+      if (path.length === 0) return { ...n, type: [...c.type].sort() };
+      const [key, index, ...rest] = path;
+      const combinator = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : undefined;
+      const list = combinator === undefined ? undefined : n[combinator];
+      if (combinator === undefined || list === undefined || typeof index !== "number" || list[index] === undefined) {
+        throw new BindgenError(file, joinPointer(node.pointer, ...c.path), `a node for the type correction of ${c.definition} (from schema/facts.json)`);
+      }
+      return { ...n, [combinator]: list.map((m, i) => (i === index ? replace(m, rest) : m)) };
+    };
+    out = replace(out, c.path);
+  }
+  return out;
 }
 
 /** Definitions that a `_meta` property refers to, directly or through aliases: the shapes of `_meta` objects. */

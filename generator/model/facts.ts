@@ -1,6 +1,9 @@
 import { BindgenError, joinPointer } from "../errors.ts";
 import { parseJson, readRaw } from "../load/read.ts";
+import type { JsonType } from "../load/schema-node.ts";
 import type { Era } from "./protocol-model.ts";
+
+const JSON_TYPES: readonly JsonType[] = ["array", "boolean", "integer", "null", "number", "object", "string"];
 
 /**
  * `schema/facts.json`: what the spec says only in prose or in its TypeScript source. Each
@@ -45,6 +48,8 @@ export interface Facts {
     progress: { method: string; tokenParam: string; metaKey: string; versions: VersionSelector; source: string };
     resultTypeDefault: { property: string; value: string; versions: VersionSelector; source: string };
   };
+  /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types. Types only. */
+  readonly typeCorrections: readonly { versions: VersionSelector; definition: string; path: readonly (string | number)[]; type: readonly JsonType[]; source: string }[];
   /** Releases whose `_meta` objects are open (an index signature beside the reserved keys). */
   readonly openMeta: { versions: VersionSelector; source: string };
   /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
@@ -116,6 +121,14 @@ export function loadFacts(file: string): Facts {
   const progress = c.object(dispatch["progress"], "/dispatch/progress");
   const resultTypeDefault = c.object(dispatch["resultTypeDefault"], "/dispatch/resultTypeDefault");
   const openMeta = c.object(root["openMeta"], "/openMeta");
+  const typeCorrections = c.array(root, "typeCorrections").map(([v, p]) => {
+    const o = c.object(v, p);
+    const path = o["path"];
+    if (!Array.isArray(path) || !path.every((k) => typeof k === "string" || Number.isInteger(k))) throw new BindgenError(file, p + "/path", "an array of keys and indices");
+    const types = c.strings(o, p, "type");
+    if (!types.every((t) => JSON_TYPES.includes(t as JsonType))) throw new BindgenError(file, p + "/type", `JSON types (${JSON_TYPES.join(", ")})`);
+    return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), path: path as (string | number)[], type: types as JsonType[], source: c.string(o, p, "source") };
+  });
   return {
     file,
     sha256: raw.sha256,
@@ -172,6 +185,7 @@ export function loadFacts(file: string): Facts {
         source: c.string(resultTypeDefault, "/dispatch/resultTypeDefault", "source"),
       },
     },
+    typeCorrections,
     openMeta: { versions: c.selector(openMeta, "/openMeta"), source: c.string(openMeta, "/openMeta", "source") },
     uiExtension: {
       id: c.string(ui, "/uiExtension", "id"),
