@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RenderOptions } from "./emit/emitted.ts";
 import { render } from "./generate.ts";
 import { unifiedDiff } from "./line-diff.ts";
 import { loadModels, type LoadOptions, type ProjectPaths } from "./project.ts";
@@ -23,8 +24,8 @@ const LINES_PER_FILE = 40;
  * generated/ on disk. Never writes generated/. Hidden bookkeeping files (`.bindgen-hash`) are
  * not compared: they record how the tree was made, not what users import.
  */
-export async function check(paths: ProjectPaths, options: LoadOptions = {}): Promise<CheckReport> {
-  const expected = await render(await loadModels(paths, options));
+export async function check(paths: ProjectPaths, options: LoadOptions & RenderOptions = {}): Promise<CheckReport> {
+  const expected = await render(await loadModels(paths, options), options);
   const onDisk = new Set(listVisible(paths.generatedDir));
   const stale: string[] = [];
   const missing: string[] = [];

@@ -10,7 +10,7 @@ export const PRETTIER_OPTIONS = { printWidth: 100, trailingComma: "all", endOfLi
  */
 const OPTIONS = { ...PRETTIER_OPTIONS, parser: "babel-ts" } as const;
 
-/** Formats every emitted file with prettier; output is stable for stable input. */
+/** Formats every emitted file with prettier, except copied runtime sources (already formatted); output is stable for stable input. */
 export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  return Promise.all(files.map(async (f) => ({ path: f.path, content: await format(f.content, OPTIONS) })));
+  return Promise.all(files.map(async (f) => (f.verbatim ? f : { path: f.path, content: await format(f.content, OPTIONS) })));
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EmittedFile } from "./emit/emitted.ts";
+import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
 import { readLock, type Lock } from "./load/lock.ts";
 import { verifySha256 } from "./load/load-schema.ts";
 import { pull, schemaPath } from "./load/pull.ts";
@@ -32,7 +32,7 @@ export interface GenerateReport {
   readonly ms: number;
 }
 
-export interface GenerateOptions extends LoadOptions {
+export interface GenerateOptions extends LoadOptions, RenderOptions {
   /** Render every version even if its recorded input hash is unchanged. */
   readonly force?: boolean;
   /** Receives one line per version as it is done, then a summary line. */
@@ -44,10 +44,18 @@ export interface GenerateOptions extends LoadOptions {
  * The emitters and prettier are imported here, on demand, so a run with nothing to render
  * never loads them.
  */
-export async function render(models: readonly ProtocolModel[]): Promise<EmittedFile[]> {
+export async function render(models: readonly ProtocolModel[], options: RenderOptions = {}): Promise<EmittedFile[]> {
   const { emitAll } = await import("./emit/index.ts");
   const { formatFiles } = await import("./format.ts");
-  return sortByPath(await formatFiles(emitAll(models)));
+  return sortByPath((await formatFiles(emitAll(models, options))).map((f) => ({ path: f.path, content: f.content })));
+}
+
+/** Only what changes the output: a stamp made under other options never counts as up to date. */
+function renderOptions(options: GenerateOptions): RenderOptions {
+  return {
+    ...(options.importExtension === undefined ? {} : { importExtension: options.importExtension }),
+    ...(options.regenerateCommand === undefined ? {} : { regenerateCommand: options.regenerateCommand }),
+  };
 }
 
 /**
@@ -85,7 +93,9 @@ interface Plan {
 export async function generate(paths: ProjectPaths, options: GenerateOptions = {}): Promise<GenerateReport> {
   const started = performance.now();
   const { versions, selected, lock } = await prepareSchemas(paths, options);
-  const generator = generatorHash();
+  const rendering = renderOptions(options);
+  // The render options are part of the generator's identity: other options, other output.
+  const generator = Object.keys(rendering).length === 0 ? generatorHash() : sha256(`${generatorHash()}\n${JSON.stringify(rendering)}`);
   const facts = sha256(readFileSync(paths.factsFile));
   const plans: Plan[] = versions.map((version) => {
     const file = schemaPath(paths.schemaDir, version);
@@ -120,7 +130,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions = {
   const { emitAll } = await import("./emit/index.ts");
   const { formatFiles } = await import("./format.ts");
   const t0 = performance.now();
-  const emitted = emitAll(models);
+  const emitted = emitAll(models, rendering);
   const emitMs = Math.round(performance.now() - t0);
   const tree = new Map<string, string>();
   const report: VersionReport[] = [];
@@ -145,7 +155,9 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions = {
     report.push(entry);
     options.progress?.(progressLine(entry));
   }
-  const rootFiles = new Map((await formatFiles(emitted.filter((f) => !f.path.includes("/")))).map((f) => [f.path, f.content]));
+  // Everything outside the release folders: index.ts, runtime.ts and the shared runtime/.
+  const inVersion = (path: string) => versions.some((v) => path.startsWith(`${v}/`));
+  const rootFiles = new Map((await formatFiles(emitted.filter((f) => !inVersion(f.path)))).map((f) => [f.path, f.content]));
   for (const [name, content] of rootFiles) tree.set(name, content);
   tree.set(STAMP_FILE, stampText({ ...rootStamp, files: fileHashes(rootFiles) } satisfies RootStamp));
 

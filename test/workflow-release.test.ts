@@ -67,7 +67,7 @@ describe("a new spec release lands", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${NEXT}\\s+modern\\s+\\d+ types\\s+22 methods`, "m"));
     const index = readFileSync(join(project.paths.generatedDir, "index.ts"), "utf8");
-    expect(index).toMatch(new RegExp(`VERSIONS = Object\\.freeze\\(\\[\\s*"${NEXT}",\\s*"${PREV}"`));
+    expect(index).toMatch(new RegExp(`VERSIONS: readonly \\[\\s*"${NEXT}",\\s*"${PREV}"`));
     expect(index).toContain(`LATEST_VERSION = "${NEXT}"`);
     expect(readFileSync(join(project.paths.generatedDir, NEXT, "index.ts"), "utf8")).toContain('ERA = "modern"');
   });

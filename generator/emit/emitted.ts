@@ -4,6 +4,8 @@ import type { ProtocolModel } from "../model/protocol-model.ts";
 export interface EmittedFile {
   readonly path: string;
   readonly content: string;
+  /** Copied runtime source: already formatted (the repository's prettier check covers it), so never formatted again. */
+  readonly verbatim?: true;
 }
 
 /** Emits one module of one version's folder from its model. */
@@ -11,3 +13,11 @@ export type VersionEmitter = (model: ProtocolModel) => EmittedFile;
 
 /** Emits a module over all versions (newest first). */
 export type RootEmitter = (models: readonly ProtocolModel[]) => EmittedFile;
+
+/** How the output is written for a project: `render()`'s options. */
+export interface RenderOptions {
+  /** The extension of every relative import specifier: `.js` (nodenext, bundlers) or `.ts` (`allowImportingTsExtensions`, Node's type stripping, Deno, Bun). */
+  readonly importExtension?: ".js" | ".ts";
+  /** The command the header of each file tells readers to run instead of editing it. */
+  readonly regenerateCommand?: string;
+}

@@ -1,17 +1,9 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addCoreFunctions, addCoreTypes, addErrorResponse, addHttpFunctions, addMessageBuilders } from "./jsonrpc-core.ts";
+import { httpFacts, requireMetaKeys, type RoutingFactsData } from "./runtime-data.ts";
+import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
-import { BindgenError } from "../errors.ts";
-
-/** The `_meta` key of a named reserved key in this version, or an error naming what the model lacks. */
-function metaKey(model: ProtocolModel, name: string): string {
-  const key = model.metaKeys.find((k) => k.name === name)?.key;
-  if (key === undefined)
-    throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}" in a modern schema`, "the modern envelope writes it in every request");
-  return key;
-}
 
 /** Whether this version's error response may omit `id` (2025-11-25 on); older schemas require it. */
 function errorIdOptional(model: ProtocolModel): boolean {
@@ -100,63 +92,66 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
 
 function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
-  const progress = JSON.stringify(metaKey(model, "progressToken"));
-  if (modern) {
-    const key = (name: string) => JSON.stringify(metaKey(model, name));
-    file.addInterface({
-      name: "RequestOptions",
-      isExported: true,
-      properties: [
-        { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
-        { name: "clientCapabilities", isReadonly: true, type: "T.ClientCapabilities", docs: ["Required: a server must not infer capabilities from earlier requests."] },
-        {
-          name: "protocolVersion",
-          hasQuestionToken: true,
-          isReadonly: true,
-          type: "string",
-          docs: ["Defaults to this module's version: importing this module is the choice of version. Pass another to probe."],
-        },
-        { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation" },
-        { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "T.LoggingLevel" },
-        { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
-        { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Further `_meta` keys; the reserved keys above win over them."] },
-      ],
-    });
-    addMessageBuilders(
-      file,
-      "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
-        "`params._meta` (the schema requires them): a server must not infer anything from an earlier request.",
-      [
-        "const ownMeta = metaOf(given);",
-        `const required = { ${key("protocolVersion")}: options.protocolVersion ?? VERSION, ${key("clientCapabilities")}: options.clientCapabilities };`,
-        "// The common call passes no `_meta` of its own: then the object literal alone is the `_meta`.",
-        "const meta: JsonObject = options.extraMeta === undefined && ownMeta === undefined ? required : { ...options.extraMeta, ...ownMeta, ...required };",
-        `if (options.clientInfo !== undefined) meta[${key("clientInfo")}] = options.clientInfo;`,
-        `if (options.logLevel !== undefined) meta[${key("logLevel")}] = options.logLevel;`,
-        `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
-      ],
-    );
-  } else {
-    file.addInterface({
-      name: "RequestOptions",
-      isExported: true,
-      properties: [
-        { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
-        { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
-        { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
-      ],
-    });
-    addMessageBuilders(
-      file,
-      "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
-        "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
-      [
-        "if (options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id) as RequestEnvelope<M>;",
-        "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
-        `if (options.progressToken !== undefined) meta[${progress}] = options.progressToken;`,
-      ],
-    );
-  }
+  file.addInterface({
+    name: "RequestOptions",
+    isExported: true,
+    properties: modern
+      ? [
+          { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
+          { name: "clientCapabilities", isReadonly: true, type: "T.ClientCapabilities", docs: ["Required: a server must not infer capabilities from earlier requests."] },
+          {
+            name: "protocolVersion",
+            hasQuestionToken: true,
+            isReadonly: true,
+            type: "string",
+            docs: ["Defaults to this module's version: importing this module is the choice of version. Pass another to probe."],
+          },
+          { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation" },
+          { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "T.LoggingLevel" },
+          { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
+          { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Further `_meta` keys; the reserved keys above win over them."] },
+        ]
+      : [
+          { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
+          { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
+          { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
+        ],
+  });
+  file.addFunction({
+    name: "request",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+    docs: [
+      modern
+        ? "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
+          "`params._meta` (the schema requires them): a server must not infer anything from an earlier request."
+        : "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
+          "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
+    ],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "params", type: "RequestParamsInput<M>" },
+      { name: "options", type: "RequestOptions" },
+    ],
+    returnType: "RequestEnvelope<M>",
+    statements: [
+      modern
+        ? "return statelessRequest(method, params, options, VERSION, MetaKey) as RequestEnvelope<M>;"
+        : "return sessionRequest(method, params, options, MetaKey.progressToken) as RequestEnvelope<M>;",
+    ],
+  });
+  file.addFunction({
+    name: "notification",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+    docs: ["A notification: never an `id`, so the peer must not answer it."],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
+    ],
+    returnType: "NotificationEnvelope<M>",
+    statements: ["return notificationEnvelope(method, rest[0]) as NotificationEnvelope<M>;"],
+  });
 }
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -171,40 +166,28 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
         { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation", docs: ["Written to `_meta` so the client can show who answered."] },
       ],
     });
-    file.addFunction({
-      name: "resultResponse",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
-      docs: [
-        'A successful response. `resultType` is required in this version and defaults to `"complete"`. Name the method (`resultResponse<"tools/call">`) to check the result against it.',
-      ],
-      parameters: [
-        { name: "id", type: "T.RequestId" },
-        { name: "result", type: "ResultInput<ResultOf<M>>" },
-        { name: "options", type: "ResultOptions", initializer: "{}" },
-      ],
-      returnType: "ResultEnvelope<ResultOf<M>>",
-      statements: [
-        "const given = result as JsonObject;",
-        `const meta = options.serverInfo === undefined ? metaOf(given) : { ...metaOf(given), ${JSON.stringify(metaKey(model, "serverInfo"))}: options.serverInfo };`,
-        'const resultType = options.resultType ?? (typeof given["resultType"] === "string" ? given["resultType"] : "complete");',
-        'return { jsonrpc: "2.0", id, result: { ...given, ...(meta === undefined ? {} : { _meta: meta }), resultType } } as ResultEnvelope<ResultOf<M>>;',
-      ],
-    });
-  } else {
-    file.addFunction({
-      name: "resultResponse",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
-      docs: ['A successful response. This version\'s clients do not know `resultType`, so none is added (they treat it as absent ⇒ `"complete"`).'],
-      parameters: [
-        { name: "id", type: "T.RequestId" },
-        { name: "result", type: "ResultInput<ResultOf<M>>" },
-      ],
-      returnType: "ResultEnvelope<ResultOf<M>>",
-      statements: ['return { jsonrpc: "2.0", id, result } as ResultEnvelope<ResultOf<M>>;'],
-    });
   }
+  file.addFunction({
+    name: "resultResponse",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
+    docs: [
+      modern
+        ? 'A successful response. `resultType` is required in this version and defaults to `"complete"`. Name the method (`resultResponse<"tools/call">`) to check the result against it.'
+        : 'A successful response. This version\'s clients do not know `resultType`, so none is added (they treat it as absent ⇒ `"complete"`).',
+    ],
+    parameters: [
+      { name: "id", type: "T.RequestId" },
+      { name: "result", type: "ResultInput<ResultOf<M>>" },
+      ...(modern ? [{ name: "options", type: "ResultOptions", initializer: "{}" }] : []),
+    ],
+    returnType: "ResultEnvelope<ResultOf<M>>",
+    statements: [
+      modern
+        ? "return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo) as ResultEnvelope<ResultOf<M>>;"
+        : "return sessionResult(id, result) as ResultEnvelope<ResultOf<M>>;",
+    ],
+  });
   file.addTypeAlias({
     name: "SendableErrorName",
     isExported: true,
@@ -216,15 +199,40 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
         .join(" | ") || "never"
     }>`,
   });
-  addErrorResponse(
-    file,
-    "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
-      "recognised from old peers, never produced. " +
-      (errorIdOptional(model) ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
-    idType,
-    "(RECEIVE_ONLY_ERROR_CODES as readonly number[])",
-  );
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: "ERRORS", type: "ErrorCodeTable", initializer: "{ codes: ErrorCode, receiveOnly: RECEIVE_ONLY_ERROR_CODES }" }],
+  });
+  file.addFunction({
+    name: "errorResponse",
+    isExported: true,
+    docs: [
+      "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
+        "recognised from old peers, never produced. " +
+        (errorIdOptional(model) ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
+    ],
+    parameters: [
+      { name: "id", type: idType },
+      { name: "code", type: "number | SendableErrorName" },
+      { name: "message", type: "string" },
+      { name: "data", type: "unknown", hasQuestionToken: true },
+    ],
+    returnType: "ErrorEnvelope",
+    statements: ["return errorEnvelope(ERRORS, id, code, message, data) as ErrorEnvelope;"],
+  });
   if (!modern) return;
+  addModernErrorBuilders(file, { idType, capabilitiesType: "T.ClientCapabilities", errors: "ERRORS" });
+}
+
+/**
+ * The three error builders of the stateless era, the same in a release's `envelope.ts` and the
+ * version-agnostic `runtime.ts`; only the id type, the code table and the default list of
+ * supported versions differ.
+ */
+export function addModernErrorBuilders(
+  file: StatementSink,
+  { idType, capabilitiesType, errors, supportedDefault }: { idType: string; capabilitiesType: string; errors: string; supportedDefault?: string },
+): void {
   file.addFunction({
     name: "unsupportedProtocolVersionError",
     isExported: true,
@@ -232,10 +240,10 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     parameters: [
       { name: "id", type: idType },
       { name: "requested", type: "string" },
-      { name: "supported", type: "readonly string[]" },
+      supportedDefault === undefined ? { name: "supported", type: "readonly string[]" } : { name: "supported", type: "readonly string[]", initializer: supportedDefault },
     ],
     returnType: "ErrorEnvelope",
-    statements: ['return errorResponse(id, "UnsupportedProtocolVersion", "Unsupported protocol version", { requested, supported: [...supported] });'],
+    statements: [`return unsupportedProtocolVersion(${errors}, id, requested, supported) as ErrorEnvelope;`],
   });
   file.addFunction({
     name: "missingRequiredClientCapabilityError",
@@ -243,10 +251,10 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: ["-32021: names the capabilities that are missing; otherwise the client cannot know what to add."],
     parameters: [
       { name: "id", type: idType },
-      { name: "requiredCapabilities", type: "T.ClientCapabilities" },
+      { name: "requiredCapabilities", type: capabilitiesType },
     ],
     returnType: "ErrorEnvelope",
-    statements: ['return errorResponse(id, "MissingRequiredClientCapability", "Missing required client capability", { requiredCapabilities });'],
+    statements: [`return missingRequiredClientCapability(${errors}, id, requiredCapabilities) as ErrorEnvelope;`],
   });
   file.addFunction({
     name: "headerMismatchError",
@@ -257,7 +265,7 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
       { name: "message", type: "string" },
     ],
     returnType: "ErrorEnvelope",
-    statements: ['return errorResponse(id, "HeaderMismatch", message);'],
+    statements: [`return headerMismatch(${errors}, id, message) as ErrorEnvelope;`],
   });
 }
 
@@ -275,15 +283,7 @@ function addParseEncode(file: StatementSink): void {
       { name: "options", type: "{ readonly validate?: boolean }", initializer: "{}" },
     ],
     returnType: "ParseOutcome<ParsedMessage>",
-    statements: [
-      'if (typeof text !== "string") return { ok: false, error: { code: -32700, message: "not a string" } };',
-      "const outcome = parseText(text);",
-      "if (!outcome.ok || !options.validate) return outcome as ParseOutcome<ParsedMessage>;",
-      "const checked = validateMessage(wire(outcome.message));",
-      "if (checked.ok) return outcome as ParseOutcome<ParsedMessage>;",
-      "const first = checked.errors[0];",
-      'return { ok: false, error: { code: checked.code, message: first ? `${first.pointer || "/"}: expected ${first.expected}, got ${first.got}` : "invalid message" } };',
-    ],
+    statements: ["return parseMessage(text, options.validate === true ? validateMessage : undefined) as ParseOutcome<ParsedMessage>;"],
   });
   file.addFunction({
     name: "encode",
@@ -298,6 +298,10 @@ function addParseEncode(file: StatementSink): void {
 /** `generated/<version>/envelope.ts`: typed builders, `parse`/`encode`, and for modern versions the error helpers and HTTP headers. */
 export function emitEnvelope(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/envelope.ts`;
+  const modern = model.era === "modern";
+  if (modern) requireMetaKeys(model, ["protocolVersion", "clientCapabilities", "clientInfo", "logLevel", "progressToken", "serverInfo"]);
+  else requireMetaKeys(model, ["progressToken"]);
+  const http = modern ? model.http : null;
   const content = buildSourceFile(path, (file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
@@ -306,20 +310,85 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
       moduleSpecifier: "./methods.js",
     });
     file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
+    file.addImportDeclaration({ namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
     file.addImportDeclaration({ namedImports: ["validateMessage"], moduleSpecifier: "./validate.js" });
-    if (model.era === "modern") {
+    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject"], moduleSpecifier: runtimeImport("json", 1) });
+    file.addImportDeclaration({
+      namedImports: ["encodeMessage", "parseMessage", { name: "ParseOutcome", isTypeOnly: true }],
+      moduleSpecifier: runtimeImport("jsonrpc", 1),
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        "errorEnvelope",
+        ...(modern ? ["headerMismatch", "missingRequiredClientCapability"] : []),
+        "notificationEnvelope",
+        ...(modern ? ["statelessRequest", "statelessResult", "unsupportedProtocolVersion"] : ["sessionRequest", "sessionResult"]),
+        { name: "ErrorCodeTable", isTypeOnly: true },
+      ],
+      moduleSpecifier: runtimeImport("builders", 1),
+    });
+    if (http) {
+      file.addImportDeclaration({
+        namedImports: ["httpHeadersOf", "protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
+        moduleSpecifier: runtimeImport("routing", 1),
+      });
+    }
+    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 1) });
+    if (modern) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,
         declarations: [{ name: "VERSION", initializer: JSON.stringify(model.version) }],
       });
     }
-    addCoreTypes(file);
     addMessageTypes(file, model);
-    addCoreFunctions(file);
     addRequestBuilders(file, model);
     addResponseBuilders(file, model);
-    if (model.era === "modern" && model.http) addHttpFunctions(file, model.http, metaKey(model, "protocolVersion"));
+    if (http) addHttpFunctions(file, httpFacts(http, model.metaKeys));
     addParseEncode(file);
   });
   return { path, content };
+}
+
+const ENVELOPE_LIKE = "{ readonly method: string; readonly id?: unknown; readonly params?: unknown }";
+
+/** `protocolVersionOf`, `routingName` and `httpHeaders` over a release's (or every release's) HTTP facts. */
+export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData): void {
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: "HTTP", type: "RoutingFacts", initializer: JSON.stringify(facts) }],
+  });
+  file.addFunction({
+    name: "protocolVersionOf",
+    isExported: true,
+    docs: [
+      "The protocol version written in an envelope's `params._meta`, or `undefined`. The HTTP transport reads the " +
+        `\`${facts.protocolVersionHeader}\` header from here instead of keeping its own copy: a header that disagrees with the envelope gets -32020.`,
+    ],
+    parameters: [{ name: "envelope", type: "{ readonly params?: unknown }" }],
+    returnType: "string | undefined",
+    statements: ["return protocolVersionIn(envelope, HTTP.protocolVersionKey);"],
+  });
+  file.addFunction({
+    name: "routingName",
+    isExported: true,
+    docs: [
+      `The \`${facts.nameHeader}\` header value: ${Object.entries(facts.nameParam)
+        .map(([m, k]) => `\`params.${k}\` for \`${m}\``)
+        .join(", ")}; \`undefined\` for every other method and for notifications.`,
+    ],
+    parameters: [{ name: "envelope", type: ENVELOPE_LIKE }],
+    returnType: "string | undefined",
+    statements: ["return routingNameIn(envelope, HTTP);"],
+  });
+  file.addFunction({
+    name: "httpHeaders",
+    isExported: true,
+    docs: [
+      `The Streamable HTTP headers of an envelope: \`${facts.protocolVersionHeader}\` (read back from \`_meta\`, absent when the envelope has none), ` +
+        `\`${facts.methodHeader}\`, and \`${facts.nameHeader}\` where the method routes by name.`,
+    ],
+    parameters: [{ name: "envelope", type: ENVELOPE_LIKE }],
+    returnType: "Record<string, string>",
+    statements: ["return httpHeadersOf(envelope, HTTP);"],
+  });
 }

@@ -1,9 +1,11 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { EmittedFile } from "./emitted.ts";
+import { frozenType } from "./literal-type.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 /** `generated/<version>/errors.ts`: `ErrorCode` as an erasable enum (frozen object + union type), `errorName`. */
-export function emitErrors(model: ProtocolModel) {
+export function emitErrors(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/errors.ts`;
   const content = buildSourceFile(path, (file) => {
     file.addVariableStatement({
@@ -19,6 +21,7 @@ export function emitErrors(model: ProtocolModel) {
       declarations: [
         {
           name: "ErrorCode",
+          type: frozenType(Object.fromEntries(model.errorCodes.map((e) => [e.name, e.code])), { readonlyKeys: true }),
           initializer: `Object.freeze({ ${model.errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
         },
       ],
@@ -47,6 +50,7 @@ export function emitErrors(model: ProtocolModel) {
       declarations: [
         {
           name: "ERROR_RANGES",
+          type: `readonly (${model.errorRanges.map((r) => frozenType({ name: r.name, from: r.from, to: r.to, allocate: r.allocate })).join(" | ") || "never"})[]`,
           initializer: `Object.freeze([${model.errorRanges.map((r) => `Object.freeze({ name: ${JSON.stringify(r.name)}, from: ${r.from}, to: ${r.to}, allocate: ${r.allocate} })`).join(", ")}])`,
         },
       ],

@@ -1,11 +1,13 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import type { EmittedFile, RootEmitter, VersionEmitter } from "./emitted.ts";
+import type { EmittedFile, RenderOptions, RootEmitter, VersionEmitter } from "./emitted.ts";
 import { emitEnvelope } from "./envelope.ts";
 import { emitErrors } from "./errors.ts";
 import { assertDistinctExports } from "./export-names.ts";
 import { emitMeta } from "./meta.ts";
 import { emitMethods } from "./methods.ts";
+import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
+import { runtimeFiles } from "./runtime-files.ts";
 import { emitRuntime } from "./runtime.ts";
 import { emitTypes } from "./types.ts";
 import { emitValidate } from "./validate.ts";
@@ -27,7 +29,11 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
 /** Modules over all versions, re-exported by `generated/index.ts`. */
 export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [{ module: "runtime", emit: emitRuntime }];
 
-export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
+/**
+ * Every output file, unformatted: each release's folder, the root modules, and the shared
+ * runtime copied from generator/runtime/. Headers and import extensions follow `options`.
+ */
+export function emitAll(models: readonly ProtocolModel[], options: RenderOptions = {}): EmittedFile[] {
   const files: EmittedFile[] = [];
   const modules = VERSION_EMITTERS.map((e) => e.module);
   for (const model of models) {
@@ -42,5 +48,6 @@ export function emitAll(models: readonly ProtocolModel[]): EmittedFile[] {
       ROOT_EMITTERS.map((e) => e.module),
     ),
   );
-  return files;
+  files.push(...runtimeFiles());
+  return files.map((file) => finishFile(file, options));
 }

@@ -1,9 +1,11 @@
 import { VariableDeclarationKind } from "ts-morph";
-import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
+import type { EmittedFile } from "./emitted.ts";
+import { frozenType } from "./literal-type.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 /** `generated/<version>/meta.ts`: the reserved `_meta` keys of this version. */
-export function emitMeta(model: ProtocolModel) {
+export function emitMeta(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/meta.ts`;
   const requiredInRequests = model.metaKeys.filter((k) => k.requiredIn.includes("request"));
   const content = buildSourceFile(path, (file) => {
@@ -14,9 +16,8 @@ export function emitMeta(model: ProtocolModel) {
       declarations: [
         {
           name: "MetaKey",
-          initializer: `Object.freeze({ ${model.metaKeys
-            .map((k) => `/** ${k.scopes.join(", ")}${k.requiredIn.length ? `; required in ${k.requiredIn.join(", ")}` : ""} */\n${k.name}: ${JSON.stringify(k.key)}`)
-            .join(",\n")} } as const)`,
+          type: frozenType(Object.fromEntries(model.metaKeys.map((k) => [k.name, k.key])), { readonlyKeys: true, docs: new Map(model.metaKeys.map((k) => [k.name, scopeDoc(k)])) }),
+          initializer: `Object.freeze({ ${model.metaKeys.map((k) => `/** ${scopeDoc(k)} */\n${k.name}: ${JSON.stringify(k.key)}`).join(",\n")} } as const)`,
         },
       ],
     });
@@ -35,4 +36,9 @@ export function emitMeta(model: ProtocolModel) {
     });
   });
   return { path, content };
+}
+
+/** Where a key may appear and where it is required, as each `MetaKey` member's doc says. */
+function scopeDoc(k: MetaKeyModel): string {
+  return `${k.scopes.join(", ")}${k.requiredIn.length ? `; required in ${k.requiredIn.join(", ")}` : ""}`;
 }

@@ -1,5 +1,6 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { EmittedFile } from "./emitted.ts";
 import { versionNamespace } from "./names.ts";
 import { buildSourceFile } from "./source-file.ts";
 
@@ -7,9 +8,10 @@ import { buildSourceFile } from "./source-file.ts";
  * `generated/index.ts`: the version lists and one namespace per version. Models arrive newest
  * first; eras come from each model, so a new release needs no code change here.
  */
-export function emitRootIndex(models: readonly ProtocolModel[], rootModules: readonly string[]) {
+export function emitRootIndex(models: readonly ProtocolModel[], rootModules: readonly string[]): EmittedFile {
   const path = "index.ts";
-  const list = (ms: readonly ProtocolModel[]) => `Object.freeze([${ms.map((m) => JSON.stringify(m.version)).join(", ")}] as const)`;
+  const versions = (ms: readonly ProtocolModel[]) => ms.map((m) => JSON.stringify(m.version)).join(", ");
+  const list = (ms: readonly ProtocolModel[]) => ({ type: `readonly [${versions(ms)}]`, initializer: `Object.freeze([${versions(ms)}] as const)` });
   const legacy = models.filter((m) => m.era === "legacy");
   const modern = models.filter((m) => m.era === "modern");
   const content = buildSourceFile(path, (file) => {
@@ -17,7 +19,7 @@ export function emitRootIndex(models: readonly ProtocolModel[], rootModules: rea
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Every generated protocol version, newest first."],
-      declarations: [{ name: "VERSIONS", initializer: list(models) }],
+      declarations: [{ name: "VERSIONS", ...list(models) }],
     });
     file.addTypeAlias({ name: "ProtocolVersion", isExported: true, type: "(typeof VERSIONS)[number]" });
     file.addVariableStatement({
@@ -30,13 +32,13 @@ export function emitRootIndex(models: readonly ProtocolModel[], rootModules: rea
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Versions that use the initialize handshake, newest first: the order a fallback tries them in."],
-      declarations: [{ name: "LEGACY_VERSIONS", initializer: list(legacy) }],
+      declarations: [{ name: "LEGACY_VERSIONS", ...list(legacy) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["Versions that carry version and capabilities in every request's `_meta` (no handshake), newest first."],
-      declarations: [{ name: "MODERN_VERSIONS", initializer: list(modern) }],
+      declarations: [{ name: "MODERN_VERSIONS", ...list(modern) }],
     });
     file.addFunction({
       name: "isModern",

@@ -1,8 +1,11 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addCoreFunctions, addCoreTypes, addErrorResponse, addHttpFunctions, addMessageBuilders } from "./jsonrpc-core.ts";
+import { addHttpFunctions, addModernErrorBuilders } from "./envelope.ts";
+import { frozenType } from "./literal-type.ts";
 import { versionNamespace } from "./names.ts";
+import { httpFacts } from "./runtime-data.ts";
+import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { compare } from "../compare.ts";
 import { BindgenError } from "../errors.ts";
@@ -10,6 +13,9 @@ import { BindgenError } from "../errors.ts";
 /** What a fresh client calls itself when the caller gives no name: only shown and logged by servers. */
 const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";
 const DEFAULT_CLIENT_VERSION = "0.0.0";
+
+/** The `_meta` keys the version-agnostic builders write; only a modern release defines them all. */
+const BUILDER_META_KEYS = ["protocolVersion", "clientCapabilities", "clientInfo", "logLevel", "progressToken", "serverInfo"] as const;
 
 /** Merges a per-name table across versions; the newest version's value wins where they differ. */
 function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolModel) => readonly { name: string; value: V }[]): Map<string, V> {
@@ -22,11 +28,36 @@ function union(models: readonly ProtocolModel[], member: (alias: string) => stri
   return models.map((m) => member(versionNamespace(m.version))).join(" | ") || "never";
 }
 
-function addImports(file: StatementSink, models: readonly ProtocolModel[]): void {
+function addImports(file: StatementSink, models: readonly ProtocolModel[], http: boolean): void {
   for (const m of models) {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
   }
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject"], moduleSpecifier: runtimeImport("json", 0) });
+  file.addImportDeclaration({ namedImports: ["encodeMessage", "parseText", { name: "ParseOutcome", isTypeOnly: true }], moduleSpecifier: runtimeImport("jsonrpc", 0) });
+  file.addImportDeclaration({
+    namedImports: [
+      "anyVersionRequest",
+      "anyVersionResult",
+      "errorEnvelope",
+      "headerMismatch",
+      "missingRequiredClientCapability",
+      "notificationEnvelope",
+      "unsupportedProtocolVersion",
+      { name: "ErrorCodeTable", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("builders", 0),
+  });
+  file.addImportDeclaration({ namedImports: ["pickLegacyVersion", "towardsModern"], moduleSpecifier: runtimeImport("versions", 0) });
+  file.addImportDeclaration({ namedImports: ["uiResourceUriIn"], moduleSpecifier: runtimeImport("apps", 0) });
+  if (http) {
+    file.addImportDeclaration({
+      namedImports: ["httpHeadersOf", "protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
+      moduleSpecifier: runtimeImport("routing", 0),
+    });
+  }
+  file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 0) });
+  file.addExportDeclaration({ namedExports: ["isInputRequired", "responseError", "responseResult", "resultType"], moduleSpecifier: runtimeImport("responses", 0) });
 }
 
 function addConstants(file: StatementSink, models: readonly ProtocolModel[]): void {
@@ -40,44 +71,36 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
       { name: "MODERN", type: "readonly string[]", initializer: list(models.filter((m) => m.era === "modern")) },
     ],
   });
-  const errorCodes = mergeByName(models, (m) => m.errorCodes.map((e) => ({ name: e.name, value: e })));
+  const errorCodes = [...mergeByName(models, (m) => m.errorCodes.map((e) => ({ name: e.name, value: e }))).values()];
+  const receiveOnly = errorCodes.filter((e) => !e.send);
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: [
       "Every error code of every generated version. " +
-        [...errorCodes.values()]
-          .filter((e) => !e.send)
-          .map((e) => `\`${e.name}\` (${e.code}) is recognised when received from old peers; no builder sends it.`)
-          .join(" "),
+        receiveOnly.map((e) => `\`${e.name}\` (${e.code}) is recognised when received from old peers; no builder sends it.`).join(" "),
     ],
-    declarations: [{ name: "ErrorCode", initializer: `Object.freeze({ ${[...errorCodes.values()].map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)` }],
+    declarations: [
+      {
+        name: "ErrorCode",
+        type: frozenType(Object.fromEntries(errorCodes.map((e) => [e.name, e.code])), { readonlyKeys: true }),
+        initializer: `Object.freeze({ ${errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
+      },
+    ],
   });
   file.addTypeAlias({ name: "ErrorCode", isExported: true, type: "(typeof ErrorCode)[keyof typeof ErrorCode]" });
   file.addTypeAlias({ name: "ErrorName", isExported: true, type: "keyof typeof ErrorCode" });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
-      {
-        name: "RECEIVE_ONLY",
-        type: "readonly number[]",
-        initializer: `[${[...errorCodes.values()]
-          .filter((e) => !e.send)
-          .map((e) => e.code)
-          .join(", ")}]`,
-      },
+      { name: "ERRORS", type: "ErrorCodeTable", initializer: `{ codes: ErrorCode, receiveOnly: [${receiveOnly.map((e) => e.code).join(", ")}] }` },
       { name: "ERROR_NAMES", type: "ReadonlyMap<number, ErrorName>", initializer: "new Map(Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]))" },
     ],
   });
   file.addTypeAlias({
     name: "SendableErrorName",
     isExported: true,
-    type: `Exclude<ErrorName, ${
-      [...errorCodes.values()]
-        .filter((e) => !e.send)
-        .map((e) => JSON.stringify(e.name))
-        .join(" | ") || "never"
-    }>`,
+    type: `Exclude<ErrorName, ${receiveOnly.map((e) => JSON.stringify(e.name)).join(" | ") || "never"}>`,
   });
   file.addFunction({
     name: "errorName",
@@ -93,7 +116,13 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: ["Every reserved `_meta` key of every generated version, by short name."],
-    declarations: [{ name: "MetaKey", initializer: `Object.freeze({ ${[...metaKeys].map(([n, k]) => `${n}: ${JSON.stringify(k)}`).join(", ")} } as const)` }],
+    declarations: [
+      {
+        name: "MetaKey",
+        type: frozenType(Object.fromEntries(metaKeys), { readonlyKeys: true }),
+        initializer: `Object.freeze({ ${[...metaKeys].map(([n, k]) => `${n}: ${JSON.stringify(k)}`).join(", ")} } as const)`,
+      },
+    ],
   });
   file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
 
@@ -105,7 +134,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
       "Error codes that prove the peer speaks the stateless protocol: the request was wrong, not the era. After one of " +
         "these a client must not fall back to `initialize` (it would not help); after any other error it should.",
     ],
-    declarations: [{ name: "MODERN_SIGNAL_CODES", initializer: `Object.freeze([${signals.join(", ")}] as const)` }],
+    declarations: [{ name: "MODERN_SIGNAL_CODES", type: `readonly [${signals.join(", ")}]`, initializer: `Object.freeze([${signals.join(", ")}] as const)` }],
   });
   file.addFunction({
     name: "isModernSignal",
@@ -124,7 +153,7 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
     docs: ["The newest legacy version both sides support; if there is none, the newest legacy version (`initialize` negotiates again anyway)."],
     parameters: [{ name: "supported", type: "readonly string[]" }],
     returnType: "string",
-    statements: ["return LEGACY.find((v) => supported.includes(v)) ?? (LEGACY[0] as string);"],
+    statements: ["return pickLegacyVersion(LEGACY, supported);"],
   });
   file.addFunction({
     name: "clientInfo",
@@ -143,6 +172,7 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
     docs: ["The MCP Apps extension's id in `capabilities.extensions`."],
     declarations: [{ name: "UI_EXTENSION_ID", initializer: JSON.stringify(ui.id) }],
   });
+  const capabilities = { elicitation: {}, extensions: { [ui.id]: ui.clientCapability } };
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
@@ -153,9 +183,14 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
     declarations: [
       {
         name: "DEFAULT_CLIENT_CAPABILITIES",
+        type: frozenType(capabilities, { depth: 3 }),
         initializer: `Object.freeze({ elicitation: Object.freeze({}), extensions: Object.freeze({ ${JSON.stringify(ui.id)}: Object.freeze(${JSON.stringify(ui.clientCapability)}) }) })`,
       },
     ],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: "UI_KEYS", initializer: JSON.stringify({ metaKey: ui.metaKey, resourceUriKey: ui.resourceUriKey, flatMetaKey: ui.flatMetaKey }) }],
   });
   file.addFunction({
     name: "uiResourceUri",
@@ -166,13 +201,7 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
     ],
     parameters: [{ name: "tool", type: "{ readonly _meta?: unknown }" }],
     returnType: "string | undefined",
-    statements: [
-      "const meta = metaOf(tool);",
-      `const nested = meta?.[${JSON.stringify(ui.metaKey)}];`,
-      `const uri = isObject(nested) ? nested[${JSON.stringify(ui.resourceUriKey)}] : undefined;`,
-      `const found = typeof uri === "string" ? uri : meta?.[${JSON.stringify(ui.flatMetaKey)}];`,
-      'return typeof found === "string" ? found : undefined;',
-    ],
+    statements: ["return uiResourceUriIn(tool, UI_KEYS);"],
   });
 }
 
@@ -260,33 +289,37 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
   });
 }
 
-function addBuilders(file: StatementSink, models: readonly ProtocolModel[], metaKey: (name: string) => string): void {
+function addBuilders(file: StatementSink): void {
   file.addFunction({
-    name: "towardsModern",
-    docs: ["A generated modern version, or an unlisted one newer than every legacy version (a probe of a future release)."],
-    parameters: [{ name: "version", type: "string" }],
-    returnType: "boolean",
-    statements: ['return MODERN.includes(version) || (!LEGACY.includes(version) && version > (LEGACY[0] ?? ""));'],
-  });
-  addMessageBuilders(
-    file,
-    "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
-      "number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`, " +
-      "turning them into legacy requests that both sides then served without complaint. Without `protocolVersion`, only " +
-      "`progressToken`/`extraMeta` (when given) make a `_meta`.",
-    [
-      "const version = options.protocolVersion;",
-      "if (version === undefined && options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id) as RequestEnvelope<M>;",
-      "const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };",
-      `if (version !== undefined) {
-        meta[${metaKey("protocolVersion")}] = version;
-        meta[${metaKey("clientCapabilities")}] = options.clientCapabilities ?? DEFAULT_CLIENT_CAPABILITIES;
-        if (options.clientInfo !== undefined) meta[${metaKey("clientInfo")}] = options.clientInfo;
-        if (options.logLevel !== undefined) meta[${metaKey("logLevel")}] = options.logLevel;
-      }`,
-      `if (options.progressToken !== undefined) meta[${metaKey("progressToken")}] = options.progressToken;`,
+    name: "request",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+    docs: [
+      "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
+        "number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`, " +
+        "turning them into legacy requests that both sides then served without complaint. Without `protocolVersion`, only " +
+        "`progressToken`/`extraMeta` (when given) make a `_meta`.",
     ],
-  );
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "params", type: "RequestParamsInput<M>" },
+      { name: "options", type: "RequestOptions" },
+    ],
+    returnType: "RequestEnvelope<M>",
+    statements: ["return anyVersionRequest(method, params, options, MetaKey, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;"],
+  });
+  file.addFunction({
+    name: "notification",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+    docs: ["A notification: never an `id`, so the peer must not answer it."],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
+    ],
+    returnType: "NotificationEnvelope<M>",
+    statements: ["return notificationEnvelope(method, rest[0]) as NotificationEnvelope<M>;"],
+  });
   file.addFunction({
     name: "resultResponse",
     isExported: true,
@@ -302,103 +335,34 @@ function addBuilders(file: StatementSink, models: readonly ProtocolModel[], meta
     ],
     returnType: "ResultEnvelope",
     statements: [
-      "const version = options.protocolVersion;",
-      `if (version === undefined || !towardsModern(version)) {
-        if (options.resultType !== undefined && options.resultType !== "complete") throw new RangeError(\`a \${version ?? "legacy"} client cannot receive resultType "\${options.resultType}"\`);
-        const plain = own(result, "resultType") ? Object.fromEntries(Object.entries(result).filter(([k]) => k !== "resultType")) : { ...result };
-        return { jsonrpc: "2.0", id, result: plain };
-      }`,
-      `const meta = options.serverInfo === undefined ? metaOf(result) : { ...metaOf(result), ${metaKey("serverInfo")}: options.serverInfo };`,
-      'const resultType = options.resultType ?? (typeof result["resultType"] === "string" ? result["resultType"] : "complete");',
-      'return { jsonrpc: "2.0", id, result: { ...result, ...(meta === undefined ? {} : { _meta: meta }), resultType } };',
+      "const modern = options.protocolVersion !== undefined && towardsModern(options.protocolVersion, LEGACY, MODERN);",
+      "return anyVersionResult(id, result, options, modern, MetaKey.serverInfo) as ResultEnvelope;",
     ],
   });
-  addErrorResponse(
-    file,
-    "An error response; `code` is a number or an `ErrorCode` name. Receive-only codes (-32002) throw a RangeError: they are recognised, never sent.",
-    "string | number | undefined",
-    "RECEIVE_ONLY",
-  );
   file.addFunction({
-    name: "unsupportedProtocolVersionError",
+    name: "errorResponse",
     isExported: true,
-    docs: ["-32022 with `data.requested` and `data.supported` (default: every generated version), so the client picks one and retries instead of guessing."],
+    docs: ["An error response; `code` is a number or an `ErrorCode` name. Receive-only codes (-32002) throw a RangeError: they are recognised, never sent."],
     parameters: [
       { name: "id", type: "string | number | undefined" },
-      { name: "requested", type: "string" },
-      { name: "supported", type: "readonly string[]", initializer: "ALL" },
-    ],
-    returnType: "ErrorEnvelope",
-    statements: ['return errorResponse(id, "UnsupportedProtocolVersion", "Unsupported protocol version", { requested, supported: [...supported] });'],
-  });
-  file.addFunction({
-    name: "missingRequiredClientCapabilityError",
-    isExported: true,
-    docs: ["-32021 naming the missing capabilities: otherwise the client cannot know what to add."],
-    parameters: [
-      { name: "id", type: "string | number | undefined" },
-      { name: "requiredCapabilities", type: "Readonly<JsonObject>" },
-    ],
-    returnType: "ErrorEnvelope",
-    statements: ['return errorResponse(id, "MissingRequiredClientCapability", "Missing required client capability", { requiredCapabilities });'],
-  });
-  file.addFunction({
-    name: "headerMismatchError",
-    isExported: true,
-    docs: ["-32020: the HTTP headers disagree with the envelope."],
-    parameters: [
-      { name: "id", type: "string | number | undefined" },
+      { name: "code", type: "number | SendableErrorName" },
       { name: "message", type: "string" },
+      { name: "data", type: "unknown", hasQuestionToken: true },
     ],
     returnType: "ErrorEnvelope",
-    statements: ['return errorResponse(id, "HeaderMismatch", message);'],
+    statements: ["return errorEnvelope(ERRORS, id, code, message, data) as ErrorEnvelope;"],
   });
+  addModernErrorBuilders(file, { idType: "string | number | undefined", capabilitiesType: "Readonly<JsonObject>", errors: "ERRORS", supportedDefault: "ALL" });
 }
 
 function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void {
-  file.addFunction({
-    name: "responseResult",
-    isExported: true,
-    docs: ["The `result` of a response, or `undefined` for an error response or anything else."],
-    parameters: [{ name: "response", type: "object" }],
-    returnType: "JsonObject | undefined",
-    statements: ['const result = own(response, "result") ? (response as JsonObject)["result"] : undefined;', "return isObject(result) ? result : undefined;"],
-  });
-  file.addFunction({
-    name: "responseError",
-    isExported: true,
-    docs: ["The `error` of a response as `{ code, message, data }`, or `undefined` when there is none."],
-    parameters: [{ name: "response", type: "object" }],
-    returnType: "{ code: number; message: string; data: unknown } | undefined",
-    statements: [
-      'const error = own(response, "error") ? (response as JsonObject)["error"] : undefined;',
-      'if (!isObject(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string") return undefined;',
-      'return { code: error["code"], message: error["message"], data: error["data"] };',
-    ],
-  });
-  file.addFunction({
-    name: "resultType",
-    isExported: true,
-    docs: ['A result\'s `resultType`; absent means `"complete"`, as the spec requires for results from older servers.'],
-    parameters: [{ name: "result", type: "unknown" }],
-    returnType: "string",
-    statements: ['const value = isObject(result) ? result["resultType"] : undefined;', 'return typeof value === "string" ? value : "complete";'],
-  });
-  file.addFunction({
-    name: "isInputRequired",
-    isExported: true,
-    docs: ['Whether the server asks for more input before it can finish (`resultType: "input_required"`).'],
-    parameters: [{ name: "result", type: "unknown" }],
-    returnType: "boolean",
-    statements: ['return resultType(result) === "input_required";'],
-  });
   file.addFunction({
     name: "parse",
     isExported: true,
     docs: ["JSON text → message of any version. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message)."],
     parameters: [{ name: "text", type: "string" }],
     returnType: "ParseOutcome<ParsedMessage>",
-    statements: ['return typeof text === "string" ? (parseText(text) as ParseOutcome<ParsedMessage>) : { ok: false, error: { code: -32700, message: "not a string" } };'],
+    statements: ["return parseText(text) as ParseOutcome<ParsedMessage>;"],
   });
   file.addFunction({
     name: "encode",
@@ -410,33 +374,28 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void
   });
 }
 
-/** `generated/runtime.ts`: the version-agnostic protocol data layer (DESIGN.md §4), re-exported by `generated/index.ts`. */
+/** `generated/runtime.ts`: the version-agnostic API (docs/ARCHITECTURE.md), typed over the generated releases; the code is in `runtime/`. */
 export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   const path = "runtime.ts";
-  const keys = new Map(models.flatMap((m) => m.metaKeys.map((k) => [k.name, k.key] as const)).reverse());
-  const metaKey = (name: string): string => {
-    const key = keys.get(name);
-    if (key === undefined) {
-      throw new BindgenError(
-        models[0]?.file ?? "schema/lock.json",
-        "",
-        `a release that defines the _meta key "${name}" (a modern release) among those generated`,
-        "the version-agnostic runtime writes modern _meta keys when a caller probes a newer version",
-      );
-    }
-    return JSON.stringify(key);
-  };
-  const http = models.find((m) => m.http !== null)?.http;
   if (models.length === 0) throw new BindgenError("schema/lock.json", "/versions", "at least one release");
+  const keys = new Set(models.flatMap((m) => m.metaKeys.map((k) => k.name)));
+  const lacking = BUILDER_META_KEYS.find((name) => !keys.has(name));
+  if (lacking !== undefined) {
+    throw new BindgenError(
+      models[0]!.file,
+      "",
+      `a release that defines the _meta key "${lacking}" (a modern release) among those generated`,
+      "the version-agnostic runtime writes modern _meta keys when a caller probes a newer version",
+    );
+  }
+  const http = models.find((m) => m.http !== null);
   const content = buildSourceFile(path, (file) => {
-    addImports(file, models);
-    addCoreTypes(file);
+    addImports(file, models, http !== undefined);
     addTypes(file, models);
     addConstants(file, models);
-    addCoreFunctions(file);
     addIdentity(file, models);
-    addBuilders(file, models, metaKey);
-    if (http) addHttpFunctions(file, http, JSON.parse(metaKey("protocolVersion")) as string);
+    addBuilders(file);
+    if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys));
     addReaders(file, models);
   });
   return { path, content };

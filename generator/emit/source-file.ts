@@ -10,7 +10,6 @@ import {
   type TypeAliasDeclarationStructure,
   type VariableStatementStructure,
 } from "ts-morph";
-import { GENERATED_HEADER } from "./names.ts";
 
 let project: Project | undefined;
 
@@ -64,12 +63,12 @@ export class StatementSink {
   }
 }
 
-/** Builds one output module through ts-morph structures, printed once, and returns its text. */
+/** Builds one output module through ts-morph structures, printed once, and returns its text (the header is added by `emitAll`). */
 export function buildSourceFile(path: string, build: (file: StatementSink) => void): string {
   const sink = new StatementSink();
   build(sink);
   const file = sharedProject().createSourceFile(`/${path}`, { statements: sink.statements() }, { overwrite: true });
-  const text = `${GENERATED_HEADER}\n${file.getFullText()}`;
+  const text = file.getFullText();
   sharedProject().removeSourceFile(file);
   return text;
 }

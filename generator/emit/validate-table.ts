@@ -1,50 +1,11 @@
 import { BindgenError } from "../errors.ts";
-import type { JsonType, JsonValue, SchemaNode } from "../load/schema-node.ts";
+import type { SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf } from "../load/shape.ts";
 import type { MethodModel, ProtocolModel, TypeRef } from "../model/protocol-model.ts";
+import { FORMATS, METHOD_KINDS, TYPE_BITS, type WireEntry, type WireMethod, type WireNode, type WireTable } from "../runtime/table-format.ts";
 
-/**
- * The compact table the validator interpreter (validate-runtime.ts) decodes: one entry per
- * definition (in name order, so definition `i` is entry `i`), then every distinct anonymous
- * node. Keys are short because this text is most of the validator's bundle size.
- */
-export interface WireNode {
-  t?: number;
-  c?: JsonValue;
-  e?: readonly JsonValue[];
-  p?: (string | number)[];
-  a?: number;
-  i?: number;
-  u?: number[];
-  o?: number[];
-  l?: number[];
-  d?: string;
-  f?: string;
-  n?: number;
-  x?: number;
-  ni?: number;
-  xi?: number;
-  nl?: number;
-  xl?: number;
-  r?: string;
-}
-
-export interface WireTable {
-  readonly version: string;
-  readonly names: string;
-  readonly nodes: readonly (WireNode | number)[];
-  readonly methods: readonly (readonly (string | number)[])[];
-  readonly result: number;
-  readonly error: number;
-}
-
-/** Must match the bits in validate-runtime.ts. */
-const TYPE_BITS: Record<JsonType, number> = { null: 1, boolean: 2, object: 4, array: 8, number: 16, integer: 32, string: 64 };
-
-/** The formats validate-runtime.ts implements (all the MCP schemas name). */
-export const SUPPORTED_FORMATS: ReadonlySet<string> = new Set(["uri", "uri-template", "byte"]);
-
-const KIND_CODES = { request: 0, notification: 1, input: 2 } as const;
+/** A wire node while the builder fills it in; the format itself is generator/runtime/table-format.ts. */
+type MutableWireNode = { -readonly [K in keyof WireNode]: WireNode[K] };
 
 export function buildWireTable(model: ProtocolModel): WireTable {
   return new TableBuilder(model).build();
@@ -53,7 +14,7 @@ export function buildWireTable(model: ProtocolModel): WireTable {
 class TableBuilder {
   private readonly names: string[];
   private readonly defIndex: Map<string, number>;
-  private readonly nodes: (WireNode | number)[] = [];
+  private readonly nodes: WireEntry[] = [];
   /** Structural key of an anonymous wire node → its index, so repeated shapes are stored once. */
   private readonly shared = new Map<string, number>();
 
@@ -90,9 +51,9 @@ class TableBuilder {
     return this.defIndex.get(target)!;
   }
 
-  private method(m: MethodModel): (string | number)[] {
+  private method(m: MethodModel): WireMethod {
     const params = m.params === null ? -1 : this.typeRef(m.params);
-    return [m.name, KIND_CODES[m.kind], params, m.paramsRequired ? 1 : 0, ...m.results.map((r) => this.defIndex.get(r)!)];
+    return [m.name, METHOD_KINDS[m.kind], params, m.paramsRequired ? 1 : 0, ...m.results.map((r) => this.defIndex.get(r)!)];
   }
 
   private typeRef(ref: TypeRef): number {
@@ -127,8 +88,8 @@ class TableBuilder {
     return i;
   }
 
-  private wire(node: SchemaNode): WireNode {
-    const w: WireNode = {};
+  private wire(node: SchemaNode): MutableWireNode {
+    const w: MutableWireNode = {};
     if (node.type) w.t = node.type.reduce((mask, t) => mask | TYPE_BITS[t], 0);
     if (node.const !== undefined) w.c = node.const;
     if (node.enum) w.e = node.enum;
@@ -145,8 +106,8 @@ class TableBuilder {
     const discriminator = members && this.discriminator(members);
     if (discriminator) w.d = discriminator;
     if (node.format !== undefined) {
-      if (!SUPPORTED_FORMATS.has(node.format)) {
-        throw new BindgenError(this.model.file, node.pointer + "/format", `a format the validators implement (${[...SUPPORTED_FORMATS].join(", ")})`, `got "${node.format}"`);
+      if (!FORMATS.includes(node.format)) {
+        throw new BindgenError(this.model.file, node.pointer + "/format", `a format the validators implement (${FORMATS.join(", ")})`, `got "${node.format}"`);
       }
       w.f = node.format;
     }

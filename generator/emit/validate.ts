@@ -1,49 +1,43 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Node, Project, VariableDeclarationKind, type StatementStructures } from "ts-morph";
+import { VariableDeclarationKind } from "ts-morph";
 import type { VersionEmitter } from "./emitted.ts";
+import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 import { buildWireTable } from "./validate-table.ts";
-
-const RUNTIME_PATH = fileURLToPath(new URL("./validate-runtime.ts", import.meta.url));
-
-let runtime: readonly StatementStructures[] | undefined;
-
-/** The interpreter's declarations, parsed once per run and copied into every version's module. */
-function runtimeStatements(): readonly StatementStructures[] {
-  if (runtime !== undefined) return runtime;
-  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
-  const file = project.createSourceFile("/validate-runtime.ts", readFileSync(RUNTIME_PATH, "utf8"));
-  const statements = file.getStatements().map((s): StatementStructures => {
-    if (Node.isFunctionDeclaration(s) || Node.isVariableStatement(s) || Node.isInterfaceDeclaration(s) || Node.isTypeAliasDeclaration(s)) {
-      // The runtime declares no overloads, so every function structure is a plain declaration.
-      return s.getStructure() as StatementStructures;
-    }
-    throw new Error(`validate-runtime.ts: unsupported top-level ${s.getKindName()}`);
-  });
-  runtime = statements;
-  return statements;
-}
 
 /**
  * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
  * `validateMessage(msg)` (strict JSON-RPC envelope, then the method's params) and
  * `validateResult(method, result)`. No schema compilation, `eval` or dependency at run time:
- * a small interpreter walks a table generated from the model.
+ * the shared interpreter (generator/runtime/validator.ts) walks this release's table.
  */
 export const emitValidate: VersionEmitter = (model) => {
   const path = `${model.version}/validate.ts`;
   const table = buildWireTable(model);
   const names = [...model.schema.definitions.keys()];
+  const validator = runtimeImport("validator", 1);
   const content = buildSourceFile(path, (file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
-    file.addStatements([...runtimeStatements()]);
+    file.addImportDeclaration({
+      namedImports: [
+        "decodeTable",
+        "guard",
+        "validateDefinition",
+        "validateEnvelope",
+        "validateMethodResult",
+        { name: "MessageValidationResult", isTypeOnly: true },
+        { name: "Tables", isTypeOnly: true },
+        { name: "ValidationResult", isTypeOnly: true },
+      ],
+      moduleSpecifier: validator,
+    });
+    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["MessageValidationResult", "ValidationIssue", "ValidationResult"], moduleSpecifier: validator });
+    file.addExportDeclaration({ namedExports: ["VALIDATION_LIMITS"], moduleSpecifier: validator });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        "The schema as compact JSON text, parsed on first use. As one string it costs prettier, tsc and a JS engine's " +
-          "parser next to nothing, where the same data as an object literal was most of this module's formatting and " +
-          "type-checking time.",
+        "The schema as compact JSON text (format: generator/runtime/table-format.ts), parsed on first use. As one string it " +
+          "costs prettier, tsc and a JS engine's parser next to nothing, where the same data as an object literal was most " +
+          "of this module's formatting and type-checking time.",
       ],
       declarations: [{ name: "TABLE", initializer: JSON.stringify(JSON.stringify(table)) }],
     });
@@ -55,7 +49,7 @@ export const emitValidate: VersionEmitter = (model) => {
       name: "tables",
       docs: ["Decoded on first use, so importing the module costs nothing."],
       returnType: "Tables",
-      statements: ["return (decoded ??= decode(JSON.parse(TABLE) as WireTable));"],
+      statements: ["return (decoded ??= decodeTable(TABLE));"],
     });
     file.addTypeAlias({
       name: "DefinitionName",

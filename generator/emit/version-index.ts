@@ -1,9 +1,10 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { EmittedFile } from "./emitted.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 /** `generated/<version>/index.ts`: the version's identity and every module of its folder. */
-export function emitVersionIndex(model: ProtocolModel, modules: readonly string[]) {
+export function emitVersionIndex(model: ProtocolModel, modules: readonly string[]): EmittedFile {
   const path = `${model.version}/index.ts`;
   const content = buildSourceFile(path, (file) => {
     file.addVariableStatement({

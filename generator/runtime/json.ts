@@ -1,0 +1,21 @@
+// Plain JSON helpers every other runtime module builds on. The runtime assumes no DOM or Node
+// globals, and never assigns an input key onto an object, so `__proto__` in input stays data.
+
+/** A JSON object as the runtime handles it: keys are strings, values are not yet checked. */
+export type JsonObject = { [key: string]: unknown };
+
+export function own(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A short account of a value for an error message: never the whole value, which may be large or secret. */
+export function describeValue(x: unknown): string {
+  if (x === undefined) return "missing";
+  if (typeof x === "string") return JSON.stringify(x.length > 40 ? x.slice(0, 40) + "…" : x);
+  if (Array.isArray(x)) return `array(${x.length})`;
+  return x === null ? "null" : typeof x === "object" ? "object" : String(x);
+}

@@ -1,0 +1,52 @@
+// What the envelope itself says for Streamable HTTP routing: the protocol version in `_meta`, the
+// name a method routes by, and the headers those make. The header names and routed methods are a
+// release's data (`RoutingFacts`). The full header layer (Mcp-Param headers, checks, statuses) is
+// http-headers.ts; this module covers what every release's `httpHeaders(envelope)` promises.
+import { encodeHeaderValue, type SentinelForm } from "./header-value.js";
+import { isObject, own } from "./json.js";
+import { metaOf } from "./builders.js";
+
+/** What a release's HTTP transport routes on, as the emitter writes it from the model. */
+export interface RoutingFacts {
+  readonly protocolVersionHeader: string;
+  readonly methodHeader: string;
+  readonly nameHeader: string;
+  /** method → the params key whose value is the name header. */
+  readonly nameParam: Readonly<Record<string, string>>;
+  /** The `_meta` key holding the protocol version. */
+  readonly protocolVersionKey: string;
+}
+
+/** An envelope as these functions read it: any message, typed or not. */
+export type EnvelopeLike = { readonly method: string; readonly id?: unknown; readonly params?: unknown };
+
+/** The Base64 form of the Streamable HTTP transport for values that are not plain printable ASCII. */
+const SENTINEL: SentinelForm = { prefix: "=?base64?", suffix: "?=" };
+
+/**
+ * The protocol version written in an envelope's `params._meta`, or `undefined`. The HTTP transport reads the
+ * version header from here instead of keeping its own copy: a header that disagrees with the envelope gets -32020.
+ */
+export function protocolVersionIn(envelope: { readonly params?: unknown }, protocolVersionKey: string): string | undefined {
+  const version = metaOf(envelope.params)?.[protocolVersionKey];
+  return typeof version === "string" ? version : undefined;
+}
+
+/** The name header's value: the routed params key of a request whose method routes by name; `undefined` otherwise and for notifications. */
+export function routingNameIn(envelope: EnvelopeLike, facts: RoutingFacts): string | undefined {
+  const key = own(facts.nameParam, envelope.method) ? facts.nameParam[envelope.method] : undefined;
+  if (key === undefined || !own(envelope, "id") || !isObject(envelope.params)) return undefined;
+  const name = envelope.params[key];
+  return typeof name === "string" ? name : undefined;
+}
+
+/** The headers of an envelope: the protocol version (absent when the envelope has none), the method, and the name where the method routes by name. */
+export function httpHeadersOf(envelope: EnvelopeLike, facts: RoutingFacts): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const version = protocolVersionIn(envelope, facts.protocolVersionKey);
+  if (version !== undefined) headers[facts.protocolVersionHeader] = encodeHeaderValue(version, SENTINEL);
+  headers[facts.methodHeader] = encodeHeaderValue(envelope.method, SENTINEL);
+  const name = routingNameIn(envelope, facts);
+  if (name !== undefined) headers[facts.nameHeader] = encodeHeaderValue(name, SENTINEL);
+  return headers;
+}

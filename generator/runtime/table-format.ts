@@ -1,0 +1,75 @@
+// The validator table: what the emitter (generator/emit/validate-table.ts) writes into each
+// release's `validate.ts` and what the interpreter (validator.ts) decodes. One definition here,
+// read by both, so the two cannot drift apart. Keys are short because this text is most of a
+// validator's bundle size; the interpreter decodes them into named fields once.
+
+/** One schema node: short keys, `$ref`s as entry indices. An empty node accepts every value. */
+export interface WireNode {
+  /** `type` as a bit mask of `TYPE_BITS`; absent: any type. */
+  readonly t?: number;
+  /** `const`. */
+  readonly c?: unknown;
+  /** `enum`. */
+  readonly e?: readonly unknown[];
+  /** `properties` as pairs: property name, entry index; required properties store `~index`. */
+  readonly p?: readonly (string | number)[];
+  /** `additionalProperties`: entry index (`false` is an entry whose type mask is 0). */
+  readonly a?: number;
+  /** `items`: entry index. */
+  readonly i?: number;
+  /** `anyOf`, `oneOf`, `allOf`: entry indices. */
+  readonly u?: readonly number[];
+  readonly o?: readonly number[];
+  readonly l?: readonly number[];
+  /** Discriminator: the property whose `const` tells the `anyOf`/`oneOf` members apart. */
+  readonly d?: string;
+  /** `format`: one of `FORMATS`. */
+  readonly f?: string;
+  /** `minimum`, `maximum`, `minItems`, `maxItems`, `minLength`, `maxLength`, `pattern`. */
+  readonly n?: number;
+  readonly x?: number;
+  readonly ni?: number;
+  readonly xi?: number;
+  readonly nl?: number;
+  readonly xl?: number;
+  readonly r?: string;
+}
+
+/** A number entry is an alias: the definition is exactly the (non-alias) entry at that index. */
+export type WireEntry = WireNode | number;
+
+/** Method name, `METHOD_KINDS` code, params entry or -1, params required (1) or not (0), then the result entries, primary first. */
+export type WireMethod = readonly [string, number, number, number, ...number[]];
+
+export interface WireTable {
+  readonly version: string;
+  /** Definition names, comma-separated; definition `i` is entry `i`. Anonymous nodes follow the definitions. */
+  readonly names: string;
+  readonly nodes: readonly WireEntry[];
+  readonly methods: readonly WireMethod[];
+  /** The generic `result` and `error` members of a response envelope. */
+  readonly result: number;
+  readonly error: number;
+}
+
+/** JSON types by bit; `integer` is a separate bit so a mask can say "number but integral". */
+export const TYPE_BITS: { readonly null: 1; readonly boolean: 2; readonly object: 4; readonly array: 8; readonly number: 16; readonly integer: 32; readonly string: 64 } = {
+  null: 1,
+  boolean: 2,
+  object: 4,
+  array: 8,
+  number: 16,
+  integer: 32,
+  string: 64,
+};
+
+/** Every type bit: a node without `t`. */
+export const ANY_TYPE = 127;
+
+/** `TYPE_BITS` names, indexed by bit position. */
+export const TYPE_NAMES: readonly string[] = ["null", "boolean", "object", "array", "number", "integer", "string"];
+
+export const METHOD_KINDS: { readonly request: 0; readonly notification: 1; readonly input: 2 } = { request: 0, notification: 1, input: 2 };
+
+/** The formats the interpreter implements (all the MCP schemas name); the emitter refuses any other. */
+export const FORMATS: readonly string[] = ["uri", "uri-template", "byte"];

@@ -1,0 +1,478 @@
+// The validator interpreter: walks a release's table (table-format.ts) decoded into a graph of
+// `SchemaNode`s. Why an interpreter over a compact table rather than one function per schema
+// node: the table is a fraction of the size of unrolled code (the bundle budget is a few KB
+// gzip), and the decoded graph links `$ref`s directly, so recursion (`JSONValue`) is plain calls.
+import { describeValue, own } from "./json.js";
+import { checkEnvelope, type ValidationIssue, type WireMessage } from "./jsonrpc.js";
+import { ANY_TYPE, FORMATS, METHOD_KINDS, TYPE_BITS, TYPE_NAMES, type WireTable } from "./table-format.js";
+
+export type { ValidationIssue } from "./jsonrpc.js";
+
+export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
+
+/** -32600: not a valid JSON-RPC message; -32601: unknown method; -32602: bad params. */
+export type MessageValidationResult =
+  | { readonly ok: true; readonly kind: "request" | "notification" | "result" | "error" }
+  | { readonly ok: false; readonly code: -32600 | -32601 | -32602; readonly errors: readonly ValidationIssue[] };
+
+/** At most this many issues are reported; nesting deeper than `maxDepth` is an issue, never a stack overflow. */
+export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> = Object.freeze({ maxErrors: 20, maxDepth: 256 });
+
+/** One decoded schema node; `null`/empty fields constrain nothing. */
+interface SchemaNode {
+  /** Definition name, for messages; "" for an anonymous node. */
+  name: string;
+  /** True when nothing is constrained: accepted without looking. */
+  any: boolean;
+  /** True when only the JSON type is constrained: parents check it inline, without a call. */
+  leaf: boolean;
+  /** Bit mask of `TYPE_BITS`. */
+  types: number;
+  /** `undefined` when there is no const: JSON has no undefined value. */
+  constant: unknown;
+  enumValues: readonly unknown[] | null;
+  /** Property names, with each one's node and whether it is required at the same index. */
+  keys: string[] | null;
+  children: SchemaNode[];
+  required: boolean[];
+  additional: SchemaNode | null;
+  items: SchemaNode | null;
+  anyOf: SchemaNode[] | null;
+  oneOf: SchemaNode[] | null;
+  allOf: SchemaNode[] | null;
+  discriminator: string;
+  /** Discriminator value → the only member that can match it. */
+  byDiscriminator: Map<unknown, SchemaNode> | null;
+  /** Format name, "" for none. */
+  format: string;
+  minimum: number;
+  maximum: number;
+  minItems: number;
+  maxItems: number;
+  minLength: number;
+  maxLength: number;
+  pattern: RegExp | null;
+}
+
+interface MethodEntry {
+  readonly kind: number;
+  readonly params: SchemaNode | null;
+  readonly required: boolean;
+  readonly results: readonly SchemaNode[];
+}
+
+/** A release's decoded table: what every entry point of a `validate.ts` passes in. */
+export interface Tables {
+  readonly version: string;
+  readonly index: ReadonlyMap<string, number>;
+  readonly nodes: readonly SchemaNode[];
+  readonly methods: ReadonlyMap<string, MethodEntry>;
+  readonly result: SchemaNode;
+  readonly error: SchemaNode;
+}
+
+type Rec = Record<string, unknown>;
+
+const { null: NULL, boolean: BOOL, object: OBJ, array: ARR, number: NUM, integer: INT, string: STR } = TYPE_BITS;
+
+/**
+ * ajv-formats' checks, so these validators agree with Ajv on the official schema. `uri` is its
+ * "fast" mode (scheme, then no whitespace): the "full" RFC 3986 regex costs ~0.5 KB gzip and
+ * rejects the non-ASCII paths real servers send.
+ */
+const URI_RE = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
+const URI_TEMPLATE_RE =
+  /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+/** ajv-formats' byte regex is multiline; kept as is, so a value with a valid base64 line passes in both. */
+const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/m;
+
+/** Indexed like `FORMATS`. */
+const FORMAT_CHECKS: readonly ((s: string) => boolean)[] = [(s) => URI_RE.test(s), (s) => URI_TEMPLATE_RE.test(s), (s) => BYTE_RE.test(s)];
+
+/** Thrown past every frame when input nests deeper than the limit; caught at the entry points. */
+const TOO_DEEP = { tooDeep: true };
+
+/** Issues of the check in progress, innermost pointer segment first until `prefix` completes them. */
+let issues: ValidationIssue[] = [];
+/** > 0 while trying union members: failures then cost no strings. */
+let quiet = 0;
+
+function bit(x: unknown): number {
+  switch (typeof x) {
+    case "string":
+      return STR;
+    case "number":
+      return Number.isInteger(x) ? NUM | INT : NUM;
+    case "boolean":
+      return BOOL;
+    case "object":
+      return x === null ? NULL : Array.isArray(x) ? ARR : OBJ;
+    default:
+      return 0;
+  }
+}
+
+function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (!equal(a[j], b[j])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!own(b, k) || !equal((a as Rec)[k], (b as Rec)[k])) return false;
+  return true;
+}
+
+function describeNode(n: SchemaNode): string {
+  if (n.name !== "") return n.name;
+  if (n.constant !== undefined) return JSON.stringify(n.constant);
+  if (n.enumValues !== null) return n.enumValues.map((v) => JSON.stringify(v)).join(" | ");
+  const members = n.anyOf ?? n.oneOf;
+  if (members !== null) return members.map((m) => (m.name !== "" ? m.name : typeNames(m.types))).join(" | ");
+  return typeNames(n.types);
+}
+
+function typeNames(t: number): string {
+  if (t === ANY_TYPE) return "any value";
+  if (t === 0) return "nothing (no further keys allowed)";
+  // "integer" is implied by "number": name only the wider one.
+  return TYPE_NAMES.filter((_, j) => t & (1 << j) && !(1 << j === INT && t & NUM)).join(" | ");
+}
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function report(pointer: string, expected: string, got: string): false {
+  if (issues.length < VALIDATION_LIMITS.maxErrors) issues.push({ pointer, expected, got });
+  return false;
+}
+
+/** Issues from `from` on were found inside `key`: put it in front of their pointers. */
+function prefix(from: number, key: string): void {
+  const seg = "/" + escapeToken(key);
+  for (let j = from; j < issues.length; j++) {
+    const issue = issues[j]!;
+    issues[j] = { pointer: seg + issue.pointer, expected: issue.expected, got: issue.got };
+  }
+}
+
+function check(n: SchemaNode, x: unknown, d: number): boolean {
+  if (n.any) return true;
+  if (d > VALIDATION_LIMITS.maxDepth) throw TOO_DEEP;
+  const b = bit(x);
+  if ((n.types & b) === 0 || (n.constant !== undefined && !equal(n.constant, x)) || (n.enumValues !== null && !inEnum(n.enumValues, x))) {
+    return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
+  }
+  let ok = true;
+  if (b === OBJ) {
+    if (n.keys !== null || n.additional !== null) ok = checkObject(n, x as Rec, d);
+  } else if (b === ARR) {
+    ok = checkArray(n, x as unknown[], d);
+  } else if (b === STR) {
+    ok = checkString(n, x as string);
+  } else if (b & NUM) {
+    if ((x as number) < n.minimum) ok = quiet > 0 ? false : report("", `a number >= ${n.minimum}`, String(x));
+    else if ((x as number) > n.maximum) ok = quiet > 0 ? false : report("", `a number <= ${n.maximum}`, String(x));
+  }
+  if (!ok && quiet > 0) return false;
+  if (n.allOf !== null)
+    for (const m of n.allOf)
+      if (!check(m, x, d)) {
+        if (quiet > 0) return false;
+        ok = false;
+      }
+  if (n.anyOf !== null && !checkUnion(n, n.anyOf, false, x, d)) ok = false;
+  if (n.oneOf !== null && !checkUnion(n, n.oneOf, true, x, d)) ok = false;
+  return ok;
+}
+
+function inEnum(e: readonly unknown[], x: unknown): boolean {
+  for (const v of e) if (equal(v, x)) return true;
+  return false;
+}
+
+function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
+  let ok = true;
+  const keys = n.keys;
+  if (keys !== null) {
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[j]!;
+      if (own(x, k)) {
+        const child = n.children[j]!;
+        const v = x[k];
+        if (child.leaf) {
+          if ((child.types & bit(v)) === 0) {
+            if (quiet > 0) return false;
+            ok = report("/" + escapeToken(k), describeNode(child), describeValue(v));
+          }
+          continue;
+        }
+        const from = issues.length;
+        if (!check(child, v, d + 1)) {
+          if (quiet > 0) return false;
+          ok = false;
+          prefix(from, k);
+        }
+      } else if (n.required[j]) {
+        if (quiet > 0) return false;
+        ok = report("/" + escapeToken(k), describeNode(n.children[j]!), "missing");
+      }
+    }
+  }
+  const extra = n.additional;
+  // `additionalProperties: {}` admits every value: no need to visit the keys.
+  if (extra !== null && !extra.any) {
+    // for-in walks V8's enum cache without allocating; `own` drops inherited keys.
+    for (const k in x) {
+      if (!own(x, k) || (keys !== null && keys.includes(k))) continue;
+      const from = issues.length;
+      if (!check(extra, x[k], d + 1)) {
+        if (quiet > 0) return false;
+        ok = false;
+        prefix(from, k);
+      }
+    }
+  }
+  return ok;
+}
+
+function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
+  if (x.length < n.minItems) return quiet > 0 ? false : report("", `at least ${n.minItems} items`, describeValue(x));
+  if (x.length > n.maxItems) return quiet > 0 ? false : report("", `at most ${n.maxItems} items`, describeValue(x));
+  const item = n.items;
+  if (item === null || item.any) return true;
+  let ok = true;
+  for (let j = 0; j < x.length; j++) {
+    const from = issues.length;
+    if (!check(item, x[j], d + 1)) {
+      if (quiet > 0 || issues.length >= VALIDATION_LIMITS.maxErrors) return false;
+      ok = false;
+      prefix(from, String(j));
+    }
+  }
+  return ok;
+}
+
+function checkString(n: SchemaNode, x: string): boolean {
+  if (n.minLength > 0 || n.maxLength < Infinity) {
+    // JSON Schema counts code points, not UTF-16 units.
+    let len = 0;
+    for (const _ of x) len++;
+    if (len < n.minLength) return quiet > 0 ? false : report("", `at least ${n.minLength} characters`, describeValue(x));
+    if (len > n.maxLength) return quiet > 0 ? false : report("", `at most ${n.maxLength} characters`, describeValue(x));
+  }
+  if (n.pattern !== null && !n.pattern.test(x)) return quiet > 0 ? false : report("", `a string matching ${n.pattern.source}`, describeValue(x));
+  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!(x)) return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
+  return true;
+}
+
+function checkUnion(n: SchemaNode, members: readonly SchemaNode[], exactlyOne: boolean, x: unknown, d: number): boolean {
+  if (n.byDiscriminator !== null && bit(x) === OBJ) {
+    // Every member requires a distinct const at the discriminator: only that member can match.
+    const v = own(x as object, n.discriminator) ? (x as Rec)[n.discriminator] : undefined;
+    const member = n.byDiscriminator.get(v);
+    if (member !== undefined) return check(member, x, d);
+    return quiet > 0 ? false : report("/" + escapeToken(n.discriminator), [...n.byDiscriminator.keys()].map((k) => JSON.stringify(k)).join(" | "), describeValue(v));
+  }
+  let matches = 0;
+  quiet++;
+  for (const m of members) {
+    if (check(m, x, d) && (++matches > 1 || !exactlyOne)) break;
+  }
+  quiet--;
+  if (exactlyOne ? matches === 1 : matches > 0) return true;
+  if (quiet > 0) return false;
+  if (matches > 1) return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
+  // When a single member admits this JSON type, its own issues say more than "none matched".
+  const b = bit(x);
+  const fitting = members.filter((m) => (m.types & b) !== 0);
+  if (fitting.length === 1) return check(fitting[0]!, x, d);
+  return report("", describeNode(n), describeValue(x));
+}
+
+function blankNode(): SchemaNode {
+  return {
+    name: "",
+    any: false,
+    leaf: false,
+    types: ANY_TYPE,
+    constant: undefined,
+    enumValues: null,
+    keys: null,
+    children: [],
+    required: [],
+    additional: null,
+    items: null,
+    anyOf: null,
+    oneOf: null,
+    allOf: null,
+    discriminator: "",
+    byDiscriminator: null,
+    format: "",
+    minimum: -Infinity,
+    maximum: Infinity,
+    minItems: 0,
+    maxItems: Infinity,
+    minLength: 0,
+    maxLength: Infinity,
+    pattern: null,
+  };
+}
+
+/** Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use. */
+export function decodeTable(text: string): Tables {
+  const table = JSON.parse(text) as WireTable;
+  const names = table.names.split(",");
+  const nodes = table.nodes.map((w) => (typeof w === "number" ? null : blankNode()));
+  // Alias entries name their final target, so one step resolves them.
+  const at = (j: number): SchemaNode => {
+    const w = table.nodes[j];
+    return nodes[typeof w === "number" ? w : j]!;
+  };
+  table.nodes.forEach((w, j) => {
+    if (typeof w === "number") return;
+    const n = nodes[j]!;
+    if (j < names.length) n.name = names[j]!;
+    if (w.t !== undefined) n.types = w.t;
+    if (own(w, "c")) n.constant = w.c;
+    if (w.e) n.enumValues = w.e;
+    if (w.p) {
+      n.keys = [];
+      for (let k = 0; k < w.p.length; k += 2) {
+        const ref = w.p[k + 1] as number;
+        n.keys.push(w.p[k] as string);
+        n.children.push(at(ref < 0 ? ~ref : ref));
+        n.required.push(ref < 0);
+      }
+    }
+    if (w.a !== undefined) n.additional = at(w.a);
+    if (w.i !== undefined) n.items = at(w.i);
+    if (w.u) n.anyOf = w.u.map(at);
+    if (w.o) n.oneOf = w.o.map(at);
+    if (w.l) n.allOf = w.l.map(at);
+    if (w.d !== undefined) n.discriminator = w.d;
+    if (w.f !== undefined) n.format = w.f;
+    if (w.n !== undefined) n.minimum = w.n;
+    if (w.x !== undefined) n.maximum = w.x;
+    if (w.ni !== undefined) n.minItems = w.ni;
+    if (w.xi !== undefined) n.maxItems = w.xi;
+    if (w.nl !== undefined) n.minLength = w.nl;
+    if (w.xl !== undefined) n.maxLength = w.xl;
+    if (w.r !== undefined) n.pattern = new RegExp(w.r, "u");
+    const keys = Object.keys(w);
+    n.any = keys.length === 0;
+    n.leaf = keys.length === 1 && keys[0] === "t";
+  });
+  // Discriminator maps need every member decoded first.
+  for (const n of nodes) {
+    if (n === null || n.discriminator === "") continue;
+    n.byDiscriminator = new Map();
+    for (const m of n.anyOf ?? n.oneOf ?? []) n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
+  }
+  return {
+    version: table.version,
+    index: new Map(names.map((name, j) => [name, j])),
+    nodes: table.nodes.map((_, j) => at(j)),
+    methods: new Map(
+      table.methods.map(([name, kind, params, required, ...results]) => [
+        name,
+        { kind, params: params < 0 ? null : at(params), required: required === 1, results: results.map(at) },
+      ]),
+    ),
+    result: at(table.result),
+    error: at(table.error),
+  };
+}
+
+const OK: ValidationResult = Object.freeze({ ok: true });
+
+/** Runs one check with `issues` collected; every entry point goes through here or `test`. */
+function run(n: SchemaNode, x: unknown, key: string | null): readonly ValidationIssue[] | null {
+  try {
+    if (check(n, x, 0)) return null;
+  } catch (err) {
+    if (err !== TOO_DEEP) throw err;
+    quiet = 0;
+    issues = [];
+    report("", `nesting at most ${VALIDATION_LIMITS.maxDepth} levels deep`, "deeper nesting");
+  }
+  if (key !== null) prefix(0, key);
+  const found = issues;
+  issues = [];
+  return found;
+}
+
+function test(n: SchemaNode, x: unknown): boolean {
+  quiet = 1;
+  try {
+    return check(n, x, 0);
+  } catch (err) {
+    if (err !== TOO_DEEP) throw err;
+    return false;
+  } finally {
+    quiet = 0;
+  }
+}
+
+/** Checks `value` against one definition, with the JSON schema's (open-object) semantics. */
+export function validateDefinition(t: Tables, name: string, value: unknown): ValidationResult {
+  const j = t.index.get(name);
+  if (j === undefined) {
+    return { ok: false, errors: [{ pointer: "", expected: `a definition name of ${t.version}`, got: describeValue(name) }] };
+  }
+  const errors = run(t.nodes[j]!, value, null);
+  return errors === null ? OK : { ok: false, errors };
+}
+
+/** Not generic on purpose: each exported guard casts it to its predicate, which costs a consumer's tsc no instantiation. */
+export function guard(t: () => Tables, j: number): (value: unknown) => boolean {
+  return (value: unknown) => test(t().nodes[j]!, value);
+}
+
+const KINDS = ["request", "notification", "result", "error"] as const;
+const MESSAGE_OK = KINDS.map((kind) => Object.freeze({ ok: true as const, kind }));
+
+function invalid(code: -32600 | -32601 | -32602, pointer: string, expected: string, got: string): MessageValidationResult {
+  return { ok: false, code, errors: [{ pointer, expected, got }] };
+}
+
+/** Checks a message that passed the envelope checker against a release: its method (-32601), then params (-32602) or the response members. */
+export function validateCheckedMessage(t: Tables, m: WireMessage): MessageValidationResult {
+  if (m.kind === "request" || m.kind === "notification") {
+    const kind = m.kind === "request" ? METHOD_KINDS.request : METHOD_KINDS.notification;
+    const entry = t.methods.get(m.method);
+    if (entry === undefined || entry.kind === METHOD_KINDS.input) return invalid(-32601, "/method", `a ${m.kind} method of ${t.version}`, describeValue(m.method));
+    if (entry.kind !== kind) {
+      const id = m.kind === "request" ? m.id : undefined;
+      return invalid(-32600, "/id", entry.kind === METHOD_KINDS.request ? `an id: ${m.method} is a request` : `no id: ${m.method} is a notification`, describeValue(id));
+    }
+    if (entry.params === null) return MESSAGE_OK[kind]!;
+    if (m.params === undefined) return entry.required ? invalid(-32602, "/params", describeNode(entry.params), "missing") : MESSAGE_OK[kind]!;
+    const errors = run(entry.params, m.params, "params");
+    return errors === null ? MESSAGE_OK[kind]! : { ok: false, code: -32602, errors };
+  }
+  const errors = m.kind === "result" ? run(t.result, m.result, "result") : run(t.error, m.error, "error");
+  return errors === null ? MESSAGE_OK[m.kind === "result" ? 2 : 3]! : { ok: false, code: -32600, errors };
+}
+
+/** Checks a parsed JSON-RPC message: the envelope strictly (-32600), the method (-32601), then params (-32602). */
+export function validateEnvelope(t: Tables, msg: unknown): MessageValidationResult {
+  const checked = checkEnvelope(msg);
+  if (!checked.ok) return { ok: false, code: checked.inParams ? -32602 : -32600, errors: [checked.issue] };
+  return validateCheckedMessage(t, checked.message);
+}
+
+/** Checks the result of a request of `method`: it passes if it matches any of the method's result types. */
+export function validateMethodResult(t: Tables, method: string, result: unknown): ValidationResult {
+  const entry = t.methods.get(method);
+  if (entry === undefined || entry.kind === METHOD_KINDS.notification) {
+    return { ok: false, errors: [{ pointer: "", expected: `a request method of ${t.version}`, got: describeValue(method) }] };
+  }
+  for (const n of entry.results) if (test(n, result)) return OK;
+  // None matched: explain against the primary result, the one a well-behaved peer sends.
+  return { ok: false, errors: run(entry.results[0]!, result, null)! };
+}
