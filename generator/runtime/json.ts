@@ -17,5 +17,7 @@ export function describeValue(x: unknown): string {
   if (x === undefined) return "missing";
   if (typeof x === "string") return JSON.stringify(x.length > 40 ? x.slice(0, 40) + "…" : x);
   if (Array.isArray(x)) return `array(${x.length})`;
-  return x === null ? "null" : typeof x === "object" ? "object" : String(x);
+  if (x === null) return "null";
+  if (typeof x === "number" || typeof x === "boolean" || typeof x === "bigint") return String(x);
+  return typeof x;
 }

@@ -89,8 +89,8 @@ const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?
 /** Indexed like `FORMATS`. */
 const FORMAT_CHECKS: readonly ((s: string) => boolean)[] = [(s) => URI_RE.test(s), (s) => URI_TEMPLATE_RE.test(s), (s) => BYTE_RE.test(s)];
 
-/** Thrown past every frame when input nests deeper than the limit; caught at the entry points. */
-const TOO_DEEP = { tooDeep: true };
+/** Thrown past every frame when input nests deeper than the limit; caught at the entry points. Made once: throwing it costs no stack capture. */
+const TOO_DEEP = new RangeError("nesting deeper than VALIDATION_LIMITS.maxDepth");
 
 /** Issues of the check in progress, innermost pointer segment first until `prefix` completes them. */
 let issues: ValidationIssue[] = [];
