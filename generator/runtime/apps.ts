@@ -11,7 +11,10 @@ export interface UiResourceKeys {
 }
 
 /** The MCP Apps UI resource of a tool: the nested key the extension specifies, else the flat one; guessing wrong fails silently (no UI), hence both. */
-export function uiResourceUriIn(tool: { readonly _meta?: unknown }, keys: UiResourceKeys): string | undefined {
+export function uiResourceUriIn(
+  tool: { readonly _meta?: unknown },
+  keys: UiResourceKeys,
+): string | undefined {
   const meta = metaOf(tool);
   const nested = meta?.[keys.metaKey];
   const uri = isObject(nested) ? nested[keys.resourceUriKey] : undefined;

@@ -28,10 +28,17 @@ export interface RequestOptionsShape {
 }
 
 /** A request (with `id`) or notification: `params` only when there are any. */
-export function envelope(method: string, params: JsonObject | undefined, id: RequestIdValue | undefined): JsonObject {
+export function envelope(
+  method: string,
+  params: JsonObject | undefined,
+  id: RequestIdValue | undefined,
+): JsonObject {
   // Literals, not a spread of a shared head: V8 builds these several times faster.
-  if (id === undefined) return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-  return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+  if (id === undefined)
+    return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+  return params === undefined
+    ? { jsonrpc: "2.0", id, method }
+    : { jsonrpc: "2.0", id, method, params };
 }
 
 /** The `_meta` object of a params or result object, if it has one. */
@@ -52,7 +59,11 @@ export function withMeta(params: JsonObject | undefined, meta: JsonObject): Json
 }
 
 /** The optional keys both eras of `_meta` writing share; the caller's own `_meta` keys stay unless reserved. */
-function addOptionalMeta(meta: JsonObject, options: RequestOptionsShape, keys: RequestMetaKeys): void {
+function addOptionalMeta(
+  meta: JsonObject,
+  options: RequestOptionsShape,
+  keys: RequestMetaKeys,
+): void {
   if (options.clientInfo !== undefined) meta[keys.clientInfo] = options.clientInfo;
   if (options.logLevel !== undefined) meta[keys.logLevel] = options.logLevel;
 }
@@ -61,12 +72,24 @@ function addOptionalMeta(meta: JsonObject, options: RequestOptionsShape, keys: R
  * A request of a stateless release: every request carries the protocol version (default `version`) and the
  * client capabilities in `params._meta`, as the schema requires.
  */
-export function statelessRequest(method: string, params: unknown, options: RequestOptionsShape, version: string, keys: RequestMetaKeys): JsonObject {
+export function statelessRequest(
+  method: string,
+  params: unknown,
+  options: RequestOptionsShape,
+  version: string,
+  keys: RequestMetaKeys,
+): JsonObject {
   const given = params as JsonObject | undefined;
   const ownMeta = metaOf(given);
-  const required = { [keys.protocolVersion]: options.protocolVersion ?? version, [keys.clientCapabilities]: options.clientCapabilities };
+  const required = {
+    [keys.protocolVersion]: options.protocolVersion ?? version,
+    [keys.clientCapabilities]: options.clientCapabilities,
+  };
   // The common call passes no `_meta` of its own: then the object literal alone is the `_meta`.
-  const meta: JsonObject = options.extraMeta === undefined && ownMeta === undefined ? required : { ...options.extraMeta, ...ownMeta, ...required };
+  const meta: JsonObject =
+    options.extraMeta === undefined && ownMeta === undefined
+      ? required
+      : { ...options.extraMeta, ...ownMeta, ...required };
   addOptionalMeta(meta, options, keys);
   if (options.progressToken !== undefined) meta[keys.progressToken] = options.progressToken;
   return envelope(method, withMeta(given, meta), options.id);
@@ -76,9 +99,15 @@ export function statelessRequest(method: string, params: unknown, options: Reque
  * A request of a session-based release. No `_meta` is invented: an old server may take an unknown `_meta` for
  * part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.
  */
-export function sessionRequest(method: string, params: unknown, options: RequestOptionsShape, progressTokenKey: string): JsonObject {
+export function sessionRequest(
+  method: string,
+  params: unknown,
+  options: RequestOptionsShape,
+  progressTokenKey: string,
+): JsonObject {
   const given = params as JsonObject | undefined;
-  if (options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id);
+  if (options.progressToken === undefined && options.extraMeta === undefined)
+    return envelope(method, given, options.id);
   const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };
   if (options.progressToken !== undefined) meta[progressTokenKey] = options.progressToken;
   return envelope(method, withMeta(given, meta), options.id);
@@ -88,10 +117,21 @@ export function sessionRequest(method: string, params: unknown, options: Request
  * A request of any release. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version
  * number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`.
  */
-export function anyVersionRequest(method: string, params: unknown, options: RequestOptionsShape, keys: RequestMetaKeys, defaultCapabilities: unknown): JsonObject {
+export function anyVersionRequest(
+  method: string,
+  params: unknown,
+  options: RequestOptionsShape,
+  keys: RequestMetaKeys,
+  defaultCapabilities: unknown,
+): JsonObject {
   const given = params as JsonObject | undefined;
   const version = options.protocolVersion;
-  if (version === undefined && options.progressToken === undefined && options.extraMeta === undefined) return envelope(method, given, options.id);
+  if (
+    version === undefined &&
+    options.progressToken === undefined &&
+    options.extraMeta === undefined
+  )
+    return envelope(method, given, options.id);
   const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };
   if (version !== undefined) {
     meta[keys.protocolVersion] = version;
@@ -113,11 +153,23 @@ export function sessionResult(id: RequestIdValue, result: unknown): JsonObject {
 }
 
 /** A result towards a stateless client: `resultType` (default `"complete"`) always, `serverInfo` in `_meta` when given. */
-export function statelessResult(id: RequestIdValue, result: unknown, resultType: string | undefined, serverInfo: unknown, serverInfoKey: string): JsonObject {
+export function statelessResult(
+  id: RequestIdValue,
+  result: unknown,
+  resultType: string | undefined,
+  serverInfo: unknown,
+  serverInfoKey: string,
+): JsonObject {
   const given = result as JsonObject;
-  const meta = serverInfo === undefined ? metaOf(given) : { ...metaOf(given), [serverInfoKey]: serverInfo };
-  const type = resultType ?? (typeof given["resultType"] === "string" ? given["resultType"] : "complete");
-  return { jsonrpc: "2.0", id, result: { ...given, ...(meta === undefined ? {} : { _meta: meta }), resultType: type } };
+  const meta =
+    serverInfo === undefined ? metaOf(given) : { ...metaOf(given), [serverInfoKey]: serverInfo };
+  const type =
+    resultType ?? (typeof given["resultType"] === "string" ? given["resultType"] : "complete");
+  return {
+    jsonrpc: "2.0",
+    id,
+    result: { ...given, ...(meta === undefined ? {} : { _meta: meta }), resultType: type },
+  };
 }
 
 /**
@@ -128,15 +180,24 @@ export function statelessResult(id: RequestIdValue, result: unknown, resultType:
 export function anyVersionResult(
   id: RequestIdValue,
   result: Readonly<JsonObject>,
-  options: { readonly protocolVersion?: string; readonly resultType?: string; readonly serverInfo?: unknown },
+  options: {
+    readonly protocolVersion?: string;
+    readonly resultType?: string;
+    readonly serverInfo?: unknown;
+  },
   modern: boolean,
   serverInfoKey: string,
 ): JsonObject {
-  if (modern) return statelessResult(id, result, options.resultType, options.serverInfo, serverInfoKey);
+  if (modern)
+    return statelessResult(id, result, options.resultType, options.serverInfo, serverInfoKey);
   if (options.resultType !== undefined && options.resultType !== "complete") {
-    throw new RangeError(`a ${options.protocolVersion ?? "legacy"} client cannot receive resultType "${options.resultType}"`);
+    throw new RangeError(
+      `a ${options.protocolVersion ?? "legacy"} client cannot receive resultType "${options.resultType}"`,
+    );
   }
-  const plain = own(result, "resultType") ? Object.fromEntries(Object.entries(result).filter(([k]) => k !== "resultType")) : { ...result };
+  const plain = own(result, "resultType")
+    ? Object.fromEntries(Object.entries(result).filter(([k]) => k !== "resultType"))
+    : { ...result };
   return sessionResult(id, plain);
 }
 
@@ -150,24 +211,54 @@ export interface ErrorCodeTable {
  * An error response. `code` is a number or an `ErrorCode` name; receive-only codes (like -32002 from old servers) throw
  * a RangeError: they are recognised, never produced. Without `id` (the request's id could not be read) none is written.
  */
-export function errorEnvelope(table: ErrorCodeTable, id: RequestIdValue | undefined, code: number | string, message: string, data?: unknown): JsonObject {
-  const value: number | undefined = typeof code === "number" ? code : own(table.codes, code) ? table.codes[code] : undefined;
-  if (value === undefined || table.receiveOnly.includes(value)) throw new RangeError(`error code ${String(code)} is not one a builder sends`);
+export function errorEnvelope(
+  table: ErrorCodeTable,
+  id: RequestIdValue | undefined,
+  code: number | string,
+  message: string,
+  data?: unknown,
+): JsonObject {
+  const value: number | undefined =
+    typeof code === "number" ? code : own(table.codes, code) ? table.codes[code] : undefined;
+  if (value === undefined || table.receiveOnly.includes(value))
+    throw new RangeError(`error code ${String(code)} is not one a builder sends`);
   const error = data === undefined ? { code: value, message } : { code: value, message, data };
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
 /** -32022: carries the versions this server supports, so the client can pick one and retry instead of guessing. */
-export function unsupportedProtocolVersion(table: ErrorCodeTable, id: RequestIdValue | undefined, requested: string, supported: readonly string[]): JsonObject {
-  return errorEnvelope(table, id, "UnsupportedProtocolVersion", "Unsupported protocol version", { requested, supported: [...supported] });
+export function unsupportedProtocolVersion(
+  table: ErrorCodeTable,
+  id: RequestIdValue | undefined,
+  requested: string,
+  supported: readonly string[],
+): JsonObject {
+  return errorEnvelope(table, id, "UnsupportedProtocolVersion", "Unsupported protocol version", {
+    requested,
+    supported: [...supported],
+  });
 }
 
 /** -32021: names the capabilities that are missing; otherwise the client cannot know what to add. */
-export function missingRequiredClientCapability(table: ErrorCodeTable, id: RequestIdValue | undefined, requiredCapabilities: unknown): JsonObject {
-  return errorEnvelope(table, id, "MissingRequiredClientCapability", "Missing required client capability", { requiredCapabilities });
+export function missingRequiredClientCapability(
+  table: ErrorCodeTable,
+  id: RequestIdValue | undefined,
+  requiredCapabilities: unknown,
+): JsonObject {
+  return errorEnvelope(
+    table,
+    id,
+    "MissingRequiredClientCapability",
+    "Missing required client capability",
+    { requiredCapabilities },
+  );
 }
 
 /** -32020: the HTTP headers disagree with the envelope (or are missing). */
-export function headerMismatch(table: ErrorCodeTable, id: RequestIdValue | undefined, message: string): JsonObject {
+export function headerMismatch(
+  table: ErrorCodeTable,
+  id: RequestIdValue | undefined,
+  message: string,
+): JsonObject {
   return errorEnvelope(table, id, "HeaderMismatch", message);
 }

@@ -10,14 +10,18 @@ export type RequestId = string | number;
 type JsonObject = { [key: string]: unknown };
 
 /** `id` is null only when the request's id could not be read (JSON-RPC 2.0, section 5). */
-export type DispatchResponse = { jsonrpc: "2.0"; id: RequestId; result: JsonObject } | { jsonrpc: "2.0"; id: RequestId | null; error: RpcErrorBody };
+export type DispatchResponse =
+  | { jsonrpc: "2.0"; id: RequestId; result: JsonObject }
+  | { jsonrpc: "2.0"; id: RequestId | null; error: RpcErrorBody };
 
 export type DispatchNotification = { jsonrpc: "2.0"; method: string; params?: JsonObject };
 
 /** What `parse` of the release returns, as far as dispatching needs it. */
 export type DispatchParse = (
   text: string,
-) => { ok: true; message: { kind: string; id?: RequestId | null; method?: string; params?: object } } | { ok: false; error: { code: number; message: string } };
+) =>
+  | { ok: true; message: { kind: string; id?: RequestId | null; method?: string; params?: object } }
+  | { ok: false; error: { code: number; message: string } };
 
 export interface DispatchIssue {
   readonly pointer: string;
@@ -26,7 +30,11 @@ export interface DispatchIssue {
 }
 
 /** The release's message validator: `code` is -32601 or -32602 (or -32600) when `ok` is false. */
-export type DispatchValidate = (message: JsonObject) => { readonly ok: true } | { readonly ok: false; readonly code: number; readonly errors: readonly DispatchIssue[] };
+export type DispatchValidate = (
+  message: JsonObject,
+) =>
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: number; readonly errors: readonly DispatchIssue[] };
 
 export interface DispatchSpec {
   readonly version: string;
@@ -43,7 +51,11 @@ export interface DispatchSpec {
   /** The notification that cancels a pending request, and its params key holding the request id. */
   readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
   /** The progress notification, its params key for the token, and the request `_meta` key the token arrives in. */
-  readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
+  readonly progress: {
+    readonly method: string;
+    readonly tokenParam: string;
+    readonly metaKey: string;
+  } | null;
   /** Modern releases: every request carries these `_meta` keys; the version must be supported. */
   readonly requestMeta: {
     readonly protocolVersion: string;
@@ -70,7 +82,8 @@ export interface RequestContext<C = unknown> {
   /** Sends a notification through `options.send`; dropped once the request has been answered or cancelled. */
   notify(method: string, params?: JsonObject): void;
   /** Present when the caller sent a progress token. */
-  readonly progress: ((update: { progress: number; total?: number; message?: string }) => void) | undefined;
+  readonly progress:
+    ((update: { progress: number; total?: number; message?: string }) => void) | undefined;
   /** Modern releases: throws the -32021 `RpcError` naming what the request's `clientCapabilities` lack. */
   requireClientCapability(required: string | JsonObject): void;
 }
@@ -91,12 +104,23 @@ export interface DispatcherOptions<C = unknown> {
   /** Where `ctx.notify` and `ctx.progress` go, with the context given to `handle`. */
   readonly send?: (message: DispatchNotification, context: C) => void;
   /** Sees what a handler threw (never sent to the peer) and errors from `send` or notification handlers. */
-  readonly onError?: (error: unknown, info: { readonly method: string | undefined; readonly id: RequestId | null | undefined; readonly context: C }) => void;
+  readonly onError?: (
+    error: unknown,
+    info: {
+      readonly method: string | undefined;
+      readonly id: RequestId | null | undefined;
+      readonly context: C;
+    },
+  ) => void;
 }
 
 export interface Dispatcher<C = unknown> {
   /** Never throws, never rejects. A request gets exactly one response; notifications, responses and cancelled requests get `undefined`. */
-  handle(message: unknown, context?: C, signal?: AbortSignal): Promise<DispatchResponse | undefined>;
+  handle(
+    message: unknown,
+    context?: C,
+    signal?: AbortSignal,
+  ): Promise<DispatchResponse | undefined>;
 }
 
 function isObject(value: unknown): value is JsonObject {
@@ -111,8 +135,17 @@ function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
 
-function failure(id: RequestId | null, code: number, message: string, data?: unknown): DispatchResponse {
-  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+function failure(
+  id: RequestId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): DispatchResponse {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 /** The id of a message `parse` rejected, when it can still be read; JSON-RPC answers with null otherwise. */
@@ -143,14 +176,23 @@ function missingCapabilities(required: JsonObject, declared: unknown): JsonObjec
   return Object.keys(missing).length > 0 ? missing : undefined;
 }
 
-export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [method: string]: AnyHandler | undefined }, options: DispatcherOptions<C> = {}): Dispatcher<C> {
+export function createDispatcher<C>(
+  spec: DispatchSpec,
+  handlers: { readonly [method: string]: AnyHandler | undefined },
+  options: DispatcherOptions<C> = {},
+): Dispatcher<C> {
   const requests = new Set(spec.requests);
   const notifications = new Set(spec.notifications);
   const supported = options.supportedVersions ?? [spec.version];
   const validate = options.validate ?? true;
   const pending = new Map<RequestId, Set<AbortController>>();
 
-  const report = (error: unknown, method: string | undefined, id: RequestId | null | undefined, context: C): void => {
+  const report = (
+    error: unknown,
+    method: string | undefined,
+    id: RequestId | null | undefined,
+    context: C,
+  ): void => {
     try {
       options.onError?.(error, { method, id, context });
     } catch {
@@ -169,10 +211,16 @@ export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [me
 
   const handlerOf = (method: string): ((params: unknown, ctx: unknown) => unknown) | undefined => {
     const handler = own(handlers, method) ? handlers[method] : undefined;
-    return typeof handler === "function" ? (handler as (params: unknown, ctx: unknown) => unknown) : undefined;
+    return typeof handler === "function"
+      ? (handler as (params: unknown, ctx: unknown) => unknown)
+      : undefined;
   };
 
-  const onNotification = async (method: string, params: JsonObject | undefined, context: C): Promise<undefined> => {
+  const onNotification = async (
+    method: string,
+    params: JsonObject | undefined,
+    context: C,
+  ): Promise<undefined> => {
     if (!notifications.has(method)) return undefined;
     if (spec.cancel !== null && method === spec.cancel.method && params !== undefined) {
       const id = params[spec.cancel.requestIdParam];
@@ -181,9 +229,16 @@ export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [me
     const handler = handlerOf(method);
     if (handler === undefined) return undefined;
     if (validate) {
-      const checked = spec.validate(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+      const checked = spec.validate(
+        params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
+      );
       if (!checked.ok) {
-        report(new RpcError(checked.code, `invalid ${method} notification`, { errors: checked.errors }), method, undefined, context);
+        report(
+          new RpcError(checked.code, `invalid ${method} notification`, { errors: checked.errors }),
+          method,
+          undefined,
+          context,
+        );
         return undefined;
       }
     }
@@ -198,29 +253,69 @@ export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [me
   };
 
   /** The error a request gets before any handler runs, or undefined when it may go to its handler. */
-  const precheck = (id: RequestId, method: string, params: JsonObject | undefined): DispatchResponse | undefined => {
+  const precheck = (
+    id: RequestId,
+    method: string,
+    params: JsonObject | undefined,
+  ): DispatchResponse | undefined => {
     const rules = spec.requestMeta;
     if (rules !== null) {
       const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
-      const missing = rules.required.filter((key) => meta === undefined || !own(meta, key) || meta[key] === undefined);
-      if (missing.length > 0) return failure(id, spec.codes.invalidParams, `Invalid params: _meta lacks ${missing.join(", ")}`, { missing });
+      const missing = rules.required.filter(
+        (key) => meta === undefined || !own(meta, key) || meta[key] === undefined,
+      );
+      if (missing.length > 0)
+        return failure(
+          id,
+          spec.codes.invalidParams,
+          `Invalid params: _meta lacks ${missing.join(", ")}`,
+          { missing },
+        );
       const requested = meta![rules.protocolVersion];
-      if (typeof requested !== "string") return failure(id, spec.codes.invalidParams, `Invalid params: _meta["${rules.protocolVersion}"] must be a string`);
-      if (!supported.includes(requested)) return failure(id, rules.unsupportedProtocolVersion, "Unsupported protocol version", { requested, supported: [...supported] });
+      if (typeof requested !== "string")
+        return failure(
+          id,
+          spec.codes.invalidParams,
+          `Invalid params: _meta["${rules.protocolVersion}"] must be a string`,
+        );
+      if (!supported.includes(requested))
+        return failure(id, rules.unsupportedProtocolVersion, "Unsupported protocol version", {
+          requested,
+          supported: [...supported],
+        });
     }
-    if (!requests.has(method) || handlerOf(method) === undefined) return failure(id, spec.codes.methodNotFound, "Method not found");
+    if (!requests.has(method) || handlerOf(method) === undefined)
+      return failure(id, spec.codes.methodNotFound, "Method not found");
     if (validate) {
-      const checked = spec.validate(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+      const checked = spec.validate(
+        params === undefined
+          ? { jsonrpc: "2.0", id, method }
+          : { jsonrpc: "2.0", id, method, params },
+      );
       if (!checked.ok) {
         const first = checked.errors[0];
-        const detail = first === undefined ? "" : `: ${first.pointer || "/"}: expected ${first.expected}, got ${first.got}`;
-        return failure(id, checked.code === spec.codes.methodNotFound ? checked.code : spec.codes.invalidParams, `Invalid params${detail}`, { errors: checked.errors });
+        const detail =
+          first === undefined
+            ? ""
+            : `: ${first.pointer || "/"}: expected ${first.expected}, got ${first.got}`;
+        return failure(
+          id,
+          checked.code === spec.codes.methodNotFound ? checked.code : spec.codes.invalidParams,
+          `Invalid params${detail}`,
+          { errors: checked.errors },
+        );
       }
     }
     return undefined;
   };
 
-  const onRequest = async (id: RequestId, method: string, params: JsonObject | undefined, context: C, outer: AbortSignal | undefined): Promise<DispatchResponse | undefined> => {
+  const onRequest = async (
+    id: RequestId,
+    method: string,
+    params: JsonObject | undefined,
+    context: C,
+    outer: AbortSignal | undefined,
+  ): Promise<DispatchResponse | undefined> => {
     let rejected: DispatchResponse | undefined;
     try {
       rejected = precheck(id, method, params);
@@ -243,32 +338,65 @@ export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [me
     let open = true;
     const notify = (notificationMethod: string, notificationParams?: JsonObject): void => {
       if (!open || controller.signal.aborted) return;
-      send(notificationParams === undefined ? { jsonrpc: "2.0", method: notificationMethod } : { jsonrpc: "2.0", method: notificationMethod, params: notificationParams }, context);
+      send(
+        notificationParams === undefined
+          ? { jsonrpc: "2.0", method: notificationMethod }
+          : { jsonrpc: "2.0", method: notificationMethod, params: notificationParams },
+        context,
+      );
     };
-    const token = spec.progress !== null && meta !== undefined ? meta[spec.progress.metaKey] : undefined;
+    const token =
+      spec.progress !== null && meta !== undefined ? meta[spec.progress.metaKey] : undefined;
     const progressSpec = spec.progress;
     const progress =
       progressSpec !== null && (typeof token === "string" || typeof token === "number")
-        ? (update: { progress: number; total?: number; message?: string }): void => notify(progressSpec.method, { ...update, [progressSpec.tokenParam]: token })
+        ? (update: { progress: number; total?: number; message?: string }): void =>
+            notify(progressSpec.method, { ...update, [progressSpec.tokenParam]: token })
         : undefined;
     const requireClientCapability = (required: string | JsonObject): void => {
       const rules = spec.requestMeta;
       if (rules === null) return;
       const wanted = typeof required === "string" ? { [required]: {} } : required;
       const missing = missingCapabilities(wanted, meta?.[rules.clientCapabilities]);
-      if (missing !== undefined) throw new RpcError(rules.missingRequiredClientCapability, "Missing required client capability", { requiredCapabilities: missing });
+      if (missing !== undefined)
+        throw new RpcError(
+          rules.missingRequiredClientCapability,
+          "Missing required client capability",
+          { requiredCapabilities: missing },
+        );
     };
-    const ctx: RequestContext<C> = { id, method, _meta: meta, signal: controller.signal, context, notify, progress, requireClientCapability };
-    const cancelled = new Promise<"cancelled">((resolve) => controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }));
+    const ctx: RequestContext<C> = {
+      id,
+      method,
+      _meta: meta,
+      signal: controller.signal,
+      context,
+      notify,
+      progress,
+      requireClientCapability,
+    };
+    const cancelled = new Promise<"cancelled">((resolve) =>
+      controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),
+    );
     try {
-      const outcome = await Promise.race([Promise.resolve().then(() => handler(params, ctx)), cancelled]);
+      const outcome = await Promise.race([
+        Promise.resolve().then(() => handler(params, ctx)),
+        cancelled,
+      ]);
       if (outcome === "cancelled" && controller.signal.aborted) return undefined;
-      if (!isObject(outcome)) throw new TypeError(`the ${method} handler returned ${outcome === null ? "null" : typeof outcome}, not a result object`);
-      const result: JsonObject = spec.resultType !== null && !own(outcome, spec.resultType.key) ? { ...outcome, [spec.resultType.key]: spec.resultType.complete } : outcome;
+      if (!isObject(outcome))
+        throw new TypeError(
+          `the ${method} handler returned ${outcome === null ? "null" : typeof outcome}, not a result object`,
+        );
+      const result: JsonObject =
+        spec.resultType !== null && !own(outcome, spec.resultType.key)
+          ? { ...outcome, [spec.resultType.key]: spec.resultType.complete }
+          : outcome;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
       if (controller.signal.aborted) return undefined;
-      if (error instanceof RpcError && Number.isInteger(error.code)) return failure(id, error.code, String(error.message), error.data);
+      if (error instanceof RpcError && Number.isInteger(error.code))
+        return failure(id, error.code, String(error.message), error.data);
       report(error, method, id, context);
       return failure(id, spec.codes.internalError, "Internal error");
     } finally {
@@ -279,7 +407,11 @@ export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [me
     }
   };
 
-  const dispatch = async (input: unknown, context: C, signal: AbortSignal | undefined): Promise<DispatchResponse | undefined> => {
+  const dispatch = async (
+    input: unknown,
+    context: C,
+    signal: AbortSignal | undefined,
+  ): Promise<DispatchResponse | undefined> => {
     let text: string;
     if (typeof input === "string") text = input;
     else {
@@ -298,13 +430,19 @@ export function createDispatcher<C>(spec: DispatchSpec, handlers: { readonly [me
     }
     const message = parsed.message;
     const params = message.params as JsonObject | undefined;
-    if (message.kind === "notification" && typeof message.method === "string") return onNotification(message.method, params, context);
-    if (message.kind === "request" && typeof message.method === "string" && isRequestId(message.id)) return onRequest(message.id, message.method, params, context, signal);
+    if (message.kind === "notification" && typeof message.method === "string")
+      return onNotification(message.method, params, context);
+    if (message.kind === "request" && typeof message.method === "string" && isRequestId(message.id))
+      return onRequest(message.id, message.method, params, context, signal);
     return undefined;
   };
 
   return {
-    handle(message: unknown, context?: C, signal?: AbortSignal): Promise<DispatchResponse | undefined> {
+    handle(
+      message: unknown,
+      context?: C,
+      signal?: AbortSignal,
+    ): Promise<DispatchResponse | undefined> {
       const ctx = context as C;
       return dispatch(message, ctx, signal).catch((error: unknown) => {
         report(error, undefined, undefined, ctx);

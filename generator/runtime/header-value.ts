@@ -19,7 +19,13 @@ function utf8Encode(text: string): number[] {
     if (c < 0x80) bytes.push(c);
     else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
     else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else
+      bytes.push(
+        0xf0 | (c >> 18),
+        0x80 | ((c >> 12) & 63),
+        0x80 | ((c >> 6) & 63),
+        0x80 | (c & 63),
+      );
   }
   return bytes;
 }
@@ -29,7 +35,16 @@ function utf8Decode(bytes: readonly number[]): string | undefined {
   let out = "";
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
-    const size = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    const size =
+      b < 0x80
+        ? 1
+        : b >= 0xc2 && b < 0xe0
+          ? 2
+          : b >= 0xe0 && b < 0xf0
+            ? 3
+            : b >= 0xf0 && b < 0xf5
+              ? 4
+              : 0;
     if (size === 0 || i + size > bytes.length) return undefined;
     let c = size === 1 ? b : b & (0xff >> (size + 1));
     for (let k = 1; k < size; k++) {
@@ -49,14 +64,22 @@ function base64Encode(bytes: readonly number[]): string {
   let out = "";
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += BASE64[(n >> 18) & 63]! + BASE64[(n >> 12) & 63]! + (i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=") + (i + 2 < bytes.length ? BASE64[n & 63]! : "=");
+    out +=
+      BASE64[(n >> 18) & 63]! +
+      BASE64[(n >> 12) & 63]! +
+      (i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=") +
+      (i + 2 < bytes.length ? BASE64[n & 63]! : "=");
   }
   return out;
 }
 
 /** Canonical padded Base64 only, so each value has exactly one encoded form. */
 function base64Decode(text: string): number[] | undefined {
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined;
+  if (
+    text.length % 4 !== 0 ||
+    !/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)
+  )
+    return undefined;
   const bytes: number[] = [];
   for (let i = 0; i < text.length; i += 4) {
     const quad = [0, 1, 2, 3].map((k) => (text[i + k] === "=" ? 0 : BASE64.indexOf(text[i + k]!)));
@@ -72,7 +95,11 @@ function base64Decode(text: string): number[] | undefined {
 const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 function looksEncoded(value: string, form: SentinelForm): boolean {
-  return value.length >= form.prefix.length + form.suffix.length && value.startsWith(form.prefix) && value.endsWith(form.suffix);
+  return (
+    value.length >= form.prefix.length + form.suffix.length &&
+    value.startsWith(form.prefix) &&
+    value.endsWith(form.suffix)
+  );
 }
 
 /** A value as it goes into `Mcp-Name` or `Mcp-Param-{Name}`: as is when plain, else the sentinel form (also for plain text that looks like the sentinel). */

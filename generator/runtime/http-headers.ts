@@ -1,4 +1,9 @@
-import { decodeHeaderValue, encodeHeaderValue, isPlainHeaderValue, type SentinelForm } from "./header-value.js";
+import {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  isPlainHeaderValue,
+  type SentinelForm,
+} from "./header-value.js";
 
 /**
  * The request metadata headers of the Streamable HTTP transport (modern releases): what a client
@@ -51,12 +56,25 @@ export interface HeaderParam {
   readonly type: string;
 }
 
-export type ToolHeaderParams = { readonly ok: true; readonly params: readonly HeaderParam[] } | { readonly ok: false; readonly reason: string };
+export type ToolHeaderParams =
+  | { readonly ok: true; readonly params: readonly HeaderParam[] }
+  | { readonly ok: false; readonly reason: string };
 
-export type HeaderSource = { get(name: string): string | null } | { readonly [name: string]: string | readonly string[] | undefined };
+export type HeaderSource =
+  | { get(name: string): string | null }
+  | { readonly [name: string]: string | readonly string[] | undefined };
 
 export type HttpCheck =
-  { readonly ok: true } | { readonly ok: false; readonly status: number; readonly response: { jsonrpc: "2.0"; id: RequestId | null; error: { code: number; message: string } } };
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly response: {
+        jsonrpc: "2.0";
+        id: RequestId | null;
+        error: { code: number; message: string };
+      };
+    };
 
 /** RFC 9110 token: what a header name may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -87,7 +105,9 @@ function declaredType(schema: JsonObject, allowed: readonly string[]): string | 
   const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : [];
   // `null` beside the type is allowed: a null argument simply sends no header.
   const real = types.filter((t) => t !== "null");
-  return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0]) ? real[0] : undefined;
+  return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0])
+    ? real[0]
+    : undefined;
 }
 
 /**
@@ -115,18 +135,31 @@ export function toolHeaderParams(spec: HttpSpec, tool: HeaderTool): ToolHeaderPa
       const name = node[spec.headerAnnotation];
       const names = propertyPath(path);
       const type = declaredType(node, spec.headerParamTypes);
-      if (typeof name !== "string" || !TOKEN.test(name)) problems.push(`${spec.headerAnnotation} at ${where} must be a non-empty HTTP token`);
-      else if (names === undefined) problems.push(`${spec.headerAnnotation} at ${where} is not reachable from the root through properties alone`);
-      else if (type === undefined) problems.push(`${spec.headerAnnotation} "${name}" at ${where} must annotate a property of type ${spec.headerParamTypes.join(", ")}`);
-      else if (seen.has(name.toLowerCase())) problems.push(`${spec.headerAnnotation} "${name}" repeats "${seen.get(name.toLowerCase())}" (names are case-insensitive)`);
+      if (typeof name !== "string" || !TOKEN.test(name))
+        problems.push(`${spec.headerAnnotation} at ${where} must be a non-empty HTTP token`);
+      else if (names === undefined)
+        problems.push(
+          `${spec.headerAnnotation} at ${where} is not reachable from the root through properties alone`,
+        );
+      else if (type === undefined)
+        problems.push(
+          `${spec.headerAnnotation} "${name}" at ${where} must annotate a property of type ${spec.headerParamTypes.join(", ")}`,
+        );
+      else if (seen.has(name.toLowerCase()))
+        problems.push(
+          `${spec.headerAnnotation} "${name}" repeats "${seen.get(name.toLowerCase())}" (names are case-insensitive)`,
+        );
       else {
         seen.set(name.toLowerCase(), name);
         params.push({ name, header: spec.paramHeaderPrefix + name, path: names, type });
       }
     }
-    for (const key of Object.keys(node)) if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation) visit(node[key], [...path, key], depth + 1);
+    for (const key of Object.keys(node))
+      if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation)
+        visit(node[key], [...path, key], depth + 1);
   };
-  if (!isObject(tool.inputSchema)) return { ok: false, reason: `tool "${tool.name}": inputSchema is not an object` };
+  if (!isObject(tool.inputSchema))
+    return { ok: false, reason: `tool "${tool.name}": inputSchema is not an object` };
   visit(tool.inputSchema, [], 0);
   if (problems.length > 0) return { ok: false, reason: `tool "${tool.name}": ${problems[0]}` };
   return { ok: true, params };
@@ -141,7 +174,8 @@ function argumentAt(args: unknown, path: readonly string[]): unknown {
 /** The text an argument value stands for in its header, or undefined when it does not fit the declared type. */
 function argumentText(value: unknown, type: string): string | undefined {
   if (type === "string") return typeof value === "string" ? value : undefined;
-  if (type === "integer") return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
+  if (type === "integer")
+    return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
   if (type === "boolean") return typeof value === "boolean" ? String(value) : undefined;
   return undefined;
 }
@@ -152,7 +186,10 @@ function metaOf(params: unknown): JsonObject | undefined {
 }
 
 function plain(header: string, value: string): string {
-  if (!isPlainHeaderValue(value)) throw new RangeError(`${header} cannot carry ${JSON.stringify(value)}: it is not a plain header value`);
+  if (!isPlainHeaderValue(value))
+    throw new RangeError(
+      `${header} cannot carry ${JSON.stringify(value)}: it is not a plain header value`,
+    );
   return value;
 }
 
@@ -169,14 +206,17 @@ export function httpHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   const version = metaOf(message.params)?.[spec.protocolVersionMetaKey];
-  if (typeof version === "string") headers[spec.protocolVersionHeader] = plain(spec.protocolVersionHeader, version);
+  if (typeof version === "string")
+    headers[spec.protocolVersionHeader] = plain(spec.protocolVersionHeader, version);
   headers[spec.methodHeader] = plain(spec.methodHeader, message.method);
   const params = isObject(message.params) ? message.params : undefined;
   const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
   const name = nameKey !== undefined && params !== undefined ? params[nameKey] : undefined;
-  if (typeof name === "string" && message.id !== undefined) headers[spec.nameHeader] = encodeHeaderValue(name, spec.sentinel);
+  if (typeof name === "string" && message.id !== undefined)
+    headers[spec.nameHeader] = encodeHeaderValue(name, spec.sentinel);
   if (options.tool === undefined || message.method !== spec.toolCallMethod) return headers;
-  if (name !== options.tool.name) throw new RangeError(`the call names tool ${JSON.stringify(name)}, not "${options.tool.name}"`);
+  if (name !== options.tool.name)
+    throw new RangeError(`the call names tool ${JSON.stringify(name)}, not "${options.tool.name}"`);
   const annotated = toolHeaderParams(spec, options.tool);
   if (!annotated.ok) throw new RangeError(annotated.reason);
   const args = params?.[spec.argumentsParam];
@@ -185,7 +225,9 @@ export function httpHeaders(
     if (value === undefined || value === null) continue;
     const text = argumentText(value, param.type);
     if (text === undefined)
-      throw new RangeError(`argument ${param.path.join(".")} is not a ${param.type === "integer" ? "safe integer" : param.type}, so ${param.header} cannot carry it`);
+      throw new RangeError(
+        `argument ${param.path.join(".")} is not a ${param.type === "integer" ? "safe integer" : param.type}, so ${param.header} cannot carry it`,
+      );
     headers[param.header] = encodeHeaderValue(text, spec.sentinel);
   }
   return headers;
@@ -216,7 +258,8 @@ function headerReader(headers: HeaderSource): (name: string) => string | undefin
 
 /** Whether a header's decoded text says the same as the body value, integers compared as numbers. */
 function sameValue(text: string, body: unknown, type: string): boolean {
-  if (type === "integer") return typeof body === "number" && /^-?\d+(?:\.0*)?$/.test(text) && Number(text) === body;
+  if (type === "integer")
+    return typeof body === "number" && /^-?\d+(?:\.0*)?$/.test(text) && Number(text) === body;
   return argumentText(body, type) === text;
 }
 
@@ -226,14 +269,28 @@ function sameValue(text: string, body: unknown, type: string): boolean {
  * header gives `{ ok: false }` with the HTTP status and the -32020 error response to send.
  * Never throws. Notifications pass: this revision defines no headers for them.
  */
-export function checkHttpHeaders(spec: HttpSpec, headers: HeaderSource, body: object, options: { readonly tool?: HeaderTool } = {}): HttpCheck {
-  const message = body as { readonly method?: unknown; readonly id?: unknown; readonly params?: unknown };
-  const id = typeof message.id === "string" || (typeof message.id === "number" && Number.isInteger(message.id)) ? message.id : null;
+export function checkHttpHeaders(
+  spec: HttpSpec,
+  headers: HeaderSource,
+  body: object,
+  options: { readonly tool?: HeaderTool } = {},
+): HttpCheck {
+  const message = body as {
+    readonly method?: unknown;
+    readonly id?: unknown;
+    readonly params?: unknown;
+  };
+  const id =
+    typeof message.id === "string" ||
+    (typeof message.id === "number" && Number.isInteger(message.id))
+      ? message.id
+      : null;
   const reject = (code: number, text: string): HttpCheck => {
     const response = { jsonrpc: "2.0" as const, id, error: { code, message: text } };
     return { ok: false, status: httpStatusOf(spec, response), response };
   };
-  const mismatch = (text: string): HttpCheck => reject(spec.headerMismatchCode, `Header mismatch: ${text}`);
+  const mismatch = (text: string): HttpCheck =>
+    reject(spec.headerMismatchCode, `Header mismatch: ${text}`);
   try {
     if (id === null || typeof message.method !== "string") return { ok: true };
     const read = headerReader(headers);
@@ -246,20 +303,30 @@ export function checkHttpHeaders(spec: HttpSpec, headers: HeaderSource, body: ob
       return undefined;
     };
     const version = metaOf(params)?.[spec.protocolVersionMetaKey];
-    const problem = plainHeader(spec.protocolVersionHeader, typeof version === "string" ? version : undefined) ?? plainHeader(spec.methodHeader, message.method);
+    const problem =
+      plainHeader(spec.protocolVersionHeader, typeof version === "string" ? version : undefined) ??
+      plainHeader(spec.methodHeader, message.method);
     if (problem !== undefined) return mismatch(problem);
 
-    const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
+    const nameKey = own(spec.nameParam, message.method)
+      ? spec.nameParam[message.method]
+      : undefined;
     if (nameKey !== undefined) {
       const body = params?.[nameKey];
       const raw = read(spec.nameHeader);
       if (raw === undefined) return mismatch(`${spec.nameHeader} header is missing`);
       const decoded = raw === null ? undefined : decodeHeaderValue(raw, spec.sentinel);
       if (decoded === undefined) return mismatch(`${spec.nameHeader} header is malformed`);
-      if (typeof body === "string" && decoded !== body) return mismatch(`${spec.nameHeader} header does not match the body`);
+      if (typeof body === "string" && decoded !== body)
+        return mismatch(`${spec.nameHeader} header does not match the body`);
     }
 
-    if (options.tool === undefined || message.method !== spec.toolCallMethod || params?.[nameKey ?? ""] !== options.tool.name) return { ok: true };
+    if (
+      options.tool === undefined ||
+      message.method !== spec.toolCallMethod ||
+      params?.[nameKey ?? ""] !== options.tool.name
+    )
+      return { ok: true };
     const annotated = toolHeaderParams(spec, options.tool);
     if (!annotated.ok) return reject(spec.internalErrorCode, "Internal error");
     const args = params?.[spec.argumentsParam];
@@ -273,7 +340,8 @@ export function checkHttpHeaders(spec: HttpSpec, headers: HeaderSource, body: ob
       }
       const decoded = raw === null ? undefined : decodeHeaderValue(raw, spec.sentinel);
       if (decoded === undefined) return mismatch(`${param.header} header is malformed`);
-      if (!present || !sameValue(decoded, body, param.type)) return mismatch(`${param.header} header does not match the body`);
+      if (!present || !sameValue(decoded, body, param.type))
+        return mismatch(`${param.header} header does not match the body`);
     }
     return { ok: true };
   } catch {
@@ -283,7 +351,10 @@ export function checkHttpHeaders(spec: HttpSpec, headers: HeaderSource, body: ob
 }
 
 /** The HTTP status for what the dispatcher answered: `acceptedStatus` for no response (a notification), the error's status, else `resultStatus`. */
-export function httpStatusOf(spec: HttpSpec, response: { readonly error?: { readonly code?: unknown } } | undefined): number {
+export function httpStatusOf(
+  spec: HttpSpec,
+  response: { readonly error?: { readonly code?: unknown } } | undefined,
+): number {
   if (response === undefined) return spec.acceptedStatus;
   const code = response.error?.code;
   if (typeof code !== "number" || !own(spec.errorStatus, String(code))) return spec.resultStatus;

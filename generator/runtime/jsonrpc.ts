@@ -16,7 +16,10 @@ export interface ValidationIssue {
  * Why a text is not a message: -32700 when it is not JSON, -32600 when it is JSON but not a JSON-RPC 2.0 message;
  * with `validate`, also -32601 (unknown method) and -32602 (params that do not fit the schema).
  */
-export type ParseFailure = { ok: false; error: { code: -32700 | -32600 | -32601 | -32602; message: string } };
+export type ParseFailure = {
+  ok: false;
+  error: { code: -32700 | -32600 | -32601 | -32602; message: string };
+};
 
 export type ParseOutcome<M> = { ok: true; message: M } | ParseFailure;
 
@@ -25,13 +28,20 @@ export type WireMessage =
   | { kind: "request"; jsonrpc: "2.0"; id: RequestIdValue; method: string; params?: JsonObject }
   | { kind: "notification"; jsonrpc: "2.0"; method: string; params?: JsonObject }
   | { kind: "result"; jsonrpc: "2.0"; id: RequestIdValue; result: JsonObject }
-  | { kind: "error"; jsonrpc: "2.0"; id?: RequestIdValue; error: { code: number; message: string; data?: unknown } };
+  | {
+      kind: "error";
+      jsonrpc: "2.0";
+      id?: RequestIdValue;
+      error: { code: number; message: string; data?: unknown };
+    };
 
 /**
  * The envelope checker's verdict. `inParams` marks a refusal of `params` alone (not an object): `parse` still answers
  * -32600 (the text is not an MCP message), validation -32602 (JSON-RPC's "invalid params"), as each has always promised.
  */
-export type EnvelopeCheck = { readonly ok: true; readonly message: WireMessage } | { readonly ok: false; readonly inParams: boolean; readonly issue: ValidationIssue };
+export type EnvelopeCheck =
+  | { readonly ok: true; readonly message: WireMessage }
+  | { readonly ok: false; readonly inParams: boolean; readonly issue: ValidationIssue };
 
 function refuse(pointer: string, expected: string, got: string): EnvelopeCheck {
   return { ok: false, inParams: pointer === "/params", issue: { pointer, expected, got } };
@@ -49,13 +59,19 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   const id = value["id"];
   const hasId = own(value, "id");
   // MCP forbids a null id, and JSON-RPC ids are never fractional.
-  if (hasId && typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) return refuse("/id", "string | integer", describeValue(id));
+  if (hasId && typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id)))
+    return refuse("/id", "string | integer", describeValue(id));
   const hasResult = own(value, "result");
   const hasError = own(value, "error");
   if (own(value, "method")) {
     const method = value["method"];
     if (typeof method !== "string") return refuse("/method", "string", describeValue(method));
-    if (hasResult || hasError) return refuse(hasResult ? "/result" : "/error", "no result or error beside a method", "present");
+    if (hasResult || hasError)
+      return refuse(
+        hasResult ? "/result" : "/error",
+        "no result or error beside a method",
+        "present",
+      );
     let tail: { params?: JsonObject } = {};
     if (own(value, "params")) {
       const params = value["params"];
@@ -64,32 +80,73 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
     }
     return {
       ok: true,
-      message: hasId ? { kind: "request", jsonrpc: "2.0", id: id as RequestIdValue, method, ...tail } : { kind: "notification", jsonrpc: "2.0", method, ...tail },
+      message: hasId
+        ? { kind: "request", jsonrpc: "2.0", id: id as RequestIdValue, method, ...tail }
+        : { kind: "notification", jsonrpc: "2.0", method, ...tail },
     };
   }
-  if (hasResult === hasError) return refuse("", "exactly one of method, result and error", hasResult ? "result and error" : "none");
+  if (hasResult === hasError)
+    return refuse(
+      "",
+      "exactly one of method, result and error",
+      hasResult ? "result and error" : "none",
+    );
   if (hasResult) {
     const result = value["result"];
     if (!hasId) return refuse("/id", "string | integer", "missing");
     if (!isObject(result)) return refuse("/result", "an object", describeValue(result));
-    return { ok: true, message: { kind: "result", jsonrpc: "2.0", id: id as RequestIdValue, result } };
+    return {
+      ok: true,
+      message: { kind: "result", jsonrpc: "2.0", id: id as RequestIdValue, result },
+    };
   }
   const error = value["error"];
-  if (!isObject(error)) return refuse("/error", "an object with an integer code and a string message", describeValue(error));
-  if (!Number.isInteger(error["code"])) return refuse("/error/code", "integer", describeValue(error["code"]));
-  if (typeof error["message"] !== "string") return refuse("/error/message", "string", describeValue(error["message"]));
-  const body = { code: error["code"] as number, message: error["message"], ...(own(error, "data") ? { data: error["data"] } : {}) };
-  return { ok: true, message: { kind: "error", jsonrpc: "2.0", ...(hasId ? { id: id as RequestIdValue } : {}), error: body } };
+  if (!isObject(error))
+    return refuse(
+      "/error",
+      "an object with an integer code and a string message",
+      describeValue(error),
+    );
+  if (!Number.isInteger(error["code"]))
+    return refuse("/error/code", "integer", describeValue(error["code"]));
+  if (typeof error["message"] !== "string")
+    return refuse("/error/message", "string", describeValue(error["message"]));
+  const body = {
+    code: error["code"] as number,
+    message: error["message"],
+    ...(own(error, "data") ? { data: error["data"] } : {}),
+  };
+  return {
+    ok: true,
+    message: {
+      kind: "error",
+      jsonrpc: "2.0",
+      ...(hasId ? { id: id as RequestIdValue } : {}),
+      error: body,
+    },
+  };
 }
 
 /** The one wording of a refusal, shared by `parse` with and without validation. */
-export function parseFailure(code: -32600 | -32601 | -32602, issue: ValidationIssue | undefined): ParseFailure {
-  return { ok: false, error: { code, message: issue ? `${issue.pointer || "/"}: expected ${issue.expected}, got ${issue.got}` : "invalid message" } };
+export function parseFailure(
+  code: -32600 | -32601 | -32602,
+  issue: ValidationIssue | undefined,
+): ParseFailure {
+  return {
+    ok: false,
+    error: {
+      code,
+      message: issue
+        ? `${issue.pointer || "/"}: expected ${issue.expected}, got ${issue.got}`
+        : "invalid message",
+    },
+  };
 }
 
 /** JSON text → checked message. Never throws: JSON.parse errors (including a RangeError on absurd input) become -32700. */
 export function parseText(text: unknown): ParseOutcome<WireMessage> {
-  if (typeof text !== "string") return { ok: false, error: { code: -32700, message: "not a string" } };
+  if (typeof text !== "string")
+    return { ok: false, error: { code: -32700, message: "not a string" } };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -106,7 +163,8 @@ const MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as cons
 export function wire(message: object): JsonObject {
   const source = message as JsonObject;
   const out: JsonObject = {};
-  for (const key of MEMBERS) if (own(source, key) && source[key] !== undefined) out[key] = source[key];
+  for (const key of MEMBERS)
+    if (own(source, key) && source[key] !== undefined) out[key] = source[key];
   return out;
 }
 
@@ -116,13 +174,22 @@ export function encodeMessage(message: object): string {
 }
 
 /** What a release's `validateMessage` answers, as `parseMessage` needs it. */
-export type MessageCheck = { readonly ok: true } | { readonly ok: false; readonly code: -32600 | -32601 | -32602; readonly errors: readonly ValidationIssue[] };
+export type MessageCheck =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly code: -32600 | -32601 | -32602;
+      readonly errors: readonly ValidationIssue[];
+    };
 
 /**
  * `parse` for every release: the envelope checker, then, when given, the release's `validate`
  * (method and params). The first issue becomes the message of the refusal.
  */
-export function parseMessage(text: unknown, validate?: (message: WireMessage) => MessageCheck): ParseOutcome<WireMessage> {
+export function parseMessage(
+  text: unknown,
+  validate?: (message: WireMessage) => MessageCheck,
+): ParseOutcome<WireMessage> {
   const outcome = parseText(text);
   if (!outcome.ok || validate === undefined) return outcome;
   const checked = validate(outcome.message);

@@ -15,13 +15,22 @@ export interface OriginPolicy {
   readonly allowedOrigins?: readonly string[];
 }
 
-export type OriginCheck = { readonly ok: true } | { readonly ok: false; readonly status: 403; readonly message: string };
+export type OriginCheck =
+  { readonly ok: true } | { readonly ok: false; readonly status: 403; readonly message: string };
 
 /** Header values as node:http gives them (`IncomingHttpHeaders`) or any lower-cased record. */
 export type HeaderValues = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-const DENIED_HOST: OriginCheck = Object.freeze({ ok: false, status: 403, message: "Host not allowed" });
-const DENIED_ORIGIN: OriginCheck = Object.freeze({ ok: false, status: 403, message: "Origin not allowed" });
+const DENIED_HOST: OriginCheck = Object.freeze({
+  ok: false,
+  status: 403,
+  message: "Host not allowed",
+});
+const DENIED_ORIGIN: OriginCheck = Object.freeze({
+  ok: false,
+  status: 403,
+  message: "Origin not allowed",
+});
 const ALLOWED: OriginCheck = Object.freeze({ ok: true });
 
 /** `Host` must name an allowed host; `Origin`, when a browser sends one, must be an allowed origin. Never throws. */

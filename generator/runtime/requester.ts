@@ -19,7 +19,11 @@ export interface BuiltRequest {
 }
 
 /** The release's `request(method, params, { id, ...meta })` builder, bound to the requester's `_meta` options. */
-export type BuildRequest = (method: string, params: object | undefined, id: RequestId) => BuiltRequest;
+export type BuildRequest = (
+  method: string,
+  params: object | undefined,
+  id: RequestId,
+) => BuiltRequest;
 
 /** Hands one message to the transport. A rejection fails the call that sent it. */
 export type Send = (message: object) => void | Promise<void>;
@@ -61,13 +65,21 @@ interface Pending {
 
 const DEFAULT_INPUT_ROUNDS = 8;
 
-export function createRequesterCore(build: BuildRequest, send: Send, options: RequesterOptions = {}): RequesterCore {
+export function createRequesterCore(
+  build: BuildRequest,
+  send: Send,
+  options: RequesterOptions = {},
+): RequesterCore {
   const pending = new Map<RequestId, Pending>();
   let counter = 0;
   const nextId = options.nextId ?? (() => ++counter);
 
   /** One JSON-RPC exchange: resolves with the response's `result`, rejects with an RpcError, the abort reason or a timeout. */
-  function exchange(method: string, params: object | undefined, call: CallOptions): Promise<unknown> {
+  function exchange(
+    method: string,
+    params: object | undefined,
+    call: CallOptions,
+  ): Promise<unknown> {
     const id = nextId();
     const signal = withTimeout(call.signal, call.timeoutMs ?? options.timeoutMs);
     if (signal?.aborted) return Promise.reject(asError(signal.reason));
@@ -77,7 +89,13 @@ export function createRequesterCore(build: BuildRequest, send: Send, options: Re
         if (!fail(id, reason)) return;
         // Best effort: the call has already failed locally whether or not the peer hears of it.
         void Promise.resolve()
-          .then(() => send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: reason.message } }))
+          .then(() =>
+            send({
+              jsonrpc: "2.0",
+              method: "notifications/cancelled",
+              params: { requestId: id, reason: reason.message },
+            }),
+          )
           .catch(() => undefined);
       };
       const settle = (): void => signal?.removeEventListener("abort", onAbort);
@@ -107,14 +125,20 @@ export function createRequesterCore(build: BuildRequest, send: Send, options: Re
     return true;
   }
 
-  async function request(method: string, params: object | undefined, call: CallOptions = {}): Promise<unknown> {
+  async function request(
+    method: string,
+    params: object | undefined,
+    call: CallOptions = {},
+  ): Promise<unknown> {
     const rounds = options.maxInputRounds ?? DEFAULT_INPUT_ROUNDS;
     let current = params;
     for (let round = 0; ; round++) {
       const result = await exchange(method, current, call);
       const handler = options.inputHandler;
-      if (handler === undefined || !isObject(result) || result["resultType"] !== "input_required") return result;
-      if (round >= rounds) throw new RpcError(-32603, `${method}: still input_required after ${rounds} rounds`);
+      if (handler === undefined || !isObject(result) || result["resultType"] !== "input_required")
+        return result;
+      if (round >= rounds)
+        throw new RpcError(-32603, `${method}: still input_required after ${rounds} rounds`);
       current = await retryParams(params, result, handler);
     }
   }
@@ -150,13 +174,23 @@ export function createRequesterCore(build: BuildRequest, send: Send, options: Re
 }
 
 /** The original params plus the answers and the server's opaque `requestState`, as the retry carries them. */
-async function retryParams(original: object | undefined, result: JsonObject, handler: InputHandler): Promise<object> {
+async function retryParams(
+  original: object | undefined,
+  result: JsonObject,
+  handler: InputHandler,
+): Promise<object> {
   const inputRequests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
   const inputResponses: JsonObject = {};
   for (const [key, inputRequest] of Object.entries(inputRequests)) {
     if (!isObject(inputRequest)) continue;
-    const response = await handler.handle({ jsonrpc: "2.0", id: key, method: inputRequest["method"], params: inputRequest["params"] ?? {} });
-    if (!isObject(response)) throw new RpcError(-32603, `No answer to input request ${JSON.stringify(key)}`);
+    const response = await handler.handle({
+      jsonrpc: "2.0",
+      id: key,
+      method: inputRequest["method"],
+      params: inputRequest["params"] ?? {},
+    });
+    if (!isObject(response))
+      throw new RpcError(-32603, `No answer to input request ${JSON.stringify(key)}`);
     if (isObject(response["error"])) throw rpcErrorOf(response["error"]);
     inputResponses[key] = response["result"];
   }
@@ -168,11 +202,15 @@ async function retryParams(original: object | undefined, result: JsonObject, han
 
 function rpcErrorOf(error: JsonObject): RpcError {
   const code = typeof error["code"] === "number" ? error["code"] : -32603;
-  const message = typeof error["message"] === "string" ? error["message"] : "Error response without a message";
+  const message =
+    typeof error["message"] === "string" ? error["message"] : "Error response without a message";
   return "data" in error ? new RpcError(code, message, error["data"]) : new RpcError(code, message);
 }
 
-function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
+function withTimeout(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): AbortSignal | undefined {
   if (timeoutMs === undefined) return signal;
   const timeout = AbortSignal.timeout(timeoutMs);
   return signal === undefined ? timeout : AbortSignal.any([signal, timeout]);

@@ -8,9 +8,12 @@ export function responseResult(response: object): JsonObject | undefined {
 }
 
 /** The `error` of a response as `{ code, message, data }`, or `undefined` when there is none. */
-export function responseError(response: object): { code: number; message: string; data: unknown } | undefined {
+export function responseError(
+  response: object,
+): { code: number; message: string; data: unknown } | undefined {
   const error = own(response, "error") ? (response as JsonObject)["error"] : undefined;
-  if (!isObject(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string") return undefined;
+  if (!isObject(error) || typeof error["code"] !== "number" || typeof error["message"] !== "string")
+    return undefined;
   return { code: error["code"], message: error["message"], data: error["data"] };
 }
 

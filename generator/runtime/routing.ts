@@ -18,7 +18,11 @@ export interface RoutingFacts {
 }
 
 /** An envelope as these functions read it: any message, typed or not. */
-export type EnvelopeLike = { readonly method: string; readonly id?: unknown; readonly params?: unknown };
+export type EnvelopeLike = {
+  readonly method: string;
+  readonly id?: unknown;
+  readonly params?: unknown;
+};
 
 /** The Base64 form of the Streamable HTTP transport for values that are not plain printable ASCII. */
 const SENTINEL: SentinelForm = { prefix: "=?base64?", suffix: "?=" };
@@ -27,7 +31,10 @@ const SENTINEL: SentinelForm = { prefix: "=?base64?", suffix: "?=" };
  * The protocol version written in an envelope's `params._meta`, or `undefined`. The HTTP transport reads the
  * version header from here instead of keeping its own copy: a header that disagrees with the envelope gets -32020.
  */
-export function protocolVersionIn(envelope: { readonly params?: unknown }, protocolVersionKey: string): string | undefined {
+export function protocolVersionIn(
+  envelope: { readonly params?: unknown },
+  protocolVersionKey: string,
+): string | undefined {
   const version = metaOf(envelope.params)?.[protocolVersionKey];
   return typeof version === "string" ? version : undefined;
 }
@@ -44,7 +51,8 @@ export function routingNameIn(envelope: EnvelopeLike, facts: RoutingFacts): stri
 export function httpHeadersOf(envelope: EnvelopeLike, facts: RoutingFacts): Record<string, string> {
   const headers: Record<string, string> = {};
   const version = protocolVersionIn(envelope, facts.protocolVersionKey);
-  if (version !== undefined) headers[facts.protocolVersionHeader] = encodeHeaderValue(version, SENTINEL);
+  if (version !== undefined)
+    headers[facts.protocolVersionHeader] = encodeHeaderValue(version, SENTINEL);
   headers[facts.methodHeader] = encodeHeaderValue(envelope.method, SENTINEL);
   const name = routingNameIn(envelope, facts);
   if (name !== undefined) headers[facts.nameHeader] = encodeHeaderValue(name, SENTINEL);

@@ -53,7 +53,15 @@ export interface WireTable {
 }
 
 /** JSON types by bit; `integer` is a separate bit so a mask can say "number but integral". */
-export const TYPE_BITS: { readonly null: 1; readonly boolean: 2; readonly object: 4; readonly array: 8; readonly number: 16; readonly integer: 32; readonly string: 64 } = {
+export const TYPE_BITS: {
+  readonly null: 1;
+  readonly boolean: 2;
+  readonly object: 4;
+  readonly array: 8;
+  readonly number: 16;
+  readonly integer: 32;
+  readonly string: 64;
+} = {
   null: 1,
   boolean: 2,
   object: 4,
@@ -67,9 +75,21 @@ export const TYPE_BITS: { readonly null: 1; readonly boolean: 2; readonly object
 export const ANY_TYPE = 127;
 
 /** `TYPE_BITS` names, indexed by bit position. */
-export const TYPE_NAMES: readonly string[] = ["null", "boolean", "object", "array", "number", "integer", "string"];
+export const TYPE_NAMES: readonly string[] = [
+  "null",
+  "boolean",
+  "object",
+  "array",
+  "number",
+  "integer",
+  "string",
+];
 
-export const METHOD_KINDS: { readonly request: 0; readonly notification: 1; readonly input: 2 } = { request: 0, notification: 1, input: 2 };
+export const METHOD_KINDS: { readonly request: 0; readonly notification: 1; readonly input: 2 } = {
+  request: 0,
+  notification: 1,
+  input: 2,
+};
 
 /** The formats the interpreter implements (all the MCP schemas name); the emitter refuses any other. */
 export const FORMATS: readonly string[] = ["uri", "uri-template", "byte"];

@@ -4,19 +4,34 @@
 // gzip), and the decoded graph links `$ref`s directly, so recursion (`JSONValue`) is plain calls.
 import { describeValue, own } from "./json.js";
 import { checkEnvelope, type ValidationIssue, type WireMessage } from "./jsonrpc.js";
-import { ANY_TYPE, FORMATS, METHOD_KINDS, TYPE_BITS, TYPE_NAMES, type WireTable } from "./table-format.js";
+import {
+  ANY_TYPE,
+  FORMATS,
+  METHOD_KINDS,
+  TYPE_BITS,
+  TYPE_NAMES,
+  type WireTable,
+} from "./table-format.js";
 
 export type { ValidationIssue } from "./jsonrpc.js";
 
-export type ValidationResult = { readonly ok: true } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
+export type ValidationResult =
+  { readonly ok: true } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
 
 /** -32600: not a valid JSON-RPC message; -32601: unknown method; -32602: bad params. */
 export type MessageValidationResult =
   | { readonly ok: true; readonly kind: "request" | "notification" | "result" | "error" }
-  | { readonly ok: false; readonly code: -32600 | -32601 | -32602; readonly errors: readonly ValidationIssue[] };
+  | {
+      readonly ok: false;
+      readonly code: -32600 | -32601 | -32602;
+      readonly errors: readonly ValidationIssue[];
+    };
 
 /** At most this many issues are reported; nesting deeper than `maxDepth` is an issue, never a stack overflow. */
-export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> = Object.freeze({ maxErrors: 20, maxDepth: 256 });
+export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> = Object.freeze({
+  maxErrors: 20,
+  maxDepth: 256,
+});
 
 /** One decoded schema node; `null`/empty fields constrain nothing. */
 interface SchemaNode {
@@ -73,7 +88,15 @@ export interface Tables {
 
 type Rec = Record<string, unknown>;
 
-const { null: NULL, boolean: BOOL, object: OBJ, array: ARR, number: NUM, integer: INT, string: STR } = TYPE_BITS;
+const {
+  null: NULL,
+  boolean: BOOL,
+  object: OBJ,
+  array: ARR,
+  number: NUM,
+  integer: INT,
+  string: STR,
+} = TYPE_BITS;
 
 /**
  * ajv-formats' checks, so these validators agree with Ajv on the official schema. `uri` is its
@@ -87,7 +110,11 @@ const URI_TEMPLATE_RE =
 const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/m;
 
 /** Indexed like `FORMATS`. */
-const FORMAT_CHECKS: readonly ((s: string) => boolean)[] = [(s) => URI_RE.test(s), (s) => URI_TEMPLATE_RE.test(s), (s) => BYTE_RE.test(s)];
+const FORMAT_CHECKS: readonly ((s: string) => boolean)[] = [
+  (s) => URI_RE.test(s),
+  (s) => URI_TEMPLATE_RE.test(s),
+  (s) => BYTE_RE.test(s),
+];
 
 /** Thrown past every frame when input nests deeper than the limit; caught at the entry points. Made once: throwing it costs no stack capture. */
 const TOO_DEEP = new RangeError("nesting deeper than VALIDATION_LIMITS.maxDepth");
@@ -131,7 +158,8 @@ function describeNode(n: SchemaNode): string {
   if (n.constant !== undefined) return JSON.stringify(n.constant);
   if (n.enumValues !== null) return n.enumValues.map((v) => JSON.stringify(v)).join(" | ");
   const members = n.anyOf ?? n.oneOf;
-  if (members !== null) return members.map((m) => (m.name !== "" ? m.name : typeNames(m.types))).join(" | ");
+  if (members !== null)
+    return members.map((m) => (m.name !== "" ? m.name : typeNames(m.types))).join(" | ");
   return typeNames(n.types);
 }
 
@@ -164,7 +192,11 @@ function check(n: SchemaNode, x: unknown, d: number): boolean {
   if (n.any) return true;
   if (d > VALIDATION_LIMITS.maxDepth) throw TOO_DEEP;
   const b = bit(x);
-  if ((n.types & b) === 0 || (n.constant !== undefined && !equal(n.constant, x)) || (n.enumValues !== null && !inEnum(n.enumValues, x))) {
+  if (
+    (n.types & b) === 0 ||
+    (n.constant !== undefined && !equal(n.constant, x)) ||
+    (n.enumValues !== null && !inEnum(n.enumValues, x))
+  ) {
     return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
   }
   let ok = true;
@@ -175,8 +207,10 @@ function check(n: SchemaNode, x: unknown, d: number): boolean {
   } else if (b === STR) {
     ok = checkString(n, x as string);
   } else if (b & NUM) {
-    if ((x as number) < n.minimum) ok = quiet > 0 ? false : report("", `a number >= ${n.minimum}`, String(x));
-    else if ((x as number) > n.maximum) ok = quiet > 0 ? false : report("", `a number <= ${n.maximum}`, String(x));
+    if ((x as number) < n.minimum)
+      ok = quiet > 0 ? false : report("", `a number >= ${n.minimum}`, String(x));
+    else if ((x as number) > n.maximum)
+      ok = quiet > 0 ? false : report("", `a number <= ${n.maximum}`, String(x));
   }
   if (!ok && quiet > 0) return false;
   if (n.allOf !== null)
@@ -241,8 +275,10 @@ function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
 }
 
 function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
-  if (x.length < n.minItems) return quiet > 0 ? false : report("", `at least ${n.minItems} items`, describeValue(x));
-  if (x.length > n.maxItems) return quiet > 0 ? false : report("", `at most ${n.maxItems} items`, describeValue(x));
+  if (x.length < n.minItems)
+    return quiet > 0 ? false : report("", `at least ${n.minItems} items`, describeValue(x));
+  if (x.length > n.maxItems)
+    return quiet > 0 ? false : report("", `at most ${n.maxItems} items`, describeValue(x));
   const item = n.items;
   if (item === null || item.any) return true;
   let ok = true;
@@ -262,21 +298,39 @@ function checkString(n: SchemaNode, x: string): boolean {
     // JSON Schema counts code points, not UTF-16 units.
     let len = 0;
     for (const _ of x) len++;
-    if (len < n.minLength) return quiet > 0 ? false : report("", `at least ${n.minLength} characters`, describeValue(x));
-    if (len > n.maxLength) return quiet > 0 ? false : report("", `at most ${n.maxLength} characters`, describeValue(x));
+    if (len < n.minLength)
+      return quiet > 0 ? false : report("", `at least ${n.minLength} characters`, describeValue(x));
+    if (len > n.maxLength)
+      return quiet > 0 ? false : report("", `at most ${n.maxLength} characters`, describeValue(x));
   }
-  if (n.pattern !== null && !n.pattern.test(x)) return quiet > 0 ? false : report("", `a string matching ${n.pattern.source}`, describeValue(x));
-  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!(x)) return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
+  if (n.pattern !== null && !n.pattern.test(x))
+    return quiet > 0
+      ? false
+      : report("", `a string matching ${n.pattern.source}`, describeValue(x));
+  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!(x))
+    return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
   return true;
 }
 
-function checkUnion(n: SchemaNode, members: readonly SchemaNode[], exactlyOne: boolean, x: unknown, d: number): boolean {
+function checkUnion(
+  n: SchemaNode,
+  members: readonly SchemaNode[],
+  exactlyOne: boolean,
+  x: unknown,
+  d: number,
+): boolean {
   if (n.byDiscriminator !== null && bit(x) === OBJ) {
     // Every member requires a distinct const at the discriminator: only that member can match.
     const v = own(x as object, n.discriminator) ? (x as Rec)[n.discriminator] : undefined;
     const member = n.byDiscriminator.get(v);
     if (member !== undefined) return check(member, x, d);
-    return quiet > 0 ? false : report("/" + escapeToken(n.discriminator), [...n.byDiscriminator.keys()].map((k) => JSON.stringify(k)).join(" | "), describeValue(v));
+    return quiet > 0
+      ? false
+      : report(
+          "/" + escapeToken(n.discriminator),
+          [...n.byDiscriminator.keys()].map((k) => JSON.stringify(k)).join(" | "),
+          describeValue(v),
+        );
   }
   let matches = 0;
   quiet++;
@@ -286,7 +340,8 @@ function checkUnion(n: SchemaNode, members: readonly SchemaNode[], exactlyOne: b
   quiet--;
   if (exactlyOne ? matches === 1 : matches > 0) return true;
   if (quiet > 0) return false;
-  if (matches > 1) return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
+  if (matches > 1)
+    return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
   // When a single member admits this JSON type, its own issues say more than "none matched".
   const b = bit(x);
   const fitting = members.filter((m) => (m.types & b) !== 0);
@@ -371,7 +426,8 @@ export function decodeTable(text: string): Tables {
   for (const n of nodes) {
     if (n === null || n.discriminator === "") continue;
     n.byDiscriminator = new Map();
-    for (const m of n.anyOf ?? n.oneOf ?? []) n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
+    for (const m of n.anyOf ?? n.oneOf ?? [])
+      n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
   return {
     version: table.version,
@@ -380,7 +436,12 @@ export function decodeTable(text: string): Tables {
     methods: new Map(
       table.methods.map(([name, kind, params, required, ...results]) => [
         name,
-        { kind, params: params < 0 ? null : at(params), required: required === 1, results: results.map(at) },
+        {
+          kind,
+          params: params < 0 ? null : at(params),
+          required: required === 1,
+          results: results.map(at),
+        },
       ]),
     ),
     result: at(table.result),
@@ -422,7 +483,12 @@ function test(n: SchemaNode, x: unknown): boolean {
 export function validateDefinition(t: Tables, name: string, value: unknown): ValidationResult {
   const j = t.index.get(name);
   if (j === undefined) {
-    return { ok: false, errors: [{ pointer: "", expected: `a definition name of ${t.version}`, got: describeValue(name) }] };
+    return {
+      ok: false,
+      errors: [
+        { pointer: "", expected: `a definition name of ${t.version}`, got: describeValue(name) },
+      ],
+    };
   }
   const errors = run(t.nodes[j]!, value, null);
   return errors === null ? OK : { ok: false, errors };
@@ -436,7 +502,12 @@ export function guard(t: () => Tables, j: number): (value: unknown) => boolean {
 const KINDS = ["request", "notification", "result", "error"] as const;
 const MESSAGE_OK = KINDS.map((kind) => Object.freeze({ ok: true as const, kind }));
 
-function invalid(code: -32600 | -32601 | -32602, pointer: string, expected: string, got: string): MessageValidationResult {
+function invalid(
+  code: -32600 | -32601 | -32602,
+  pointer: string,
+  expected: string,
+  got: string,
+): MessageValidationResult {
   return { ok: false, code, errors: [{ pointer, expected, got }] };
 }
 
@@ -445,24 +516,44 @@ export function validateCheckedMessage(t: Tables, m: WireMessage): MessageValida
   if (m.kind === "request" || m.kind === "notification") {
     const kind = m.kind === "request" ? METHOD_KINDS.request : METHOD_KINDS.notification;
     const entry = t.methods.get(m.method);
-    if (entry === undefined || entry.kind === METHOD_KINDS.input) return invalid(-32601, "/method", `a ${m.kind} method of ${t.version}`, describeValue(m.method));
+    if (entry === undefined || entry.kind === METHOD_KINDS.input)
+      return invalid(
+        -32601,
+        "/method",
+        `a ${m.kind} method of ${t.version}`,
+        describeValue(m.method),
+      );
     if (entry.kind !== kind) {
       const id = m.kind === "request" ? m.id : undefined;
-      return invalid(-32600, "/id", entry.kind === METHOD_KINDS.request ? `an id: ${m.method} is a request` : `no id: ${m.method} is a notification`, describeValue(id));
+      return invalid(
+        -32600,
+        "/id",
+        entry.kind === METHOD_KINDS.request
+          ? `an id: ${m.method} is a request`
+          : `no id: ${m.method} is a notification`,
+        describeValue(id),
+      );
     }
     if (entry.params === null) return MESSAGE_OK[kind]!;
-    if (m.params === undefined) return entry.required ? invalid(-32602, "/params", describeNode(entry.params), "missing") : MESSAGE_OK[kind]!;
+    if (m.params === undefined)
+      return entry.required
+        ? invalid(-32602, "/params", describeNode(entry.params), "missing")
+        : MESSAGE_OK[kind]!;
     const errors = run(entry.params, m.params, "params");
     return errors === null ? MESSAGE_OK[kind]! : { ok: false, code: -32602, errors };
   }
-  const errors = m.kind === "result" ? run(t.result, m.result, "result") : run(t.error, m.error, "error");
-  return errors === null ? MESSAGE_OK[m.kind === "result" ? 2 : 3]! : { ok: false, code: -32600, errors };
+  const errors =
+    m.kind === "result" ? run(t.result, m.result, "result") : run(t.error, m.error, "error");
+  return errors === null
+    ? MESSAGE_OK[m.kind === "result" ? 2 : 3]!
+    : { ok: false, code: -32600, errors };
 }
 
 /** Checks a parsed JSON-RPC message: the envelope strictly (-32600), the method (-32601), then params (-32602). */
 export function validateEnvelope(t: Tables, msg: unknown): MessageValidationResult {
   const checked = checkEnvelope(msg);
-  if (!checked.ok) return { ok: false, code: checked.inParams ? -32602 : -32600, errors: [checked.issue] };
+  if (!checked.ok)
+    return { ok: false, code: checked.inParams ? -32602 : -32600, errors: [checked.issue] };
   return validateCheckedMessage(t, checked.message);
 }
 
@@ -470,7 +561,12 @@ export function validateEnvelope(t: Tables, msg: unknown): MessageValidationResu
 export function validateMethodResult(t: Tables, method: string, result: unknown): ValidationResult {
   const entry = t.methods.get(method);
   if (entry === undefined || entry.kind === METHOD_KINDS.notification) {
-    return { ok: false, errors: [{ pointer: "", expected: `a request method of ${t.version}`, got: describeValue(method) }] };
+    return {
+      ok: false,
+      errors: [
+        { pointer: "", expected: `a request method of ${t.version}`, got: describeValue(method) },
+      ],
+    };
   }
   for (const n of entry.results) if (test(n, result)) return OK;
   // None matched: explain against the primary result, the one a well-behaved peer sends.

@@ -7,6 +7,10 @@ export function pickLegacyVersion(legacy: readonly string[], supported: readonly
 }
 
 /** A generated modern version, or an unlisted one newer than every legacy version (a probe of a future release). */
-export function towardsModern(version: string, legacy: readonly string[], modern: readonly string[]): boolean {
+export function towardsModern(
+  version: string,
+  legacy: readonly string[],
+  modern: readonly string[],
+): boolean {
   return modern.includes(version) || (!legacy.includes(version) && version > (legacy[0] ?? ""));
 }
