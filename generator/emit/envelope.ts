@@ -5,13 +5,6 @@ import { httpFacts, requireMetaKeys, type RoutingFactsData } from "./runtime-dat
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
-/** Whether this version's error response may omit `id` (2025-11-25 on); older schemas require it. */
-function errorIdOptional(model: ProtocolModel): boolean {
-  const def = model.definitions.get("JSONRPCErrorResponse") ?? model.definitions.get("JSONRPCError");
-  const id = def?.schema.properties?.find((p) => p.name === "id");
-  return id !== undefined && !id.required;
-}
-
 /** Message types: the builders' outputs and what `parse` returns, typed by the method tables. */
 function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
@@ -45,7 +38,7 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   file.addTypeAlias({
     name: "ErrorEnvelope",
     isExported: true,
-    type: `{ jsonrpc: "2.0"; ${errorIdOptional(model) ? "id?: T.RequestId" : "id: T.RequestId"}; error: { code: number; message: string; data?: unknown } }`,
+    type: `{ jsonrpc: "2.0"; ${model.envelope.errorIdOptional ? "id?: T.RequestId" : "id: T.RequestId"}; error: { code: number; message: string; data?: unknown } }`,
   });
   file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
   file.addTypeAlias({
@@ -156,7 +149,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
-  const idType = errorIdOptional(model) ? "T.RequestId | undefined" : "T.RequestId";
+  const idType = model.envelope.errorIdOptional ? "T.RequestId | undefined" : "T.RequestId";
   if (modern) {
     file.addInterface({
       name: "ResultOptions",
@@ -209,7 +202,7 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: [
       "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
         "recognised from old peers, never produced. " +
-        (errorIdOptional(model) ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
+        (model.envelope.errorIdOptional ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
     ],
     parameters: [
       { name: "id", type: idType },

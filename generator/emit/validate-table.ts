@@ -38,8 +38,8 @@ class TableBuilder {
       names: this.names.join(","),
       nodes: this.nodes,
       methods,
-      result: this.envelopeMember(["JSONRPCResultResponse", "JSONRPCResponse"], "result"),
-      error: this.envelopeMember(["JSONRPCErrorResponse", "JSONRPCError"], "error"),
+      result: this.envelopeMember(this.model.envelope.resultResponse, "result"),
+      error: this.envelopeMember(this.model.envelope.errorResponse, "error"),
     };
   }
 
@@ -66,14 +66,12 @@ class TableBuilder {
     return this.index(node);
   }
 
-  /** The generic `result`/`error` schema of a response envelope: it holds whatever method answered. */
-  private envelopeMember(candidates: readonly string[], key: string): number {
-    for (const name of candidates) {
-      const def = this.model.schema.definitions.get(name);
-      const prop = def && propertyOf(this.model.schema, def, key);
-      if (prop) return this.index(prop.schema);
-    }
-    throw new BindgenError(this.model.file, this.model.schema.definitionsPointer, `a definition ${candidates.join(" or ")} with a "${key}" property`);
+  /** The generic `result`/`error` schema of a response envelope (the model's `envelope`): it holds whatever method answered. */
+  private envelopeMember(definition: string | null, key: string): number {
+    const def = definition === null ? undefined : this.model.schema.definitions.get(definition);
+    const prop = def && propertyOf(this.model.schema, def, key);
+    if (!prop) throw new BindgenError(this.model.file, this.model.schema.definitionsPointer, `a response envelope definition with a "${key}" property`);
+    return this.index(prop.schema);
   }
 
   private index(node: SchemaNode): number {
