@@ -165,6 +165,31 @@ describe("release-specific pairings", () => {
     expect(names("2026-07-28")).not.toContain("ServerRequest:request:server-to-client");
   });
 
+  it("lists deprecations with their source, properties and reserved keys included (2026-07-28's TypeScript source)", () => {
+    const of = (v: string) => model(v).deprecations.map((d) => `${d.kind} ${d.name}`);
+    for (const d of [
+      "definition ToolUseContent",
+      "property ClientCapabilities.roots",
+      "property ServerCapabilities.logging",
+      "meta-key io.modelcontextprotocol/logLevel",
+      "method sampling/createMessage",
+    ]) {
+      expect(of("2026-07-28")).toContain(d);
+    }
+    expect(of("2025-11-25")).toEqual([]);
+    const includeContext = model("2026-07-28").deprecations.find((d) => d.name === "CreateMessageRequestParams.includeContext")!;
+    expect(includeContext.note).toBe('the values "thisServer" and "allServers"');
+    expect(includeContext.source).toMatch(/\/schema\/2026-07-28\/schema\.ts$/);
+  });
+
+  it("names -32002's replacement, each meta key's definition per scope, and the schema page", () => {
+    expect(model("2025-11-25").errorCodes.find((e) => e.code === -32002)!.replacedBy?.code).toBe(-32602);
+    const subscription = model("2026-07-28").metaKeys.find((k) => k.key === "io.modelcontextprotocol/subscriptionId")!;
+    expect(subscription.definitionIn).toEqual({ notification: "NotificationMetaObject", result: "SubscriptionsListenResultMetaObject" });
+    expect(model("2026-07-28").schemaPage).toBe("https://modelcontextprotocol.io/specification/2026-07-28/schema");
+    expect(model("2024-11-05").schemaPage).toBeNull();
+  });
+
   it("names the response envelopes and whether an error may omit its id", () => {
     expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false });
     expect(model("2025-11-25").envelope).toEqual({ resultResponse: "JSONRPCResultResponse", errorResponse: "JSONRPCErrorResponse", errorIdOptional: true });

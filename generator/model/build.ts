@@ -6,6 +6,7 @@ import { appliesTo, type Facts } from "./facts.ts";
 import {
   MESSAGE_UNIONS,
   type DefinitionModel,
+  type DeprecationModel,
   type Direction,
   type EnvelopeModel,
   type Era,
@@ -25,13 +26,9 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   // release is classified correctly: modern ⇔ discoverable and no handshake.
   const era: Era = evidence.hasDiscover && !evidence.hasInitialize ? "modern" : "legacy";
 
-  const deprecatedDefs = new Set<string>();
-  const deprecatedMethods = new Set<string>();
-  for (const d of facts.deprecations) {
-    if (!appliesTo(d.versions, version, era)) continue;
-    d.definitions.forEach((n) => deprecatedDefs.add(n));
-    d.methods.forEach((m) => deprecatedMethods.add(m));
-  }
+  const deprecations = deprecationsOf(version, era, schema, facts);
+  const deprecatedDefs = new Set(deprecations.filter((d) => d.kind === "definition").map((d) => d.name));
+  const deprecatedMethods = new Set(deprecations.filter((d) => d.kind === "method").map((d) => d.name));
   const definitions = new Map<string, DefinitionModel>();
   const openMeta = appliesTo(facts.openMeta.versions, version, era) ? metaDefinitions(schema) : null;
   for (const [name, node] of schema.definitions) {
@@ -94,9 +91,11 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],
     metaKeys: metaKeys(version, era, schema, facts),
+    deprecations,
     http,
     dispatch,
     uiExtension: { ...facts.uiExtension },
+    schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
   };
 }
 
@@ -162,6 +161,24 @@ function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNod
   };
   const walked = walk(node);
   return isMetaDefinition ? opened(walked) : walked;
+}
+
+/** Deprecations from facts (spec pages, the TypeScript source) and from the schema's own `deprecated` keyword. */
+function deprecationsOf(version: string, era: Era, schema: NormalisedSchema, facts: Facts): DeprecationModel[] {
+  const out = new Map<string, DeprecationModel>();
+  const add = (d: DeprecationModel) => out.set(`${d.kind} ${d.name}`, out.get(`${d.kind} ${d.name}`) ?? d);
+  for (const [name, node] of schema.definitions) {
+    if (node.deprecated === true) add({ kind: "definition", name, note: null, source: `${schema.file}#${node.pointer}` });
+  }
+  for (const f of facts.deprecations) {
+    if (!appliesTo(f.versions, version, era)) continue;
+    const of = (kind: DeprecationModel["kind"], names: readonly string[]) => names.forEach((name) => add({ kind, name, note: f.note, source: f.source }));
+    of("method", f.methods);
+    of("definition", f.definitions);
+    of("property", f.properties);
+    of("meta-key", f.metaKeys);
+  }
+  return [...out.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name));
 }
 
 /** Pins properties to the constants facts give them (types only; `model.schema` keeps the schema's own node). */
@@ -317,12 +334,14 @@ function errorCodes(version: string, era: Era, schema: NormalisedSchema, facts: 
     if (!name.endsWith("Error")) continue;
     const code = pinnedCode(schema, node, 0);
     if (code === undefined) continue;
-    byCode.set(code, { name: factName(code) ?? name.replace(/Error$/, ""), code, send: true, definition: name, source: null });
+    byCode.set(code, { name: factName(code) ?? name.replace(/Error$/, ""), code, send: true, definition: name, source: null, replacedBy: null });
   }
   for (const f of facts.errorCodes) {
     if (!appliesTo(f.versions, version, era)) continue;
     const existing = byCode.get(f.code);
-    byCode.set(f.code, { name: f.name, code: f.code, send: f.send, definition: existing?.definition ?? null, source: f.source });
+    // A replacement is named in the releases that use the old code, so a reader of either release learns it.
+    const replacedBy = f.replacedBy ? { code: f.replacedBy.code, source: f.replacedBy.source } : null;
+    byCode.set(f.code, { name: f.name, code: f.code, send: f.send, definition: existing?.definition ?? null, source: f.source, replacedBy });
   }
   const list = [...byCode.values()].sort((a, b) => b.code - a.code);
   const names = new Set<string>();
@@ -360,10 +379,11 @@ function scopeOf(definition: string): MetaScope | undefined {
 
 /** Reserved `_meta` keys: the declared properties of every `_meta` object and `*MetaObject` definition, plus facts. */
 function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Facts): MetaKeyModel[] {
-  const keys = new Map<string, { scopes: Set<MetaScope>; requiredIn: Set<MetaScope>; definition: string | null }>();
+  const keys = new Map<string, { scopes: Set<MetaScope>; requiredIn: Set<MetaScope>; definition: string | null; definitionIn: Partial<Record<MetaScope, string>> }>();
   const add = (key: string, scope: MetaScope, required: boolean, definition: string | null) => {
-    const entry = keys.get(key) ?? { scopes: new Set(), requiredIn: new Set(), definition };
+    const entry = keys.get(key) ?? { scopes: new Set(), requiredIn: new Set(), definition, definitionIn: {} };
     entry.scopes.add(scope);
+    if (definition !== null) entry.definitionIn[scope] ??= definition;
     if (required) entry.requiredIn.add(scope);
     keys.set(key, entry);
   };
@@ -395,6 +415,7 @@ function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Fa
       scopes: [...entry.scopes].sort(),
       requiredIn: [...entry.requiredIn].sort(),
       definition: entry.definition,
+      definitionIn: entry.definitionIn,
     });
   }
   return out.sort((a, b) => compare(a.name, b.name));

@@ -17,6 +17,22 @@ export interface ErrorCodeFact {
   readonly versions: VersionSelector;
   readonly send: boolean;
   readonly source: string;
+  /** The code the spec says to send instead, once this one is no longer sent. */
+  readonly replacedBy: { readonly code: number; readonly versions: VersionSelector; readonly source: string } | null;
+}
+
+export interface DeprecationFact {
+  readonly versions: VersionSelector;
+  readonly feature: string;
+  readonly methods: readonly string[];
+  readonly definitions: readonly string[];
+  /** `Definition.property` paths. */
+  readonly properties: readonly string[];
+  /** Reserved `_meta` keys. */
+  readonly metaKeys: readonly string[];
+  /** What exactly, when narrower than the names (only some values of a property). */
+  readonly note: string | null;
+  readonly source: string;
 }
 
 export interface Facts {
@@ -27,7 +43,7 @@ export interface Facts {
   readonly modernSignalCodes: readonly number[];
   readonly emptyResultMethods: readonly string[];
   readonly metaKeys: readonly { key: string; versions: VersionSelector; where: "request" | "result" | "notification"; source: string }[];
-  readonly deprecations: readonly { versions: VersionSelector; feature: string; methods: readonly string[]; definitions: readonly string[]; source: string }[];
+  readonly deprecations: readonly DeprecationFact[];
   readonly http: {
     protocolVersionHeader: string;
     methodHeader: string;
@@ -54,6 +70,8 @@ export interface Facts {
   readonly openMeta: { versions: VersionSelector; source: string };
   /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
   readonly typeRefinements: readonly { versions: VersionSelector; definition: string; property: string; const: string | number | boolean; source: string }[];
+  /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
+  readonly schemaPage: { url: string; versions: VersionSelector; source: string };
   readonly uiExtension: { id: string; metaKey: string; resourceUriKey: string; flatMetaKey: string; clientCapability: unknown; source: string };
 }
 
@@ -76,6 +94,7 @@ export function loadFacts(file: string): Facts {
       versions: c.selector(o, p),
       send: c.boolean(o, p, "send"),
       source: c.string(o, p, "source"),
+      replacedBy: o["replacedBy"] === undefined ? null : replacement(c, o, p),
     };
   });
   const errorRanges = c.array(root, "errorRanges").map(([v, p]) => {
@@ -99,6 +118,9 @@ export function loadFacts(file: string): Facts {
       feature: c.string(o, p, "feature"),
       methods: c.strings(o, p, "methods"),
       definitions: c.strings(o, p, "definitions"),
+      properties: o["properties"] === undefined ? [] : c.strings(o, p, "properties"),
+      metaKeys: o["metaKeys"] === undefined ? [] : c.strings(o, p, "metaKeys"),
+      note: o["note"] === undefined ? null : c.string(o, p, "note"),
       source: c.string(o, p, "source"),
     };
   });
@@ -129,6 +151,7 @@ export function loadFacts(file: string): Facts {
     if (!types.every((t) => JSON_TYPES.includes(t as JsonType))) throw new BindgenError(file, p + "/type", `JSON types (${JSON_TYPES.join(", ")})`);
     return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), path: path as (string | number)[], type: types as JsonType[], source: c.string(o, p, "source") };
   });
+  const page = c.object(root["schemaPage"], "/schemaPage");
   return {
     file,
     sha256: raw.sha256,
@@ -187,6 +210,7 @@ export function loadFacts(file: string): Facts {
     },
     typeCorrections,
     openMeta: { versions: c.selector(openMeta, "/openMeta"), source: c.string(openMeta, "/openMeta", "source") },
+    schemaPage: { url: c.string(page, "/schemaPage", "url"), versions: c.selector(page, "/schemaPage"), source: c.string(page, "/schemaPage", "source") },
     uiExtension: {
       id: c.string(ui, "/uiExtension", "id"),
       metaKey: c.string(ui, "/uiExtension", "metaKey"),
@@ -199,6 +223,12 @@ export function loadFacts(file: string): Facts {
 }
 
 type Obj = { readonly [key: string]: unknown };
+
+function replacement(c: Checker, o: Obj, p: string): NonNullable<ErrorCodeFact["replacedBy"]> {
+  const at = joinPointer(p, "replacedBy");
+  const r = c.object(o["replacedBy"], at);
+  return { code: c.integer(r, at, "code"), versions: c.selector(r, at), source: c.string(r, at, "source") };
+}
 
 class Checker {
   constructor(private readonly file: string) {}

@@ -56,6 +56,19 @@ export interface ErrorCodeModel {
   readonly definition: string | null;
   /** A spec page for codes that come from facts. */
   readonly source: string | null;
+  /** The code the spec says to send instead in later releases (-32002 → -32602), with its page. */
+  readonly replacedBy: { readonly code: number; readonly source: string } | null;
+}
+
+/** Something the spec marks deprecated in this release, and where it says so. */
+export interface DeprecationModel {
+  readonly kind: "method" | "definition" | "property" | "meta-key";
+  /** A method, a definition, a `Definition.property` path or a reserved `_meta` key. */
+  readonly name: string;
+  /** What exactly, when narrower than the name (only some values of a property). */
+  readonly note: string | null;
+  /** The spec page or TypeScript source (facts), or the schema pointer. */
+  readonly source: string;
 }
 
 export interface ErrorRangeModel {
@@ -76,7 +89,10 @@ export interface MetaKeyModel {
   readonly scopes: readonly MetaScope[];
   /** Scopes in which the schema makes the key required. */
   readonly requiredIn: readonly MetaScope[];
+  /** The first definition declaring it (any scope). */
   readonly definition: string | null;
+  /** The definition declaring it in each scope. */
+  readonly definitionIn: Readonly<Partial<Record<MetaScope, string>>>;
 }
 
 export interface HttpModel {
@@ -169,10 +185,14 @@ export interface ProtocolModel {
   readonly modernSignalCodes: readonly number[];
   /** Sorted by constant name. */
   readonly metaKeys: readonly MetaKeyModel[];
+  /** Sorted by kind, then name. Methods and definitions listed here also carry `deprecated: true`. */
+  readonly deprecations: readonly DeprecationModel[];
   /** Present for eras whose HTTP transport routes on headers. */
   readonly http: HttpModel | null;
   readonly dispatch: DispatchModel;
   readonly uiExtension: UiExtensionModel;
+  /** This release's schema reference page on the spec site, if it has one. */
+  readonly schemaPage: string | null;
 }
 
 /** The spec's names for its message unions: the one place the model reads roles from definition names. */
