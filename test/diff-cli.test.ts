@@ -74,6 +74,19 @@ describe("mcp-bindgen diff", () => {
     expect((await run("diff", BASE, file, "--fail-on", "any")).code).toBe(1);
   });
 
+  it("--breaking prints only the breaking changes, opening with their count", async () => {
+    const { code, out } = await run("diff", BASE, NEXT, "--breaking");
+    expect(code).toBe(0);
+    const lines = out.split("\n");
+    expect(lines[2]).toMatch(/^\*\*7 breaking changes\*\* \(4 for clients, 3 for servers\)/);
+    const changes = lines.filter((l) => l.startsWith("- "));
+    expect(changes).toHaveLength(7);
+    expect(changes.every((l) => l.includes("🔴"))).toBe(true);
+    expect(out).not.toContain("<details>");
+    const server = await run("diff", BASE, NEXT, "--breaking", "--side", "server");
+    expect(server.out.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(3);
+  });
+
   it("exits 2 for an unknown version and names the known ones", async () => {
     const { code, err } = await run("diff", "2024-11-05", "2099-01-01");
     expect(code).toBe(2);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { descriptionFlags } from "../generator/diff/compare-nodes.ts";
 import { diffModels, type Change, type DiffReport } from "../generator/diff/index.ts";
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
@@ -185,7 +186,8 @@ describe("diff severities on synthetic schemas", () => {
       d.CallToolRequestParams = requestParams(d, "CallToolRequest");
       d.CallToolRequest.properties.params = ref("CallToolRequestParams");
     });
-    expect(moved.changes.map((c) => `${c.id} ${c.subject}`)).toEqual(["definition-added CallToolRequestParams"]);
+    expect(moved.changes.map((c) => `${c.id} ${c.locations.map((l) => `${l.id} ${l.subject}`).join()}`)).toEqual(["definition-extracted definition-added CallToolRequestParams"]);
+    expect(severity(moved.changes[0]!)).toEqual(["compatible", "compatible"]);
   });
 
   it("a renamed definition is one rename, and refs to it under the new name are no change", () => {
@@ -210,5 +212,95 @@ describe("diff severities on synthetic schemas", () => {
       d.ToolNotFoundError = { type: "object", properties: { code: { const: -32050, type: "integer" }, message: { type: "string" } }, required: ["code", "message"] };
     });
     expect(severity(only(code, "error-code-added", "-32050", ""))).toEqual(["compatible", "compatible"]);
+  });
+});
+
+/** One row per rule that folds findings into entries or decides by wire semantics. */
+describe("every change once, wire semantics decide", () => {
+  const entries = (diff: DiffReport) => diff.changes.map((c) => `${c.id} ${c.subject} ${c.path} [${c.locations.map((l) => `${l.id} ${l.subject}.${l.path}`).join(", ")}]`);
+  const toolSchema = { type: "object", properties: { type: { const: "object", type: "string" }, properties: { type: "object", additionalProperties: {} } }, required: ["type"] };
+
+  const rows: { rule: string; mutate: (d: Defs) => void; want: string[]; severities?: [string, string][]; level?: string }[] = [
+    {
+      rule: "collapse: the same required field added to two results is one entry",
+      mutate: (d) => {
+        for (const r of ["CallToolResult", "ListToolsResult"]) {
+          d[r].properties.resultType = { type: "string" };
+          d[r].required.push("resultType");
+        }
+      },
+      want: ["property-added CallToolResult resultType [property-added CallToolResult.resultType, property-added ListToolsResult.resultType]"],
+      severities: [["compatible", "breaking"]],
+    },
+    {
+      rule: "collapse: a reserved _meta key declared in two notifications is the key's entry",
+      mutate: (d) => {
+        for (const n of ["InitializedNotification", "ToolListChangedNotification"]) d[n].properties.params.properties._meta.properties = { "io.example/trace": { type: "string" } };
+      },
+      want: [
+        "meta-key-added io.example/trace notification [meta-key-added io.example/trace.notification, property-added InitializedNotification.params._meta.io.example/trace, property-added ToolListChangedNotification.params._meta.io.example/trace]",
+      ],
+    },
+    {
+      rule: "move: a property removed from one message and added alike to another moved",
+      mutate: (d) => {
+        requestParams(d, "CallToolRequest").properties._meta = structuredClone(d.InitializedNotification.properties.params.properties._meta);
+        delete d.InitializedNotification.properties.params.properties._meta;
+      },
+      want: ["property-moved InitializedNotification params._meta [property-removed InitializedNotification.params._meta, property-added CallToolRequest.params._meta]"],
+      severities: [["compatible", "compatible"]],
+    },
+    {
+      rule: "wire equality: an index signature appearing is a types-only change",
+      mutate: (d) => (d.Tool.additionalProperties = {}),
+      want: ["index-signature-changed Tool  [type-changed Tool.]"],
+      severities: [["compatible", "compatible"]],
+      level: "types",
+    },
+    {
+      rule: "wire equality: additionalProperties {} and true accept the same JSON",
+      mutate: (d) => (requestParams(d, "CallToolRequest").properties.arguments.additionalProperties = true),
+      want: [],
+    },
+    {
+      rule: "loosening: a structured object turned open is loosened, its dropped keys are not removals",
+      mutate: (d) => (d.Tool.properties.inputSchema = { type: "object", properties: { type: { const: "object", type: "string" } }, required: ["type"], additionalProperties: {} }),
+      want: ["loosened Tool inputSchema [loosened Tool.inputSchema, type-changed Tool.inputSchema, property-removed Tool.inputSchema.properties]"],
+      severities: [["breaking", "compatible"]],
+    },
+    {
+      rule: "description flags: gaining deprecated, MUST and an x-* keyword is a description-level change",
+      mutate: (d) => (d.Tool.properties.name.description = "Deprecated: clients MUST show `x-ui-label` instead."),
+      want: ["description-changed Tool name [description-changed Tool.name]"],
+      severities: [["compatible", "compatible"]],
+      level: "description",
+    },
+    {
+      rule: "fold into methods: a union member and the definitions of an added method are that method's entry",
+      mutate: (d) => {
+        d.PingRequest = { type: "object", properties: { method: { const: "ping", type: "string" } }, required: ["method"] };
+        d.PingResult = { type: "object", properties: {} };
+        d.ClientRequest.anyOf.push(ref("PingRequest"));
+      },
+      want: ["method-added ping  [method-added ping., union-member-added ClientRequest., definition-added PingRequest., definition-added PingResult.]"],
+    },
+  ];
+
+  it.each(rows)("$rule", ({ mutate, want, severities, level }) => {
+    const diff = diffModels(
+      model("withTool", (d) => (d.Tool.properties.inputSchema = structuredClone(toolSchema))),
+      model("changed", (d) => {
+        d.Tool.properties.inputSchema = structuredClone(toolSchema);
+        mutate(d);
+      }),
+    );
+    expect(entries(diff)).toEqual(want);
+    if (severities) expect(diff.changes.map(severity)).toEqual(severities);
+    if (level) expect(diff.changes.map((c) => c.level)).toEqual([level]);
+  });
+
+  it("flags what a description says: deprecation, RFC 2119 keywords, x-* keywords", () => {
+    expect([...descriptionFlags("Deprecated: clients MUST NOT send `x-mcp-header` values; they MAY retry.")].sort()).toEqual(["MAY", "MUST NOT", "deprecated", "x-mcp-header"]);
+    expect([...descriptionFlags("a must, may or should in prose is not normative; max-x is no keyword")]).toEqual([]);
   });
 });

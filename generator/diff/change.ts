@@ -34,11 +34,38 @@ export type ChangeId =
   | "meta-key-became-required"
   | "meta-key-became-optional"
   | "deprecated"
-  | "undeprecated";
+  | "undeprecated"
+  | "property-moved"
+  | "definition-extracted"
+  | "loosened"
+  | "index-signature-changed"
+  | "description-changed"
+  | "dialect-changed";
+
+/**
+ * wire: what peers send and accept changed. types: only the generated types change (the
+ * schemas accept the same JSON). description: only prose or annotations changed.
+ */
+export type Level = "wire" | "types" | "description";
 
 /** What a change is about; also the order of groups in the output. */
 export type SubjectKind = "protocol" | "method" | "definition" | "error-code" | "meta-key";
 export const SUBJECT_ORDER: readonly SubjectKind[] = ["protocol", "method", "definition", "error-code", "meta-key"];
+
+/** One place a change was found: a collapsed entry lists every one, so tools lose nothing. */
+export interface Location {
+  /** The finer change found here (`property-added` on one definition, …). */
+  readonly id: ChangeId;
+  readonly subjectKind: SubjectKind;
+  readonly subject: string;
+  readonly path: string;
+  readonly message: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly oldPointer: string | null;
+  readonly newPointer: string | null;
+  readonly severity: Readonly<Record<Side, Severity>>;
+}
 
 export interface Change {
   readonly id: ChangeId;
@@ -55,12 +82,18 @@ export interface Change {
   /** RFC 6901 pointers into the old and new schema files, where the change has a node there. */
   readonly oldPointer: string | null;
   readonly newPointer: string | null;
+  /** The worst severity over all locations. */
   readonly severity: Readonly<Record<Side, Severity>>;
+  readonly level: Level;
+  /** Where a fact not read from the schema structure comes from (facts.json's spec page, a description). */
+  readonly source: string | null;
+  /** Every place this change applies, the entry's own first; one for a change found once. */
+  readonly locations: readonly Location[];
 }
 
 export interface DiffReport {
-  readonly old: { readonly version: string; readonly file: string; readonly era: string };
-  readonly new: { readonly version: string; readonly file: string; readonly era: string };
+  readonly old: { readonly version: string; readonly file: string; readonly era: string; readonly dialect: string; readonly schemaPage: string | null };
+  readonly new: { readonly version: string; readonly file: string; readonly era: string; readonly dialect: string; readonly schemaPage: string | null };
   readonly summary: DiffSummary;
   /** For definition subjects: the methods (in either release) whose message, params or result it is. */
   readonly methodsOf: Readonly<Record<string, readonly string[]>>;
@@ -69,7 +102,10 @@ export interface DiffReport {
 }
 
 export interface DiffSummary {
+  /** Entries (every change once). */
   readonly total: number;
+  /** Places, summed over entries' locations. */
+  readonly locations: number;
   readonly breaking: Readonly<Record<Side, number>>;
   readonly byId: Readonly<Partial<Record<ChangeId, number>>>;
 }
@@ -102,4 +138,13 @@ export const MIRROR_ID: Readonly<Record<ChangeId, ChangeId>> = {
   "meta-key-became-optional": "meta-key-became-required",
   deprecated: "undeprecated",
   undeprecated: "deprecated",
+  "property-moved": "property-moved",
+  "definition-extracted": "definition-extracted",
+  loosened: "loosened",
+  "index-signature-changed": "index-signature-changed",
+  "description-changed": "description-changed",
+  "dialect-changed": "dialect-changed",
 };
+
+/** What the comparers find, one per place; `consolidate` turns findings into entries. */
+export type Finding = Omit<Change, "level" | "source" | "locations"> & { readonly level?: Level; readonly source?: string | null };

@@ -1,8 +1,9 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compare } from "../compare.ts";
-import type { Change, Side } from "./change.ts";
+import type { Finding, Side } from "./change.ts";
 import { compareNodes, record, type NodeContext } from "./compare-nodes.ts";
 import type { Rename } from "./renames.ts";
+import { sourceOf } from "./compare-methods.ts";
 import { messageUnionNames, producersOf } from "./roles.ts";
 import { EFFECT } from "./severity.ts";
 
@@ -21,9 +22,9 @@ export interface DefinitionInputs {
 }
 
 /** Added, removed and renamed definitions, then a structural comparison of each one kept. */
-export function compareDefinitions(input: DefinitionInputs): Change[] {
+export function compareDefinitions(input: DefinitionInputs): Finding[] {
   const { oldModel, newModel, renames } = input;
-  const out: Change[] = [];
+  const out: Finding[] = [];
   const renameMap = new Map(renames.map((r) => [r.from, r.to]));
   const renamedTo = new Set(renames.map((r) => r.to));
   const messageUnions = messageUnionNames(oldModel, newModel);
@@ -87,5 +88,7 @@ export function compareDefinitions(input: DefinitionInputs): Change[] {
       after.schema.pointer,
       EFFECT.notice,
     );
+    const found = ctx.out[ctx.out.length - 1]!;
+    ctx.out[ctx.out.length - 1] = { ...found, source: sourceOf(after.deprecated ? newModel : oldModel, "definition", to) };
   }
 }

@@ -1,5 +1,5 @@
 import type { Direction, MethodModel, ProtocolModel } from "../model/protocol-model.ts";
-import type { Change, Severity, Side } from "./change.ts";
+import type { Finding, Severity, Side } from "./change.ts";
 import { compareNodes, type NodeContext } from "./compare-nodes.ts";
 import { callerOf, producersOf } from "./roles.ts";
 import { merge, other, same } from "./severity.ts";
@@ -19,12 +19,12 @@ const ARROW: Record<Direction, string> = { "client-to-server": "client→server"
  * method change breaks depends on its direction: a request that disappears breaks the side
  * that calls it, a notification that disappears breaks the side that waited for it.
  */
-export function compareMethods(input: MethodInputs): Change[] {
+export function compareMethods(input: MethodInputs): Finding[] {
   const { oldModel, newModel } = input;
-  const out: Change[] = [];
+  const out: Finding[] = [];
   const before = new Map(oldModel.methods.map((m) => [m.name, m]));
   const after = new Map(newModel.methods.map((m) => [m.name, m]));
-  const push = (m: MethodModel, change: Omit<Change, "subjectKind" | "subject" | "path">) => out.push({ subjectKind: "method", subject: m.name, path: "", ...change });
+  const push = (m: MethodModel, change: Omit<Finding, "subjectKind" | "subject" | "path">) => out.push({ subjectKind: "method", subject: m.name, path: "", ...change });
 
   for (const m of newModel.methods) {
     if (before.has(m.name)) continue;
@@ -90,6 +90,7 @@ export function compareMethods(input: MethodInputs): Change[] {
         oldPointer: a.pointer,
         newPointer: b.pointer,
         severity: same("compatible"),
+        source: sourceOf(b.deprecated ? newModel : oldModel, "method", name),
       });
     }
   }
@@ -135,6 +136,11 @@ export function compareMethods(input: MethodInputs): Change[] {
     };
     compareNodes(ctx, messageNode(oldModel, a), messageNode(newModel, b));
   }
+}
+
+/** Where a release says something is deprecated. */
+export function sourceOf(model: ProtocolModel, kind: "method" | "definition", name: string): string | null {
+  return model.deprecations.find((d) => d.kind === kind && d.name === name)?.source ?? null;
 }
 
 /** The message itself; for a member written inline in its union, that member. */

@@ -1,7 +1,7 @@
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import { compare } from "../compare.ts";
-import type { Change, ChangeId, Side, SubjectKind } from "./change.ts";
+import type { ChangeId, Finding, Level, Side, SubjectKind } from "./change.ts";
 import { describe } from "./describe.ts";
 import { EFFECT, severityFor, type Effect } from "./severity.ts";
 import { valueVariance } from "./variance.ts";
@@ -20,7 +20,9 @@ export interface NodeContext {
   readonly membershipIsNotice: boolean;
   /** Messages started or stopped declaring `jsonrpc`/`id` themselves (`MethodModel.envelopeInSchema` flipped). */
   readonly envelopeMoved: boolean;
-  readonly out: Change[];
+  /** Set below a union member matched by shape to a named definition: messages name that definition from here on. */
+  readonly via?: { readonly name: string; readonly depth: number };
+  readonly out: Finding[];
 }
 
 type Path = readonly string[];
@@ -53,8 +55,10 @@ export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
   if (a.ref !== undefined) return compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, b, path, seen);
   if (b.ref !== undefined) return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
 
+  compareDescriptions(ctx, a, b, path);
   compareValues(ctx, a, b, path);
   compareConstraints(ctx, a, b, path);
+  compareLoosening(ctx, a, b, path);
   compareProperties(ctx, a, b, path, seen);
   compareOpenness(ctx, a, b, path, seen);
   if (a.items && b.items) compareNodes(ctx, a.items, b.items, [...path, "[]"], seen);
@@ -72,6 +76,59 @@ export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
       EFFECT.notice,
     );
   }
+}
+
+/** RFC 2119 keywords, longest first so `MUST NOT` is not read as `MUST`. */
+const NORMATIVE = /\b(MUST NOT|MUST|SHALL NOT|SHALL|SHOULD NOT|SHOULD|REQUIRED|RECOMMENDED|MAY|OPTIONAL)\b/g;
+
+/** What a description says that a reviewer acts on: deprecation, normative keywords, `x-*` extension keywords. */
+export function descriptionFlags(text: string | undefined): Set<string> {
+  const out = new Set<string>();
+  if (text === undefined) return out;
+  if (/\bdeprecated\b/i.test(text)) out.add("deprecated");
+  for (const m of text.matchAll(NORMATIVE)) out.add(m[1]!);
+  for (const m of text.matchAll(/(?<![\w-])(x-[a-z][a-z0-9-]*)/g)) out.add(m[1]!);
+  return out;
+}
+
+/** Prose-only changes: the wire is the same, but a maintainer should read the new text. */
+function compareDescriptions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
+  const before = descriptionFlags(a.description);
+  const after = descriptionFlags(b.description);
+  const gained = [...after].filter((f) => !before.has(f)).sort(compare);
+  const lost = [...before].filter((f) => !after.has(f)).sort(compare);
+  if (gained.length === 0 && lost.length === 0) return;
+  const list = (flags: readonly string[]) => flags.map((f) => `\`${f}\``).join(", ");
+  const parts = [...(gained.length > 0 ? [`now says ${list(gained)}`] : []), ...(lost.length > 0 ? [`no longer says ${list(lost)}`] : [])];
+  const text = (flags: Set<string>) => (flags.size === 0 ? null : [...flags].sort(compare).join(", "));
+  record(ctx, "description-changed", path, `description of ${label(ctx, path)} ${parts.join("; ")}`, text(before), text(after), a.pointer, b.pointer, EFFECT.notice, "description");
+}
+
+/**
+ * A structured object that becomes open (`additionalProperties` appears) while dropping
+ * properties accepts more than before: the dropped keys are unconstrained now, not gone.
+ */
+function compareLoosening(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
+  if (!isLoosened(ctx, a, b)) return;
+  const dropped = [...objectProperties(ctx.oldSchema, a).keys()].filter((k) => !objectProperties(ctx.newSchema, b).has(k));
+  record(
+    ctx,
+    "loosened",
+    path,
+    `${label(ctx, path)} loosened: any key is now allowed, and ${dropped.map((k) => `\`${k}\``).join(", ")} ${dropped.length === 1 ? "is" : "are"} no longer constrained`,
+    describe(a),
+    describe(b),
+    a.pointer,
+    b.pointer,
+    EFFECT.widened,
+  );
+}
+
+function isLoosened(ctx: NodeContext, a: SchemaNode, b: SchemaNode): boolean {
+  const opened = (n: SchemaNode) => n.additionalProperties !== undefined && n.additionalProperties !== false;
+  if (opened(a) || !opened(b)) return false;
+  const after = objectProperties(ctx.newSchema, b);
+  return [...objectProperties(ctx.oldSchema, a).keys()].some((k) => !after.has(k));
 }
 
 function isUnion(node: SchemaNode): boolean {
@@ -208,8 +265,9 @@ function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: P
   if (typeof a.additionalProperties === "object" && typeof b.additionalProperties === "object") {
     compareNodes(ctx, a.additionalProperties, b.additionalProperties, [...path, "{}"], seen);
   } else if (open(a) !== open(b)) {
-    // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer breaks.
-    typeChanged(ctx, a, b, path, EFFECT.notice, open(b) ? "its type now has an index signature" : "its type no longer has an index signature (the wire still accepts extra keys)");
+    // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer sees it.
+    const why = open(b) ? "its type now has an index signature" : "its type no longer has an index signature";
+    record(ctx, "type-changed", path, `${label(ctx, path)}: ${why}`, describe(a), describe(b), a.pointer, b.pointer, EFFECT.notice, "types");
   }
 }
 
@@ -237,7 +295,11 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   for (const { m, n } of candidates) {
     if (!pairs.some(([pm, pn]) => pm === m || pn === n)) pairs.push([m, n]);
   }
-  for (const [m, n] of pairs) compareNodes(ctx, m, n, path, seen);
+  for (const [m, n] of pairs) {
+    // An inline member matched to a named one (or the reverse): what lies below belongs to that name.
+    const named = m.ref === undefined ? n.ref : n.ref === undefined ? m.ref : undefined;
+    compareNodes(named !== undefined ? { ...ctx, via: { name: named, depth: path.length } } : ctx, m, n, path, seen);
+  }
   const effectOf = (e: Effect) => (ctx.membershipIsNotice ? EFFECT.notice : e);
   for (const m of left) {
     if (pairs.some(([used]) => used === m)) continue;
@@ -283,8 +345,9 @@ export function formatPath(path: Path): string {
 }
 
 function label(ctx: NodeContext, path: Path): string {
-  const inner = formatPath(path);
-  return `\`${ctx.subject}${inner === "" ? "" : (inner.startsWith("[") ? "" : ".") + inner}\``;
+  const base = ctx.via && path.length >= ctx.via.depth ? ctx.via.name : ctx.subject;
+  const inner = formatPath(ctx.via && path.length >= ctx.via.depth ? path.slice(ctx.via.depth) : path);
+  return `\`${base}${inner === "" ? "" : (inner.startsWith("[") ? "" : ".") + inner}\``;
 }
 
 export function record(
@@ -297,8 +360,10 @@ export function record(
   oldPointer: string | null,
   newPointer: string | null,
   effect: Effect,
+  level: Level = "wire",
 ): void {
   ctx.out.push({
+    level,
     id,
     subjectKind: ctx.subjectKind,
     subject: ctx.subject,

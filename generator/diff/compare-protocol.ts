@@ -1,10 +1,10 @@
 import type { MetaScope, ProtocolModel } from "../model/protocol-model.ts";
-import type { Change, Side } from "./change.ts";
-import { callerOf } from "./roles.ts";
+import type { Finding, Side } from "./change.ts";
+import { callerOf, definitionMethods, definitionProducers } from "./roles.ts";
 import { EFFECT, same, severityFor, type Effect } from "./severity.ts";
 
 /** The era: a different handshake and envelope, so nothing written for one era talks to the other unchanged. */
-export function compareEra(oldModel: ProtocolModel, newModel: ProtocolModel): Change[] {
+export function compareEra(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
   if (oldModel.era === newModel.era) return [];
   return [
     {
@@ -22,13 +22,74 @@ export function compareEra(oldModel: ProtocolModel, newModel: ProtocolModel): Ch
   ];
 }
 
+/** The schema file's own JSON Schema dialect (`$schema`): tools reading the file must follow it; peers see nothing. */
+export function compareDialect(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
+  if (oldModel.dialect === newModel.dialect) return [];
+  return [
+    {
+      id: "dialect-changed",
+      subjectKind: "protocol",
+      subject: "dialect",
+      path: "",
+      message: `the schema file is now JSON Schema ${newModel.dialect} (was ${oldModel.dialect}): \`$schema\`, \`$defs\` instead of \`definitions\``,
+      before: oldModel.dialect,
+      after: newModel.dialect,
+      oldPointer: "/$schema",
+      newPointer: "/$schema",
+      severity: same("compatible"),
+      level: "description",
+    },
+  ];
+}
+
+/**
+ * Deprecations of properties and reserved `_meta` keys, which only facts (the TypeScript source)
+ * record; methods and definitions are compared with their subjects.
+ */
+export function compareDeprecations(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
+  const out: Finding[] = [];
+  const of = (m: ProtocolModel) => new Map(m.deprecations.filter((d) => d.kind === "property" || d.kind === "meta-key").map((d) => [`${d.kind} ${d.name}`, d]));
+  const before = of(oldModel);
+  const after = of(newModel);
+  const pointerOf = (m: ProtocolModel, kind: string, name: string): string | null => {
+    if (kind === "meta-key") {
+      const key = m.metaKeys.find((k) => k.key === name);
+      return key?.definition ? (m.definitions.get(key.definition)?.schema.pointer ?? null) : null;
+    }
+    const [definition, ...path] = name.split(".");
+    let node = m.definitions.get(definition!)?.schema;
+    for (const p of path) node = node?.properties?.find((x) => x.name === p)?.schema;
+    return node?.pointer ?? null;
+  };
+  const push = (key: string, now: boolean) => {
+    const d = (now ? after : before).get(key)!;
+    const [subject, ...rest] = d.kind === "meta-key" ? [d.name] : d.name.split(".");
+    out.push({
+      id: now ? "deprecated" : "undeprecated",
+      subjectKind: d.kind === "meta-key" ? "meta-key" : "definition",
+      subject: subject!,
+      path: rest.join("."),
+      message: `${d.note ? `${d.note} of ` : ""}\`${d.name}\` ${d.note ? (now ? "are now" : "are no longer") : now ? "is now" : "is no longer"} deprecated`,
+      before: null,
+      after: null,
+      oldPointer: pointerOf(oldModel, d.kind, d.name),
+      newPointer: pointerOf(newModel, d.kind, d.name),
+      severity: same("compatible"),
+      source: d.source,
+    });
+  };
+  for (const key of after.keys()) if (!before.has(key)) push(key, true);
+  for (const key of before.keys()) if (!after.has(key)) push(key, false);
+  return out;
+}
+
 /** Error codes by number: a peer may see a code it does not know by name, which JSON-RPC already allows. */
-export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolModel): Change[] {
-  const out: Change[] = [];
+export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
+  const out: Finding[] = [];
   const before = new Map(oldModel.errorCodes.map((e) => [e.code, e]));
   const after = new Map(newModel.errorCodes.map((e) => [e.code, e]));
   const pointer = (m: ProtocolModel, definition: string | null) => (definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null);
-  const change = (id: Change["id"], code: number, message: string, b: string | null, a: string | null, op: string | null, np: string | null): Change => ({
+  const change = (id: Finding["id"], code: number, message: string, b: string | null, a: string | null, op: string | null, np: string | null): Finding => ({
     id,
     subjectKind: "error-code",
     subject: String(code),
@@ -58,7 +119,13 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
     }
   }
   for (const [code, e] of before) {
-    if (!after.has(code)) out.push(change("error-code-removed", code, `error code ${code} (${e.name}) removed`, e.name, null, pointer(oldModel, e.definition), null));
+    if (after.has(code)) continue;
+    const replacement = e.replacedBy ? after.get(e.replacedBy.code) : undefined;
+    const instead = e.replacedBy ? `; the spec now uses ${e.replacedBy.code}${replacement ? ` (${replacement.name})` : ""} instead` : "";
+    out.push({
+      ...change("error-code-removed", code, `error code ${code} (${e.name}) removed${instead}`, e.name, null, pointer(oldModel, e.definition), null),
+      source: e.replacedBy?.source ?? e.source,
+    });
   }
   return out;
 }
@@ -67,31 +134,31 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
  * Reserved `_meta` keys, per scope. A key required in requests binds whoever sends requests;
  * in results, whoever answers them; in notifications, whoever sends them.
  */
-export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel): Change[] {
-  const out: Change[] = [];
+export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
+  const out: Finding[] = [];
   const entries = (m: ProtocolModel) => {
     const map = new Map<string, { key: string; scope: MetaScope; required: boolean; definition: string | null }>();
     for (const k of m.metaKeys) {
-      for (const scope of k.scopes) map.set(`${k.key} ${scope}`, { key: k.key, scope, required: k.requiredIn.includes(scope), definition: k.definition });
+      for (const scope of k.scopes) map.set(`${k.key} ${scope}`, { key: k.key, scope, required: k.requiredIn.includes(scope), definition: k.definitionIn[scope] ?? k.definition });
     }
     return map;
   };
   const before = entries(oldModel);
   const after = entries(newModel);
   // New obligations bind who writes in the new release; lost keys hurt who read them in the old one.
-  const newWriters = scopeWriters(newModel);
-  const oldWriters = scopeWriters(oldModel);
+  const newWriters = keyWriters(oldModel, newModel);
+  const oldWriters = keyWriters(newModel, oldModel);
   const pointer = (m: ProtocolModel, definition: string | null) => (definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null);
   const push = (
-    id: Change["id"],
-    e: { key: string; scope: MetaScope },
+    id: Finding["id"],
+    e: { key: string; scope: MetaScope; definition: string | null },
     message: string,
     b: string | null,
     a: string | null,
     op: string | null,
     np: string | null,
     effect: Effect,
-    writers: Record<MetaScope, Set<Side>>,
+    writers: (scope: MetaScope, definition: string | null) => Set<Side> | null,
   ) =>
     out.push({
       id,
@@ -103,7 +170,8 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
       after: a,
       oldPointer: op,
       newPointer: np,
-      severity: severityFor(writers[e.scope], effect),
+      // null: the key lives only in methods the other release lacks, so no code written for it meets it.
+      severity: ((w) => (w === null ? same("compatible") : severityFor(w, effect)))(writers(e.scope, e.definition)),
     });
   const state = (required: boolean) => (required ? "required" : "optional");
   for (const [id, e] of after) {
@@ -140,6 +208,22 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
     }
   }
   return out;
+}
+
+/**
+ * Who writes a key: the producers of the definition declaring it in that scope, or else of the
+ * whole scope. null when only methods missing from the other release reach that definition.
+ */
+function keyWriters(other: ProtocolModel, model: ProtocolModel): (scope: MetaScope, definition: string | null) => Set<Side> | null {
+  const producers = definitionProducers(model);
+  const methods = definitionMethods(model);
+  const otherMethods = new Set(other.methods.map((m) => m.name));
+  const byScope = scopeWriters(model);
+  return (scope, definition) => {
+    const reached = definition ? methods.get(definition) : undefined;
+    if (reached && [...reached].every((m) => !otherMethods.has(m))) return null;
+    return (definition ? producers.get(definition) : undefined) ?? byScope[scope];
+  };
 }
 
 /** Which sides write `_meta` in each scope, from the methods of a release. */

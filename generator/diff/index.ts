@@ -1,13 +1,14 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compare } from "../compare.ts";
-import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffReport, type DiffSummary, type Side } from "./change.ts";
+import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
 import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";
-import { compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
+import { compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
+import { consolidate } from "./consolidate.ts";
 import { detectRenames } from "./renames.ts";
 import { definitionProducers } from "./roles.ts";
 
-export type { Change, ChangeId, DiffReport, Severity, Side } from "./change.ts";
+export type { Change, ChangeId, DiffReport, Location, Severity, Side } from "./change.ts";
 export { MIRROR_ID } from "./change.ts";
 
 /** Everything that changed from `oldModel` to `newModel`, each change rated for clients and servers. */
@@ -18,20 +19,23 @@ export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): Di
   const renameMap = new Map(renames.map((r) => [r.from, r.to]));
   const oldRoles = definitionProducers(oldModel);
   const newRoles = definitionProducers(newModel);
-  const changes = [
+  const findings = [
     ...compareEra(oldModel, newModel),
+    ...compareDialect(oldModel, newModel),
     ...compareMethods({ oldModel, newModel, renames: renameMap, oldRoles, newRoles }),
     ...compareDefinitions({ oldModel, newModel, renames, oldRoles, newRoles }),
     ...compareErrorCodes(oldModel, newModel),
     ...compareMetaKeys(oldModel, newModel),
+    ...compareDeprecations(oldModel, newModel),
   ];
-  return report(oldModel, newModel, dedupe(changes).sort(byPosition));
+  const entries = consolidate(dedupe(findings).sort(byPosition), oldModel, newModel);
+  return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
 }
 
 /** Keeps the changes that concern the given sides (all of them for "both"). */
 export function forSide(diff: DiffReport, side: Side | "both"): DiffReport {
   if (side === "both") return diff;
-  const changes = diff.changes.filter((c) => c.severity[side] !== "none");
+  const changes = diff.changes.filter((c) => c.severity[side] !== "none").map((c) => ({ ...c, locations: c.locations.filter((l) => l.severity[side] !== "none") }));
   return { ...diff, changes, summary: summarise(changes) };
 }
 
@@ -41,8 +45,8 @@ export function isBreaking(change: Change, side: Side | "both"): boolean {
 
 function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Change[]): DiffReport {
   return {
-    old: { version: oldModel.version, file: oldModel.file, era: oldModel.era },
-    new: { version: newModel.version, file: newModel.file, era: newModel.era },
+    old: { version: oldModel.version, file: oldModel.file, era: oldModel.era, dialect: oldModel.dialect, schemaPage: oldModel.schemaPage },
+    new: { version: newModel.version, file: newModel.file, era: newModel.era, dialect: newModel.dialect, schemaPage: newModel.schemaPage },
     summary: summarise(changes),
     methodsOf: methodsOf([oldModel, newModel], changes),
     changes,
@@ -51,7 +55,12 @@ function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Chang
 
 /** Definition → the methods it is the message, params or a result of, in either model: readers look for methods. */
 function methodsOf(models: readonly ProtocolModel[], changes: readonly Change[]): Record<string, string[]> {
-  const subjects = new Set(changes.filter((c) => c.subjectKind === "definition").map((c) => c.subject));
+  const subjects = new Set(
+    changes
+      .flatMap((c) => c.locations)
+      .filter((c) => c.subjectKind === "definition")
+      .map((c) => c.subject),
+  );
   const found = new Map<string, Set<string>>();
   for (const model of models) {
     for (const m of model.methods) {
@@ -67,13 +76,14 @@ function summarise(changes: readonly Change[]): DiffSummary {
   for (const c of [...changes].sort((a, b) => compare(a.id, b.id))) byId[c.id] = (byId[c.id] ?? 0) + 1;
   return {
     total: changes.length,
+    locations: changes.reduce((n, c) => n + c.locations.length, 0),
     breaking: { client: changes.filter((c) => c.severity.client === "breaking").length, server: changes.filter((c) => c.severity.server === "breaking").length },
     byId,
   };
 }
 
 /** The same inline node reached twice (a shared `*Params` looked through) yields one change, not two. */
-function dedupe(changes: readonly Change[]): Change[] {
+function dedupe(changes: readonly Finding[]): Finding[] {
   const seen = new Set<string>();
   return changes.filter((c) => {
     const key = JSON.stringify([c.id, c.subject, c.path, c.oldPointer, c.newPointer, c.before, c.after]);
@@ -83,7 +93,7 @@ function dedupe(changes: readonly Change[]): Change[] {
   });
 }
 
-function byPosition(a: Change, b: Change): number {
+function byPosition(a: Finding | Location, b: Finding | Location): number {
   return (
     SUBJECT_ORDER.indexOf(a.subjectKind) - SUBJECT_ORDER.indexOf(b.subjectKind) ||
     compare(a.subject, b.subject) ||

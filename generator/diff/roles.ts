@@ -21,33 +21,52 @@ export function messageUnionNames(...models: readonly ProtocolModel[]): Set<stri
  * method reaches (envelopes, errors) is taken as written by both sides.
  */
 export function definitionProducers(model: ProtocolModel): Map<string, Set<Side>> {
+  const producers = new Map<string, Set<Side>>();
+  walkMethods(model, (definition, _method, side) => {
+    const sides = producers.get(definition) ?? new Set<Side>();
+    if (sides.has(side)) return false;
+    producers.set(definition, sides.add(side));
+    return true;
+  });
+  return producers;
+}
+
+/** Definition → the methods whose message, params or results reach it (through refs). */
+export function definitionMethods(model: ProtocolModel): Map<string, Set<string>> {
+  const methods = new Map<string, Set<string>>();
+  walkMethods(model, (definition, method) => {
+    const names = methods.get(definition) ?? new Set<string>();
+    if (names.has(method)) return false;
+    methods.set(definition, names.add(method));
+    return true;
+  });
+  return methods;
+}
+
+/** Visits every definition each method reaches, with the side that writes it there; `visit` says whether to go on. */
+function walkMethods(model: ProtocolModel, visit: (definition: string, method: string, side: Side) => boolean): void {
   const refs = new Map<string, Set<string>>();
   for (const [name, def] of model.definitions) {
     const found = new Set<string>();
     collectRefs(def.schema, found);
     refs.set(name, found);
   }
-  const producers = new Map<string, Set<Side>>();
-  const mark = (start: string, side: Side) => {
+  const mark = (start: string, method: string, side: Side) => {
     const stack = [start];
     while (stack.length > 0) {
       const name = stack.pop()!;
-      const sides = producers.get(name) ?? new Set<Side>();
-      if (sides.has(side) || !model.definitions.has(name)) continue;
-      sides.add(side);
-      producers.set(name, sides);
+      if (!model.definitions.has(name) || !visit(name, method, side)) continue;
       stack.push(...(refs.get(name) ?? []));
     }
   };
   for (const m of model.methods) {
     for (const direction of m.directions) {
       const caller = callerOf(direction);
-      mark(m.definition, caller);
-      if (m.params) mark(m.params.definition, caller);
-      for (const name of [...m.results, ...(m.response ? [m.response] : [])]) mark(name, caller === "client" ? "server" : "client");
+      mark(m.definition, m.name, caller);
+      if (m.params) mark(m.params.definition, m.name, caller);
+      for (const name of [...m.results, ...(m.response ? [m.response] : [])]) mark(name, m.name, caller === "client" ? "server" : "client");
     }
   }
-  return producers;
 }
 
 /** Producers of a definition in either release (a renamed one under each name); both when unknown. */
