@@ -68,7 +68,8 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
   const kept = [...oldModel.definitions.keys()].filter((name) => newModel.definitions.has(name)).sort(compare);
   for (const name of kept) {
     const ctx = context(name, name);
-    compareNodes(ctx, oldModel.definitions.get(name)!.schema, newModel.definitions.get(name)!.schema);
+    // The schema's own nodes: type-only facts (refinements, open _meta) do not change the wire.
+    compareNodes(ctx, oldModel.schema.definitions.get(name)!, newModel.schema.definitions.get(name)!);
     deprecation(ctx, name, name);
   }
   return out;

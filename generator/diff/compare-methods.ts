@@ -145,7 +145,7 @@ export function sourceOf(model: ProtocolModel, kind: "method" | "definition", na
 
 /** The message itself; for a member written inline in its union, that member. */
 function messageNode(model: ProtocolModel, m: MethodModel) {
-  const def = model.definitions.get(m.definition)!.schema;
+  const def = model.schema.definitions.get(m.definition)!;
   if (!def.anyOf && !def.oneOf) return def;
   return (def.anyOf ?? def.oneOf)!.find((member) => member.pointer === m.pointer) ?? def;
 }
