@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { loadSchema } from "./load/load-schema.ts";
 import { readLock } from "./load/lock.ts";
 import { pull, schemaPath } from "./load/pull.ts";
+import { readSourceDeprecations } from "./load/typescript-deprecations.ts";
 import { buildModel } from "./model/build.ts";
 import { loadFacts } from "./model/facts.ts";
 import type { ProtocolModel } from "./model/protocol-model.ts";
@@ -44,6 +45,8 @@ export async function loadModels(paths: ProjectPaths, options: LoadOptions = {})
   const fresh = readLock(join(paths.schemaDir, "lock.json"));
   return versions.map((version) => {
     const schema = loadSchema(schemaPath(paths.schemaDir, version), fresh.versions.get(version)?.sha256);
-    return buildModel(version, schema, facts);
+    const pin = fresh.versions.get(version)?.typescript;
+    const deprecations = pin ? readSourceDeprecations(join(paths.schemaDir, version, "schema.ts"), pin.sha256) : null;
+    return buildModel(version, schema, facts, deprecations === null ? null : { deprecations, source: pin!.url });
   });
 }

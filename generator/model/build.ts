@@ -2,6 +2,7 @@ import { compare } from "../compare.ts";
 import { BindgenError, joinPointer } from "../errors.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
+import type { SourceDeprecation } from "../load/typescript-deprecations.ts";
 import { appliesTo, type Facts } from "./facts.ts";
 import {
   MESSAGE_UNIONS,
@@ -19,14 +20,20 @@ import {
   type TypeRef,
 } from "./protocol-model.ts";
 
-export function buildModel(version: string, schema: NormalisedSchema, facts: Facts): ProtocolModel {
+/** The `@deprecated` tags of the release's pinned schema.ts, when it was pulled, and where that file comes from. */
+export interface SourceFacts {
+  readonly deprecations: readonly SourceDeprecation[];
+  readonly source: string;
+}
+
+export function buildModel(version: string, schema: NormalisedSchema, facts: Facts, typescript: SourceFacts | null = null): ProtocolModel {
   const found = collectMethods(schema);
   const evidence = eraEvidence(schema, found);
   // The era is read from the schema, never from a list of version strings, so an unknown future
   // release is classified correctly: modern ⇔ discoverable and no handshake.
   const era: Era = evidence.hasDiscover && !evidence.hasInitialize ? "modern" : "legacy";
 
-  const deprecations = deprecationsOf(version, era, schema, facts);
+  const deprecations = deprecationsOf(version, era, schema, facts, typescript);
   const deprecatedDefs = new Set(deprecations.filter((d) => d.kind === "definition").map((d) => d.name));
   const deprecatedMethods = new Set(deprecations.filter((d) => d.kind === "method").map((d) => d.name));
   const definitions = new Map<string, DefinitionModel>();
@@ -163,8 +170,12 @@ function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNod
   return isMetaDefinition ? opened(walked) : walked;
 }
 
-/** Deprecations from facts (spec pages, the TypeScript source) and from the schema's own `deprecated` keyword. */
-function deprecationsOf(version: string, era: Era, schema: NormalisedSchema, facts: Facts): DeprecationModel[] {
+/**
+ * Deprecations from facts (spec pages, the TypeScript source where it cannot be pulled), the
+ * pinned schema.ts's `@deprecated` tags, and the schema's own `deprecated` keyword. The first
+ * source naming a thing wins, so a fact's note (which values of a property) is kept.
+ */
+function deprecationsOf(version: string, era: Era, schema: NormalisedSchema, facts: Facts, typescript: SourceFacts | null): DeprecationModel[] {
   const out = new Map<string, DeprecationModel>();
   const add = (d: DeprecationModel) => out.set(`${d.kind} ${d.name}`, out.get(`${d.kind} ${d.name}`) ?? d);
   for (const [name, node] of schema.definitions) {
@@ -178,6 +189,7 @@ function deprecationsOf(version: string, era: Era, schema: NormalisedSchema, fac
     of("property", f.properties);
     of("meta-key", f.metaKeys);
   }
+  for (const d of typescript?.deprecations ?? []) add({ ...d, note: null, source: typescript!.source });
   return [...out.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name));
 }
 
