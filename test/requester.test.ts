@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRequesterCore, type BuildRequest, type InputHandler, type RequesterOptions } from "../generator/runtime/requester.ts";
+import { createRequesterCore, type BuildRequest, type InputHandler, type RequesterOptions, type RequesterSpec } from "../generator/runtime/requester.ts";
 import { RpcError } from "../generator/runtime/rpc-error.ts";
 
 type Sent = { jsonrpc: "2.0"; id?: string | number; method: string; params?: Record<string, unknown> };
@@ -12,9 +12,12 @@ const build: BuildRequest = (method, params, id) => ({
   params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
 });
 
+/** The facts a modern release passes (dispatch.cancel from the model). */
+const SPEC: RequesterSpec = { cancel: { method: "notifications/cancelled", requestIdParam: "requestId" }, internalErrorCode: -32603 };
+
 function harness(options: RequesterOptions = {}) {
   const sent: Sent[] = [];
-  const requester = createRequesterCore(build, (message) => void sent.push(message as Sent), options);
+  const requester = createRequesterCore(SPEC, build, (message) => void sent.push(message as Sent), options);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
   return { sent, requester, flush };
 }
@@ -38,8 +41,8 @@ describe("createRequesterCore", () => {
     let next = 0;
     const nextId = () => `s-${++next}`;
     const sent: Sent[] = [];
-    const first = createRequesterCore(build, (message) => void sent.push(message as Sent), { nextId });
-    const second = createRequesterCore(build, (message) => void sent.push(message as Sent), { nextId });
+    const first = createRequesterCore(SPEC, build, (message) => void sent.push(message as Sent), { nextId });
+    const second = createRequesterCore(SPEC, build, (message) => void sent.push(message as Sent), { nextId });
     void first.request("ping", undefined);
     void second.request("ping", undefined);
     await new Promise((resolve) => setImmediate(resolve));
@@ -91,6 +94,14 @@ describe("createRequesterCore", () => {
     expect(sent.map((message) => message.method)).toEqual(["ping", "notifications/cancelled"]);
   });
 
+  it("sends no cancel notification in a release without one, and still fails the call", async () => {
+    const sent: Sent[] = [];
+    const requester = createRequesterCore({ cancel: null, internalErrorCode: -32603 }, build, (message) => void sent.push(message as Sent), { timeoutMs: 5 });
+    await expect(requester.request("ping", undefined)).rejects.toMatchObject({ name: "TimeoutError" });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((message) => message.method)).toEqual(["ping"]);
+  });
+
   it("does not send a request whose signal is already aborted", async () => {
     const { sent, requester } = harness();
     await expect(requester.request("ping", undefined, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
@@ -98,7 +109,7 @@ describe("createRequesterCore", () => {
   });
 
   it("fails the call when send rejects, and close() fails every pending call", async () => {
-    const failing = createRequesterCore(build, () => Promise.reject(new Error("socket closed")));
+    const failing = createRequesterCore(SPEC, build, () => Promise.reject(new Error("socket closed")));
     await expect(failing.request("ping", undefined)).rejects.toThrow("socket closed");
     expect(failing.pending).toBe(0);
     const { requester } = harness();
@@ -110,9 +121,9 @@ describe("createRequesterCore", () => {
   it("answers input_required through the input handler and retries with inputResponses and requestState", async () => {
     const asked: unknown[] = [];
     const inputHandler: InputHandler = {
-      handle: async (message) => {
-        asked.push(message);
-        return { jsonrpc: "2.0", id: (message as { id: string }).id, result: { action: "accept", content: { name: "Ada" } } };
+      answerInputRequests: async (inputRequests) => {
+        asked.push(inputRequests);
+        return { inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, errors: {} };
       },
     };
     const { sent, requester, flush } = harness({ inputHandler });
@@ -124,7 +135,7 @@ describe("createRequesterCore", () => {
       result: { resultType: "input_required", requestState: "opaque", inputRequests: { who: { method: "elicitation/create", params: { message: "Name?" } } } },
     });
     await flush();
-    expect(asked).toEqual([{ jsonrpc: "2.0", id: "who", method: "elicitation/create", params: { message: "Name?" } }]);
+    expect(asked).toEqual([{ who: { method: "elicitation/create", params: { message: "Name?" } } }]);
     expect(sent[1]).toMatchObject({
       id: 2,
       method: "tools/call",
@@ -141,7 +152,7 @@ describe("createRequesterCore", () => {
     plain.requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", requestState: "s" } });
     await expect(call).resolves.toEqual({ resultType: "input_required", requestState: "s" });
 
-    const looping = harness({ inputHandler: { handle: async () => ({ jsonrpc: "2.0", id: "k", result: {} }) }, maxInputRounds: 2 });
+    const looping = harness({ inputHandler: { answerInputRequests: async () => ({ inputResponses: {}, errors: {} }) }, maxInputRounds: 2 });
     const endless = looping.requester.request("tools/call", { name: "x" });
     for (let id = 1; id <= 3; id++) {
       await looping.flush();
@@ -151,8 +162,8 @@ describe("createRequesterCore", () => {
     expect(looping.sent).toHaveLength(3);
   });
 
-  it("fails the call with the input handler's error response", async () => {
-    const inputHandler: InputHandler = { handle: async () => ({ jsonrpc: "2.0", id: "r", error: { code: -32601, message: "roots/list not handled" } }) };
+  it("fails the call with the error of an input request the handler could not answer", async () => {
+    const inputHandler: InputHandler = { answerInputRequests: async () => ({ inputResponses: {}, errors: { r: { code: -32601, message: "roots/list not handled" } } }) };
     const { requester, flush } = harness({ inputHandler });
     const call = requester.request("tools/call", { name: "x" });
     await flush();

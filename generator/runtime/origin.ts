@@ -61,10 +61,11 @@ function hostName(host: string): string {
   return colon < 0 ? lower : lower.slice(0, colon);
 }
 
-/** The host name of an `http(s)://` origin, or undefined for `null`, other schemes and garbage. */
+/**
+ * The host name of a serialized `http(s)` origin (`scheme://host[:port]`, RFC 6454), lower-cased, or
+ * undefined for `null`, other schemes and anything else. Parsed by hand: the runtime has no `URL`.
+ */
 function parseOrigin(origin: string): string | undefined {
-  if (!URL.canParse(origin)) return undefined;
-  const url = new URL(origin);
-  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-  return url.hostname.toLowerCase();
+  const match = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(origin);
+  return match?.[1]?.toLowerCase();
 }

@@ -1,14 +1,42 @@
 /**
  * The sending side of JSON-RPC, independent of any transport: the caller gives a `send` function and feeds
  * every message it receives to `receive`; the requester allocates ids, pairs responses with their requests,
- * turns error responses into `RpcError`s, sends `notifications/cancelled` when a call is aborted or times out,
- * and (modern releases) answers `input_required` results through an input handler and retries.
- * Per-release wrappers give it the release's request builder and the method tables' types.
+ * turns error responses into `RpcError`s, sends the release's cancel notification when a call is aborted or
+ * times out, and (modern releases) answers `input_required` results through an input handler and retries.
+ * Per-release wrappers give it the release's request builder, its facts and the method tables' types.
  */
-import { RpcError } from "./rpc-error.js";
+import { isObject, own, type JsonObject } from "./json.js";
+import { isInputRequired, responseError } from "./responses.js";
+import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
-type JsonObject = { [key: string]: unknown };
 type RequestId = string | number;
+
+/**
+ * The part of an `AbortSignal` the requester uses. The runtime compiles without DOM or Node types,
+ * so it names the shape; every platform's `AbortSignal` fits it.
+ */
+export interface SignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(
+    type: "abort",
+    listener: () => void,
+    options?: { readonly once?: boolean },
+  ): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+// Timers exist on every platform the output runs on, but not in the ES library it compiles against.
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(timer: unknown): void;
+
+/** What differs between releases, from the model. */
+export interface RequesterSpec {
+  /** The notification that cancels a request, and its params key naming the request; null where there is none. */
+  readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
+  /** The code of errors the requester raises itself (no answer to an input request, too many rounds). */
+  readonly internalErrorCode: number;
+}
 
 /** What a per-release builder produces: a request envelope with the release's `_meta` written in. */
 export interface BuiltRequest {
@@ -28,9 +56,16 @@ export type BuildRequest = (
 /** Hands one message to the transport. A rejection fails the call that sent it. */
 export type Send = (message: object) => void | Promise<void>;
 
-/** Anything that answers a JSON-RPC request message with a response message, as a client dispatcher's `handle` does. */
+/** Answers an `input_required` result's input requests, keyed as asked: a modern client dispatcher does. */
 export interface InputHandler {
-  handle(message: object): Promise<unknown>;
+  answerInputRequests(
+    inputRequests: unknown,
+    context?: undefined,
+    signal?: SignalLike,
+  ): Promise<{
+    readonly inputResponses: object;
+    readonly errors: { readonly [key: string]: RpcErrorBody };
+  }>;
 }
 
 export interface RequesterOptions {
@@ -45,7 +80,7 @@ export interface RequesterOptions {
 }
 
 export interface CallOptions {
-  readonly signal?: AbortSignal;
+  readonly signal?: SignalLike;
   readonly timeoutMs?: number;
 }
 
@@ -66,6 +101,7 @@ interface Pending {
 const DEFAULT_INPUT_ROUNDS = 8;
 
 export function createRequesterCore(
+  spec: RequesterSpec,
   build: BuildRequest,
   send: Send,
   options: RequesterOptions = {},
@@ -81,24 +117,34 @@ export function createRequesterCore(
     call: CallOptions,
   ): Promise<unknown> {
     const id = nextId();
-    const signal = withTimeout(call.signal, call.timeoutMs ?? options.timeoutMs);
+    const signal = call.signal;
     if (signal?.aborted) return Promise.reject(asError(signal.reason));
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs;
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        const reason = asError(signal?.reason);
+      const abandon = (reason: Error): void => {
         if (!fail(id, reason)) return;
+        const cancel = spec.cancel;
+        if (cancel === null) return;
         // Best effort: the call has already failed locally whether or not the peer hears of it.
         void Promise.resolve()
           .then(() =>
             send({
               jsonrpc: "2.0",
-              method: "notifications/cancelled",
-              params: { requestId: id, reason: reason.message },
+              method: cancel.method,
+              params: { [cancel.requestIdParam]: id, reason: reason.message },
             }),
           )
           .catch(() => undefined);
       };
-      const settle = (): void => signal?.removeEventListener("abort", onAbort);
+      const onAbort = (): void => abandon(asError(signal?.reason));
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
+      const settle = (): void => {
+        signal?.removeEventListener("abort", onAbort);
+        if (timer !== undefined) clearTimeout(timer);
+      };
       pending.set(id, {
         resolve: (result) => {
           settle();
@@ -135,11 +181,13 @@ export function createRequesterCore(
     for (let round = 0; ; round++) {
       const result = await exchange(method, current, call);
       const handler = options.inputHandler;
-      if (handler === undefined || !isObject(result) || result["resultType"] !== "input_required")
-        return result;
+      if (handler === undefined || !isObject(result) || !isInputRequired(result)) return result;
       if (round >= rounds)
-        throw new RpcError(-32603, `${method}: still input_required after ${rounds} rounds`);
-      current = await retryParams(params, result, handler);
+        throw new RpcError(
+          spec.internalErrorCode,
+          `${method}: still input_required after ${rounds} rounds`,
+        );
+      current = await retryParams(params, result, handler, call.signal);
     }
   }
 
@@ -150,10 +198,10 @@ export function createRequesterCore(
     const entry = pending.get(id);
     if (entry === undefined) return false;
     pending.delete(id);
-    const error = message["error"];
-    if (isObject(error)) entry.reject(rpcErrorOf(error));
-    else if ("result" in message) entry.resolve(message["result"]);
-    else entry.reject(new RpcError(-32603, "Response carries neither result nor error"));
+    const error = responseError(message);
+    if (error !== undefined) entry.reject(new RpcError(error.code, error.message, error.data));
+    else if (own(message, "result")) entry.resolve(message["result"]);
+    else entry.reject(new RpcError(spec.internalErrorCode, "Malformed response"));
     return true;
   }
 
@@ -173,53 +221,32 @@ export function createRequesterCore(
   };
 }
 
-/** The original params plus the answers and the server's opaque `requestState`, as the retry carries them. */
+/**
+ * The retry's params: the original ones plus the answers and the server's opaque `requestState`,
+ * echoed untouched (never a state from an earlier round or another call). An input request the
+ * handler could not answer fails the call with its error.
+ */
 async function retryParams(
   original: object | undefined,
   result: JsonObject,
   handler: InputHandler,
+  signal: SignalLike | undefined,
 ): Promise<object> {
-  const inputRequests = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
-  const inputResponses: JsonObject = {};
-  for (const [key, inputRequest] of Object.entries(inputRequests)) {
-    if (!isObject(inputRequest)) continue;
-    const response = await handler.handle({
-      jsonrpc: "2.0",
-      id: key,
-      method: inputRequest["method"],
-      params: inputRequest["params"] ?? {},
-    });
-    if (!isObject(response))
-      throw new RpcError(-32603, `No answer to input request ${JSON.stringify(key)}`);
-    if (isObject(response["error"])) throw rpcErrorOf(response["error"]);
-    inputResponses[key] = response["result"];
-  }
-  const retry: JsonObject = { ...original, inputResponses };
+  const answers = await handler.answerInputRequests(result["inputRequests"], undefined, signal);
+  const failed = Object.values(answers.errors)[0];
+  if (failed !== undefined) throw new RpcError(failed.code, failed.message, failed.data);
+  const retry: JsonObject = { ...original, inputResponses: answers.inputResponses };
   if (typeof result["requestState"] === "string") retry["requestState"] = result["requestState"];
   else delete retry["requestState"];
   return retry;
 }
 
-function rpcErrorOf(error: JsonObject): RpcError {
-  const code = typeof error["code"] === "number" ? error["code"] : -32603;
-  const message =
-    typeof error["message"] === "string" ? error["message"] : "Error response without a message";
-  return "data" in error ? new RpcError(code, message, error["data"]) : new RpcError(code, message);
-}
-
-function withTimeout(
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): AbortSignal | undefined {
-  if (timeoutMs === undefined) return signal;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+function timeoutError(ms: number): Error {
+  const error = new Error(`No response within ${ms} ms`);
+  error.name = "TimeoutError";
+  return error;
 }
 
 function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
