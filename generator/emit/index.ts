@@ -5,6 +5,7 @@ import { emitErrors } from "./errors.ts";
 import { assertDistinctExports } from "./export-names.ts";
 import { emitMeta } from "./meta.ts";
 import { emitMethods } from "./methods.ts";
+import { emitRequester } from "./requester.ts";
 import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { runtimeFiles } from "./runtime-files.ts";
@@ -24,6 +25,7 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "meta", emit: emitMeta },
   { module: "envelope", emit: emitEnvelope },
   { module: "validate", emit: emitValidate },
+  { module: "requester", emit: emitRequester },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */

@@ -58,6 +58,17 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
   }
   file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 0) });
   file.addExportDeclaration({ namedExports: ["isInputRequired", "responseError", "responseResult", "resultType"], moduleSpecifier: runtimeImport("responses", 0) });
+  // DNS-rebinding protection for HTTP servers of any release (basic/transports, "Security Warning").
+  file.addExportDeclaration({
+    namedExports: [
+      "checkOrigin",
+      "LOOPBACK_HOSTS",
+      { name: "HeaderValues", isTypeOnly: true },
+      { name: "OriginCheck", isTypeOnly: true },
+      { name: "OriginPolicy", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("origin", 0),
+  });
 }
 
 function addConstants(file: StatementSink, models: readonly ProtocolModel[]): void {

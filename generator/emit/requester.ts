@@ -1,0 +1,106 @@
+import { BindgenError } from "../errors.ts";
+import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
+import type { EmittedFile } from "./emitted.ts";
+import { runtimeImport } from "./runtime-files.ts";
+import { buildSourceFile } from "./source-file.ts";
+
+/**
+ * `<version>/requester.ts`: the sending side, runtime/requester.ts typed by this release's tables.
+ * `createRequester` sends what a client sends (with this release's `_meta` from the options);
+ * `createServerRequester` exists where a server sends JSON-RPC requests (legacy sessions). Modern
+ * releases add the `input_required` options: their servers ask through results, not requests.
+ */
+export function emitRequester(model: ProtocolModel): EmittedFile {
+  const path = `${model.version}/requester.ts`;
+  const internalError = model.errorCodes.find((e) => e.name === "InternalError")?.code;
+  if (internalError === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, "the error code InternalError (schema/facts.json)", "requesters raise it");
+  const modern = model.era === "modern";
+  const serverRequests = model.methods.some((m) => m.kind === "request" && m.directions.includes("server-to-client"));
+  const runtime = runtimeImport("requester", 1);
+
+  /** The cancel notification where this side may send it, else null (the call then only fails locally). */
+  const cancelFor = (direction: Direction): string => {
+    const cancel = model.dispatch.cancel;
+    const sendable = cancel !== null && model.methods.some((m) => m.name === cancel.method && m.kind === "notification" && m.directions.includes(direction));
+    return sendable ? JSON.stringify(cancel) : "null";
+  };
+  const cancelType = (direction: Direction): string => {
+    const cancel = model.dispatch.cancel;
+    return cancelFor(direction) === "null" || cancel === null ? "" : ` | NotificationEnvelope<${JSON.stringify(cancel.method)}>`;
+  };
+
+  const lines = [
+    `import type * as T from "./types.js";`,
+    `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
+    `import { request, type NotificationEnvelope, type RequestEnvelope, type RequestOptions, type RequestParamsInput } from "./envelope.js";`,
+    `import { createRequesterCore, type CallOptions${modern ? ", type InputHandler" : ""} } from "${runtime}";`,
+    `export type { CallOptions${modern ? ", InputHandler" : ""} } from "${runtime}";`,
+    ``,
+    `/** What a client's requester hands to \`send\`: its requests and, when a call is abandoned, the cancel notification. */`,
+    `export type ClientOutgoing = RequestEnvelope<ClientRequestMethod>${cancelType("client-to-server")};`,
+    ``,
+    `/** The \`_meta\` options of \`request\` (written into every request), and how the requester behaves. */`,
+    `export interface RequesterOptions extends Omit<RequestOptions, "id"> {`,
+    `  /** Applies to every call without its own \`timeoutMs\`. None by default. */`,
+    `  readonly timeoutMs?: number;`,
+    `  /** Where ids come from when several requesters share one peer. Defaults to 1, 2, 3, … */`,
+    `  readonly nextId?: () => T.RequestId;`,
+    ...(modern
+      ? [
+          `  /** Answers an \`input_required\` result's input requests (a client dispatcher does); the call is then retried with the answers. Without one, such a result is returned as it is. */`,
+          `  readonly inputHandler?: InputHandler;`,
+          `  /** How many \`input_required\` rounds one call may take before it fails. Defaults to 8. */`,
+          `  readonly maxInputRounds?: number;`,
+        ]
+      : []),
+    `}`,
+    ``,
+    `/** A client's typed requests: the result type follows the method; an error response rejects with an \`RpcError\`. */`,
+    `export interface Requester {`,
+    `  request<M extends ClientRequestMethod>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<ClientRequests[M]["result"]>;`,
+    `  /** Give it every message received; true when it was the response to one of its calls. */`,
+    `  receive(message: unknown): boolean;`,
+    `  /** Fails every pending call (the transport closed). */`,
+    `  close(reason?: Error): void;`,
+    `  readonly pending: number;`,
+    `}`,
+    ``,
+    `/** Sends client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`; ids, timeouts and cancellation included. */`,
+    `export function createRequester(send: (message: ClientOutgoing) => void | Promise<void>, options: RequesterOptions${modern ? "" : " = {}"}): Requester {`,
+    `  const build = (method: string, params: object | undefined, id: T.RequestId) =>`,
+    `    request(method as ClientRequestMethod, params as RequestParamsInput<ClientRequestMethod>, { ...options, id });`,
+    `  return createRequesterCore({ cancel: ${cancelFor("client-to-server")}, internalErrorCode: ${internalError} }, build, send as (message: object) => void | Promise<void>, options) as Requester;`,
+    `}`,
+  ];
+
+  if (serverRequests) {
+    lines.push(
+      ``,
+      `/** What a server's requester hands to \`send\`. */`,
+      `export type ServerOutgoing = RequestEnvelope<ServerRequestMethod>${cancelType("server-to-client")};`,
+      ``,
+      `export interface ServerRequesterOptions {`,
+      `  readonly timeoutMs?: number;`,
+      `  /** Where ids come from when several requesters share one session (one per request being handled, say). Defaults to 1, 2, 3, … */`,
+      `  readonly nextId?: () => T.RequestId;`,
+      `}`,
+      ``,
+      `/** A server's typed requests to its client (sampling, elicitation, roots, …) on a session. */`,
+      `export interface ServerRequester {`,
+      `  request<M extends ServerRequestMethod>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<ServerRequests[M]["result"]>;`,
+      `  receive(message: unknown): boolean;`,
+      `  close(reason?: Error): void;`,
+      `  readonly pending: number;`,
+      `}`,
+      ``,
+      `/** Sends server→client requests through \`send\` and correlates the client's responses fed to \`receive\`. */`,
+      `export function createServerRequester(send: (message: ServerOutgoing) => void | Promise<void>, options: ServerRequesterOptions = {}): ServerRequester {`,
+      `  const build = (method: string, params: object | undefined, id: T.RequestId) =>`,
+      `    request(method as ServerRequestMethod, params as RequestParamsInput<ServerRequestMethod>, { id });`,
+      `  return createRequesterCore({ cancel: ${cancelFor("server-to-client")}, internalErrorCode: ${internalError} }, build, send as (message: object) => void | Promise<void>, options) as ServerRequester;`,
+      `}`,
+    );
+  }
+  const content = buildSourceFile(path, (file) => file.addStatements(lines.filter((line, i) => line !== "" || lines[i - 1] !== "").join("\n")));
+  return { path, content };
+}
