@@ -276,6 +276,14 @@ describe("every change once, wire semantics decide", () => {
       level: "description",
     },
     {
+      rule: "fold references: a new definition that an added property refers to is part of that addition",
+      mutate: (d) => {
+        d.ToolExecution = { type: "object", properties: { taskSupport: { type: "string" } } };
+        d.Tool.properties.execution = ref("ToolExecution");
+      },
+      want: ["property-added Tool execution [property-added Tool.execution, definition-added ToolExecution.]"],
+    },
+    {
       rule: "fold into methods: a union member and the definitions of an added method are that method's entry",
       mutate: (d) => {
         d.PingRequest = { type: "object", properties: { method: { const: "ping", type: "string" } }, required: ["method"] };

@@ -24,6 +24,7 @@ export function consolidate(findings: readonly Finding[], oldModel: ProtocolMode
   foldDeprecations(pool);
   foldUnionMembers(pool);
   foldRepeats(pool);
+  foldReferencedDefinitions(pool);
   return pool.entries();
 }
 
@@ -61,6 +62,11 @@ class Pool {
     this.made.push(made);
     this.entryOf.set(head, made);
     return made;
+  }
+
+  /** Entries made so far, in the order they were made. */
+  madeSoFar(): readonly Entry[] {
+    return this.made;
   }
 
   fold(into: Entry, f: Finding): void {
@@ -294,6 +300,22 @@ function foldDeprecations(pool: Pool): void {
 
 function findingsWithId(pool: Pool, id: ChangeId): Finding[] {
   return pool.open((f) => f.id === id);
+}
+
+/**
+ * A definition added (or removed) together with the property, union member or result that refers to
+ * it is part of that change: `ToolExecution` went with `Tool.execution`, `ResultType` came with `resultType`.
+ */
+function foldReferencedDefinitions(pool: Pool): void {
+  const words = (text: string | null) => new Set(text === null ? [] : text.split(/[^A-Za-z0-9_]+/));
+  for (const f of pool.open((x) => x.id === "definition-added" || x.id === "definition-removed")) {
+    const added = f.id === "definition-added";
+    const refers = (x: Finding) => x.id !== f.id && words(added ? x.after : x.before).has(f.subject);
+    const entry = pool.madeSoFar().find((e) => e.members.some(refers));
+    const single = entry ? undefined : pool.open((x) => x !== f && refers(x))[0];
+    if (entry) pool.fold(entry, f);
+    else if (single) pool.fold(pool.entry(single), f);
+  }
 }
 
 /** Members added to (or removed from) one union at once are one change of that union. */
