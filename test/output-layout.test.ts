@@ -70,6 +70,12 @@ describe("the output tree", () => {
     expect(formatDiagnostics(typecheck([join(one.dir, "index.ts")], STRICTEST))).toBe("");
   });
 
+  it("a tree of session-based releases only compiles too: its version-agnostic request refuses stateless probes at run time", async () => {
+    const legacy = await renderTo(["2025-06-18"]);
+    expect(formatDiagnostics(typecheck([join(legacy.dir, "index.ts")], STRICTEST))).toBe("");
+    expect(legacy.files.get("runtime.ts")).toMatch(/stateless: null/);
+  });
+
   it("a tree with several releases compiles under isolatedDeclarations and verbatimModuleSyntax", () => {
     expect(formatDiagnostics(typecheck([join(two.dir, "index.ts")], STRICTEST))).toBe("");
   });

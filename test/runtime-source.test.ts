@@ -14,6 +14,7 @@ import {
   statelessResult,
   unsupportedProtocolVersion,
   withMeta,
+  type AnyVersionMetaKeys,
   type ErrorCodeTable,
   type RequestOptionsShape,
 } from "../generator/runtime/builders.ts";
@@ -100,6 +101,9 @@ describe("parse and encode", () => {
 });
 
 const KEYS = { protocolVersion: "pv", clientCapabilities: "caps", clientInfo: "info", logLevel: "log", progressToken: "pt" };
+const ANY: AnyVersionMetaKeys = { progressToken: "pt", stateless: { ...KEYS, serverInfo: "si" } };
+/** A tree generated for session-based releases only. */
+const SESSION_ONLY: AnyVersionMetaKeys = { progressToken: "pt", stateless: null };
 
 describe("request builders, per era", () => {
   const rows: { name: string; build: (o: RequestOptionsShape) => unknown; options: RequestOptionsShape; params?: Record<string, unknown>; want: unknown }[] = [
@@ -129,19 +133,30 @@ describe("request builders, per era", () => {
     },
     {
       name: "any version: no protocolVersion, no _meta",
-      build: (o) => anyVersionRequest("m", undefined, o, KEYS, { d: 1 }),
+      build: (o) => anyVersionRequest("m", undefined, o, ANY, { d: 1 }),
       options: { id: 1 },
       want: { jsonrpc: "2.0", id: 1, method: "m" },
     },
     {
       name: "any version: protocolVersion brings the default capabilities",
-      build: (o) => anyVersionRequest("m", {}, o, KEYS, { d: 1 }),
+      build: (o) => anyVersionRequest("m", {}, o, ANY, { d: 1 }),
       options: { id: 1, protocolVersion: "2099-01-01", clientInfo: { name: "c", version: "1" } },
       want: { jsonrpc: "2.0", id: 1, method: "m", params: { _meta: { pv: "2099-01-01", caps: { d: 1 }, info: { name: "c", version: "1" } } } },
+    },
+    {
+      name: "any version, session releases only: a progress token still makes a _meta",
+      build: (o) => anyVersionRequest("m", undefined, o, SESSION_ONLY, {}),
+      options: { id: 1, progressToken: 3 },
+      want: { jsonrpc: "2.0", id: 1, method: "m", params: { _meta: { pt: 3 } } },
     },
   ];
   it.each(rows)("$name", ({ build, options, want }) => {
     expect(build(options)).toEqual(want);
+  });
+
+  it("any version, session releases only: a stateless protocolVersion throws a RangeError (its _meta keys are unknown)", () => {
+    expect(() => anyVersionRequest("m", undefined, { id: 1, protocolVersion: "2026-07-28" }, SESSION_ONLY, {})).toThrow(RangeError);
+    expect(() => anyVersionResult(1, {}, { protocolVersion: "2026-07-28" }, true, SESSION_ONLY)).toThrow(RangeError);
   });
 
   it("a notification never has an id", () => {
@@ -172,16 +187,16 @@ describe("response builders, per era", () => {
     },
     {
       name: "any version towards legacy: resultType dropped",
-      got: anyVersionResult(1, { a: 1, resultType: "complete" }, {}, false, "si"),
+      got: anyVersionResult(1, { a: 1, resultType: "complete" }, {}, false, ANY),
       want: { jsonrpc: "2.0", id: 1, result: { a: 1 } },
     },
-    { name: "any version towards modern", got: anyVersionResult(1, {}, { resultType: "x" }, true, "si"), want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } } },
+    { name: "any version towards modern", got: anyVersionResult(1, {}, { resultType: "x" }, true, ANY), want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } } },
   ])("$name", ({ got, want }) => {
     expect(got).toEqual(want);
   });
 
   it("another resultType towards a legacy client throws a RangeError", () => {
-    expect(() => anyVersionResult(1, {}, { resultType: "input_required", protocolVersion: "2025-06-18" }, false, "si")).toThrow(RangeError);
+    expect(() => anyVersionResult(1, {}, { resultType: "input_required", protocolVersion: "2025-06-18" }, false, ANY)).toThrow(RangeError);
   });
 
   const table: ErrorCodeTable = {

@@ -14,7 +14,7 @@ import { BindgenError } from "../errors.ts";
 const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";
 const DEFAULT_CLIENT_VERSION = "0.0.0";
 
-/** The `_meta` keys the version-agnostic builders write; only a modern release defines them all. */
+/** The `_meta` keys the version-agnostic builders write towards a stateless release; only a stateless release defines them all. */
 const BUILDER_META_KEYS = ["protocolVersion", "clientCapabilities", "clientInfo", "logLevel", "progressToken", "serverInfo"] as const;
 
 /** Merges a per-name table across versions; the newest version's value wins where they differ. */
@@ -44,6 +44,7 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
       "missingRequiredClientCapability",
       "notificationEnvelope",
       "unsupportedProtocolVersion",
+      { name: "AnyVersionMetaKeys", isTypeOnly: true },
       { name: "ErrorCodeTable", isTypeOnly: true },
     ],
     moduleSpecifier: runtimeImport("builders", 0),
@@ -136,6 +137,12 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
     ],
   });
   file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
+  const stateless = BUILDER_META_KEYS.every((name) => metaKeys.has(name)) ? Object.fromEntries(BUILDER_META_KEYS.map((name) => [name, metaKeys.get(name)])) : null;
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The `_meta` keys the builders write; `stateless` is null when no generated release is stateless."],
+    declarations: [{ name: "META", type: "AnyVersionMetaKeys", initializer: JSON.stringify({ progressToken: metaKeys.get("progressToken"), stateless }) }],
+  });
 
   const signals = [...new Set(models.flatMap((m) => m.modernSignalCodes))].sort((a, b) => b - a);
   file.addVariableStatement({
@@ -317,7 +324,7 @@ function addBuilders(file: StatementSink): void {
       { name: "options", type: "RequestOptions" },
     ],
     returnType: "RequestEnvelope<M>",
-    statements: ["return anyVersionRequest(method, params, options, MetaKey, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;"],
+    statements: ["return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;"],
   });
   file.addFunction({
     name: "notification",
@@ -347,7 +354,7 @@ function addBuilders(file: StatementSink): void {
     returnType: "ResultEnvelope",
     statements: [
       "const modern = options.protocolVersion !== undefined && towardsModern(options.protocolVersion, LEGACY, MODERN);",
-      "return anyVersionResult(id, result, options, modern, MetaKey.serverInfo) as ResultEnvelope;",
+      "return anyVersionResult(id, result, options, modern, META) as ResultEnvelope;",
     ],
   });
   file.addFunction({
@@ -389,15 +396,8 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void
 export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   const path = "runtime.ts";
   if (models.length === 0) throw new BindgenError("schema/lock.json", "/versions", "at least one release");
-  const keys = new Set(models.flatMap((m) => m.metaKeys.map((k) => k.name)));
-  const lacking = BUILDER_META_KEYS.find((name) => !keys.has(name));
-  if (lacking !== undefined) {
-    throw new BindgenError(
-      models[0]!.file,
-      "",
-      `a release that defines the _meta key "${lacking}" (a modern release) among those generated`,
-      "the version-agnostic runtime writes modern _meta keys when a caller probes a newer version",
-    );
+  if (!models.some((m) => m.metaKeys.some((k) => k.name === "progressToken"))) {
+    throw new BindgenError(models[0]!.file, models[0]!.schema.definitionsPointer, 'a reserved _meta key "progressToken"', "every request builder writes it");
   }
   const http = models.find((m) => m.http !== null);
   const content = buildSourceFile(path, (file) => {

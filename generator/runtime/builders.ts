@@ -114,6 +114,27 @@ export function sessionRequest(
 }
 
 /**
+ * The `_meta` keys of the releases a tree was generated for: `stateless` is null when none of
+ * them is stateless, and then nothing can write a stateless `_meta` (its keys are unknown).
+ */
+export interface AnyVersionMetaKeys {
+  readonly progressToken: string;
+  readonly stateless: (RequestMetaKeys & { readonly serverInfo: string }) | null;
+}
+
+function statelessKeys(
+  keys: AnyVersionMetaKeys,
+  version: string,
+): RequestMetaKeys & { readonly serverInfo: string } {
+  if (keys.stateless === null) {
+    throw new RangeError(
+      `protocol version ${version} is stateless, and no stateless release was generated: its _meta keys are unknown`,
+    );
+  }
+  return keys.stateless;
+}
+
+/**
  * A request of any release. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version
  * number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`.
  */
@@ -121,7 +142,7 @@ export function anyVersionRequest(
   method: string,
   params: unknown,
   options: RequestOptionsShape,
-  keys: RequestMetaKeys,
+  keys: AnyVersionMetaKeys,
   defaultCapabilities: unknown,
 ): JsonObject {
   const given = params as JsonObject | undefined;
@@ -134,9 +155,10 @@ export function anyVersionRequest(
     return envelope(method, given, options.id);
   const meta: JsonObject = { ...options.extraMeta, ...metaOf(given) };
   if (version !== undefined) {
-    meta[keys.protocolVersion] = version;
-    meta[keys.clientCapabilities] = options.clientCapabilities ?? defaultCapabilities;
-    addOptionalMeta(meta, options, keys);
+    const stateless = statelessKeys(keys, version);
+    meta[stateless.protocolVersion] = version;
+    meta[stateless.clientCapabilities] = options.clientCapabilities ?? defaultCapabilities;
+    addOptionalMeta(meta, options, stateless);
   }
   if (options.progressToken !== undefined) meta[keys.progressToken] = options.progressToken;
   return envelope(method, withMeta(given, meta), options.id);
@@ -186,10 +208,12 @@ export function anyVersionResult(
     readonly serverInfo?: unknown;
   },
   modern: boolean,
-  serverInfoKey: string,
+  keys: AnyVersionMetaKeys,
 ): JsonObject {
-  if (modern)
-    return statelessResult(id, result, options.resultType, options.serverInfo, serverInfoKey);
+  if (modern) {
+    const { serverInfo } = statelessKeys(keys, options.protocolVersion ?? "");
+    return statelessResult(id, result, options.resultType, options.serverInfo, serverInfo);
+  }
   if (options.resultType !== undefined && options.resultType !== "complete") {
     throw new RangeError(
       `a ${options.protocolVersion ?? "legacy"} client cannot receive resultType "${options.resultType}"`,
