@@ -11,7 +11,7 @@ const ROUNDS = 3;
 /** Where the five schema files come from: MCP_SCHEMA_DIR, else the project's pulled copies. */
 export function schemaSource(): string {
   const env = process.env["MCP_SCHEMA_DIR"];
-  return env && env.trim() !== "" ? env : join(PACKAGE_ROOT, "schema");
+  return env && env.trim() !== "" ? env : join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen");
 }
 
 export const GENERATION_COMMANDS = [
@@ -32,6 +32,7 @@ function snapshotGenerator(root: string): string {
   cpSync(join(PACKAGE_ROOT, "bin"), join(dir, "bin"), { recursive: true });
   cpSync(join(PACKAGE_ROOT, "generator"), join(dir, "generator"), { recursive: true });
   cpSync(join(PACKAGE_ROOT, "package.json"), join(dir, "package.json"));
+  for (const file of ["lock.json", "facts.json"]) cpSync(join(PACKAGE_ROOT, "schema", file), join(dir, "schema", file));
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   return dir;
 }
@@ -58,15 +59,16 @@ function redoclyConfig(versions: readonly string[]): string {
 export function benchGeneration(): BenchRow[] {
   const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-bench-"));
   try {
-    const schemaDir = join(root, "schema");
+    // A user's project: its config (every release the package knows) and the schemas in its cache.
+    const cacheDir = join(root, "node_modules", ".cache", "mcp-bindgen");
     mkdirSync(join(root, "in"), { recursive: true });
     mkdirSync(join(root, "out"), { recursive: true });
-    cpSync(join(PACKAGE_ROOT, "schema", "lock.json"), join(schemaDir, "lock.json"));
-    cpSync(join(PACKAGE_ROOT, "schema", "facts.json"), join(schemaDir, "facts.json"));
-    const versions = Object.keys((JSON.parse(readFileSync(join(schemaDir, "lock.json"), "utf8")) as { versions: object }).versions);
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "bench-app", private: true }));
+    writeFileSync(join(root, "mcp-bindgen.config.json"), JSON.stringify({ out: "generated" }));
+    const versions = Object.keys((JSON.parse(readFileSync(join(PACKAGE_ROOT, "schema", "lock.json"), "utf8")) as { versions: object }).versions);
     mkdirSync(join(root, "openapi"), { recursive: true });
     for (const v of versions) {
-      cpSync(join(schemaSource(), v, "schema.json"), join(schemaDir, v, "schema.json"));
+      cpSync(join(schemaSource(), v, "schema.json"), join(cacheDir, v, "schema.json"));
       cpSync(join(schemaSource(), v, "schema.json"), join(root, "in", `${v}.json`));
       writeFileSync(join(root, "openapi", `${v}.json`), asOpenApi(v, join(schemaSource(), v, "schema.json")));
     }

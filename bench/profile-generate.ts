@@ -15,8 +15,10 @@ async function phase<T>(name: string, run: () => T | Promise<T>): Promise<T> {
   return result;
 }
 
-const { defaultPaths, loadModels } = await phase("import the CLI's load and model modules", () => import("../generator/project.ts"));
-const models = await phase("load five schemas and build their models", () => loadModels(defaultPaths()));
+const { openProject } = await phase("import the CLI's load and model modules", () => import("../generator/api.ts"));
+const { loadModels } = await import("../generator/generate.ts");
+const checkout = openProject({ cwd: join(import.meta.dirname, "..") });
+const models = await phase("load five schemas and build their models", () => loadModels(checkout.project.paths, { releases: checkout.releases }));
 await phase("import ts-morph (loads TypeScript)", () => import("ts-morph"));
 const { emitAll } = await phase("import the emitters", () => import("../generator/emit/index.ts"));
 const emitted = await phase("emit every module", () => emitAll(models));

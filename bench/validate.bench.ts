@@ -30,7 +30,7 @@ export interface SizeRow {
 }
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(ROOT, "schema");
+const SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(ROOT, "node_modules", ".cache", "mcp-bindgen");
 /** The SDK's own version, and the newest (schemas from @modelcontextprotocol/core). */
 const VERSIONS = ["2025-11-25", "2026-07-28"] as const;
 const CORPUS_SIZE = 10_000;

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { RenderOptions } from "./emit/emitted.ts";
-import { render } from "./generate.ts";
+import { loadModels, render, type LoadOptions } from "./generate.ts";
 import { unifiedDiff } from "./line-diff.ts";
-import { loadModels, type LoadOptions, type ProjectPaths } from "./project.ts";
+import type { ProjectPaths } from "./project.ts";
 
 export interface CheckReport {
   readonly upToDate: boolean;
-  /** Paths relative to generated/, sorted. */
+  /** Paths relative to the output folder, sorted. */
   readonly stale: readonly string[];
   readonly missing: readonly string[];
   readonly extra: readonly string[];
@@ -19,14 +19,22 @@ export interface CheckReport {
 const DIFFED_FILES = 3;
 const LINES_PER_FILE = 40;
 
+export interface CheckOptions extends LoadOptions {
+  readonly render?: RenderOptions;
+  /** How the diff names the output folder (default: its base name). */
+  readonly label?: string;
+}
+
 /**
- * `generate --check`: renders every requested version in memory and compares it with
- * generated/ on disk. Never writes generated/. Hidden bookkeeping files (`.bindgen-hash`) are
- * not compared: they record how the tree was made, not what users import.
+ * `generate --check`: renders every chosen release in memory and compares it with the output
+ * folder on disk. Never writes there, and never downloads: the schemas must be cached or come
+ * from `--from`/`MCP_SCHEMA_DIR`. Hidden bookkeeping files (`.bindgen-stamp`) are not compared:
+ * they record how the tree was made, not what users import.
  */
-export async function check(paths: ProjectPaths, options: LoadOptions & RenderOptions = {}): Promise<CheckReport> {
-  const expected = await render(await loadModels(paths, options), options);
-  const onDisk = new Set(listVisible(paths.generatedDir));
+export async function check(paths: ProjectPaths, options: CheckOptions): Promise<CheckReport> {
+  const expected = await render(await loadModels(paths, { ...options, offline: true }), options.render);
+  const label = options.label ?? basename(paths.outDir);
+  const onDisk = new Set(listVisible(paths.outDir));
   const stale: string[] = [];
   const missing: string[] = [];
   const diff: string[] = [];
@@ -35,11 +43,11 @@ export async function check(paths: ProjectPaths, options: LoadOptions & RenderOp
       missing.push(file.path);
       continue;
     }
-    const actual = readFileSync(join(paths.generatedDir, file.path), "utf8");
+    const actual = readFileSync(join(paths.outDir, file.path), "utf8");
     if (actual === file.content) continue;
     stale.push(file.path);
     if (stale.length <= DIFFED_FILES) {
-      diff.push(...unifiedDiff(actual, file.content, `generated/${file.path} (on disk)`, `generated/${file.path} (expected)`, LINES_PER_FILE));
+      diff.push(...unifiedDiff(actual, file.content, `${label}/${file.path} (on disk)`, `${label}/${file.path} (expected)`, LINES_PER_FILE));
     }
   }
   const extra = [...onDisk].sort();

@@ -1,65 +1,76 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readLock } from "./load/lock.ts";
-import { defaultPaths } from "./project.ts";
 import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./errors.ts";
-import { generateCommand } from "./commands/generate.ts";
-import { listCommand } from "./commands/list.ts";
-import { pullCommand } from "./commands/pull.ts";
+import { storeLock } from "./load/pull.ts";
+import { packageVersion, resolveProject } from "./project.ts";
 import { diffCommand } from "./commands/diff.ts";
+import { generateCommand } from "./commands/generate.ts";
+import { initCommand } from "./commands/init.ts";
+import { listCommand } from "./commands/list.ts";
+import type { CliContext } from "./commands/options.ts";
+import { pullCommand } from "./commands/pull.ts";
 
 const EPILOGUE = `${EXIT_CODES_HELP}
-Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <version>/schema.json), the URL in schema/lock.json.`;
+Settings come from mcp-bindgen.config.json (found from the working directory upwards; "mcp-bindgen init" writes one).
+Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <release>/schema.json), the URL in the lock.`;
 
-export async function main(argv: string[]): Promise<number> {
-  const parser: Argv = yargs(argv)
+export interface MainOptions {
+  /** Where the command runs (default: the process's working directory). */
+  readonly cwd?: string;
+  /** Where normal output goes (default: the process's stdout); errors always go to stderr. */
+  readonly stdout?: (text: string) => void;
+  readonly stderr?: (text: string) => void;
+}
+
+/** Runs one command line and returns its exit code: 0 success, 1 failure, 2 usage error. */
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const ctx: CliContext = { cwd: options.cwd ?? process.cwd(), stdout: options.stdout ?? ((text) => process.stdout.write(text)) };
+  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
+  const parser: Argv = yargs([...argv])
     .scriptName("mcp-bindgen")
     .usage("$0 <command> [options]\n\nTyped TypeScript bindings for every Model Context Protocol spec release.")
-    .command(pullCommand)
-    .command(generateCommand)
-    .command(listCommand)
-    .command(diffCommand)
+    .command(initCommand(ctx))
+    .command(pullCommand(ctx))
+    .command(generateCommand(ctx))
+    .command(listCommand(ctx))
+    .command(diffCommand(ctx))
     .demandCommand(1, "Name a command.")
     .strict()
     .recommendCommands()
     .epilogue(EPILOGUE)
     .help()
     .alias("h", "help")
-    .version(false)
+    .version("version", "Print the version of mcp-bindgen", packageVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
       // Throwing (not just printing) stops yargs: otherwise the command would still run after
       // a usage error, e.g. generate despite an unknown flag.
       if (error) throw error;
-      throw new UsageError(`${message}\n${knownVersions(argv)}Run "mcp-bindgen --help" for usage.`);
+      throw new UsageError(`${message}\n${knownReleases(ctx.cwd)}Run "mcp-bindgen --help" for usage.`);
     });
   try {
     await parser.parseAsync();
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`mcp-bindgen: ${err.message}\n`);
+      stderr(`mcp-bindgen: ${err.message}\n`);
       return 2;
     }
     if (err instanceof BindgenError) {
-      process.stderr.write(`mcp-bindgen: ${err.message}\n`);
+      stderr(`mcp-bindgen: ${err.message}\n`);
       return 1;
     }
     if (err instanceof CommandFailure) return err.exitCode;
-    process.stderr.write(`mcp-bindgen: ${(err as Error).stack ?? String(err)}\n`);
+    stderr(`mcp-bindgen: ${(err as Error).stack ?? String(err)}\n`);
     return 1;
   }
-  return Number(process.exitCode ?? 0);
+  return 0;
 }
 
-/** "Known versions: …" for a usage error, from the lock of the project named on the command line. */
-function knownVersions(argv: readonly string[]): string {
-  const at = argv.findIndex((a) => a === "--project" || a.startsWith("--project="));
-  const project = at < 0 ? undefined : argv[at]!.includes("=") ? argv[at]!.slice("--project=".length) : argv[at + 1];
+/** "Known releases: …" for a usage error, from the locks of the project found from `cwd`. */
+function knownReleases(cwd: string): string {
   try {
-    const lock = readLock(join(defaultPaths(project).schemaDir, "lock.json"));
-    return `Known versions: ${[...lock.versions.keys()].join(", ")}\n`;
+    return `Known releases: ${[...storeLock(resolveProject({ cwd }).paths).versions.keys()].join(", ")}\n`;
   } catch {
     return "";
   }

@@ -1,14 +1,18 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
-import { readLock, type Lock } from "./load/lock.ts";
-import { verifySha256 } from "./load/load-schema.ts";
-import { pull, schemaPath } from "./load/pull.ts";
+import { loadSchema, verifySha256 } from "./load/load-schema.ts";
+import type { Lock } from "./load/lock.ts";
+import { storeLock } from "./load/pull.ts";
+import { readSourceDeprecations } from "./load/typescript-deprecations.ts";
 import { sha256 } from "./load/read.ts";
+import { placeSchemas, type PlacedSchema, type SchemaSources } from "./load/schemas.ts";
+import { buildModel } from "./model/build.ts";
+import { loadFacts } from "./model/facts.ts";
 import type { ProtocolModel } from "./model/protocol-model.ts";
-import { loadModels, type LoadOptions, type ProjectPaths } from "./project.ts";
+import type { ProjectPaths } from "./project.ts";
 import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
-import { acquireLock, writeTree } from "./write.ts";
+import { acquireLock, recoverTree, writeTree } from "./write.ts";
 
 export interface VersionReport {
   readonly version: string;
@@ -16,64 +20,58 @@ export interface VersionReport {
   readonly types: number;
   readonly methods: number;
   readonly errorCodes: number;
-  /** Time spent formatting this version's modules; 0 when reused. */
-  readonly ms: number;
   readonly status: "generated" | "reused";
 }
 
 export interface GenerateReport {
   readonly versions: readonly VersionReport[];
   readonly root: "generated" | "reused";
-  /** Whether generated/ was replaced; false when everything was already up to date. */
+  /** Whether the output folder was replaced; false when everything was already up to date. */
   readonly written: boolean;
   readonly files: number;
-  /** One emission pass over all versions (0 when nothing was rendered); per-version `ms` is formatting. */
-  readonly emitMs: number;
+  /** Emitting and formatting time (0 when nothing was rendered). */
+  readonly renderMs: number;
   readonly ms: number;
 }
 
-export interface GenerateOptions extends LoadOptions, RenderOptions {
-  /** Render every version even if its recorded input hash is unchanged. */
+export interface LoadOptions extends SchemaSources {
+  /** The releases to load, newest first. */
+  readonly releases: readonly string[];
+}
+
+export interface GenerateOptions extends LoadOptions {
+  readonly render?: RenderOptions;
+  /** Render every release even if its recorded input hash is unchanged. */
   readonly force?: boolean;
-  /** Receives one line per version as it is done, then a summary line. */
+  /** Receives one line per release as it is done, then a summary line. */
   readonly progress?: (line: string) => void;
+}
+
+/** Places the schemas (see placeSchemas), then builds the model of each release, verifying each file against the lock. */
+export async function loadModels(paths: ProjectPaths, options: LoadOptions): Promise<ProtocolModel[]> {
+  const lock = storeLock(paths);
+  return modelsOf(paths, await placeSchemas(paths, options.releases, options, lock), lock);
+}
+
+/** Each release's model; a release's pinned schema.ts, when pull placed it, adds its deprecations. */
+function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedSchema>, lock: Lock): ProtocolModel[] {
+  const facts = loadFacts(paths.factsFile);
+  return [...placed].map(([version, { file, sha256 }]) => {
+    const pin = lock.versions.get(version)?.typescript;
+    const deprecations = pin ? readSourceDeprecations(join(paths.cacheDir, version, "schema.ts"), pin.sha256) : null;
+    return buildModel(version, loadSchema(file, sha256), facts, deprecations === null ? null : { deprecations, source: pin!.url });
+  });
 }
 
 /**
  * Everything but the write: models → emitters → prettier, in memory, so `--check` can compare.
- * The emitters and prettier are imported here, on demand, so a run with nothing to render
- * never loads them.
+ * `renders` picks the files to format (generate skips the releases it reuses). The emitters and
+ * prettier are imported here, on demand, so a run with nothing to render never loads them.
  */
-export async function render(models: readonly ProtocolModel[], options: RenderOptions = {}): Promise<EmittedFile[]> {
+export async function render(models: readonly ProtocolModel[], options: RenderOptions = {}, renders: (path: string) => boolean = () => true): Promise<EmittedFile[]> {
   const { emitAll } = await import("./emit/index.ts");
   const { formatFiles } = await import("./format.ts");
-  return sortByPath((await formatFiles(emitAll(models, options))).map((f) => ({ path: f.path, content: f.content })));
-}
-
-/** Only what changes the output: a stamp made under other options never counts as up to date. */
-function renderOptions(options: GenerateOptions): RenderOptions {
-  return {
-    ...(options.importExtension === undefined ? {} : { importExtension: options.importExtension }),
-    ...(options.regenerateCommand === undefined ? {} : { regenerateCommand: options.regenerateCommand }),
-  };
-}
-
-/**
- * Makes sure every locked schema is in place, pulling what is missing (the selected versions
- * from `--from` when given). The tree always holds every locked version, so narrowing a run
- * to some versions never drops the others' output.
- */
-async function prepareSchemas(paths: ProjectPaths, options: LoadOptions): Promise<{ versions: string[]; selected: ReadonlySet<string>; lock: Lock }> {
-  const lockFile = join(paths.schemaDir, "lock.json");
-  const lock = readLock(lockFile);
-  const versions = [...lock.versions.keys()];
-  const selected = new Set(options.versions && options.versions.length > 0 ? options.versions : versions);
-  const log = options.log ? { log: options.log } : {};
-  const fromSource = options.from !== undefined ? [...selected] : [];
-  const missing = versions.filter((v) => !fromSource.includes(v) && !existsSync(schemaPath(paths.schemaDir, v)));
-  if (fromSource.length > 0) await pull({ schemaDir: paths.schemaDir, versions: fromSource, from: options.from, env: options.env, ...log });
-  if (missing.length > 0) await pull({ schemaDir: paths.schemaDir, versions: missing, env: options.env, ...log });
-  return { versions, selected, lock: fromSource.length + missing.length > 0 ? readLock(lockFile) : lock };
+  return sortByPath((await formatFiles(emitAll(models, options).filter((f) => renders(f.path)))).map((f) => ({ path: f.path, content: f.content })));
 }
 
 interface Plan {
@@ -84,27 +82,24 @@ interface Plan {
 }
 
 /**
- * Writes generated/ for the requested versions. Each version's input hash (schema, facts,
- * generator source, prettier and ts-morph versions) is compared with the one recorded in
- * `generated/<version>/.bindgen-hash`; unchanged versions are copied from the current tree, the
+ * Writes the output folder for the chosen releases. Each release's input hash (schema, facts,
+ * generator source and render options) is compared with the one recorded in
+ * `<out>/<release>/.bindgen-stamp`; unchanged releases are copied from the current tree, the
  * others rendered, and the whole tree is swapped in at once. With nothing to do, nothing is
  * written and neither the emitters nor prettier are loaded.
  */
-export async function generate(paths: ProjectPaths, options: GenerateOptions = {}): Promise<GenerateReport> {
+export async function generate(paths: ProjectPaths, options: GenerateOptions): Promise<GenerateReport> {
   const started = performance.now();
-  const { versions, selected, lock } = await prepareSchemas(paths, options);
-  const rendering = renderOptions(options);
-  // The render options are part of the generator's identity: other options, other output.
-  const generator = Object.keys(rendering).length === 0 ? generatorHash() : sha256(`${generatorHash()}\n${JSON.stringify(rendering)}`);
+  const lock = storeLock(paths);
+  const placed = await placeSchemas(paths, options.releases, options, lock);
+  const versions = [...placed.keys()];
+  const generator = generatorHash(options.render ?? {});
   const facts = sha256(readFileSync(paths.factsFile));
-  const plans: Plan[] = versions.map((version) => {
-    const file = schemaPath(paths.schemaDir, version);
+  const plans: Plan[] = [...placed].map(([version, { file, sha256: locked }]) => {
     const schema = sha256(readFileSync(file));
-    const locked = lock.versions.get(version);
-    if (locked) verifySha256(file, schema, locked.sha256);
+    verifySha256(file, schema, locked);
     const stamp = { input: versionInput(schema, facts, generator), schema, facts, generator };
-    const forced = options.force === true && selected.has(version);
-    return { version, stamp, reuse: forced ? undefined : reusable(join(paths.generatedDir, version), stamp.input) };
+    return { version, stamp, reuse: options.force === true ? undefined : reusable(join(paths.outDir, version), stamp.input) };
   });
   const rootStamp = {
     input: rootInput(
@@ -113,25 +108,31 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions = {
     ),
     versions,
   };
-  const root = options.force === true || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.generatedDir, rootStamp.input);
+  const root = options.force === true || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.outDir, rootStamp.input);
 
   if (root && plans.every((p) => p.reuse)) {
+    // Nothing to write, but what a killed run left beside the output (its lock, the retired tree) goes.
+    const release = acquireLock(paths.outDir);
+    try {
+      recoverTree(paths.outDir);
+    } finally {
+      release();
+    }
     const report = plans.map((p) => reusedReport(p.version, p.reuse!.stamp));
     for (const v of report) options.progress?.(progressLine(v));
     const ms = Math.round(performance.now() - started);
-    options.progress?.(`${paths.generatedDir} is up to date: ${versions.length} versions unchanged (${ms} ms)`);
+    options.progress?.(`${paths.outDir} is up to date: ${versions.length} releases unchanged (${ms} ms)`);
     const files = plans.reduce((n, p) => n + p.reuse!.files.size, root.size);
-    return { versions: report, root: "reused", written: false, files, emitMs: 0, ms };
+    return { versions: report, root: "reused", written: false, files, renderMs: 0, ms };
   }
 
-  const models = await loadModels(paths, { versions, env: options.env });
-  // One emission pass over every model: the root modules need them all, and it keeps this
-  // path byte-identical to `render`. Only the versions that changed are formatted.
-  const { emitAll } = await import("./emit/index.ts");
-  const { formatFiles } = await import("./format.ts");
+  const models = modelsOf(paths, placed, lock);
+  // One emission pass over every model (the root modules need them all); the releases reused
+  // from the current tree are not formatted again.
+  const reused = new Set(plans.filter((p) => p.reuse).map((p) => p.version));
   const t0 = performance.now();
-  const emitted = emitAll(models, rendering);
-  const emitMs = Math.round(performance.now() - t0);
+  const rendered = await render(models, options.render, (path) => !reused.has(topFolder(path)));
+  const renderMs = Math.round(performance.now() - t0);
   const tree = new Map<string, string>();
   const report: VersionReport[] = [];
   for (const [i, plan] of plans.entries()) {
@@ -142,38 +143,39 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions = {
       for (const [name, content] of plan.reuse.files) tree.set(`${plan.version}/${name}`, content);
       tree.set(`${plan.version}/${STAMP_FILE}`, stampText(plan.reuse.stamp));
     } else {
-      const t1 = performance.now();
       const prefix = `${plan.version}/`;
-      const formatted = await formatFiles(emitted.filter((f) => f.path.startsWith(prefix)));
-      const files = new Map(formatted.map((f) => [f.path.slice(prefix.length), f.content]));
+      const files = new Map(rendered.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
       const counts = { types: model.definitions.size, methods: model.methods.length, errorCodes: model.errorCodes.length };
       const stamp: VersionStamp = { ...plan.stamp, era: model.era, counts, files: fileHashes(files) };
       for (const [name, content] of files) tree.set(prefix + name, content);
       tree.set(prefix + STAMP_FILE, stampText(stamp));
-      entry = { version: plan.version, era: model.era, ...counts, ms: Math.round(performance.now() - t1), status: "generated" };
+      entry = { version: plan.version, era: model.era, ...counts, status: "generated" };
     }
     report.push(entry);
     options.progress?.(progressLine(entry));
   }
-  // Everything outside the release folders: index.ts, runtime.ts and the shared runtime/.
-  const inVersion = (path: string) => versions.some((v) => path.startsWith(`${v}/`));
-  const rootFiles = new Map((await formatFiles(emitted.filter((f) => !inVersion(f.path)))).map((f) => [f.path, f.content]));
+  const releases = new Set(versions);
+  const rootFiles = new Map(rendered.filter((f) => !releases.has(topFolder(f.path))).map((f) => [f.path, f.content]));
   for (const [name, content] of rootFiles) tree.set(name, content);
   tree.set(STAMP_FILE, stampText({ ...rootStamp, files: fileHashes(rootFiles) } satisfies RootStamp));
 
-  const release = acquireLock(paths.generatedDir);
+  const release = acquireLock(paths.outDir);
   try {
-    writeTree(paths.generatedDir, tree);
+    writeTree(paths.outDir, tree);
   } finally {
     release();
   }
   const files = [...tree.keys()].filter((p) => !p.endsWith(STAMP_FILE)).length;
   const ms = Math.round(performance.now() - started);
-  const rendered = report.filter((v) => v.status === "generated").length;
+  const count = report.filter((v) => v.status === "generated").length;
   options.progress?.(
-    `generated ${rendered} of ${versions.length} versions (${versions.length - rendered} unchanged; emitting all modules took ${emitMs} ms); wrote ${files} files to ${paths.generatedDir} in ${ms} ms`,
+    `generated ${count} of ${versions.length} releases (${versions.length - count} unchanged; rendering took ${renderMs} ms); wrote ${files} files to ${paths.outDir} in ${ms} ms`,
   );
-  return { versions: report, root: "generated", written: true, files, emitMs, ms };
+  return { versions: report, root: "generated", written: true, files, renderMs, ms };
+}
+
+function topFolder(path: string): string {
+  return path.split("/")[0]!;
 }
 
 function reusable(dir: string, input: string): Plan["reuse"] {
@@ -190,12 +192,12 @@ function reusableRoot(dir: string, input: string): Map<string, string> | undefin
 }
 
 function reusedReport(version: string, stamp: VersionStamp): VersionReport {
-  return { version, era: stamp.era, ...stamp.counts, ms: 0, status: "reused" };
+  return { version, era: stamp.era, ...stamp.counts, status: "reused" };
 }
 
 export function progressLine(v: VersionReport): string {
   const counts = `${v.types} types  ${v.methods} methods  ${v.errorCodes} error codes`;
-  return `${v.version}  ${v.era.padEnd(6)}  ${counts}  ${v.status === "generated" ? `${v.ms} ms` : "unchanged"}`;
+  return `${v.version}  ${v.era.padEnd(6)}  ${counts}  ${v.status === "generated" ? "rendered" : "unchanged"}`;
 }
 
 function sortByPath<T extends { readonly path: string }>(files: T[]): T[] {

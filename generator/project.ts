@@ -1,52 +1,142 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSchema } from "./load/load-schema.ts";
-import { readLock } from "./load/lock.ts";
-import { pull, schemaPath } from "./load/pull.ts";
-import { readSourceDeprecations } from "./load/typescript-deprecations.ts";
-import { buildModel } from "./model/build.ts";
-import { loadFacts } from "./model/facts.ts";
-import type { ProtocolModel } from "./model/protocol-model.ts";
+import { checkOut, CONFIG_FILE, findConfig, readConfig, type ImportExtension } from "./config.ts";
+import { BindgenError, UsageError } from "./errors.ts";
+import type { Lock } from "./load/lock.ts";
+import { storeLock, type SchemaStore } from "./load/pull.ts";
 
-/** Where a project keeps its inputs and output. Tests point these at temporary folders. */
-export interface ProjectPaths {
-  readonly schemaDir: string;
-  readonly factsFile: string;
-  readonly generatedDir: string;
+/** The folder of the running generator code: `generator/` in a checkout, `dist/generator/` when installed. */
+export const CODE_DIR: string = dirname(fileURLToPath(import.meta.url));
+
+/** The mcp-bindgen package (or checkout) this code belongs to: the nearest package.json named mcp-bindgen above the code. */
+export const PACKAGE_ROOT: string = (() => {
+  for (let dir = CODE_DIR; ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name === "mcp-bindgen") return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json of mcp-bindgen above ${CODE_DIR}`);
+  }
+})();
+
+/** The releases the package knows, pinned at one spec commit; a project's own lock adds to them. */
+export const PACKAGE_LOCK: string = join(PACKAGE_ROOT, "schema", "lock.json");
+export const PACKAGE_FACTS: string = join(PACKAGE_ROOT, "schema", "facts.json");
+/** Beside the config: the releases the package does not know, recorded by `pull --update-lock`. */
+export const PROJECT_LOCK_FILE = "mcp-bindgen.lock.json";
+
+export function packageVersion(): string {
+  return String((JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version?: unknown }).version);
 }
 
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** Where a project keeps its inputs and output. Tests point these at temporary folders. */
+export interface ProjectPaths extends SchemaStore {
+  readonly factsFile: string;
+  readonly outDir: string;
+}
 
-export function defaultPaths(root = PACKAGE_ROOT): ProjectPaths {
+/** A project as every command sees it: its config with this run's overrides applied. */
+export interface Project {
+  readonly root: string;
+  readonly configFile: string | undefined;
+  readonly paths: ProjectPaths;
+  /** The releases chosen by --release or the config; undefined means every release the locks know. */
+  readonly releases: readonly string[] | undefined;
+  readonly importExtension: ImportExtension;
+  /** Whether the official examples the lock pins are placed in the cache too. */
+  readonly examples: boolean;
+  /** What the header of each generated file tells the reader to run. */
+  readonly regenerateCommand: string;
+}
+
+export interface ProjectOptions {
+  /** Where to look for the config (upwards); default the working directory. */
+  readonly cwd?: string | undefined;
+  /** `--out`, `--release`, `--import-extension`: this run only. */
+  readonly out?: string | undefined;
+  readonly releases?: readonly string[] | undefined;
+  readonly importExtension?: ImportExtension | undefined;
+  /** Commands that write output need a config or --out; the others can work from the package's lock alone. */
+  readonly needsOut?: boolean;
+}
+
+/** Finds the config from `cwd` upwards and applies the run's overrides. */
+export function resolveProject(options: ProjectOptions = {}): Project {
+  const start = resolve(options.cwd ?? process.cwd());
+  const configFile = findConfig(start);
+  const config = configFile ? readConfig(configFile) : undefined;
+  const root = configFile ? dirname(configFile) : (nearestPackageDir(start) ?? start);
+  if (!config && options.out === undefined && options.needsOut) {
+    throw new UsageError(`no ${CONFIG_FILE} in ${start} or any folder above it: run "npx mcp-bindgen init" to create one, or name the output folder with --out DIR`);
+  }
+  let outDir = join(root, config?.out ?? "generated");
+  if (options.out !== undefined) {
+    try {
+      outDir = checkOut("--out", root, options.out);
+    } catch (err) {
+      if (err instanceof BindgenError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  const checkout = root === PACKAGE_ROOT;
   return {
-    schemaDir: join(root, "schema"),
-    factsFile: join(root, "schema", "facts.json"),
-    generatedDir: join(root, "generated"),
+    root,
+    configFile,
+    paths: {
+      cacheDir: join(root, "node_modules", ".cache", "mcp-bindgen"),
+      // In the tool's own checkout the package lock is the project's: a new release is added there.
+      lockFile: checkout ? PACKAGE_LOCK : join(root, PROJECT_LOCK_FILE),
+      packageLock: PACKAGE_LOCK,
+      factsFile: PACKAGE_FACTS,
+      outDir,
+    },
+    releases: options.releases && options.releases.length > 0 ? options.releases : config?.releases,
+    importExtension: options.importExtension ?? config?.importExtension ?? ".js",
+    examples: config?.examples ?? false,
+    regenerateCommand: regenerateCommand(root),
   };
 }
 
-export interface LoadOptions {
-  readonly versions?: readonly string[];
-  readonly from?: string | undefined;
-  readonly env?: string | undefined;
-  readonly log?: (line: string) => void;
+/**
+ * The chosen releases, newest first, each checked against the locks: an unknown one on the
+ * command line is a usage error, in the config a bad-input error naming the file and key.
+ */
+export function chosenReleases(
+  project: { readonly paths: SchemaStore; readonly releases: readonly string[] | undefined; readonly configFile: string | undefined },
+  fromCommandLine: boolean,
+  lock: Lock = storeLock(project.paths),
+): string[] {
+  const known = [...lock.versions.keys()];
+  if (project.releases === undefined) return known;
+  project.releases.forEach((release, i) => {
+    if (lock.versions.has(release)) return;
+    const hint = `known: ${known.join(", ")}; a release the package does not know is added with "mcp-bindgen pull --release ${release} --from DIR|URL --update-lock"`;
+    if (fromCommandLine || !project.configFile) throw new UsageError(`unknown release "${release}" (${hint})`);
+    throw new BindgenError(project.configFile, `/releases/${i}`, "a release in the package's or the project's lock", `unknown release "${release}"; ${hint}`);
+  });
+  return [...project.releases].sort().reverse();
 }
 
-/** Pulls what is missing, then builds the model of each requested version (newest first). */
-export async function loadModels(paths: ProjectPaths, options: LoadOptions = {}): Promise<ProtocolModel[]> {
-  const lock = readLock(join(paths.schemaDir, "lock.json"));
-  const versions = options.versions && options.versions.length > 0 ? options.versions : [...lock.versions.keys()];
-  const missing = versions.filter((v) => !existsSync(schemaPath(paths.schemaDir, v)));
-  if (missing.length > 0 || options.from !== undefined) {
-    await pull({ schemaDir: paths.schemaDir, versions, from: options.from, env: options.env, ...(options.log ? { log: options.log } : {}) });
+function nearestPackageDir(start: string): string | undefined {
+  for (let at = start; ; at = dirname(at)) {
+    if (existsSync(join(at, "package.json"))) return at;
+    if (dirname(at) === at) return undefined;
   }
-  const facts = loadFacts(paths.factsFile);
-  const fresh = readLock(join(paths.schemaDir, "lock.json"));
-  return versions.map((version) => {
-    const schema = loadSchema(schemaPath(paths.schemaDir, version), fresh.versions.get(version)?.sha256);
-    const pin = fresh.versions.get(version)?.typescript;
-    const deprecations = pin ? readSourceDeprecations(join(paths.schemaDir, version, "schema.ts"), pin.sha256) : null;
-    return buildModel(version, schema, facts, deprecations === null ? null : { deprecations, source: pin!.url });
-  });
+}
+
+/** `npm run <script>` when package.json has a script running the generator (as `init` adds), else the npx form. */
+export function regenerateCommand(root: string): string {
+  let scripts: Record<string, unknown> = {};
+  try {
+    scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> }).scripts ?? {};
+  } catch {
+    // No package.json (or an unreadable one): the npx form works anywhere.
+  }
+  const runs = Object.keys(scripts)
+    .sort()
+    .filter((name) => {
+      const script = scripts[name];
+      return typeof script === "string" && /(?:^|[\s/])(?:mcp-bindgen|cli\.[jt]s)\s+generate(?:\s|$)/.test(script);
+    });
+  const name = runs.includes("generate") ? "generate" : runs[0];
+  return name ? `npm run ${name}` : "npx mcp-bindgen generate";
 }

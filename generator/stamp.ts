@@ -2,15 +2,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { compare } from "./compare.ts";
 import { sha256 } from "./load/read.ts";
-import { PACKAGE_ROOT } from "./project.ts";
+import { CODE_DIR, PACKAGE_ROOT } from "./project.ts";
 
 /**
- * The record that makes `generate` incremental: `generated/<version>/.bindgen-hash` (and
- * `generated/.bindgen-hash` for the root modules) is JSON holding the hash of everything the
+ * The stamp that makes `generate` incremental: `<out>/<release>/.bindgen-stamp` (and
+ * `<out>/.bindgen-stamp` for the root modules) is JSON holding the hash of everything the
  * output depends on and the hash of each file written. A version whose input hash is unchanged
  * and whose files still match is reused instead of rendered again.
  */
-export const STAMP_FILE = ".bindgen-hash";
+export const STAMP_FILE = ".bindgen-stamp";
 
 export interface VersionStamp {
   /** sha256 over the schema, facts and generator hashes below. */
@@ -40,14 +40,13 @@ export function rootInput(generator: string, versions: readonly { version: strin
 }
 
 /**
- * The generator's own identity: every file under generator/ (read now, so an edited emitter
- * counts without a build step) plus the versions of the formatter and AST printer, whose
- * output is part of ours.
+ * The generator's own identity: every file of the running generator code (read now, so an
+ * edited emitter counts without a build step), the versions of the formatter and AST printer,
+ * whose output is part of ours, and the project's render options.
  */
-export function generatorHash(): string {
-  const root = join(PACKAGE_ROOT, "generator");
-  const parts = listFiles(root).map((file) => `${relative(root, file).split(sep).join("/")}\0${sha256(readFileSync(file))}`);
-  parts.push(`prettier ${packageVersion("prettier")}`, `ts-morph ${packageVersion("ts-morph")}`);
+export function generatorHash(options: object): string {
+  const parts = listFiles(CODE_DIR).map((file) => `${relative(CODE_DIR, file).split(sep).join("/")}\0${sha256(readFileSync(file))}`);
+  parts.push(`prettier ${packageVersion("prettier")}`, `ts-morph ${packageVersion("ts-morph")}`, `options ${JSON.stringify(options)}`);
   return sha256(parts.join("\n"));
 }
 

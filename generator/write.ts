@@ -44,12 +44,17 @@ export function writeTree(target: string, files: ReadonlyMap<string, string>): v
   rmSync(retired, { recursive: true, force: true });
 }
 
-/** Restores the previous tree if a swap was interrupted between its two renames, and drops dead staging trees. */
+/**
+ * Restores the previous tree if a swap was interrupted between its two renames, drops the
+ * previous tree if only its removal was cut short, and drops dead staging trees. Call it
+ * holding the output lock.
+ */
 export function recoverTree(target: string): void {
   const parent = dirname(target);
   const name = basename(target);
   const retired = join(parent, `.${name}.old`);
   if (!existsSync(target) && existsSync(retired)) renameSync(retired, target);
+  else rmSync(retired, { recursive: true, force: true });
   if (!existsSync(parent)) return;
   for (const entry of readdirSync(parent)) {
     const match = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.new-(\\d+)$`).exec(entry);

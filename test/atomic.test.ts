@@ -38,16 +38,6 @@ function leftovers(target: string): string[] {
   return readdirSync(dirname(target)).filter((e) => e.startsWith(`.${basename(target)}.`));
 }
 
-function killAfter(child: ReturnType<typeof spawn>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("close", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 /** Deterministic "random" delays, so a failure can be replayed. */
 function delays(seed: number, n: number): number[] {
   let x = seed;
@@ -63,7 +53,7 @@ describe("the output lock", () => {
   afterAll(() => project.cleanup());
 
   it("held by a live process: waits, then gives up with a message naming the holder", async () => {
-    const target = project.paths.generatedDir;
+    const target = project.paths.outDir;
     const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: "ignore" });
     try {
       mkdirSync(dirname(target), { recursive: true });
@@ -89,7 +79,7 @@ describe("writeTree killed while writing", () => {
   afterAll(() => project.cleanup());
 
   it("leaves the old or the new tree, never a mix, and the next writer recovers", async () => {
-    const target = project.paths.generatedDir;
+    const target = project.paths.outDir;
     const child = (tag: string) =>
       spawn(process.execPath, ["--import", "tsx", join(PACKAGE_ROOT, "test/support/write-tree-child.ts"), target, "500", tag], {
         cwd: PACKAGE_ROOT,
@@ -142,7 +132,6 @@ describe("mcp-bindgen generate killed at random points", () => {
   let project: TmpProject;
   let NEW: Tree;
   let OLD: Tree;
-  let fullMs = 0;
   let unfreeze: () => void;
 
   beforeAll(() => {
@@ -152,30 +141,41 @@ describe("mcp-bindgen generate killed at random points", () => {
     const real = "2026-07-28";
     project.putSchema(real, readFileSync(join(REAL_SCHEMA_DIR, real, "schema.json")));
     project.putSchema("2031-01-01", fixture("legacy-minimal.json"));
-    const t0 = performance.now();
     const r = runCli(["generate", "--project", project.root, "--quiet"]);
-    fullMs = performance.now() - t0;
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    NEW = snapshotTree(project.paths.generatedDir);
+    NEW = snapshotTree(project.paths.outDir);
     expect(Object.keys(NEW ?? {}).length).toBeGreaterThan(0);
-    rmSync(project.paths.generatedDir, { recursive: true });
-    OLD = plantMarkerTree(project.paths.generatedDir);
+    rmSync(project.paths.outDir, { recursive: true });
+    OLD = plantMarkerTree(project.paths.outDir);
   });
   afterAll(() => {
     project.cleanup();
     unfreeze();
   });
 
-  it("always leaves the complete old or complete new tree; the next run recovers", async () => {
-    const target = project.paths.generatedDir;
-    const seen = { old: 0, new: 0 };
-    // Aimed at the later part of a run (rendering, writing): start-up is not where trees break.
+  it("killed while it writes the new tree: the complete old or new tree is left; the next run recovers", async () => {
+    const target = project.paths.outDir;
+    const seen = { old: 0, new: 0, midWrite: 0 };
     for (const fraction of delays(42, 4)) {
       rmSync(target, { recursive: true, force: true });
       plantMarkerTree(target);
       const child = spawnCli(["generate", "--project", project.root, "--quiet"]);
-      await killAfter(child, (0.6 + 0.5 * fraction) * fullMs);
+      // The staging tree appears when the write begins: the kill is aimed at the write itself.
+      const staging = join(dirname(target), `.${basename(target)}.new-${child.pid}`);
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (!existsSync(staging)) return;
+          clearInterval(poll);
+          setTimeout(() => child.kill("SIGKILL"), fraction * 5);
+        }, 1);
+        child.on("close", () => {
+          clearInterval(poll);
+          resolve();
+        });
+      });
+      // A staging tree left behind by the dead child means it died before the swap: mid-write.
+      if (existsSync(staging)) seen.midWrite++;
       const { tree } = observe(target, OLD);
       if (JSON.stringify(tree) === JSON.stringify(OLD)) seen.old++;
       else {
@@ -183,6 +183,8 @@ describe("mcp-bindgen generate killed at random points", () => {
         seen.new++;
       }
     }
+    expect(seen.midWrite, JSON.stringify(seen)).toBeGreaterThan(0);
+    expect(seen.old).toBeGreaterThanOrEqual(seen.midWrite);
     const r = await runCliAsync(["generate", "--project", project.root, "--quiet"]);
     expect(r.code).toBe(0);
     expect(snapshotTree(target)).toEqual(NEW);
@@ -190,7 +192,7 @@ describe("mcp-bindgen generate killed at random points", () => {
   });
 
   it("two generators at once both succeed and leave the same tree", async () => {
-    const target = project.paths.generatedDir;
+    const target = project.paths.outDir;
     rmSync(target, { recursive: true, force: true });
     plantMarkerTree(target);
     const [a, b] = await Promise.all([runCliAsync(["generate", "--project", project.root, "--quiet"]), runCliAsync(["generate", "--project", project.root, "--quiet"])]);

@@ -2,10 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BindgenError } from "../generator/errors.ts";
-import { generate } from "../generator/generate.ts";
+import { generate, loadModels } from "../generator/generate.ts";
 import { MAX_DEPTH } from "../generator/load/normalise.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
-import { loadModels } from "../generator/project.ts";
 import { fixture, plantMarkerTree, runCli, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**
@@ -61,7 +60,7 @@ const CASES: Case[] = [
   { name: "empty file", bytes: () => "", pointer: "", expected: /expected JSON text \(the file is empty\)/ },
   { name: "only whitespace", bytes: () => " \n\t\n", pointer: "", expected: /the file is empty/ },
   { name: "truncated JSON", bytes: () => legacyText.slice(0, 700), pointer: "", expected: /expected JSON text/ },
-  { name: "wrong sha256", bytes: () => legacyText, lockSha: "0".repeat(64), pointer: "", expected: /expected sha256 0{64} \(from schema\/lock\.json\) \(got [0-9a-f]{64}/ },
+  { name: "wrong sha256", bytes: () => legacyText, lockSha: "0".repeat(64), pointer: "", expected: /expected sha256 0{64} \(pinned in the lock\) \(got [0-9a-f]{64}/ },
   { name: "top level is an array", bytes: () => "[]", pointer: "", expected: /a JSON object at the top level/ },
   { name: "no $schema", bytes: edit((d) => delete d.$schema), pointer: "/$schema", expected: /a draft-07 or 2020-12 JSON Schema URI \(got null\)/ },
   {
@@ -237,7 +236,7 @@ const CASES: Case[] = [
     name: "lock entry with a malformed sha256",
     bytes: () => legacyText,
     lockSha: "not-a-hash",
-    file: "schema/lock.json",
+    file: "mcp-bindgen.lock.json",
     pointer: `/versions/${V}/sha256`,
     expected: /a 64-digit lowercase hex sha256/,
   },
@@ -286,8 +285,9 @@ function prepare(c: Case): { project: TmpProject; from: string | undefined } {
     project.putSchema(V, c.bytes(), c.lockSha ? { sha256: c.lockSha } : {});
   } else {
     project.setLock({ [V]: { url: "http://127.0.0.1:1/unused", sha256: "1".repeat(64) } });
+    project.choose(V);
   }
-  plantMarkerTree(project.paths.generatedDir);
+  plantMarkerTree(project.paths.outDir);
   return { project, from: c.bytes ? undefined : join(project.root, "empty-source") };
 }
 
@@ -299,23 +299,23 @@ describe("broken and hostile schemas (in process)", () => {
   it.each(CASES)("$name", async (c) => {
     const { project, from } = prepare(c);
     try {
-      const generatedBefore = snapshotTree(project.paths.generatedDir);
-      const schemaBefore = snapshotTree(project.paths.schemaDir);
+      const generatedBefore = snapshotTree(project.paths.outDir);
+      const schemaBefore = snapshotTree(project.paths.cacheDir);
       if (c.accepted) {
-        const models = await loadModels(project.paths, { versions: [V] });
+        const models = await loadModels(project.paths, { releases: [V] });
         c.accepted(
           models[0]!.methods.map((m) => m.name),
           models[0]!.definitions,
         );
         return;
       }
-      const error = await generate(project.paths, { versions: [V], from }).then(
+      const error = await generate(project.paths, { releases: [V], from }).then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(BindgenError);
       const e = error as BindgenError;
-      const file = join(project.root, c.file ?? `schema/${V}/schema.json`);
+      const file = join(project.root, c.file ?? `node_modules/.cache/mcp-bindgen/${V}/schema.json`);
       expect(e.file).toBe(file);
       if (typeof c.pointer === "string") expect(e.pointer).toBe(c.pointer);
       else expect(e.pointer).toMatch(c.pointer!);
@@ -323,8 +323,8 @@ describe("broken and hostile schemas (in process)", () => {
       expect(e.message).toMatch(c.expected!);
       expect(e.message).not.toContain("\n");
       expect(e.message.length).toBeLessThan(1500);
-      expect(snapshotTree(project.paths.generatedDir)).toEqual(generatedBefore);
-      expect(snapshotTree(project.paths.schemaDir)).toEqual(schemaBefore);
+      expect(snapshotTree(project.paths.outDir)).toEqual(generatedBefore);
+      expect(snapshotTree(project.paths.cacheDir)).toEqual(schemaBefore);
     } finally {
       project.cleanup();
     }
@@ -343,16 +343,16 @@ describe("broken schemas through the real CLI", () => {
     const c = CASES.find((x) => x.name === name)!;
     const { project, from } = prepare(c);
     projects.push(project);
-    const before = snapshotTree(project.paths.generatedDir);
+    const before = snapshotTree(project.paths.outDir);
     const r = runCli(["generate", "--project", project.root, ...(from ? ["--from", from] : [])]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    const file = join(project.root, c.file ?? `schema/${V}/schema.json`);
+    const file = join(project.root, c.file ?? `node_modules/.cache/mcp-bindgen/${V}/schema.json`);
     expect(lines[0]).toContain(`mcp-bindgen: ${file}${c.pointer ? `#${String(c.pointer)}` : ""}: expected `);
     expect(lines[0]).toMatch(c.expected!);
     expect(lines[0]).not.toMatch(/\bat .*\.ts:\d+/);
-    expect(snapshotTree(project.paths.generatedDir)).toEqual(before);
+    expect(snapshotTree(project.paths.outDir)).toEqual(before);
   });
 
   it("a bad schema among good ones still writes nothing", () => {
@@ -360,11 +360,11 @@ describe("broken schemas through the real CLI", () => {
     projects.push(project);
     project.putSchema("2031-02-01", fixture("modern-minimal.json"));
     project.putSchema(V, "{");
-    const before = plantMarkerTree(project.paths.generatedDir);
+    const before = plantMarkerTree(project.paths.outDir);
     writeFileSync(join(project.root, "note"), "");
     const r = runCli(["generate", "--project", project.root]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`schema/${V}/schema.json: expected JSON text`);
-    expect(snapshotTree(project.paths.generatedDir)).toEqual(before);
+    expect(r.stderr).toContain(`mcp-bindgen/${V}/schema.json: expected JSON text`);
+    expect(snapshotTree(project.paths.outDir)).toEqual(before);
   });
 });

@@ -24,21 +24,21 @@ afterAll(() => project.cleanup());
 
 describe("generate --check", () => {
   it("fails on a project that was never generated, listing every file as missing", async () => {
-    const report = await checkTree(project.paths);
+    const report = await checkTree(project.paths, { releases: project.releases() });
     expect(report.upToDate).toBe(false);
     expect(report.missing).toContain(`${MODERN}/types.ts`);
     expect(report.missing).toContain("index.ts");
     expect(report.missing).toHaveLength(report.files);
-    expect(snapshotTree(project.paths.generatedDir)).toBeNull();
+    expect(snapshotTree(project.paths.outDir)).toBeNull();
   });
 
   it("passes right after generate", async () => {
-    await generate(project.paths);
-    expect(await checkTree(project.paths)).toMatchObject({ upToDate: true, stale: [], missing: [], extra: [] });
+    await generate(project.paths, { releases: project.releases() });
+    expect(await checkTree(project.paths, { releases: project.releases() })).toMatchObject({ upToDate: true, stale: [], missing: [], extra: [] });
   });
 
   it("exits 1 listing stale, missing and extra files with a unified diff, and writes nothing", () => {
-    const dir = project.paths.generatedDir;
+    const dir = project.paths.outDir;
     const errors = join(dir, LEGACY, "errors.ts");
     writeFileSync(errors, readFileSync(errors, "utf8").replace("-32601", "-32699"));
     rmSync(join(dir, MODERN, "meta.ts"));
@@ -59,11 +59,11 @@ describe("generate --check", () => {
   });
 
   it("reports the same as JSON, and a following generate repairs the tree", async () => {
-    const report = await checkTree(project.paths);
+    const report = await checkTree(project.paths, { releases: project.releases() });
     expect(report).toMatchObject({ upToDate: false, stale: [`${LEGACY}/errors.ts`], missing: [`${MODERN}/meta.ts`], extra: ["stray.ts"] });
-    rmSync(join(project.paths.generatedDir, "stray.ts"));
-    await generate(project.paths);
-    expect((await checkTree(project.paths)).upToDate).toBe(true);
+    rmSync(join(project.paths.outDir, "stray.ts"));
+    await generate(project.paths, { releases: project.releases() });
+    expect((await checkTree(project.paths, { releases: project.releases() })).upToDate).toBe(true);
   });
 
   it("caps the diff of a file rewritten wholesale", () => {

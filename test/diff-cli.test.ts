@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { main } from "../generator/cli.ts";
 import type { DiffReport } from "../generator/diff/index.ts";
+import { REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 
 const FIXTURES = new URL("./fixtures/diff/", import.meta.url).pathname;
 const BASE = join(FIXTURES, "base.json");
@@ -87,22 +88,20 @@ describe("mcp-bindgen diff", () => {
     expect(server.out.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(3);
   });
 
-  it("exits 2 for an unknown version and names the known ones", async () => {
+  it("exits 2 for an unknown release and names the known ones", async () => {
     const { code, err } = await run("diff", "2024-11-05", "2099-01-01");
     expect(code).toBe(2);
-    expect(err).toContain('unknown version "2099-01-01"');
+    expect(err).toContain('unknown release "2099-01-01"');
     expect(err).toContain("2026-07-28");
     expect(err).toContain("2024-11-05");
   });
 
   it("diffs locked versions, and takes a schema path's version from its date folder", async () => {
-    const dir = process.env["MCP_SCHEMA_DIR"];
-    expect(dir, "MCP_SCHEMA_DIR").toBeTruthy();
     const json = await run("diff", "2025-03-26", "2025-06-18", "--format", "json");
     expect(json.code).toBe(0);
     const report = JSON.parse(json.out) as DiffReport;
     expect(report.changes.filter((c) => c.id === "method-added").map((c) => c.subject)).toEqual(["elicitation/create"]);
-    const byPath = await run("diff", "2026-07-28", join(dir!, "2026-07-28", "schema.json"), "--format", "json", "--fail-on", "any");
+    const byPath = await run("diff", "2026-07-28", join(REAL_SCHEMA_DIR, "2026-07-28", "schema.json"), "--format", "json", "--fail-on", "any");
     expect(byPath.code).toBe(0);
     expect((JSON.parse(byPath.out) as DiffReport).new.version).toBe("2026-07-28");
   });

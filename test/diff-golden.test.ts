@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { diffModels } from "../generator/diff/index.ts";
 import { renderMarkdown } from "../generator/diff/render-markdown.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
-import { defaultPaths, loadModels } from "../generator/project.ts";
+import { loadModels } from "../generator/generate.ts";
+import { checkout } from "./support/checkout.ts";
 
 /**
  * The reviewer's report for two real release pairs, read by eye when it changes. To refresh after
@@ -13,7 +14,7 @@ import { defaultPaths, loadModels } from "../generator/project.ts";
 let models: ProtocolModel[];
 beforeAll(async () => {
   const env = process.env["MCP_SCHEMA_DIR"];
-  models = await loadModels(defaultPaths(), { versions: ["2025-06-18", "2025-11-25", "2026-07-28"], ...(env ? { env } : {}) });
+  models = await loadModels(checkout.project.paths, { releases: ["2025-06-18", "2025-11-25", "2026-07-28"], ...(env ? { env } : {}) });
 });
 const report = (a: string, b: string) =>
   diffModels(

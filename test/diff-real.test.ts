@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffModels, MIRROR_ID, type Change, type DiffReport, type Location, type Side } from "../generator/diff/index.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
-import { defaultPaths, loadModels } from "../generator/project.ts";
+import { checkoutModels } from "./support/checkout.ts";
 
 let models: ProtocolModel[];
 const diffs = new Map<string, DiffReport>();
@@ -34,8 +34,7 @@ const find = (d: DiffReport, id: Change["id"], subject: string, path = "") => {
 };
 
 beforeAll(async () => {
-  const env = process.env["MCP_SCHEMA_DIR"];
-  models = (await loadModels(defaultPaths(), env ? { env } : {})).reverse();
+  models = (await checkoutModels()).reverse();
 });
 
 const PAIRS = [

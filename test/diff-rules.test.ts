@@ -6,7 +6,7 @@ import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
-import { defaultPaths } from "../generator/project.ts";
+import { PACKAGE_FACTS } from "../generator/project.ts";
 
 /**
  * One synthetic schema (test/fixtures/diff/base.json: tools/call and tools/list client→server,
@@ -14,7 +14,7 @@ import { defaultPaths } from "../generator/project.ts";
  */
 type Defs = Record<string, any>;
 const BASE = JSON.parse(readFileSync(new URL("./fixtures/diff/base.json", import.meta.url), "utf8")) as { definitions: Defs };
-const facts = loadFacts(defaultPaths().factsFile);
+const facts = loadFacts(PACKAGE_FACTS);
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
 
 function model(name: string, mutate: (defs: Defs) => void = () => {}): ProtocolModel {

@@ -10,7 +10,7 @@ import type { SchemaNode } from "../generator/load/schema-node.ts";
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
-import { defaultPaths } from "../generator/project.ts";
+import { PACKAGE_FACTS } from "../generator/project.ts";
 import { TYPE_BITS, type WireNode } from "../generator/runtime/table-format.ts";
 import { realModel } from "./support/real-models.ts";
 
@@ -118,7 +118,7 @@ describe("the validator table", () => {
     },
     Twice: { type: "object", properties: { x: { type: "string", minLength: 3 }, y: { type: "string", minLength: 3 } } },
   });
-  const model = buildModel("2031-01-01", normalise("synthetic.json", doc, "0".repeat(64)), loadFacts(defaultPaths().factsFile));
+  const model = buildModel("2031-01-01", normalise("synthetic.json", doc, "0".repeat(64)), loadFacts(PACKAGE_FACTS));
   const table = buildWireTable(model);
   const names = table.names.split(",");
   const entry = (name: string) => table.nodes[names.indexOf(name)]!;

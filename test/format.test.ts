@@ -1,8 +1,8 @@
 import { check } from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
-import { render } from "../generator/generate.ts";
+import { loadModels, render } from "../generator/generate.ts";
 import { PRETTIER_OPTIONS } from "../generator/format.ts";
-import { defaultPaths, loadModels } from "../generator/project.ts";
+import { checkout } from "./support/checkout.ts";
 import type { EmittedFile } from "../generator/emit/emitted.ts";
 
 /**
@@ -15,7 +15,7 @@ let files: EmittedFile[];
 beforeAll(async () => {
   const env = process.env["MCP_SCHEMA_DIR"];
   // The newest release and the oldest: one of each era.
-  const models = await loadModels(defaultPaths(), { versions: ["2026-07-28", "2024-11-05"], ...(env ? { env } : {}) });
+  const models = await loadModels(checkout.project.paths, { releases: ["2026-07-28", "2024-11-05"], ...(env ? { env } : {}) });
   files = await render(models);
 }, 60_000);
 

@@ -1,8 +1,7 @@
-import { generate } from "../generator/generate.ts";
-import { defaultPaths } from "../generator/project.ts";
+import { generate } from "../generator/api.ts";
+import { PACKAGE_ROOT } from "../generator/project.ts";
 
-/** Tests always run against a freshly generated tree, built once per run. */
+/** Tests always run against a freshly generated tree of the checkout, built once per run (as `npm run generate` would). */
 export default async function setup(): Promise<void> {
-  const dir = process.env["MCP_SCHEMA_DIR"];
-  await generate(defaultPaths(), dir ? { env: dir } : {});
+  await generate({ cwd: PACKAGE_ROOT });
 }

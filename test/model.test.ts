@@ -5,12 +5,11 @@ import { readLock } from "../generator/load/lock.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
 import type { MethodModel, ProtocolModel } from "../generator/model/protocol-model.ts";
-import { defaultPaths } from "../generator/project.ts";
+import { PACKAGE_FACTS, PACKAGE_LOCK } from "../generator/project.ts";
 import { FIXTURES, REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 
-const paths = defaultPaths();
-const facts = loadFacts(paths.factsFile);
-const lock = readLock(join(paths.schemaDir, "lock.json"));
+const facts = loadFacts(PACKAGE_FACTS);
+const lock = readLock([PACKAGE_LOCK]);
 
 const models = new Map<string, ProtocolModel>();
 function model(version: string): ProtocolModel {

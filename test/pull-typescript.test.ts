@@ -21,31 +21,31 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const placed = () => join(project.paths.schemaDir, V, "schema.ts");
+const placed = () => join(project.paths.cacheDir, V, "schema.ts");
 
 describe("pull places the pinned schema.ts", () => {
   it("from the folder the schema comes from, checked against the lock", async () => {
     writeFileSync(join(source, V, "schema.ts"), TS);
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: source });
+    await pull({ ...project.paths, versions: [V], from: source });
     expect(readFileSync(placed())).toEqual(TS);
   });
 
   it("a folder without one (CI's shared schemas) still gives the schema, and no schema.ts", async () => {
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: source });
+    await pull({ ...project.paths, versions: [V], from: source });
     expect(readFileSync(project.schemaFile(V))).toEqual(SCHEMA);
     expect(existsSync(placed())).toBe(false);
   });
 
   it("a copy with another sha256 is refused, naming it", async () => {
     writeFileSync(join(source, V, "schema.ts"), "export type Tampered = 1;\n");
-    const error = await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: source }).catch((e: unknown) => e);
+    const error = await pull({ ...project.paths, versions: [V], from: source }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BindgenError);
     expect(String((error as Error).message)).toContain(join(source, V, "schema.ts"));
     expect(existsSync(placed())).toBe(false);
   });
 
   it("--update-lock keeps the schema.ts pin", async () => {
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: source, force: true, updateLock: true });
+    await pull({ ...project.paths, versions: [V], from: source, force: true, updateLock: true });
     expect(project.readLock()[V]).toMatchObject({ typescript: { sha256: sha256(TS) } });
   });
 });

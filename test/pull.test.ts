@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BindgenError } from "../generator/errors.ts";
 import { pull } from "../generator/load/pull.ts";
-import { fixture, runCliAsync, sha256, tmpProject, type TmpProject } from "./support/tmp-project.ts";
+import { acquireLock } from "../generator/write.ts";
+import { fixture, runMain, sha256, spawnCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**
  * `pull` against a real HTTP server on 127.0.0.1. Every failure must leave the previous schema
@@ -93,39 +94,39 @@ beforeEach(() => {
 });
 afterEach(() => project.cleanup());
 
-const lockText = () => readFileSync(join(project.paths.schemaDir, "lock.json"), "utf8");
+const lockText = () => readFileSync(project.paths.lockFile, "utf8");
 
 async function failingPull(from: string, timeoutMs = 10_000): Promise<BindgenError> {
   const lockBefore = lockText();
-  const error = await pull({ schemaDir: project.paths.schemaDir, versions: [V], from, force: true, timeoutMs }).then(
+  const error = await pull({ ...project.paths, versions: [V], from, force: true, timeoutMs }).then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(BindgenError);
   expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
-  expect(readdirSync(join(project.paths.schemaDir, V))).toEqual(["schema.json"]);
+  expect(readdirSync(join(project.paths.cacheDir, V))).toEqual(["schema.json"]);
   expect(lockText()).toBe(lockBefore);
   return error as BindgenError;
 }
 
 describe("pull over HTTP", () => {
   it("200: places the file, verified against the lock", async () => {
-    const [result] = await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: `${base}/good` });
+    const [result] = await pull({ ...project.paths, versions: [V], from: `${base}/good` });
     expect(result).toMatchObject({ version: V, status: "pulled", source: `${base}/good/${V}/schema.json`, sha256: sha256(GOOD) });
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
     expect(hits).toEqual([`/good/${V}/schema.json`]);
   });
 
   it("uses the lock's URL when no folder is given, and does not fetch a verified copy again", async () => {
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V] });
+    await pull({ ...project.paths, versions: [V] });
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
-    const [again] = await pull({ schemaDir: project.paths.schemaDir, versions: [V] });
+    const [again] = await pull({ ...project.paths, versions: [V] });
     expect(again?.status).toBe("present");
     expect(hits).toEqual([`/good/${V}/schema.json`]);
   });
 
   it("302: follows the redirect to the right path", async () => {
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: `${base}/redirect` });
+    await pull({ ...project.paths, versions: [V], from: `${base}/redirect` });
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
     expect(hits).toEqual([`/redirect/${V}/schema.json`, `/good/${V}/schema.json`]);
   });
@@ -175,7 +176,7 @@ describe("pull over HTTP", () => {
 describe("--update-lock", () => {
   it("records a new release from a URL with its sha256 and that URL", async () => {
     const NEW = "2031-06-01";
-    await pull({ schemaDir: project.paths.schemaDir, versions: [NEW], from: `${base}/other`, updateLock: true });
+    await pull({ ...project.paths, versions: [NEW], from: `${base}/other`, updateLock: true });
     expect(readFileSync(project.schemaFile(NEW))).toEqual(OTHER);
     expect(project.readLock()[NEW]).toEqual({ url: `${base}/other/${NEW}/schema.json`, sha256: sha256(OTHER) });
     expect(project.readLock()[V]).toEqual({ url: `${base}/good/${V}/schema.json`, sha256: sha256(GOOD) });
@@ -186,20 +187,20 @@ describe("--update-lock", () => {
     const dir = join(project.root, "drafts");
     mkdirSync(join(dir, NEW), { recursive: true });
     writeFileSync(join(dir, NEW, "schema.json"), OTHER);
-    await pull({ schemaDir: project.paths.schemaDir, versions: [NEW], from: dir, updateLock: true });
+    await pull({ ...project.paths, versions: [NEW], from: dir, updateLock: true });
     expect(project.readLock()[NEW]).toEqual({ url: `${base}/good/${NEW}/schema.json`, sha256: sha256(OTHER) });
     expect(hits).toEqual([]);
   });
 
   it("re-seals a locked release whose file changed", async () => {
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: `${base}/other`, updateLock: true });
+    await pull({ ...project.paths, versions: [V], from: `${base}/other`, updateLock: true });
     expect(project.readLock()[V]?.sha256).toBe(sha256(OTHER));
     expect(readFileSync(project.schemaFile(V))).toEqual(OTHER);
   });
 
   it("without it, an unknown release is a usage error listing the known ones", async () => {
-    await expect(pull({ schemaDir: project.paths.schemaDir, versions: ["2031-06-01"], from: `${base}/good` })).rejects.toThrow(
-      `unknown version "2031-06-01" (known: ${V}); add it with --update-lock`,
+    await expect(pull({ ...project.paths, versions: ["2031-06-01"], from: `${base}/good` })).rejects.toThrow(
+      `unknown release "2031-06-01" (known: ${V}); add it with --update-lock`,
     );
   });
 });
@@ -213,19 +214,19 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
   };
 
   it("--from wins over MCP_SCHEMA_DIR", async () => {
-    const [r] = await pull({ schemaDir: project.paths.schemaDir, versions: [V], from: folder("from", GOOD), env: folder("env", OTHER) });
+    const [r] = await pull({ ...project.paths, versions: [V], from: folder("from", GOOD), env: folder("env", OTHER) });
     expect(r?.source).toBe(join(project.root, "from", V, "schema.json"));
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
   });
 
   it("MCP_SCHEMA_DIR is used when there is no --from (a wrong copy there is reported, naming it)", async () => {
     const env = folder("env", OTHER);
-    await expect(pull({ schemaDir: project.paths.schemaDir, versions: [V], env, force: true })).rejects.toThrow(`${join(env, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
+    await expect(pull({ ...project.paths, versions: [V], env, force: true })).rejects.toThrow(`${join(env, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
     expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
   });
 
   it("MCP_SCHEMA_DIR wins over the lock URL: the server is never asked", async () => {
-    await pull({ schemaDir: project.paths.schemaDir, versions: [V], env: folder("env", GOOD), force: true });
+    await pull({ ...project.paths, versions: [V], env: folder("env", GOOD), force: true });
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
     expect(hits).toEqual([]);
   });
@@ -233,10 +234,10 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
   it("through the CLI: --from beats $MCP_SCHEMA_DIR, which beats the lock URL", async () => {
     const good = folder("from", GOOD);
     const other = folder("env", OTHER);
-    const r1 = await runCliAsync(["pull", "--project", project.root, "--from", good], { MCP_SCHEMA_DIR: other });
+    const r1 = await runMain(["pull", "--from", good], project.root, { MCP_SCHEMA_DIR: other });
     expect(r1.code).toBe(0);
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
-    const r2 = await runCliAsync(["pull", "--project", project.root, "--force"], { MCP_SCHEMA_DIR: other });
+    const r2 = await runMain(["pull", "--force"], project.root, { MCP_SCHEMA_DIR: other });
     expect(r2.code).toBe(1);
     expect(r2.stderr.trim()).toContain(`${join(other, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
@@ -244,9 +245,39 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
   });
 
   it("through the CLI: --timeout gives up on a silent server with exit 1 and one line", async () => {
-    const r = await runCliAsync(["pull", "--project", project.root, "--force", "--timeout", "0.3", "--from", `${base}/hang`]);
+    const r = await runMain(["pull", "--force", "--timeout", "0.3", "--from", `${base}/hang`], project.root);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual([`mcp-bindgen: ${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s)`]);
     expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
+  });
+});
+
+describe("two pull --update-lock at once", () => {
+  it("lose no update: each waits for the project's lock file, then records its release beside the others", async () => {
+    const releases = ["2032-01-01", "2032-02-01", "2032-03-01"];
+    const drafts = join(project.root, "drafts");
+    for (const [i, r] of releases.entries()) {
+      mkdirSync(join(drafts, r), { recursive: true });
+      writeFileSync(join(drafts, r, "schema.json"), i % 2 ? GOOD : OTHER);
+    }
+    // Hold the lock file so that every process has read the lock and placed its schema before any may write.
+    const release = acquireLock(project.paths.lockFile);
+    const before = lockText();
+    const children = releases.map((r) => spawnCli(["pull", "--project", project.root, "--release", r, "--from", drafts, "--update-lock"]));
+    const done = children.map(
+      (child) =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          let out = "";
+          child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+          child.on("close", (code) => resolve({ code, out }));
+        }),
+    );
+    const recorded = children.map((child) => new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("recorded") && resolve())));
+    await Promise.all(recorded);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lockText()).toBe(before);
+    release();
+    expect((await Promise.all(done)).map((r) => r.code)).toEqual(releases.map(() => 0));
+    expect(Object.keys(project.readLock()).sort()).toEqual([V, ...releases]);
   });
 });

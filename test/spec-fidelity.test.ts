@@ -10,10 +10,10 @@ import { compareWithSpec, type Comparison, type Mismatch } from "./support/spec-
 /**
  * Every generated type against the spec's own type of the same name (schema.ts, pinned in
  * schema/lock.json), both ways. Differences are allowed by kind and by name only; anything else
- * fails. Where schema.ts comes from, in order: schema/<v>/schema.ts as `pull` placed it, the
+ * fails. Where schema.ts comes from, in order: <cache>/<v>/schema.ts as `pull` placed it, the
  * MCP_SCHEMA_DIR folder, the registry package the lock names as a stand-in; each checked by sha256.
  */
-const lock = readLock(join(PACKAGE_ROOT, "schema", "lock.json"));
+const lock = readLock([join(PACKAGE_ROOT, "schema", "lock.json")]);
 const facts = loadFacts(join(PACKAGE_ROOT, "schema", "facts.json"));
 const allowed = JSON.parse(readFileSync(join(PACKAGE_ROOT, "test", "fixtures", "fidelity", "allowed.json"), "utf8")) as Record<
   string,
@@ -29,7 +29,7 @@ interface Source {
 function specSource(version: string): Source | string {
   const pin = lock.versions.get(version)?.typescript;
   if (pin === undefined) return "the lock pins no schema.ts";
-  const candidates: Source[] = [{ file: join(PACKAGE_ROOT, "schema", version, "schema.ts"), label: "schema/" + version + "/schema.ts" }];
+  const candidates: Source[] = [{ file: join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen", version, "schema.ts"), label: "the cache's " + version + "/schema.ts" }];
   const dir = process.env["MCP_SCHEMA_DIR"];
   if (dir !== undefined) candidates.push({ file: join(dir, version, "schema.ts"), label: "$MCP_SCHEMA_DIR" });
   for (const c of candidates) {

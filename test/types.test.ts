@@ -5,21 +5,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { docText, repairLinks } from "../generator/emit/doc-comments.ts";
 import { PACKAGE_ROOT } from "../generator/project.ts";
 import { readExamples, writeExampleFile, type ExampleFile } from "./support/example-file.ts";
+import { REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 import { formatDiagnostics, typecheck, type Diagnostic } from "./support/typecheck.ts";
 
-const SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"];
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 const GENERATED = join(PACKAGE_ROOT, "generated");
 const CLOSED_FIXTURE = join(PACKAGE_ROOT, "test", "fixtures", "types", "closed-2026-07-28.ts");
 
-function schemaDir(): string {
-  if (SCHEMA_DIR === undefined) throw new Error("MCP_SCHEMA_DIR must point at the shared mcp-schema folder");
-  return SCHEMA_DIR;
-}
-
 /** Definition names straight from the schema file, independent of the generator's loader. */
 function schemaDefinitionNames(version: string): string[] {
-  const raw = JSON.parse(readFileSync(join(schemaDir(), version, "schema.json"), "utf8")) as {
+  const raw = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json"), "utf8")) as {
     definitions?: Record<string, unknown>;
     $defs?: Record<string, unknown>;
   };
@@ -67,7 +62,7 @@ describe("official 2026-07-28 examples against the generated types", () => {
   let closedDiagnostics: Diagnostic[];
 
   beforeAll(() => {
-    const all = readExamples(join(schemaDir(), "2026-07-28", "examples"));
+    const all = readExamples(join(REAL_SCHEMA_DIR, "2026-07-28", "examples"));
     expect(all).toHaveLength(129);
     examples = writeExampleFile(join(PACKAGE_ROOT, "test", ".tmp", "types", "examples.ts"), join(GENERATED, "2026-07-28", "types.ts"), all);
     // One program for the example file and the closed-interface fixture.

@@ -6,7 +6,7 @@ import { readSourceDeprecations } from "../generator/load/typescript-deprecation
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
-import { defaultPaths } from "../generator/project.ts";
+import { PACKAGE_FACTS } from "../generator/project.ts";
 import { sha256 } from "./support/tmp-project.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-ts-deprecations-"));
@@ -57,7 +57,7 @@ describe("deprecations from the pinned schema.ts", () => {
     doc.definitions["Legacy"] = { type: "object", properties: { name: { type: "string" } } };
     const schema = normalise("base.json", doc, "0".repeat(64));
     const pin = "https://example.invalid/schema.ts";
-    const model = buildModel("2099-01-01", schema, loadFacts(defaultPaths().factsFile), { deprecations: [{ kind: "definition", name: "Legacy" }], source: pin });
+    const model = buildModel("2099-01-01", schema, loadFacts(PACKAGE_FACTS), { deprecations: [{ kind: "definition", name: "Legacy" }], source: pin });
     expect(model.definitions.get("Legacy")!.deprecated).toBe(true);
     expect(model.deprecations).toEqual([{ kind: "definition", name: "Legacy", note: null, source: pin }]);
   });

@@ -5,12 +5,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../generator/load/schema-node.ts";
-import { defaultPaths, loadModels } from "../generator/project.ts";
+import { checkoutModels } from "./support/checkout.ts";
 import { mutate, rng, sample } from "./support/schema-values.ts";
 import { REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
-const models = await loadModels(defaultPaths(), { env: process.env["MCP_SCHEMA_DIR"] });
+const models = await checkoutModels();
 
 interface ValidateModule {
   validate(name: string, value: unknown): { ok: boolean };

@@ -1,7 +1,8 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { readLockFile } from "../generator/load/lock.ts";
+import { PACKAGE_LOCK } from "../generator/project.ts";
 import { formatDiagnostics, typecheck } from "./support/typecheck.ts";
 import { REAL_SCHEMA_DIR, runCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
@@ -42,11 +43,12 @@ const cli = (...args: string[]) => runCli([...args, "--project", project.root]);
 
 beforeAll(() => {
   project = tmpProject("mcp-bindgen-release-");
-  cpSync(join(PACKAGE_ROOT, "schema", "lock.json"), join(project.paths.schemaDir, "lock.json"));
-  for (const version of Object.keys(project.readLock())) {
-    mkdirSync(join(project.paths.schemaDir, version), { recursive: true });
-    cpSync(join(REAL_SCHEMA_DIR, version, "schema.json"), project.schemaFile(version));
+  // The project chooses every release the package knows; their schemas are already cached.
+  for (const version of readLockFile(PACKAGE_LOCK).keys()) {
+    project.putSchema(version, readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json")), false);
   }
+  // No "releases": the project generates every release its locks know, as the tool's checkout does.
+  writeFileSync(join(project.root, "mcp-bindgen.config.json"), JSON.stringify({ out: "generated" }));
   drafts = join(project.root, "drafts");
   mkdirSync(join(drafts, NEXT), { recursive: true });
   writeFileSync(join(drafts, NEXT, "schema.json"), nextRelease());
@@ -55,7 +57,7 @@ afterAll(() => project.cleanup());
 
 describe("a new spec release lands", () => {
   it("pull --update-lock records it in the lock", () => {
-    const r = cli("pull", "--version", NEXT, "--from", drafts, "--update-lock");
+    const r = cli("pull", "--release", NEXT, "--from", drafts, "--update-lock");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(project.readLock()[NEXT]?.sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -66,10 +68,10 @@ describe("a new spec release lands", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${NEXT}\\s+modern\\s+\\d+ types\\s+22 methods`, "m"));
-    const index = readFileSync(join(project.paths.generatedDir, "index.ts"), "utf8");
+    const index = readFileSync(join(project.paths.outDir, "index.ts"), "utf8");
     expect(index).toMatch(new RegExp(`VERSIONS: readonly \\[\\s*"${NEXT}",\\s*"${PREV}"`));
     expect(index).toContain(`LATEST_VERSION = "${NEXT}"`);
-    expect(readFileSync(join(project.paths.generatedDir, NEXT, "index.ts"), "utf8")).toContain('ERA = "modern"');
+    expect(readFileSync(join(project.paths.outDir, NEXT, "index.ts"), "utf8")).toContain('ERA = "modern"');
   });
 
   it("its new method is typed, and absent from the previous release", () => {

@@ -1,45 +1,42 @@
 import type { CommandModule } from "yargs";
+import { diff } from "../api.ts";
 import { CommandFailure } from "../errors.ts";
-import { diffModels, forSide, isBreaking } from "../diff/index.ts";
-import { loadDiffSide } from "../diff/load-model.ts";
+import { isBreaking, type Side } from "../diff/index.ts";
 import { renderMarkdown } from "../diff/render-markdown.ts";
-import type { Side } from "../diff/change.ts";
-import { envSchemaDir, pathsFrom, PROJECT_OPTION } from "./options.ts";
+import { PROJECT_OPTION, projectOptions, type CliContext } from "./options.ts";
 
-export const diffCommand: CommandModule = {
-  command: "diff <old> <new>",
-  describe: "What changed between two releases (or schema files), and whether it breaks clients or servers",
-  builder: (y) =>
-    y
-      .positional("old", { type: "string", describe: "A version in schema/lock.json, or a path to a schema file" })
-      .positional("new", { type: "string", describe: "A version in schema/lock.json, or a path to a schema file" })
-      .option("format", { choices: ["md", "json"] as const, default: "md" as const, describe: "Markdown for people, JSON for tools" })
-      .option("side", { choices: ["client", "server", "both"] as const, default: "both" as const, describe: "Whose breakage to report" })
-      .option("breaking", { type: "boolean", default: false, describe: "Markdown: only the breaking changes, short enough for a pull-request comment" })
-      .option("fail-on", { choices: ["breaking", "any"] as const, describe: "Exit 1 when a change breaks the chosen side, or on any change" })
-      .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
-      .option("project", PROJECT_OPTION)
-      .example("$0 diff 2025-11-25 2026-07-28", "Markdown report between two releases")
-      .example("$0 diff 2026-07-28 ./draft/schema.json --side client --fail-on breaking", "Gate CI on a draft")
-      .example("$0 diff 2025-11-25 2026-07-28 --breaking", "The breaking changes only, for a pull-request comment"),
-  handler: async (argv) => {
-    const a = argv as unknown as {
-      old: string;
-      new: string;
-      format: "md" | "json";
-      side: Side | "both";
-      failOn?: "breaking" | "any";
-      breaking: boolean;
-      from?: string;
-      project?: string;
-    };
-    const paths = pathsFrom(a);
-    const options = { from: a.from, env: envSchemaDir() };
-    const oldModel = await loadDiffSide(paths, String(a.old), options);
-    const newModel = await loadDiffSide(paths, String(a.new), options);
-    const diff = forSide(diffModels(oldModel, newModel), a.side);
-    process.stdout.write(a.format === "json" ? JSON.stringify(diff, null, 2) + "\n" : renderMarkdown(diff, { side: a.side, breakingOnly: a.breaking }));
-    const failed = a.failOn === "any" ? diff.changes.length > 0 : a.failOn === "breaking" && diff.changes.some((c) => isBreaking(c, a.side));
-    if (failed) throw new CommandFailure(1);
-  },
-};
+export function diffCommand(ctx: CliContext): CommandModule {
+  return {
+    command: "diff <old> <new>",
+    describe: "What changed between two releases (or schema files), and whether it breaks clients or servers",
+    builder: (y) =>
+      y
+        .positional("old", { type: "string", describe: "A release in the locks, or a path to a schema file" })
+        .positional("new", { type: "string", describe: "A release in the locks, or a path to a schema file" })
+        .option("format", { choices: ["md", "json"] as const, default: "md" as const, describe: "Markdown for people, JSON for tools" })
+        .option("side", { choices: ["client", "server", "both"] as const, default: "both" as const, describe: "Whose breakage to report" })
+        .option("breaking", { type: "boolean", default: false, describe: "Markdown: only the breaking changes, short enough for a pull-request comment" })
+        .option("fail-on", { choices: ["breaking", "any"] as const, describe: "Exit 1 when a change breaks the chosen side, or on any change" })
+        .option("from", { type: "string", describe: "Folder laid out as <release>/schema.json, or a URL base, to take schemas from" })
+        .option("project", PROJECT_OPTION)
+        .example("$0 diff 2025-11-25 2026-07-28", "Markdown report between two releases")
+        .example("$0 diff 2026-07-28 ./draft/schema.json --side client --fail-on breaking", "Gate CI on a draft")
+        .example("$0 diff 2025-11-25 2026-07-28 --breaking", "The breaking changes only, for a pull-request comment"),
+    handler: async (argv) => {
+      const a = argv as unknown as {
+        old: string;
+        new: string;
+        format: "md" | "json";
+        side: Side | "both";
+        failOn?: "breaking" | "any";
+        breaking: boolean;
+        from?: string;
+        project?: string;
+      };
+      const report = await diff(String(a.old), String(a.new), { ...projectOptions(ctx, a), side: a.side });
+      ctx.stdout(a.format === "json" ? JSON.stringify(report, null, 2) + "\n" : renderMarkdown(report, { side: a.side, breakingOnly: a.breaking }));
+      const failed = a.failOn === "any" ? report.changes.length > 0 : a.failOn === "breaking" && report.changes.some((c) => isBreaking(c, a.side));
+      if (failed) throw new CommandFailure(1);
+    },
+  };
+}

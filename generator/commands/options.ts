@@ -1,37 +1,46 @@
 import type { Argv } from "yargs";
-import { readLock } from "../load/lock.ts";
-import { EXIT_CODES_HELP, UsageError } from "../errors.ts";
-import { defaultPaths, type ProjectPaths } from "../project.ts";
+import { IMPORT_EXTENSIONS, type ImportExtension } from "../config.ts";
+import { EXIT_CODES_HELP } from "../errors.ts";
 
-/** Options every command that reads schemas shares. */
-export const PROJECT_OPTION = {
-  type: "string",
-  describe: "Project root holding schema/lock.json, schema/facts.json and generated/ (default: this checkout)",
-} as const;
+/** Where a command runs and prints; `main` gets it from the process, tests pass their own. */
+export interface CliContext {
+  readonly cwd: string;
+  readonly stdout: (text: string) => void;
+}
+
+/** The options every command that reads schemas shares, as parsed. */
+export interface SourceArgs {
+  readonly release?: string[];
+  readonly from?: string;
+  readonly project?: string;
+}
 
 export function withSources<T>(y: Argv<T>) {
   return y
-    .option("version", { alias: "v", type: "string", array: true, describe: "Spec release(s) to work on (default: every version in schema/lock.json)" })
-    .option("from", { type: "string", describe: "Folder laid out as <version>/schema.json, or a URL base, to take schemas from" })
+    .option("release", { alias: "r", type: "string", array: true, describe: "Spec release(s) to work on (default: the config's releases)" })
+    .option("from", { type: "string", describe: "Folder laid out as <release>/schema.json, or a URL base, to take schemas from" })
     .option("project", PROJECT_OPTION)
     .epilogue(EXIT_CODES_HELP);
 }
 
-export function pathsFrom(argv: { project?: string | undefined }): ProjectPaths {
-  return defaultPaths(argv.project);
-}
+export const PROJECT_OPTION = {
+  type: "string",
+  describe: "Look for mcp-bindgen.config.json from this folder upwards (default: the working directory)",
+} as const;
 
-/** Rejects versions the lock does not know, listing the ones it does. */
-export function checkVersions(paths: ProjectPaths, versions: readonly string[] | undefined): string[] {
-  const lock = readLock(`${paths.schemaDir}/lock.json`);
-  const known = [...lock.versions.keys()];
-  for (const v of versions ?? []) {
-    if (!lock.versions.has(v)) throw new UsageError(`unknown version "${v}" (known: ${known.join(", ")})`);
-  }
-  return versions && versions.length > 0 ? [...versions] : known;
-}
+export const OUT_OPTION = { type: "string", describe: "Output folder inside the project (overrides the config's out)" } as const;
+export const IMPORT_EXTENSION_OPTION = {
+  choices: IMPORT_EXTENSIONS,
+  describe: "How generated modules import each other: .js (nodenext, bundler) or .ts (type stripping, Deno, Bun)",
+} as const;
 
-export function envSchemaDir(): string | undefined {
-  const dir = process.env["MCP_SCHEMA_DIR"];
-  return dir && dir.trim() !== "" ? dir : undefined;
+/** The API options a command's arguments name. */
+export function projectOptions(ctx: CliContext, a: SourceArgs & { out?: string; importExtension?: ImportExtension }) {
+  return {
+    cwd: a.project ?? ctx.cwd,
+    ...(a.out !== undefined ? { out: a.out } : {}),
+    ...(a.release !== undefined ? { releases: a.release } : {}),
+    ...(a.importExtension !== undefined ? { importExtension: a.importExtension } : {}),
+    ...(a.from !== undefined ? { from: a.from } : {}),
+  };
 }

@@ -1,31 +1,27 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { loadModels } from "../generate.ts";
 import { loadSchema } from "../load/load-schema.ts";
-import { readLock, VERSION_PATTERN } from "../load/lock.ts";
+import { VERSION_PATTERN, type Lock } from "../load/lock.ts";
+import type { SchemaSources } from "../load/schemas.ts";
 import { buildModel } from "../model/build.ts";
 import { loadFacts } from "../model/facts.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { loadModels, type ProjectPaths } from "../project.ts";
-
-export interface SourceOptions {
-  readonly from?: string | undefined;
-  readonly env?: string | undefined;
-}
+import type { ProjectPaths } from "../project.ts";
 
 /**
- * `<old>`/`<new>` of `diff`: a release in schema/lock.json (pulled if missing), or a schema file
- * (or a folder holding schema.json) such as an unreleased draft, which is read as is.
+ * `<old>`/`<new>` of `diff`: a release in the locks (pulled if missing), or a schema file (or a
+ * folder holding schema.json) such as an unreleased draft, which is read as is.
  */
-export async function loadDiffSide(paths: ProjectPaths, arg: string, options: SourceOptions): Promise<ProtocolModel> {
-  const lock = readLock(join(paths.schemaDir, "lock.json"));
+export async function loadDiffSide(paths: ProjectPaths, lock: Lock, arg: string, sources: SchemaSources): Promise<ProtocolModel> {
   if (lock.versions.has(arg)) {
-    const [model] = await loadModels(paths, { versions: [arg], from: options.from, env: options.env });
+    const [model] = await loadModels(paths, { releases: [arg], ...sources });
     return model!;
   }
   const file = schemaFileOf(arg);
   if (!file) {
-    throw new UsageError(`unknown version "${arg}": not in schema/lock.json and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`);
+    throw new UsageError(`unknown release "${arg}": not in the lock and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`);
   }
   return buildModel(versionOfPath(file), loadSchema(file), loadFacts(paths.factsFile));
 }

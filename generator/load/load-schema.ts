@@ -22,6 +22,6 @@ export function loadSchema(file: string, expectedSha256?: string): NormalisedSch
 /** Every use of a schema file checks it against the lock first, including runs that reuse old output. */
 export function verifySha256(file: string, actual: string, expected: string): void {
   if (actual !== expected) {
-    throw new BindgenError(file, "", `sha256 ${expected} (from schema/lock.json)`, `got ${actual}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`);
+    throw new BindgenError(file, "", `sha256 ${expected} (pinned in the lock)`, `got ${actual}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`);
   }
 }

@@ -1,14 +1,31 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BindgenError, UsageError } from "../errors.ts";
-import { lockToJson, readLock, VERSION_PATTERN, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
+import { exampleUrl, lockToJson, readLock, readLockFile, VERSION_PATTERN, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
-import { atomicWriteFile } from "../write.ts";
+import { acquireLock, atomicWriteFile } from "../write.ts";
 
-export interface PullOptions {
-  /** The project's `schema/` folder (holds lock.json and the pulled copies). */
-  readonly schemaDir: string;
+/** Where a project's schemas are pinned and placed. */
+export interface SchemaStore {
+  /** Verified copies: `<cacheDir>/<version>/schema.json` and `<cacheDir>/<version>/examples/…`. */
+  readonly cacheDir: string;
+  /** The project's own lock: read last, and the one `--update-lock` writes. May not exist yet. */
+  readonly lockFile: string;
+  /** The lock shipped with the package, read first; absent when the project's lock is the package's. */
+  readonly packageLock?: string | undefined;
+}
+
+export function lockFiles(store: SchemaStore): string[] {
+  return store.packageLock && store.packageLock !== store.lockFile ? [store.packageLock, store.lockFile] : [store.lockFile];
+}
+
+/** The merged lock of a store: the package's releases plus the project's own. */
+export function storeLock(store: SchemaStore): Lock {
+  return readLock(lockFiles(store), new Set(store.packageLock && store.packageLock !== store.lockFile ? [store.lockFile] : []));
+}
+
+export interface PullOptions extends SchemaStore {
   /** Versions to pull; all versions in the lock when empty. */
   readonly versions: readonly string[];
   /** `--from DIR|URL`; falls back to `MCP_SCHEMA_DIR`, then the lock's upstream URL. */
@@ -18,6 +35,8 @@ export interface PullOptions {
   readonly updateLock?: boolean;
   /** Fetch again even if a verified copy is already in place. */
   readonly force?: boolean;
+  /** Also place the example files the lock pins. */
+  readonly examples?: boolean;
   readonly timeoutMs?: number;
   readonly log?: (line: string) => void;
 }
@@ -29,60 +48,143 @@ export interface PullResult {
   readonly sha256: string;
 }
 
-export function schemaPath(schemaDir: string, version: string): string {
-  return join(schemaDir, version, "schema.json");
+export function schemaPath(cacheDir: string, version: string): string {
+  return join(cacheDir, version, "schema.json");
+}
+
+export function examplesPath(cacheDir: string, version: string): string {
+  return join(cacheDir, version, "examples");
+}
+
+/** Whether the copy at `file` exists and has the pinned hash. */
+function verified(file: string, hash: string): boolean {
+  return existsSync(file) && sha256(readFileSync(file)) === hash;
 }
 
 /**
- * Places `schema/<version>/schema.json` for each version, each copy checked against the lock's
- * sha256 before it replaces anything. A failure leaves the previous file in place.
+ * Versions whose schema (or, with `examples`, a pinned example file) is not in the cache. A copy
+ * that is there but no longer matches the lock is not fetched again behind the user's back: its
+ * use fails, naming it (see verifySha256).
+ */
+export function unplaced(store: SchemaStore, lock: Lock, versions: readonly string[], examples: boolean): string[] {
+  return versions.filter(
+    (v) =>
+      !existsSync(schemaPath(store.cacheDir, v)) ||
+      (examples && Object.keys(lock.versions.get(v)?.examples ?? {}).some((path) => !existsSync(join(examplesPath(store.cacheDir, v), path)))),
+  );
+}
+
+/**
+ * Places `<cache>/<version>/schema.json` (and the examples the lock pins) for each version, each
+ * copy checked against the lock's sha256 before it replaces anything. A failure leaves the
+ * previous file in place. With `updateLock`, the project's lock gains the new entries; it is
+ * re-read under an exclusive lock just before the write, so concurrent runs lose no update.
  */
 export async function pull(options: PullOptions): Promise<PullResult[]> {
-  const lockFile = join(options.schemaDir, "lock.json");
-  const lock = readLock(lockFile);
+  const lock = storeLock(options);
+  const known = () => [...lock.versions.keys()].join(", ");
   const versions = options.versions.length > 0 ? [...options.versions] : [...lock.versions.keys()];
   for (const v of versions) {
-    if (!VERSION_PATTERN.test(v)) throw new UsageError(`"${v}" is not a version (expected YYYY-MM-DD; known: ${[...lock.versions.keys()].join(", ")})`);
+    if (!VERSION_PATTERN.test(v)) throw new UsageError(`"${v}" is not a release (expected YYYY-MM-DD; known: ${known()})`);
     if (!lock.versions.has(v) && !options.updateLock) {
-      throw new UsageError(`unknown version "${v}" (known: ${[...lock.versions.keys()].join(", ")}); add it with --update-lock`);
+      throw new UsageError(`unknown release "${v}" (known: ${known()}); add it with --update-lock`);
     }
   }
   const base = options.from ?? options.env;
-  const updated = new Map<string, LockEntry>(lock.versions);
+  const updated = new Map<string, LockEntry>();
   const results: PullResult[] = [];
+  const timeoutMs = options.timeoutMs ?? 30_000;
   for (const version of versions) {
     const entry = lock.versions.get(version);
-    const target = schemaPath(options.schemaDir, version);
-    if (entry && !options.force && existsSync(target) && sha256(readFileSync(target)) === entry.sha256) {
-      results.push({ version, status: "present", source: target, sha256: entry.sha256 });
-      continue;
+    const target = schemaPath(options.cacheDir, version);
+    let result: PullResult;
+    let recorded = entry;
+    if (entry && !options.force && verified(target, entry.sha256)) {
+      result = { version, status: "present", source: target, sha256: entry.sha256 };
+    } else {
+      const source = sourceFor(version, base, entry, versions.length);
+      if (entry?.typescript) await pullTypeScript(options, version, base, entry.typescript, source);
+      const bytes = await fetchBytes(source, timeoutMs);
+      const hash = sha256(bytes);
+      if (entry && hash !== entry.sha256 && !options.updateLock) {
+        throw new BindgenError(
+          source,
+          "",
+          `sha256 ${entry.sha256} (from ${lock.files.join(" + ")})`,
+          `got ${hash}; nothing was written. If the release was re-sealed, pass --update-lock`,
+        );
+      }
+      atomicWriteFile(target, bytes);
+      options.log?.(`${version}: ${entry && hash === entry.sha256 ? "verified" : "recorded"} ${hash.slice(0, 12)} from ${source}`);
+      result = { version, status: "pulled", source, sha256: hash };
+      if (!entry || hash !== entry.sha256) {
+        const examples = !isUrl(source) ? examplesIn(join(source, "..", "examples")) : entry?.examples;
+        recorded = { ...entry, url: isUrl(source) ? source : (entry?.url ?? upstreamUrlFor(version, lock)), sha256: hash, ...(examples ? { examples } : {}) };
+        updated.set(version, recorded);
+      }
     }
-    const source = sourceFor(version, base, entry, versions.length);
-    if (entry?.typescript) await pullTypeScript(options, version, base, entry.typescript, source);
-    const bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
-    const hash = sha256(bytes);
-    if (entry && hash !== entry.sha256 && !options.updateLock) {
-      throw new BindgenError(source, "", `sha256 ${entry.sha256} (from ${lockFile})`, `got ${hash}; nothing was written. If the release was re-sealed, pass --update-lock`);
-    }
-    atomicWriteFile(target, bytes);
-    updated.set(version, { ...entry, url: isUrl(source) ? source : (entry?.url ?? upstreamUrlFor(version, lock)), sha256: hash });
-    options.log?.(`${version}: ${entry && hash === entry.sha256 ? "verified" : "recorded"} ${hash.slice(0, 12)} from ${source}`);
-    results.push({ version, status: "pulled", source, sha256: hash });
+    if (options.examples) await placeExamples(options, version, recorded!, base, timeoutMs);
+    results.push(result);
   }
-  if (options.updateLock) {
-    const text = lockToJson(updated);
-    if (text !== readFileSync(lockFile, "utf8")) atomicWriteFile(lockFile, text);
-  }
+  if (options.updateLock && updated.size > 0) recordInLock(options.lockFile, updated);
   return results;
 }
 
+/** Adds entries to a lock file under an exclusive lock, re-reading it first so a concurrent writer's entries stay. */
+function recordInLock(lockFile: string, entries: ReadonlyMap<string, LockEntry>): void {
+  const release = acquireLock(lockFile);
+  try {
+    const current = readLockFile(lockFile, true);
+    for (const [version, entry] of entries) current.set(version, entry);
+    const text = lockToJson(current);
+    if (!existsSync(lockFile) || text !== readFileSync(lockFile, "utf8")) atomicWriteFile(lockFile, text);
+  } finally {
+    release();
+  }
+}
+
+/** The official examples pinned for a release, each fetched from the same kind of source as its schema and verified. */
+async function placeExamples(options: PullOptions, version: string, entry: LockEntry, base: string | undefined, timeoutMs: number): Promise<void> {
+  const dir = examplesPath(options.cacheDir, version);
+  const missing = Object.entries(entry.examples ?? {}).filter(([path, hash]) => options.force || !verified(join(dir, path), hash));
+  const exampleBase = base !== undefined && base !== "" && !base.includes("{version}") && !base.endsWith(".json") ? base : undefined;
+  // A few requests at a time: fast on a real network, gentle on the server.
+  for (let i = 0; i < missing.length; i += 8) {
+    await Promise.all(
+      missing.slice(i, i + 8).map(async ([path, hash]) => {
+        const source =
+          exampleBase === undefined
+            ? exampleUrl(entry, path)
+            : isUrl(exampleBase)
+              ? `${exampleBase.replace(/\/$/, "")}/${version}/examples/${path}`
+              : join(resolve(exampleBase), version, "examples", path);
+        const bytes = await fetchBytes(source, timeoutMs);
+        if (sha256(bytes) !== hash) throw new BindgenError(source, "", `sha256 ${hash} (pinned in the lock)`, `got ${sha256(bytes)}; nothing was written`);
+        atomicWriteFile(join(dir, path), bytes);
+      }),
+    );
+  }
+  if (missing.length > 0) options.log?.(`${version}: placed ${missing.length} pinned example files`);
+}
+
+/** `<Definition>/<file>.json` → sha256 for an examples folder beside a schema, or undefined when there is none. */
+function examplesIn(dir: string): Record<string, string> | undefined {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
+  const out: Record<string, string> = {};
+  for (const definition of readdirSync(dir).sort()) {
+    if (!statSync(join(dir, definition)).isDirectory()) continue;
+    for (const file of readdirSync(join(dir, definition)).sort()) if (file.endsWith(".json")) out[`${definition}/${file}`] = sha256(readFileSync(join(dir, definition, file)));
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /**
- * `schema/<version>/schema.ts` beside the schema it was pulled with, checked against the lock. The
+ * `<cache>/<version>/schema.ts` beside the schema it was pulled with, checked against the lock. The
  * bindings do not need it (only the fidelity test reads it), so a folder without one or a failed
  * download is logged and skipped; a copy with the wrong sha256 is an error like a wrong schema.
  */
 async function pullTypeScript(options: PullOptions, version: string, base: string | undefined, pin: TypeScriptPin, schemaSource: string): Promise<void> {
-  const target = join(options.schemaDir, version, "schema.ts");
+  const target = join(options.cacheDir, version, "schema.ts");
   if (!options.force && existsSync(target) && sha256(readFileSync(target)) === pin.sha256) return;
   const source = base === undefined || base === "" ? pin.url : schemaSource.replace(/schema\.json$/, "schema.ts");
   if (source === schemaSource || (!isUrl(source) && !existsSync(source))) return;

@@ -3,10 +3,11 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { main } from "../../generator/cli.ts";
 import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
 
-/** Real schemas for tests that need one: the shared folder when given, else the pulled copies. */
-export const REAL_SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(PACKAGE_ROOT, "schema");
+/** Real schemas for tests that need one: the shared folder when given, else the copies `npm run generate` placed in the cache. */
+export const REAL_SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen");
 export const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "schemas");
 
 /** Nothing listens on port 1: a lock URL that can never be fetched by accident. */
@@ -20,46 +21,63 @@ export function fixture(name: string): Buffer {
   return readFileSync(join(FIXTURES, name));
 }
 
+type LockJson = Record<string, { url: string; sha256: string; examples?: Record<string, string> }>;
+
 export interface TmpProject {
   readonly root: string;
+  /** The project as the generator sees it in process: its own lock only (not the package's), its own facts.json. */
   readonly paths: ProjectPaths;
+  /** The releases its config chooses, newest first. */
+  releases(): string[];
   schemaFile(version: string): string;
-  /** Writes `schema/<version>/schema.json` and (unless told otherwise) a matching lock entry. */
+  /** Caches `<version>/schema.json`, adds the release to the config and (unless told otherwise) pins it in the project's lock. */
   putSchema(version: string, bytes: string | Uint8Array, lock?: { sha256?: string; url?: string } | false): void;
-  setLock(entries: Record<string, { url: string; sha256: string }>): void;
-  readLock(): Record<string, { url: string; sha256: string }>;
+  /** Adds releases to the config's `releases`. */
+  choose(...versions: string[]): void;
+  setLock(entries: LockJson): void;
+  readLock(): LockJson;
   cleanup(): void;
 }
 
-/** A throwaway project (schema/lock.json, the repo's facts.json, generated/) in the OS temp folder. */
+/** A throwaway user project (package.json, mcp-bindgen.config.json, its own lock and facts.json) in the OS temp folder. */
 export function tmpProject(prefix = "mcp-bindgen-test-"): TmpProject {
   const root = mkdtempSync(join(tmpdir(), prefix));
   const paths: ProjectPaths = {
-    schemaDir: join(root, "schema"),
-    factsFile: join(root, "schema", "facts.json"),
-    generatedDir: join(root, "generated"),
+    cacheDir: join(root, "node_modules", ".cache", "mcp-bindgen"),
+    lockFile: join(root, "mcp-bindgen.lock.json"),
+    factsFile: join(root, "facts.json"),
+    outDir: join(root, "generated"),
   };
-  mkdirSync(paths.schemaDir, { recursive: true });
+  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "tmp-app", private: true, type: "module" }, null, 2) + "\n");
   cpSync(join(PACKAGE_ROOT, "schema", "facts.json"), paths.factsFile);
-  const lockFile = join(paths.schemaDir, "lock.json");
-  writeFileSync(lockFile, JSON.stringify({ versions: {} }, null, 2) + "\n");
+  const configFile = join(root, "mcp-bindgen.config.json");
+  const config = (): { out: string; releases?: string[] } => JSON.parse(readFileSync(configFile, "utf8")) as { out: string; releases?: string[] };
+  writeFileSync(configFile, JSON.stringify({ out: "generated" }, null, 2) + "\n");
+  writeFileSync(paths.lockFile, JSON.stringify({ versions: {} }, null, 2) + "\n");
   const project: TmpProject = {
     root,
     paths,
-    schemaFile: (version) => join(paths.schemaDir, version, "schema.json"),
+    releases: () => [...(config().releases ?? [])].sort().reverse(),
+    schemaFile: (version) => join(paths.cacheDir, version, "schema.json"),
     putSchema(version, bytes, lock = {}) {
-      mkdirSync(join(paths.schemaDir, version), { recursive: true });
+      mkdirSync(join(paths.cacheDir, version), { recursive: true });
       writeFileSync(project.schemaFile(version), bytes);
+      project.choose(version);
       if (lock === false) return;
       const entries = project.readLock();
       entries[version] = { url: lock.url ?? `${DEAD_URL}/${version}/schema.json`, sha256: lock.sha256 ?? sha256(bytes) };
       project.setLock(entries);
     },
+    choose(...versions) {
+      const c = config();
+      const releases = [...new Set([...(c.releases ?? []), ...versions])];
+      writeFileSync(configFile, JSON.stringify({ ...c, releases }, null, 2) + "\n");
+    },
     setLock(entries) {
-      writeFileSync(lockFile, JSON.stringify({ versions: entries }, null, 2) + "\n");
+      writeFileSync(paths.lockFile, JSON.stringify({ versions: entries }, null, 2) + "\n");
     },
     readLock() {
-      return (JSON.parse(readFileSync(lockFile, "utf8")) as { versions: Record<string, { url: string; sha256: string }> }).versions;
+      return (JSON.parse(readFileSync(paths.lockFile, "utf8")) as { versions: LockJson }).versions;
     },
     cleanup() {
       rmSync(root, { recursive: true, force: true });
@@ -122,6 +140,7 @@ export function freezeGenerator(): () => void {
   const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-frozen-"));
   cpSync(join(PACKAGE_ROOT, "generator"), join(root, "generator"), { recursive: true });
   cpSync(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
+  for (const file of ["lock.json", "facts.json"]) cpSync(join(PACKAGE_ROOT, "schema", file), join(root, "schema", file));
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"), "dir");
   cliRoot = root;
   return () => {
@@ -152,4 +171,23 @@ export function runCliAsync(args: readonly string[], env: Record<string, string 
 /** Starts the CLI and returns the child, for tests that kill it. */
 export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}) {
   return spawn(process.execPath, [...nodeArgs(), ...args], { cwd: cliRoot, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/**
+ * Runs a command line in this process through `main`, as the CLI would from `cwd`. MCP_SCHEMA_DIR
+ * is what `env` says (unset by default, as for a spawned CLI), restored afterwards.
+ */
+export async function runMain(args: readonly string[], cwd: string, env: { MCP_SCHEMA_DIR?: string } = {}): Promise<CliResult> {
+  const saved = process.env["MCP_SCHEMA_DIR"];
+  if (env.MCP_SCHEMA_DIR === undefined) delete process.env["MCP_SCHEMA_DIR"];
+  else process.env["MCP_SCHEMA_DIR"] = env.MCP_SCHEMA_DIR;
+  let stdout = "";
+  let stderr = "";
+  try {
+    const code = await main(args, { cwd, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    return { code, signal: null, stdout, stderr };
+  } finally {
+    if (saved === undefined) delete process.env["MCP_SCHEMA_DIR"];
+    else process.env["MCP_SCHEMA_DIR"] = saved;
+  }
 }

@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { checkOut, CONFIG_FILE, type ImportExtension } from "./config.ts";
+import { BindgenError, UsageError } from "./errors.ts";
+import { chosenReleases, PACKAGE_LOCK, PACKAGE_ROOT, packageVersion, PROJECT_LOCK_FILE } from "./project.ts";
+import { parseJson } from "./load/read.ts";
+import { atomicWriteFile } from "./write.ts";
+
+export interface InitOptions {
+  /** Where to start looking for the project (the nearest folder with a package.json); default the working directory. */
+  readonly cwd?: string;
+  /** Output folder, relative to the project (default `src/mcp`). */
+  readonly out?: string;
+  /** Releases to generate (default: every release the package knows). */
+  readonly releases?: readonly string[];
+  /** Default: proposed from the project's tsconfig.json. */
+  readonly importExtension?: ImportExtension;
+  /** Replace an existing config that says something else. */
+  readonly force?: boolean;
+}
+
+export interface InitResult {
+  readonly configFile: string;
+  readonly config: "created" | "replaced" | "unchanged";
+  /** The package.json script that runs `mcp-bindgen generate`, and whether init added it. */
+  readonly script: { readonly name: string; readonly added: boolean } | undefined;
+  /** Why importExtension has its value. */
+  readonly importExtensionReason: string;
+}
+
+const DEFAULT_OUT = "src/mcp";
+
+/**
+ * `mcp-bindgen init`: writes the project's config and a script that runs the generator.
+ * Running it again with the same answers changes nothing; a config that says something else is
+ * replaced only with `force`.
+ */
+export function init(options: InitOptions = {}): InitResult {
+  const start = resolve(options.cwd ?? process.cwd());
+  const root = packageDir(start);
+  const packageFile = join(root, "package.json");
+  const configFile = join(root, CONFIG_FILE);
+  const out = options.out ?? DEFAULT_OUT;
+  try {
+    checkOut("--out", root, out);
+  } catch (err) {
+    throw err instanceof BindgenError ? new UsageError(err.message) : err;
+  }
+  const store = { cacheDir: "", lockFile: root === PACKAGE_ROOT ? PACKAGE_LOCK : join(root, PROJECT_LOCK_FILE), packageLock: PACKAGE_LOCK };
+  const releases = chosenReleases({ paths: store, releases: options.releases && options.releases.length > 0 ? options.releases : undefined, configFile: undefined }, true);
+  const proposed = options.importExtension ? { ext: options.importExtension, reason: "--import-extension" } : proposeImportExtension(root);
+  const text = JSON.stringify({ $schema: schemaReference(root), out: out.split(sep).join("/"), releases, importExtension: proposed.ext }, null, 2) + "\n";
+
+  let config: InitResult["config"] = "created";
+  if (existsSync(configFile)) {
+    if (readFileSync(configFile, "utf8") === text) config = "unchanged";
+    else if (!options.force)
+      throw new BindgenError(configFile, "", "no config yet (init never overwrites one)", "it says something else; edit it, or run init again with --force to replace it");
+    else config = "replaced";
+  }
+  if (config !== "unchanged") atomicWriteFile(configFile, text);
+  return { configFile, config, script: addScript(packageFile), importExtensionReason: proposed.reason };
+}
+
+function packageDir(start: string): string {
+  for (let at = start; ; at = dirname(at)) {
+    if (existsSync(join(at, "package.json"))) return at;
+    if (dirname(at) === at) throw new UsageError(`no package.json in ${start} or any folder above it: run init in your project (npm init creates a package.json)`);
+  }
+}
+
+/** `$schema` for editors: the package's own copy, relative when the package is installed in the project. */
+function schemaReference(root: string): string {
+  const rel = relative(root, join(PACKAGE_ROOT, "config.schema.json")).split(sep).join("/");
+  if (!rel.startsWith("..")) return rel.startsWith(".") ? rel : `./${rel}`;
+  return `https://unpkg.com/mcp-bindgen@${packageVersion()}/config.schema.json`;
+}
+
+/**
+ * `.ts` when the project's tsconfig lets source import `.ts` files (type stripping, Deno, Bun
+ * setups), else `.js`, which nodenext and bundler resolution both accept.
+ */
+export function proposeImportExtension(root: string): { ext: ImportExtension; reason: string } {
+  const file = join(root, "tsconfig.json");
+  if (!existsSync(file)) return { ext: ".js", reason: "no tsconfig.json: .js works under nodenext and bundler resolution" };
+  let options: Record<string, unknown>;
+  try {
+    const doc = JSON.parse(stripJsonComments(readFileSync(file, "utf8"))) as { compilerOptions?: Record<string, unknown> };
+    options = doc.compilerOptions ?? {};
+  } catch {
+    return { ext: ".js", reason: `${file} could not be read as JSON; chose .js` };
+  }
+  for (const flag of ["rewriteRelativeImportExtensions", "allowImportingTsExtensions"]) {
+    if (options[flag] === true) return { ext: ".ts", reason: `tsconfig.json sets ${flag}` };
+  }
+  return { ext: ".js", reason: "tsconfig.json does not allow .ts imports" };
+}
+
+/** tsconfig.json is JSON with comments and trailing commas. */
+function stripJsonComments(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      out += text.slice(i, end);
+      i = end - 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (c === "/" && text[i + 1] === "*") {
+      i = text.indexOf("*/", i + 2);
+      if (i < 0) break;
+      i++;
+    } else out += c;
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
+}
+
+const GENERATE_SCRIPT = "mcp-bindgen generate";
+
+/** Adds `generate` (or, when that name is taken, `mcp:generate`) to package.json, keeping its layout. */
+function addScript(packageFile: string): InitResult["script"] {
+  const text = readFileSync(packageFile, "utf8");
+  const doc = parseJson(packageFile, Buffer.from(text)) as { scripts?: Record<string, string> };
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new BindgenError(packageFile, "", "an object");
+  const scripts = doc.scripts ?? {};
+  const existing = Object.keys(scripts).find((name) => /(?:^|[\s/])mcp-bindgen\s+generate(?:\s|$)/.test(String(scripts[name])));
+  if (existing) return { name: existing, added: false };
+  const name = scripts["generate"] === undefined ? "generate" : scripts["mcp:generate"] === undefined ? "mcp:generate" : undefined;
+  if (!name) return undefined;
+  doc.scripts = { ...scripts, [name]: GENERATE_SCRIPT };
+  const indent = /^[ \t]+/m.exec(text)?.[0] ?? "  ";
+  atomicWriteFile(packageFile, JSON.stringify(doc, null, indent) + (text.endsWith("\n") ? "\n" : ""));
+  return { name, added: true };
+}
