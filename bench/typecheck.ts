@@ -59,18 +59,18 @@ function tsconfigFor(dir: string, name: string, consumer = join(CONSUMERS, `${na
  * the consumer at those, to see the cost of the types alone.
  */
 function declarationConsumer(dir: string): string {
-  const versionDir = join(PACKAGE_ROOT, "generated", "2026-07-28");
-  const emit = tsconfigFor(dir, "declarations", join(versionDir, "index.ts"), {
+  const generated = join(PACKAGE_ROOT, "generated");
+  const emit = tsconfigFor(dir, "declarations", join(generated, "2026-07-28", "index.ts"), {
     noEmit: false,
     declaration: true,
     emitDeclarationOnly: true,
-    rootDir: versionDir,
+    rootDir: generated,
     outDir: join(dir, "decl"),
   });
   const r = spawnSync(process.execPath, [TSC, "-p", emit], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`declaration emit failed:\n${r.stdout}${r.stderr}`);
   mkdirSync(join(dir, "consumers"), { recursive: true });
-  const source = readFileSync(join(CONSUMERS, "bindings.ts"), "utf8").replace("../../generated/2026-07-28/index.js", "../decl/index.js");
+  const source = readFileSync(join(CONSUMERS, "bindings.ts"), "utf8").replace("../../generated/2026-07-28/index.js", "../decl/2026-07-28/index.js");
   writeFileSync(join(dir, "consumers", "bindings-dts.ts"), source);
   return tsconfigFor(dir, "bindings-dts", join(dir, "consumers", "bindings-dts.ts"));
 }
