@@ -17,8 +17,18 @@ export function withImportExtension(text: string, extension: ".js" | ".ts"): str
   return extension === ".js" ? text : text.replace(RELATIVE_JS_SPECIFIER, `$1$2${extension}$3`);
 }
 
+/**
+ * Under the header of every copied runtime module. Each is checked where it is written (the
+ * generator's tsc and tests over generator/runtime/), and its exports all carry explicit types, so
+ * a consumer's tsc loses nothing by skipping its bodies, which were most of a consumer's check time.
+ * That is what shipping it as .js beside a .d.ts would give, without compiling and formatting both
+ * on every run; and the same file still serves `.ts` imports.
+ */
+export const RUNTIME_PRAGMA = "// @ts-nocheck\n// Type-checked where it is written (mcp-bindgen's generator/runtime/): your tsc need not check it again.";
+
 /** The header and the import extension applied to one emitted file. */
 export function finishFile(file: EmittedFile, options: RenderOptions = {}): EmittedFile {
-  const content = `${generatedHeader(options)}\n${withImportExtension(file.content, options.importExtension ?? ".js")}`;
-  return file.verbatim ? { path: file.path, content, verbatim: true } : { path: file.path, content };
+  const body = withImportExtension(file.content, options.importExtension ?? ".js");
+  if (file.verbatim) return { path: file.path, content: `${generatedHeader(options)}\n${RUNTIME_PRAGMA}\n${body}`, verbatim: true };
+  return { path: file.path, content: `${generatedHeader(options)}\n${body}` };
 }
