@@ -22,7 +22,7 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         {
           name: "ErrorCode",
           type: frozenType(Object.fromEntries(model.errorCodes.map((e) => [e.name, e.code])), { readonlyKeys: true }),
-          initializer: `Object.freeze({ ${model.errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
+          initializer: `/* @__PURE__ */ Object.freeze({ ${model.errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
         },
       ],
     });
@@ -36,7 +36,7 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         {
           name: "RECEIVE_ONLY_ERROR_CODES",
           type: "readonly ErrorCode[]",
-          initializer: `Object.freeze([${model.errorCodes
+          initializer: `/* @__PURE__ */ Object.freeze([${model.errorCodes
             .filter((e) => !e.send)
             .map((e) => e.code)
             .join(", ")}])`,
@@ -51,7 +51,7 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         {
           name: "ERROR_RANGES",
           type: `readonly (${model.errorRanges.map((r) => frozenType({ name: r.name, from: r.from, to: r.to, allocate: r.allocate })).join(" | ") || "never"})[]`,
-          initializer: `Object.freeze([${model.errorRanges.map((r) => `Object.freeze({ name: ${JSON.stringify(r.name)}, from: ${r.from}, to: ${r.to}, allocate: ${r.allocate} })`).join(", ")}])`,
+          initializer: `/* @__PURE__ */ Object.freeze([${model.errorRanges.map((r) => `/* @__PURE__ */ Object.freeze({ name: ${JSON.stringify(r.name)}, from: ${r.from}, to: ${r.to}, allocate: ${r.allocate} })`).join(", ")}])`,
         },
       ],
     });
@@ -62,7 +62,7 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         {
           name: "NAMES",
           type: "ReadonlyMap<number, ErrorName>",
-          initializer: `new Map<number, ErrorName>([${model.errorCodes.map((e) => `[${e.code}, ${JSON.stringify(e.name)}]`).join(", ")}])`,
+          initializer: `/* @__PURE__ */ new Map<number, ErrorName>([${model.errorCodes.map((e) => `[${e.code}, ${JSON.stringify(e.name)}]`).join(", ")}])`,
         },
       ],
     });

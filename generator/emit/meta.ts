@@ -17,7 +17,7 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
         {
           name: "MetaKey",
           type: frozenType(Object.fromEntries(model.metaKeys.map((k) => [k.name, k.key])), { readonlyKeys: true, docs: new Map(model.metaKeys.map((k) => [k.name, scopeDoc(k)])) }),
-          initializer: `Object.freeze({ ${model.metaKeys.map((k) => `/** ${scopeDoc(k)} */\n${k.name}: ${JSON.stringify(k.key)}`).join(",\n")} } as const)`,
+          initializer: `/* @__PURE__ */ Object.freeze({ ${model.metaKeys.map((k) => `/** ${scopeDoc(k)} */\n${k.name}: ${JSON.stringify(k.key)}`).join(",\n")} } as const)`,
         },
       ],
     });
@@ -30,7 +30,7 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
         {
           name: "REQUIRED_REQUEST_META_KEYS",
           type: "readonly MetaKey[]",
-          initializer: `Object.freeze([${requiredInRequests.map((k) => `MetaKey.${k.name}`).join(", ")}])`,
+          initializer: `/* @__PURE__ */ Object.freeze([${requiredInRequests.map((k) => `MetaKey.${k.name}`).join(", ")}])`,
         },
       ],
     });

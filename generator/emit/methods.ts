@@ -177,7 +177,7 @@ export function emitMethods(model: ProtocolModel) {
         {
           name: "METHODS",
           type: "{ readonly [M in Method]: MethodInfo }",
-          initializer: `deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
+          initializer: `/* @__PURE__ */ deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
         },
       ],
     });
@@ -189,7 +189,7 @@ export function emitMethods(model: ProtocolModel) {
           {
             name: t.arrayName,
             type: `readonly ${t.keyType}[]`,
-            initializer: `Object.freeze([${model.methods
+            initializer: `/* @__PURE__ */ Object.freeze([${model.methods
               .filter(t.select)
               .map((m) => JSON.stringify(m.name))
               .join(", ")}])`,

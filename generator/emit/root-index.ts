@@ -11,7 +11,7 @@ import { buildSourceFile } from "./source-file.ts";
 export function emitRootIndex(models: readonly ProtocolModel[], rootModules: readonly string[]): EmittedFile {
   const path = "index.ts";
   const versions = (ms: readonly ProtocolModel[]) => ms.map((m) => JSON.stringify(m.version)).join(", ");
-  const list = (ms: readonly ProtocolModel[]) => ({ type: `readonly [${versions(ms)}]`, initializer: `Object.freeze([${versions(ms)}] as const)` });
+  const list = (ms: readonly ProtocolModel[]) => ({ type: `readonly [${versions(ms)}]`, initializer: `/* @__PURE__ */ Object.freeze([${versions(ms)}] as const)` });
   const legacy = models.filter((m) => m.era === "legacy");
   const modern = models.filter((m) => m.era === "modern");
   const content = buildSourceFile(path, (file) => {

@@ -96,7 +96,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
       {
         name: "ErrorCode",
         type: frozenType(Object.fromEntries(errorCodes.map((e) => [e.name, e.code])), { readonlyKeys: true }),
-        initializer: `Object.freeze({ ${errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
+        initializer: `/* @__PURE__ */ Object.freeze({ ${errorCodes.map((e) => `${e.name}: ${e.code}`).join(", ")} } as const)`,
       },
     ],
   });
@@ -132,7 +132,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
       {
         name: "MetaKey",
         type: frozenType(Object.fromEntries(metaKeys), { readonlyKeys: true }),
-        initializer: `Object.freeze({ ${[...metaKeys].map(([n, k]) => `${n}: ${JSON.stringify(k)}`).join(", ")} } as const)`,
+        initializer: `/* @__PURE__ */ Object.freeze({ ${[...metaKeys].map(([n, k]) => `${n}: ${JSON.stringify(k)}`).join(", ")} } as const)`,
       },
     ],
   });
@@ -152,7 +152,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
       "Error codes that prove the peer speaks the stateless protocol: the request was wrong, not the era. After one of " +
         "these a client must not fall back to `initialize` (it would not help); after any other error it should.",
     ],
-    declarations: [{ name: "MODERN_SIGNAL_CODES", type: `readonly [${signals.join(", ")}]`, initializer: `Object.freeze([${signals.join(", ")}] as const)` }],
+    declarations: [{ name: "MODERN_SIGNAL_CODES", type: `readonly [${signals.join(", ")}]`, initializer: `/* @__PURE__ */ Object.freeze([${signals.join(", ")}] as const)` }],
   });
   file.addFunction({
     name: "isModernSignal",
@@ -202,7 +202,7 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
       {
         name: "DEFAULT_CLIENT_CAPABILITIES",
         type: frozenType(capabilities, { depth: 3 }),
-        initializer: `Object.freeze({ elicitation: Object.freeze({}), extensions: Object.freeze({ ${JSON.stringify(ui.id)}: Object.freeze(${JSON.stringify(ui.clientCapability)}) }) })`,
+        initializer: `/* @__PURE__ */ Object.freeze({ elicitation: Object.freeze({}), extensions: Object.freeze({ ${JSON.stringify(ui.id)}: Object.freeze(${JSON.stringify(ui.clientCapability)}) }) })`,
       },
     ],
   });
