@@ -36,7 +36,8 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         {
           name: "RECEIVE_ONLY_ERROR_CODES",
           type: "readonly ErrorCode[]",
-          initializer: `/* @__PURE__ */ Object.freeze([${model.errorCodes
+          // An explicit type argument: a consumer's tsc then checks the literal instead of inferring a type from it.
+          initializer: `/* @__PURE__ */ Object.freeze<ErrorCode[]>([${model.errorCodes
             .filter((e) => !e.send)
             .map((e) => e.code)
             .join(", ")}])`,

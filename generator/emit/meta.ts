@@ -30,7 +30,7 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
         {
           name: "REQUIRED_REQUEST_META_KEYS",
           type: "readonly MetaKey[]",
-          initializer: `/* @__PURE__ */ Object.freeze([${requiredInRequests.map((k) => `MetaKey.${k.name}`).join(", ")}])`,
+          initializer: `/* @__PURE__ */ Object.freeze<MetaKey[]>([${requiredInRequests.map((k) => `MetaKey.${k.name}`).join(", ")}])`,
         },
       ],
     });

@@ -173,11 +173,12 @@ export function emitMethods(model: ProtocolModel) {
       isExported: true,
       docs: ["Every method of this version → what the schema says about it."],
       // Annotated rather than `as const satisfies …`: checking a deep literal type costs every consumer's tsc.
+      // The type arguments too (here and in the lists below): inferring them from the literals costs it again.
       declarations: [
         {
           name: "METHODS",
           type: "{ readonly [M in Method]: MethodInfo }",
-          initializer: `/* @__PURE__ */ deepFreeze({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
+          initializer: `/* @__PURE__ */ deepFreeze<{ readonly [M in Method]: MethodInfo }>({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
         },
       ],
     });
@@ -189,7 +190,7 @@ export function emitMethods(model: ProtocolModel) {
           {
             name: t.arrayName,
             type: `readonly ${t.keyType}[]`,
-            initializer: `/* @__PURE__ */ Object.freeze([${model.methods
+            initializer: `/* @__PURE__ */ Object.freeze<${t.keyType}[]>([${model.methods
               .filter(t.select)
               .map((m) => JSON.stringify(m.name))
               .join(", ")}])`,
