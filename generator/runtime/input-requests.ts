@@ -1,0 +1,103 @@
+import { RpcError, type RpcErrorBody } from "./rpc-error.js";
+
+/**
+ * The client side of a modern `input_required` result: each embedded input request (sampling,
+ * elicitation, roots) goes to its handler, and the answers come back keyed as the server asked,
+ * ready to send as `inputResponses` with the retried request. Never throws, never rejects.
+ */
+type JsonObject = { [key: string]: unknown };
+
+export interface InputSpec {
+  readonly version: string;
+  /** Input request methods this release defines. */
+  readonly inputs: readonly string[];
+  readonly codes: { readonly methodNotFound: number; readonly invalidParams: number; readonly internalError: number };
+  /** Checks an input request's params against its definition; an `ok: false` lists the issues. */
+  readonly validateInput: (
+    method: string,
+    params: unknown,
+  ) => { readonly ok: true } | { readonly ok: false; readonly errors: readonly { pointer: string; expected: string; got: string }[] };
+}
+
+export interface InputContext<C = unknown> {
+  /** The key the server gave this input request in `inputRequests`. */
+  readonly key: string;
+  readonly method: string;
+  readonly _meta: JsonObject | undefined;
+  /** Aborted when the signal given to `answerInputRequests` is. */
+  readonly signal: AbortSignal;
+  readonly context: C;
+}
+
+export interface InputAnswers {
+  /** The handlers' results by key: send as `inputResponses`. */
+  readonly inputResponses: JsonObject;
+  /** Keys no handler could answer, with the error each would have been. */
+  readonly errors: { readonly [key: string]: RpcErrorBody };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+export async function answerInputRequests<C>(
+  spec: InputSpec,
+  handlers: { readonly [method: string]: ((params: never, ctx: never) => unknown) | undefined },
+  requests: unknown,
+  context: C,
+  options: {
+    readonly validate?: boolean;
+    readonly signal?: AbortSignal;
+    readonly onError?: (error: unknown, info: { readonly method: string | undefined; readonly key: string; readonly context: C }) => void;
+  } = {},
+): Promise<InputAnswers> {
+  const inputResponses: JsonObject = {};
+  const errors: { [key: string]: RpcErrorBody } = {};
+  if (!isObject(requests)) return { inputResponses, errors };
+  const known = new Set(spec.inputs);
+  const signal = options.signal ?? new AbortController().signal;
+  const answer = async (key: string): Promise<void> => {
+    const request = requests[key];
+    const method = isObject(request) && typeof request["method"] === "string" ? request["method"] : undefined;
+    const params = isObject(request) ? request["params"] : undefined;
+    const handler = method !== undefined && known.has(method) && own(handlers, method) ? handlers[method] : undefined;
+    if (method === undefined || typeof handler !== "function") {
+      errors[key] = { code: spec.codes.methodNotFound, message: "Method not found" };
+      return;
+    }
+    if (options.validate ?? true) {
+      const checked = spec.validateInput(method, params);
+      if (!checked.ok) {
+        errors[key] = { code: spec.codes.invalidParams, message: "Invalid params", data: { errors: checked.errors } };
+        return;
+      }
+    }
+    const ctx: InputContext<C> = { key, method, _meta: isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined, signal, context };
+    try {
+      const result = await (handler as (params: unknown, ctx: unknown) => unknown)(params, ctx);
+      if (!isObject(result)) throw new TypeError(`the ${method} handler returned ${result === null ? "null" : typeof result}, not a result object`);
+      inputResponses[key] = result;
+    } catch (error) {
+      if (error instanceof RpcError && Number.isInteger(error.code)) {
+        errors[key] = error.data === undefined ? { code: error.code, message: String(error.message) } : { code: error.code, message: String(error.message), data: error.data };
+        return;
+      }
+      try {
+        options.onError?.(error, { method, key, context });
+      } catch {
+        // onError is the last place an error can go.
+      }
+      errors[key] = { code: spec.codes.internalError, message: "Internal error" };
+    }
+  };
+  try {
+    await Promise.all(Object.keys(requests).map(answer));
+  } catch {
+    // Only a hostile `requests` object (a throwing getter) gets here: what was answered stands.
+  }
+  return { inputResponses, errors };
+}
