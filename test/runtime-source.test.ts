@@ -228,7 +228,14 @@ describe("response builders, per era", () => {
 });
 
 describe("routing headers of an envelope", () => {
-  const facts: RoutingFacts = { protocolVersionHeader: "V", methodHeader: "M", nameHeader: "N", nameParam: { "tools/call": "name" }, protocolVersionKey: "pv" };
+  const facts: RoutingFacts = {
+    protocolVersionHeader: "V",
+    methodHeader: "M",
+    nameHeader: "N",
+    nameParam: { "tools/call": "name" },
+    protocolVersionKey: "pv",
+    sentinel: { prefix: "=?base64?", suffix: "?=" },
+  };
   it.each([
     { name: "a routed request", given: { method: "tools/call", id: 1, params: { name: "echo", _meta: { pv: "v1" } } }, want: { V: "v1", M: "tools/call", N: "echo" } },
     { name: "a notification is never routed", given: { method: "tools/call", params: { name: "echo" } }, want: { M: "tools/call" } },

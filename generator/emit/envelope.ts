@@ -322,7 +322,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     });
     if (http) {
       file.addImportDeclaration({
-        namedImports: ["httpHeadersOf", "protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
+        namedImports: ["protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
         moduleSpecifier: runtimeImport("routing", 1),
       });
     }
@@ -336,7 +336,8 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     addMessageTypes(file, model);
     addRequestBuilders(file, model);
     addResponseBuilders(file, model);
-    if (http) addHttpFunctions(file, httpFacts(http, model.metaKeys));
+    // httpHeaders itself, with Mcp-Param headers from a tool, is in the release's http.ts.
+    if (http) addHttpFunctions(file, httpFacts(http, model.metaKeys), { headers: false });
     addParseEncode(file);
   });
   return { path, content };
@@ -345,7 +346,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
 const ENVELOPE_LIKE = "{ readonly method: string; readonly id?: unknown; readonly params?: unknown }";
 
 /** `protocolVersionOf`, `routingName` and `httpHeaders` over a release's (or every release's) HTTP facts. */
-export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData): void {
+export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData, options: { readonly headers: boolean }): void {
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [{ name: "HTTP", type: "RoutingFacts", initializer: JSON.stringify(facts) }],
@@ -373,6 +374,7 @@ export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData): 
     returnType: "string | undefined",
     statements: ["return routingNameIn(envelope, HTTP);"],
   });
+  if (!options.headers) return;
   file.addFunction({
     name: "httpHeaders",
     isExported: true,

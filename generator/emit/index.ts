@@ -1,9 +1,11 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RenderOptions, RootEmitter, VersionEmitter } from "./emitted.ts";
 import { emitEnvelope } from "./envelope.ts";
+import { emitDispatch } from "./dispatch.ts";
 import { emitErrors } from "./errors.ts";
 import { assertDistinctExports } from "./export-names.ts";
 import { emitMeta } from "./meta.ts";
+import { emitHttp } from "./http.ts";
 import { emitMethods } from "./methods.ts";
 import { emitRequester } from "./requester.ts";
 import { finishFile } from "./output-file.ts";
@@ -18,7 +20,7 @@ import { emitVersionIndex } from "./version-index.ts";
  * Every module of a version folder, in the order its `index.ts` re-exports them. Adding an
  * output module means adding its emitter here.
  */
-export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit: VersionEmitter }[] = [
+export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit: VersionEmitter; readonly when?: (model: ProtocolModel) => boolean }[] = [
   { module: "types", emit: emitTypes },
   { module: "methods", emit: emitMethods },
   { module: "errors", emit: emitErrors },
@@ -26,6 +28,9 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "envelope", emit: emitEnvelope },
   { module: "validate", emit: emitValidate },
   { module: "requester", emit: emitRequester },
+  { module: "dispatch", emit: emitDispatch },
+  // Only releases whose Streamable HTTP transport routes on headers have the header functions.
+  { module: "http", emit: emitHttp, when: (model) => model.http !== null },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
@@ -37,9 +42,10 @@ export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: R
  */
 export function emitAll(models: readonly ProtocolModel[], options: RenderOptions = {}): EmittedFile[] {
   const files: EmittedFile[] = [];
-  const modules = VERSION_EMITTERS.map((e) => e.module);
   for (const model of models) {
-    const emitted = VERSION_EMITTERS.map(({ emit }) => emit(model));
+    const present = VERSION_EMITTERS.filter((e) => e.when?.(model) ?? true);
+    const modules = present.map((e) => e.module);
+    const emitted = present.map(({ emit }) => emit(model));
     assertDistinctExports(model, emitted);
     files.push(...emitted, emitVersionIndex(model, modules));
   }

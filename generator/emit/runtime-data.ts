@@ -13,6 +13,7 @@ export interface RoutingFactsData {
   readonly nameHeader: string;
   readonly nameParam: Readonly<Record<string, string>>;
   readonly protocolVersionKey: string;
+  readonly sentinel: { readonly prefix: string; readonly suffix: string };
 }
 
 export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): RoutingFactsData {
@@ -24,6 +25,7 @@ export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): R
     nameHeader: http.nameHeader,
     nameParam: Object.fromEntries(http.nameParam),
     protocolVersionKey,
+    sentinel: { ...http.sentinel },
   };
 }
 

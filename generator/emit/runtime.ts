@@ -406,7 +406,7 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
     addConstants(file, models);
     addIdentity(file, models);
     addBuilders(file);
-    if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys));
+    if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headers: true });
     addReaders(file, models);
   });
   return { path, content };

@@ -1,3 +1,4 @@
+import { abortController, type AbortHandle } from "./abort.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -185,7 +186,7 @@ export function createDispatcher<C>(
   const notifications = new Set(spec.notifications);
   const supported = options.supportedVersions ?? [spec.version];
   const validate = options.validate ?? true;
-  const pending = new Map<RequestId, Set<AbortController>>();
+  const pending = new Map<RequestId, Set<AbortHandle>>();
 
   const report = (
     error: unknown,
@@ -326,13 +327,13 @@ export function createDispatcher<C>(
     if (rejected !== undefined) return rejected;
     const handler = handlerOf(method)!;
     const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
-    const controller = new AbortController();
+    const controller = abortController();
     const abort = (): void => controller.abort();
     if (outer !== undefined) {
       if (outer.aborted) return undefined;
       outer.addEventListener("abort", abort, { once: true });
     }
-    const group = pending.get(id) ?? new Set<AbortController>();
+    const group = pending.get(id) ?? new Set<AbortHandle>();
     group.add(controller);
     pending.set(id, group);
     let open = true;

@@ -351,12 +351,10 @@ export function checkHttpHeaders(
 }
 
 /** The HTTP status for what the dispatcher answered: `acceptedStatus` for no response (a notification), the error's status, else `resultStatus`. */
-export function httpStatusOf(
-  spec: HttpSpec,
-  response: { readonly error?: { readonly code?: unknown } } | undefined,
-): number {
+export function httpStatusOf(spec: HttpSpec, response: object | undefined): number {
   if (response === undefined) return spec.acceptedStatus;
-  const code = response.error?.code;
+  const error = (response as { readonly error?: unknown }).error;
+  const code = isObject(error) ? error["code"] : undefined;
   if (typeof code !== "number" || !own(spec.errorStatus, String(code))) return spec.resultStatus;
   return spec.errorStatus[String(code)]!;
 }

@@ -1,3 +1,4 @@
+import { abortController } from "./abort.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -11,12 +12,21 @@ export interface InputSpec {
   readonly version: string;
   /** Input request methods this release defines. */
   readonly inputs: readonly string[];
-  readonly codes: { readonly methodNotFound: number; readonly invalidParams: number; readonly internalError: number };
+  readonly codes: {
+    readonly methodNotFound: number;
+    readonly invalidParams: number;
+    readonly internalError: number;
+  };
   /** Checks an input request's params against its definition; an `ok: false` lists the issues. */
   readonly validateInput: (
     method: string,
     params: unknown,
-  ) => { readonly ok: true } | { readonly ok: false; readonly errors: readonly { pointer: string; expected: string; got: string }[] };
+  ) =>
+    | { readonly ok: true }
+    | {
+        readonly ok: false;
+        readonly errors: readonly { pointer: string; expected: string; got: string }[];
+      };
 }
 
 export interface InputContext<C = unknown> {
@@ -52,19 +62,26 @@ export async function answerInputRequests<C>(
   options: {
     readonly validate?: boolean;
     readonly signal?: AbortSignal;
-    readonly onError?: (error: unknown, info: { readonly method: string | undefined; readonly key: string; readonly context: C }) => void;
+    readonly onError?: (
+      error: unknown,
+      info: { readonly method: string | undefined; readonly key: string; readonly context: C },
+    ) => void;
   } = {},
 ): Promise<InputAnswers> {
   const inputResponses: JsonObject = {};
   const errors: { [key: string]: RpcErrorBody } = {};
   if (!isObject(requests)) return { inputResponses, errors };
   const known = new Set(spec.inputs);
-  const signal = options.signal ?? new AbortController().signal;
+  const signal = options.signal ?? abortController().signal;
   const answer = async (key: string): Promise<void> => {
     const request = requests[key];
-    const method = isObject(request) && typeof request["method"] === "string" ? request["method"] : undefined;
+    const method =
+      isObject(request) && typeof request["method"] === "string" ? request["method"] : undefined;
     const params = isObject(request) ? request["params"] : undefined;
-    const handler = method !== undefined && known.has(method) && own(handlers, method) ? handlers[method] : undefined;
+    const handler =
+      method !== undefined && known.has(method) && own(handlers, method)
+        ? handlers[method]
+        : undefined;
     if (method === undefined || typeof handler !== "function") {
       errors[key] = { code: spec.codes.methodNotFound, message: "Method not found" };
       return;
@@ -72,18 +89,34 @@ export async function answerInputRequests<C>(
     if (options.validate ?? true) {
       const checked = spec.validateInput(method, params);
       if (!checked.ok) {
-        errors[key] = { code: spec.codes.invalidParams, message: "Invalid params", data: { errors: checked.errors } };
+        errors[key] = {
+          code: spec.codes.invalidParams,
+          message: "Invalid params",
+          data: { errors: checked.errors },
+        };
         return;
       }
     }
-    const ctx: InputContext<C> = { key, method, _meta: isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined, signal, context };
+    const ctx: InputContext<C> = {
+      key,
+      method,
+      _meta: isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined,
+      signal,
+      context,
+    };
     try {
       const result = await (handler as (params: unknown, ctx: unknown) => unknown)(params, ctx);
-      if (!isObject(result)) throw new TypeError(`the ${method} handler returned ${result === null ? "null" : typeof result}, not a result object`);
+      if (!isObject(result))
+        throw new TypeError(
+          `the ${method} handler returned ${result === null ? "null" : typeof result}, not a result object`,
+        );
       inputResponses[key] = result;
     } catch (error) {
       if (error instanceof RpcError && Number.isInteger(error.code)) {
-        errors[key] = error.data === undefined ? { code: error.code, message: String(error.message) } : { code: error.code, message: String(error.message), data: error.data };
+        errors[key] =
+          error.data === undefined
+            ? { code: error.code, message: String(error.message) }
+            : { code: error.code, message: String(error.message), data: error.data };
         return;
       }
       try {

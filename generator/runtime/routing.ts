@@ -15,6 +15,8 @@ export interface RoutingFacts {
   readonly nameParam: Readonly<Record<string, string>>;
   /** The `_meta` key holding the protocol version. */
   readonly protocolVersionKey: string;
+  /** The Base64 form for values that are not plain printable ASCII. */
+  readonly sentinel: SentinelForm;
 }
 
 /** An envelope as these functions read it: any message, typed or not. */
@@ -23,9 +25,6 @@ export type EnvelopeLike = {
   readonly id?: unknown;
   readonly params?: unknown;
 };
-
-/** The Base64 form of the Streamable HTTP transport for values that are not plain printable ASCII. */
-const SENTINEL: SentinelForm = { prefix: "=?base64?", suffix: "?=" };
 
 /**
  * The protocol version written in an envelope's `params._meta`, or `undefined`. The HTTP transport reads the
@@ -52,9 +51,9 @@ export function httpHeadersOf(envelope: EnvelopeLike, facts: RoutingFacts): Reco
   const headers: Record<string, string> = {};
   const version = protocolVersionIn(envelope, facts.protocolVersionKey);
   if (version !== undefined)
-    headers[facts.protocolVersionHeader] = encodeHeaderValue(version, SENTINEL);
-  headers[facts.methodHeader] = encodeHeaderValue(envelope.method, SENTINEL);
+    headers[facts.protocolVersionHeader] = encodeHeaderValue(version, facts.sentinel);
+  headers[facts.methodHeader] = encodeHeaderValue(envelope.method, facts.sentinel);
   const name = routingNameIn(envelope, facts);
-  if (name !== undefined) headers[facts.nameHeader] = encodeHeaderValue(name, SENTINEL);
+  if (name !== undefined) headers[facts.nameHeader] = encodeHeaderValue(name, facts.sentinel);
   return headers;
 }

@@ -1,0 +1,27 @@
+// AbortSignal and AbortController exist wherever MCP runs (Node 18+, browsers, Deno, Bun, workers)
+// but are not part of the ES2022 library the generated code compiles against. This declares the
+// members the runtime uses; it merges with the platform's own declarations (DOM or @types/node)
+// where a project has them, so `ctx.signal` is the platform's AbortSignal and can go on to fetch.
+declare global {
+  interface AbortSignal {
+    readonly aborted: boolean;
+    addEventListener(
+      type: "abort",
+      listener: () => void,
+      options?: { readonly once?: boolean },
+    ): void;
+    removeEventListener(type: "abort", listener: () => void): void;
+  }
+}
+
+export interface AbortHandle {
+  readonly signal: AbortSignal;
+  abort(): void;
+}
+
+/** A new AbortController, reached through globalThis because the ES2022 library does not declare it. */
+export function abortController(): AbortHandle {
+  const Controller = (globalThis as unknown as { AbortController: new () => AbortHandle })
+    .AbortController;
+  return new Controller();
+}
