@@ -4,7 +4,6 @@ import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
 import { loadSchema, verifySha256 } from "./load/load-schema.ts";
 import type { Lock } from "./load/lock.ts";
 import { storeLock } from "./load/pull.ts";
-import { readSourceDeprecations } from "./load/typescript-deprecations.ts";
 import { sha256 } from "./load/read.ts";
 import { placeSchemas, type PlacedSchema, type SchemaSources } from "./load/schemas.ts";
 import { buildModel } from "./model/build.ts";
@@ -53,8 +52,13 @@ export async function loadModels(paths: ProjectPaths, options: LoadOptions): Pro
   return modelsOf(paths, await placeSchemas(paths, options.releases, options, lock), lock);
 }
 
-/** Each release's model; a release's pinned schema.ts, when pull placed it, adds its deprecations. */
-function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedSchema>, lock: Lock): ProtocolModel[] {
+/**
+ * Each release's model; a release's pinned schema.ts, when pull placed it, adds its deprecations.
+ * Reading schema.ts needs TypeScript, imported here rather than at the top so that a run with
+ * nothing to render (and `--help`) never loads it: that alone took the no-op run past 1 s.
+ */
+async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedSchema>, lock: Lock): Promise<ProtocolModel[]> {
+  const { readSourceDeprecations } = await import("./load/typescript-deprecations.ts");
   const facts = loadFacts(paths.factsFile);
   return [...placed].map(([version, { file, sha256 }]) => {
     const pin = lock.versions.get(version)?.typescript;
@@ -126,7 +130,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     return { versions: report, root: "reused", written: false, files, renderMs: 0, ms };
   }
 
-  const models = modelsOf(paths, placed, lock);
+  const models = await modelsOf(paths, placed, lock);
   // One emission pass over every model (the root modules need them all); the releases reused
   // from the current tree are not formatted again.
   const reused = new Set(plans.filter((p) => p.reuse).map((p) => p.version));
