@@ -284,6 +284,13 @@ describe("every change once, wire semantics decide", () => {
       want: ["property-added Tool execution [property-added Tool.execution, definition-added ToolExecution.]"],
     },
     {
+      rule: "description flags: an x-* keyword appearing on a node is a description-level change, not a shape change",
+      mutate: (d) => (d.Tool.properties.name["x-mcp-header"] = "Tool-Name"),
+      want: ["description-changed Tool name [description-changed Tool.name]"],
+      severities: [["compatible", "compatible"]],
+      level: "description",
+    },
+    {
       rule: "fold into methods: a union member and the definitions of an added method are that method's entry",
       mutate: (d) => {
         d.PingRequest = { type: "object", properties: { method: { const: "ping", type: "string" } }, required: ["method"] };

@@ -93,15 +93,37 @@ export function descriptionFlags(text: string | undefined): Set<string> {
 
 /** Prose-only changes: the wire is the same, but a maintainer should read the new text. */
 function compareDescriptions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
-  const before = descriptionFlags(a.description);
-  const after = descriptionFlags(b.description);
-  const gained = [...after].filter((f) => !before.has(f)).sort(compare);
-  const lost = [...before].filter((f) => !after.has(f)).sort(compare);
-  if (gained.length === 0 && lost.length === 0) return;
+  const said = diffSets(descriptionFlags(a.description), descriptionFlags(b.description));
+  // An `x-*` keyword on the node itself is an annotation too: tools may act on it, validators do not.
+  const keywords = diffSets(new Set(Object.keys(a.extensions ?? {})), new Set(Object.keys(b.extensions ?? {})));
   const list = (flags: readonly string[]) => flags.map((f) => `\`${f}\``).join(", ");
-  const parts = [...(gained.length > 0 ? [`now says ${list(gained)}`] : []), ...(lost.length > 0 ? [`no longer says ${list(lost)}`] : [])];
-  const text = (flags: Set<string>) => (flags.size === 0 ? null : [...flags].sort(compare).join(", "));
-  record(ctx, "description-changed", path, `description of ${label(ctx, path)} ${parts.join("; ")}`, text(before), text(after), a.pointer, b.pointer, EFFECT.notice, "description");
+  const parts = [
+    ...(said.gained.length > 0 ? [`its description now says ${list(said.gained)}`] : []),
+    ...(said.lost.length > 0 ? [`its description no longer says ${list(said.lost)}`] : []),
+    ...(keywords.gained.length > 0 ? [`now has the keyword ${list(keywords.gained)}`] : []),
+    ...(keywords.lost.length > 0 ? [`no longer has the keyword ${list(keywords.lost)}`] : []),
+  ];
+  if (parts.length === 0) return;
+  const text = (d: string | undefined, n: SchemaNode) => {
+    const all = [...descriptionFlags(d), ...Object.keys(n.extensions ?? {})].sort(compare);
+    return all.length === 0 ? null : all.join(", ");
+  };
+  record(
+    ctx,
+    "description-changed",
+    path,
+    `${label(ctx, path)}: ${parts.join("; ")}`,
+    text(a.description, a),
+    text(b.description, b),
+    a.pointer,
+    b.pointer,
+    EFFECT.notice,
+    "description",
+  );
+}
+
+function diffSets(before: ReadonlySet<string>, after: ReadonlySet<string>): { gained: string[]; lost: string[] } {
+  return { gained: [...after].filter((f) => !before.has(f)).sort(compare), lost: [...before].filter((f) => !after.has(f)).sort(compare) };
 }
 
 /**

@@ -292,7 +292,7 @@ function foldDeprecations(pool: Pool): void {
   }
   const deprecatedAt = new Map<string, Finding>();
   for (const f of findingsWithId(pool, "deprecated")) deprecatedAt.set(`${f.subject} ${f.path}`, f);
-  for (const f of pool.open((x) => x.id === "description-changed" && /now says[^;]*`deprecated`/.test(x.message))) {
+  for (const f of pool.open(gainsDeprecated)) {
     const target = deprecatedAt.get(`${f.subject} ${f.path}`);
     if (target) pool.fold(pool.entry(target), f);
   }
@@ -337,6 +337,12 @@ function foldUnionMembers(pool: Pool): void {
     });
     for (const f of group) pool.fold(entry, f);
   }
+}
+
+/** A description that starts saying "deprecated": the schema's own deprecation notice. */
+export function gainsDeprecated(c: Pick<Change, "id" | "before" | "after">): boolean {
+  const flags = (text: string | null) => (text === null ? [] : text.split(", "));
+  return c.id === "description-changed" && flags(c.after).includes("deprecated") && !flags(c.before).includes("deprecated");
 }
 
 /** The same change at the same path of several definitions (`resultType` in every result) is one entry. */

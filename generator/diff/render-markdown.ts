@@ -1,5 +1,6 @@
 import { SIDES, SUBJECT_ORDER, type Change, type DiffReport, type Severity, type Side, type SubjectKind } from "./change.ts";
 import { isBreaking } from "./index.ts";
+import { gainsDeprecated } from "./consolidate.ts";
 import { merge } from "./severity.ts";
 
 /** What a maintainer acts on, in the order the summary lists it. */
@@ -114,7 +115,7 @@ function releaseLinks(diff: DiffReport): string {
 
 function topicOf(c: Change): Topic {
   // A description that starts saying "deprecated" is the schema's own deprecation notice.
-  if (c.id === "description-changed" && /now says[^;]*`deprecated`/.test(c.message)) return "deprecations";
+  if (gainsDeprecated(c)) return "deprecations";
   if (c.level !== "wire" || c.id === "property-moved" || c.id === "definition-extracted") return c.id === "deprecated" ? "deprecations" : "no-wire";
   switch (c.id) {
     case "era-changed":

@@ -150,23 +150,30 @@ interface Context {
   readonly known: ReadonlySet<string>;
 }
 
+/** `x-*` annotations (2026-07-28 describes `x-mcp-header`): kept for the diff, meaningless to validators. */
+function isExtension(key: string): boolean {
+  return key.startsWith("x-");
+}
+
 function node(ctx: Context, raw: unknown, pointer: string, depth: number): SchemaNode {
   if (depth > MAX_DEPTH) throw new BindgenError(ctx.file, pointer, `schemas nested at most ${MAX_DEPTH} levels deep`);
   if (raw === true || (isObject(raw) && Object.keys(raw).length === 0)) return { pointer };
   if (!isObject(raw)) throw new BindgenError(ctx.file, pointer, "a schema object", `got ${describe(raw)}`);
   for (const key of Object.keys(raw)) {
-    if (!HANDLED.has(key) && !IGNORED.has(key)) {
+    if (!HANDLED.has(key) && !IGNORED.has(key) && !isExtension(key)) {
       throw new BindgenError(ctx.file, joinPointer(pointer, key), "a JSON Schema keyword that MCP schemas use", `"${key}" is not supported`);
     }
   }
   const out: { -readonly [K in keyof SchemaNode]: SchemaNode[K] } = { pointer };
   const description = own(raw, "description");
   if (description !== undefined) out.description = str(ctx, description, joinPointer(pointer, "description"));
+  const extensions = Object.keys(raw).filter(isExtension).sort();
+  if (extensions.length > 0) out.extensions = Object.fromEntries(extensions.map((k) => [k, raw[k] as JsonValue]));
 
   const ref = own(raw, "$ref");
   if (ref !== undefined) {
     out.ref = refName(ctx, ref, joinPointer(pointer, "$ref"));
-    const siblings = Object.keys(raw).filter((k) => k !== "$ref" && k !== "description" && !IGNORED.has(k));
+    const siblings = Object.keys(raw).filter((k) => k !== "$ref" && k !== "description" && !IGNORED.has(k) && !isExtension(k));
     if (siblings.length > 0) {
       throw new BindgenError(ctx.file, joinPointer(pointer, siblings[0]!), "only a description beside $ref");
     }

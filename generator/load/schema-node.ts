@@ -46,6 +46,8 @@ export interface SchemaNode {
   readonly pattern?: string;
   readonly default?: JsonValue;
   readonly deprecated?: boolean;
+  /** `x-*` annotation keywords, by name (sorted). */
+  readonly extensions?: Readonly<Record<string, JsonValue>>;
 }
 
 export interface NormalisedSchema {

@@ -31,7 +31,7 @@ export function shapeKey(node: SchemaNode): string {
 function strip(node: SchemaNode): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === "pointer" || key === "description") continue;
+    if (key === "pointer" || key === "description" || key === "extensions") continue;
     if (key === "properties") {
       out[key] = (value as SchemaNode["properties"])!.map((p) => [p.name, p.required, strip(p.schema)]);
     } else if (key === "items" || (key === "additionalProperties" && typeof value === "object")) {
