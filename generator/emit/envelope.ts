@@ -38,21 +38,38 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   file.addTypeAlias({
     name: "ErrorEnvelope",
     isExported: true,
-    type: `{ jsonrpc: "2.0"; ${model.envelope.errorIdOptional ? "id?: T.RequestId" : "id: T.RequestId"}; error: { code: number; message: string; data?: unknown } }`,
+    docs: ["An error response. `id` is null when the request's id could not be read (JSON-RPC 2.0, section 5)."],
+    type: `{ jsonrpc: "2.0"; ${model.envelope.errorIdOptional ? "id?: T.RequestId | null" : "id: T.RequestId | null"}; error: { code: number; message: string; data?: unknown } }`,
   });
-  file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
   file.addTypeAlias({
-    name: "ParsedMessage",
+    name: "Envelope",
+    isExported: true,
+    docs: ["Any message of this version, as the builders build it: a response's result may be any result type."],
+    type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope<object> | ErrorEnvelope",
+  });
+  file.addTypeAlias({
+    name: "ValidatedMessage",
     isExported: true,
     docs: [
-      "What `parse` returns: `kind` tells the four JSON-RPC shapes apart; requests and notifications of a known method are typed by it. " +
-        "A method this version does not define still parses (a newer peer may send one), typed with `method: string`.",
+      "What `parse(text, { validate: true })` returns: every request and notification is of a method this version defines, with params " +
+        "the validators checked, so narrowing by `method` types `params`.",
     ],
     type: [
       '(RequestEnvelope & { kind: "request" })',
       '(NotificationEnvelope & { kind: "notification" })',
       '(ResultEnvelope & { kind: "result" })',
       '(ErrorEnvelope & { kind: "error" })',
+    ].join(" | "),
+  });
+  file.addTypeAlias({
+    name: "ParsedMessage",
+    isExported: true,
+    docs: [
+      "What `parse` returns: `kind` tells the four JSON-RPC shapes apart. Unvalidated, a method this version does not define still parses " +
+        "(a newer peer may send one), typed with `method: string`, and no params are checked: narrow a `ValidatedMessage` to get typed params.",
+    ],
+    type: [
+      "ValidatedMessage",
       '{ kind: "request"; jsonrpc: "2.0"; id: T.RequestId; method: string; params?: JsonObject }',
       '{ kind: "notification"; jsonrpc: "2.0"; method: string; params?: JsonObject }',
     ].join(" | "),
@@ -202,10 +219,10 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: [
       "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
         "recognised from old peers, never produced. " +
-        (model.envelope.errorIdOptional ? "Leave `id` undefined when the request's id could not be read." : "This version's schema requires an `id`."),
+        "Pass `null` as `id` only to answer a message whose id could not be read (JSON-RPC 2.0, section 5).",
     ],
     parameters: [
-      { name: "id", type: idType },
+      { name: "id", type: `${idType} | null` },
       { name: "code", type: "number | SendableErrorName" },
       { name: "message", type: "string" },
       { name: "data", type: "unknown", hasQuestionToken: true },
@@ -268,8 +285,24 @@ function addParseEncode(file: StatementSink): void {
     isExported: true,
     docs: [
       "JSON text → message. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message: " +
-        "`id` null or fractional, both `result` and `error`, no `jsonrpc`, a batch array, a non-object). With `{ validate: true }` " +
+        "`id` fractional, or null anywhere but an error response, both `result` and `error`, no `jsonrpc`, a batch array, a non-object). With `{ validate: true }` " +
         "the message is also checked against this version's schema (`validateMessage`): -32601 for an unknown method, -32602 for bad params.",
+    ],
+    overloads: [
+      {
+        parameters: [
+          { name: "text", type: "string" },
+          { name: "options", type: "{ readonly validate: true }" },
+        ],
+        returnType: "ParseOutcome<ValidatedMessage>",
+      },
+      {
+        parameters: [
+          { name: "text", type: "string" },
+          { name: "options", type: "{ readonly validate?: boolean }", hasQuestionToken: true },
+        ],
+        returnType: "ParseOutcome<ParsedMessage>",
+      },
     ],
     parameters: [
       { name: "text", type: "string" },

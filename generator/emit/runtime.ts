@@ -32,6 +32,7 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
   for (const m of models) {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `T_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/types.js` });
   }
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject"], moduleSpecifier: runtimeImport("json", 0) });
   file.addImportDeclaration({ namedImports: ["encodeMessage", "parseText", { name: "ParseOutcome", isTypeOnly: true }], moduleSpecifier: runtimeImport("jsonrpc", 0) });
@@ -262,8 +263,13 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     typeParameters: [{ name: "M", constraint: "string", default: "string" }],
     type: '{ jsonrpc: "2.0"; method: M; params?: JsonObject }',
   });
-  file.addTypeAlias({ name: "ResultEnvelope", isExported: true, type: '{ jsonrpc: "2.0"; id: string | number; result: JsonObject }' });
-  file.addTypeAlias({ name: "ErrorEnvelope", isExported: true, type: '{ jsonrpc: "2.0"; id?: string | number; error: { code: number; message: string; data?: unknown } }' });
+  file.addTypeAlias({ name: "ResultEnvelope", isExported: true, type: '{ jsonrpc: "2.0"; id: string | number; result: object }' });
+  file.addTypeAlias({
+    name: "ErrorEnvelope",
+    isExported: true,
+    docs: ["`id` is null when the request's id could not be read (JSON-RPC 2.0, section 5)."],
+    type: '{ jsonrpc: "2.0"; id?: string | number | null; error: { code: number; message: string; data?: unknown } }',
+  });
   file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
   file.addInterface({
     name: "RequestOptions",
@@ -281,7 +287,7 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
         name: "clientCapabilities",
         hasQuestionToken: true,
         isReadonly: true,
-        type: "Readonly<JsonObject>",
+        type: union(models, (v) => `T_${v}.ClientCapabilities`),
         docs: ["Defaults to `DEFAULT_CLIENT_CAPABILITIES` when `protocolVersion` is given."],
       },
       { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "{ readonly name: string; readonly version: string }" },
@@ -348,7 +354,7 @@ function addBuilders(file: StatementSink): void {
     ],
     parameters: [
       { name: "id", type: "string | number" },
-      { name: "result", type: "Readonly<JsonObject>" },
+      { name: "result", type: "object" },
       { name: "options", type: "ResultOptions", initializer: "{}" },
     ],
     returnType: "ResultEnvelope",
@@ -360,9 +366,12 @@ function addBuilders(file: StatementSink): void {
   file.addFunction({
     name: "errorResponse",
     isExported: true,
-    docs: ["An error response; `code` is a number or an `ErrorCode` name. Receive-only codes (-32002) throw a RangeError: they are recognised, never sent."],
+    docs: [
+      "An error response; `code` is a number or an `ErrorCode` name. Receive-only codes (-32002) throw a RangeError: they are recognised, never sent. " +
+        "Pass `null` as `id` only to answer a message whose id could not be read.",
+    ],
     parameters: [
-      { name: "id", type: "string | number | undefined" },
+      { name: "id", type: "string | number | null | undefined" },
       { name: "code", type: "number | SendableErrorName" },
       { name: "message", type: "string" },
       { name: "data", type: "unknown", hasQuestionToken: true },

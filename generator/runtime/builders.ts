@@ -201,7 +201,7 @@ export function statelessResult(
  */
 export function anyVersionResult(
   id: RequestIdValue,
-  result: Readonly<JsonObject>,
+  result: object,
   options: {
     readonly protocolVersion?: string;
     readonly resultType?: string;
@@ -237,7 +237,7 @@ export interface ErrorCodeTable {
  */
 export function errorEnvelope(
   table: ErrorCodeTable,
-  id: RequestIdValue | undefined,
+  id: RequestIdValue | null | undefined,
   code: number | string,
   message: string,
   data?: unknown,

@@ -31,7 +31,7 @@ export type WireMessage =
   | {
       kind: "error";
       jsonrpc: "2.0";
-      id?: RequestIdValue;
+      id?: RequestIdValue | null;
       error: { code: number; message: string; data?: unknown };
     };
 
@@ -58,11 +58,18 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (jsonrpc !== "2.0") return refuse("/jsonrpc", '"2.0"', describeValue(jsonrpc));
   const id = value["id"];
   const hasId = own(value, "id");
-  // MCP forbids a null id, and JSON-RPC ids are never fractional.
-  if (hasId && typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id)))
-    return refuse("/id", "string | integer", describeValue(id));
   const hasResult = own(value, "result");
   const hasError = own(value, "error");
+  // JSON-RPC 2.0 (section 5) answers with a null id when the request's id could not be read;
+  // anything else with a null id (a request, a result) is refused, and ids are never fractional.
+  const nullId = id === null && hasError && !hasResult && !own(value, "method");
+  if (
+    hasId &&
+    !nullId &&
+    typeof id !== "string" &&
+    !(typeof id === "number" && Number.isInteger(id))
+  )
+    return refuse("/id", "string | integer", describeValue(id));
   if (own(value, "method")) {
     const method = value["method"];
     if (typeof method !== "string") return refuse("/method", "string", describeValue(method));
@@ -121,7 +128,7 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
     message: {
       kind: "error",
       jsonrpc: "2.0",
-      ...(hasId ? { id: id as RequestIdValue } : {}),
+      ...(hasId ? { id: id as RequestIdValue | null } : {}),
       error: body,
     },
   };
