@@ -2,6 +2,7 @@ import { VariableDeclarationKind } from "ts-morph";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { frozenType } from "./literal-type.ts";
+import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 /** `generated/<version>/errors.ts`: `ErrorCode` as an erasable enum (frozen object + union type), `errorName`. */
@@ -56,14 +57,16 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         },
       ],
     });
+    file.addImportDeclaration({ namedImports: ["own"], moduleSpecifier: runtimeImport("json", 1) });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
-      // Written out rather than derived from ErrorCode with Object.entries: inferring that costs every consumer's tsc.
+      // Written out rather than derived from ErrorCode with Object.entries, and an object rather than a
+      // Map of tuples: inferring either cost every consumer's tsc about 200 type instantiations.
       declarations: [
         {
           name: "NAMES",
-          type: "ReadonlyMap<number, ErrorName>",
-          initializer: `/* @__PURE__ */ new Map<number, ErrorName>([${model.errorCodes.map((e) => `[${e.code}, ${JSON.stringify(e.name)}]`).join(", ")}])`,
+          type: "{ readonly [code: string]: ErrorName }",
+          initializer: `{ ${model.errorCodes.map((e) => `${JSON.stringify(String(e.code))}: ${JSON.stringify(e.name)}`).join(", ")} }`,
         },
       ],
     });
@@ -73,7 +76,7 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
       docs: ["The `ErrorCode` key of a code, or `undefined` for a code this version does not define."],
       parameters: [{ name: "code", type: "number" }],
       returnType: "ErrorName | undefined",
-      statements: ["return NAMES.get(code);"],
+      statements: ["const key = String(code);", "return own(NAMES, key) ? NAMES[key] : undefined;"],
     });
   });
   return { path, content };
