@@ -188,7 +188,10 @@ function line(c: Change, sides: readonly Side[], diff: DiffReport): string {
   const places = c.locations.length > 1 ? ` <sub>${c.locations.length} places</sub>` : "";
   const source = c.source && /^https?:/.test(c.source) ? ` ([source](${c.source}))` : "";
   // Shared types (content blocks, capabilities) serve many methods; name them only where that helps.
-  const methods = [...new Set(c.locations.filter((l) => l.subjectKind === "definition").flatMap((l) => diff.methodsOf[l.subject] ?? []))].sort();
+  const methods =
+    c.subjectKind === "definition" && c.level !== "types"
+      ? [...new Set(c.locations.filter((l) => l.subjectKind === "definition").flatMap((l) => diff.methodsOf[l.subject] ?? []))].sort()
+      : [];
   const used = methods.length > 0 && methods.length <= 3 ? ` (${methods.map((m) => `\`${m}\``).join(", ")})` : "";
   return `- ${icons(c, sides)} ${c.message}${used}${source}${links(c, diff)}${places}`;
 }
