@@ -232,6 +232,24 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     type: union(models, (v) => `M_${v}.RequestMethod`),
   });
   file.addTypeAlias({ name: "NotificationMethod", isExported: true, type: union(models, (v) => `M_${v}.NotificationMethod`) });
+  const modern = models.filter((m) => m.era === "modern");
+  const legacy = models.filter((m) => m.era === "legacy");
+  const literals = (list: readonly ProtocolModel[]) => list.map((m) => JSON.stringify(m.version)).join(" | ") || "never";
+  file.addTypeAlias({ name: "LegacyOnlyMethod", type: `Exclude<${union(legacy, (v) => `M_${v}.RequestMethod`)}, ${union(modern, (v) => `M_${v}.RequestMethod`)}>` });
+  file.addTypeAlias({ name: "ModernOnlyMethod", type: `Exclude<${union(modern, (v) => `M_${v}.RequestMethod`)}, ${union(legacy, (v) => `M_${v}.RequestMethod`)}>` });
+  file.addTypeAlias({
+    name: "EraOptions",
+    isExported: true,
+    typeParameters: [{ name: "M" }, { name: "V", constraint: "string" }],
+    docs: [
+      "Cross-era misuse the types can see: a method only legacy releases define never takes a modern `protocolVersion`; a method only " +
+        "modern releases define needs a `protocolVersion` (its `_meta` is how the server knows the request), and not a legacy one.",
+    ],
+    type:
+      `[M] extends [LegacyOnlyMethod] ? (V extends ${literals(modern)} ? { readonly protocolVersion: never } : {}) : ` +
+      `[M] extends [ModernOnlyMethod] ? { readonly protocolVersion: V extends ${literals(legacy)} ? never : V } : {}`,
+  });
+
   file.addTypeAlias({
     name: "RequestParamsInput",
     isExported: true,
@@ -317,7 +335,10 @@ function addBuilders(file: StatementSink): void {
   file.addFunction({
     name: "request",
     isExported: true,
-    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+    typeParameters: [
+      { name: "M", constraint: "RequestMethod" },
+      { name: "V", constraint: "string", default: "string" },
+    ],
     docs: [
       "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
         "number: a guard on the known modern list once made probes of an unlisted newer version silently lose their `_meta`, " +
@@ -327,7 +348,7 @@ function addBuilders(file: StatementSink): void {
     parameters: [
       { name: "method", type: "M" },
       { name: "params", type: "RequestParamsInput<M>" },
-      { name: "options", type: "RequestOptions" },
+      { name: "options", type: "RequestOptions & { readonly protocolVersion?: V } & EraOptions<M, V>" },
     ],
     returnType: "RequestEnvelope<M>",
     statements: ["return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;"],

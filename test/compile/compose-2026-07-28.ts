@@ -41,3 +41,15 @@ resultResponse(null, { content: [] });
 request("initialize", {}, { id: 1, clientCapabilities: {} });
 // @ts-expect-error requestState belongs to the retry of an input_required call, not to tools/list
 request("tools/list", { requestState: "s" }, { id: 1, clientCapabilities: {} });
+
+// Cross-era misuse through the version-agnostic request, where the types can see it.
+const hello = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } };
+export const legacyHandshake = root.request("initialize", hello, { id: 1 });
+export const modernProbe = root.request("server/discover", {}, { id: 2, protocolVersion: "2026-07-28" });
+export const futureProbe = root.request("tools/list", {}, { id: 3, protocolVersion: "2027-01-01" });
+// @ts-expect-error initialize exists only in legacy releases: a modern protocolVersion on it is cross-era misuse
+root.request("initialize", hello, { id: 4, protocolVersion: "2026-07-28" });
+// @ts-expect-error server/discover exists only in modern releases: without a protocolVersion no server can read it
+root.request("server/discover", {}, { id: 5 });
+// @ts-expect-error server/discover exists only in modern releases: a legacy protocolVersion on it is cross-era misuse
+root.request("server/discover", {}, { id: 6, protocolVersion: "2025-11-25" });
