@@ -150,18 +150,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
         : "return sessionRequest(method, params, options, MetaKey.progressToken) as RequestEnvelope<M>;",
     ],
   });
-  file.addFunction({
-    name: "notification",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
-    docs: ["A notification: never an `id`, so the peer must not answer it."],
-    parameters: [
-      { name: "method", type: "M" },
-      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
-    ],
-    returnType: "NotificationEnvelope<M>",
-    statements: ["return notificationEnvelope(method, rest[0]) as NotificationEnvelope<M>;"],
-  });
+  addNotificationBuilder(file);
 }
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -232,6 +221,34 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   });
   if (!modern) return;
   addModernErrorBuilders(file, { idType, capabilitiesType: "T.ClientCapabilities", errors: "ERRORS" });
+}
+
+/** `notification`, the same in a release's `envelope.ts` and the version-agnostic `runtime.ts`: both name `NotificationMethod` and `NotificationParamsOf`. */
+export function addNotificationBuilder(file: StatementSink): void {
+  file.addFunction({
+    name: "notification",
+    isExported: true,
+    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+    docs: ["A notification: never an `id`, so the peer must not answer it."],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
+    ],
+    returnType: "NotificationEnvelope<M>",
+    statements: ["return notificationEnvelope(method, rest[0]) as NotificationEnvelope<M>;"],
+  });
+}
+
+/** `encode` over the messages a module types (`messageType`); the code is the runtime's `encodeMessage`. */
+export function addEncode(file: StatementSink, messageType: string): void {
+  file.addFunction({
+    name: "encode",
+    isExported: true,
+    docs: ["Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify."],
+    parameters: [{ name: "message", type: messageType }],
+    returnType: "string",
+    statements: ["return encodeMessage(message);"],
+  });
 }
 
 /**
@@ -311,14 +328,7 @@ function addParseEncode(file: StatementSink): void {
     returnType: "ParseOutcome<ParsedMessage>",
     statements: ["return parseMessage(text, options.validate === true ? validateMessage : undefined) as ParseOutcome<ParsedMessage>;"],
   });
-  file.addFunction({
-    name: "encode",
-    isExported: true,
-    docs: ["Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify."],
-    parameters: [{ name: "message", type: "Envelope | ParsedMessage" }],
-    returnType: "string",
-    statements: ["return encodeMessage(message);"],
-  });
+  addEncode(file, "Envelope | ParsedMessage");
 }
 
 /** `generated/<version>/envelope.ts`: typed builders, `parse`/`encode`, and for modern versions the error helpers and HTTP headers. */

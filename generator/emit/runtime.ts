@@ -1,7 +1,7 @@
 import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { addHttpFunctions, addModernErrorBuilders } from "./envelope.ts";
+import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBuilder } from "./envelope.ts";
 import { frozenType } from "./literal-type.ts";
 import { versionNamespace } from "./names.ts";
 import { httpFacts } from "./runtime-data.ts";
@@ -353,18 +353,7 @@ function addBuilders(file: StatementSink): void {
     returnType: "RequestEnvelope<M>",
     statements: ["return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;"],
   });
-  file.addFunction({
-    name: "notification",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
-    docs: ["A notification: never an `id`, so the peer must not answer it."],
-    parameters: [
-      { name: "method", type: "M" },
-      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
-    ],
-    returnType: "NotificationEnvelope<M>",
-    statements: ["return notificationEnvelope(method, rest[0]) as NotificationEnvelope<M>;"],
-  });
+  addNotificationBuilder(file);
   file.addFunction({
     name: "resultResponse",
     isExported: true,
@@ -412,14 +401,7 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void
     returnType: "ParseOutcome<ParsedMessage>",
     statements: ["return parseText(text) as ParseOutcome<ParsedMessage>;"],
   });
-  file.addFunction({
-    name: "encode",
-    isExported: true,
-    docs: ["Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify."],
-    parameters: [{ name: "message", type: `Envelope | ParsedMessage | ${union(models, (v) => `E_${v}.Envelope`)}` }],
-    returnType: "string",
-    statements: ["return encodeMessage(message);"],
-  });
+  addEncode(file, `Envelope | ParsedMessage | ${union(models, (v) => `E_${v}.Envelope`)}`);
 }
 
 /** `generated/runtime.ts`: the version-agnostic API (docs/ARCHITECTURE.md), typed over the generated releases; the code is in `runtime/`. */
