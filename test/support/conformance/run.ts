@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../../generator/project.ts";
@@ -12,6 +12,8 @@ export interface ScenarioTotal {
   readonly scenario: string;
   readonly passed: number;
   readonly failed: number;
+  /** Client runs print warnings too; the suite counts a scenario with warnings as not passing. */
+  readonly warnings: number;
 }
 
 export interface NotScored {
@@ -33,7 +35,7 @@ export interface ConformanceReport {
   readonly output: string;
 }
 
-const SCENARIO_LINE = /^[✓✗] (\S+): (\d+) passed, (\d+) failed$/;
+const SCENARIO_LINE = /^[✓✗] (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?$/;
 const NOT_SCORED_LINE = /^\s+([✓✗]) (\S+) \(([^)]+)\)$/;
 const TOTAL_LINE = /^Total: (\d+) passed, (\d+) failed$/;
 
@@ -45,7 +47,7 @@ export function parseReport(output: string, exitCode: number | null): Conformanc
   let inNotScored = false;
   for (const line of output.split("\n")) {
     const scenario = SCENARIO_LINE.exec(line);
-    if (scenario) scenarios.push({ scenario: scenario[1]!, passed: Number(scenario[2]), failed: Number(scenario[3]) });
+    if (scenario) scenarios.push({ scenario: scenario[1]!, passed: Number(scenario[2]), failed: Number(scenario[3]), warnings: Number(scenario[4] ?? 0) });
     const totals = TOTAL_LINE.exec(line);
     if (totals) total = { passed: Number(totals[1]), failed: Number(totals[2]) };
     if (line.startsWith("Not scored")) inNotScored = true;
@@ -81,11 +83,34 @@ export function runConformance(args: readonly string[], timeoutMs = 240_000): Pr
   });
 }
 
+/** Whether a scenario passed in the suite's own sense: no failed check and no warning. */
+export function passed(entry: ScenarioTotal): boolean {
+  return entry.failed === 0 && entry.warnings === 0;
+}
+
+/** The scenarios a requirement set scores for one leg, read from the suite's own requirements/<revision>.yaml. */
+export function requiredScenarios(revision: string, leg: "server" | "client"): string[] {
+  const yaml = readFileSync(join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${revision}.yaml`), "utf8");
+  const names: string[] = [];
+  let inLeg = false;
+  for (const line of yaml.split("\n")) {
+    if (/^\S/.test(line)) inLeg = line.startsWith(`${leg}:`);
+    else if (inLeg) {
+      const item = /^ {2}- (\S+)\s*$/.exec(line);
+      if (item) names.push(item[1]!);
+    }
+  }
+  return names;
+}
+
 /** One line per scenario for the test log: the figures the README quotes come from here. */
 export function describeReport(title: string, report: ConformanceReport): string {
-  const passedScored = report.scored.filter((entry) => entry.failed === 0).length;
+  const passedScored = report.scored.filter(passed).length;
   const lines = [`${title}: ${passedScored}/${report.scored.length} scored scenarios passed (exit ${report.exitCode})`];
-  for (const entry of report.scored) lines.push(`  ${entry.failed === 0 ? "pass" : "FAIL"} ${entry.scenario}: ${entry.passed} passed, ${entry.failed} failed`);
+  for (const entry of report.scored) {
+    const warnings = entry.warnings > 0 ? `, ${entry.warnings} warnings` : "";
+    lines.push(`  ${passed(entry) ? "pass" : "FAIL"} ${entry.scenario}: ${entry.passed} passed, ${entry.failed} failed${warnings}`);
+  }
   for (const entry of report.notScored) lines.push(`  not scored (${entry.reason}) ${entry.ok ? "pass" : "fail"} ${entry.scenario}`);
   return lines.join("\n");
 }
