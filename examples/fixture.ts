@@ -89,6 +89,12 @@ export const TOOLS: readonly FixtureTool[] = [
   tool("test_logging_tool", "Logs only when the request asked for a log level", MODERN_ONLY),
   tool("test_trigger_tool_change", "Announces a tools/list change to subscribers", MODERN_ONLY),
   tool("test_trigger_prompt_change", "Announces a prompts/list change to subscribers", MODERN_ONLY),
+  // Mirrored into an Mcp-Param-Region header by clients; the server checks that header against the body.
+  tool("test_header_param", "Echoes a region that also travels as an Mcp-Param header", MODERN_ONLY, {
+    type: "object",
+    properties: { region: { type: "string", description: "Where to run", "x-mcp-header": "Region" } },
+    required: ["region"],
+  }),
 ];
 
 export function toolsOf(era: "legacy" | "modern"): FixtureTool[] {

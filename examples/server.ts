@@ -320,6 +320,8 @@ function createModernDispatcher(listeners: Set<Listener>) {
       case "test_trigger_tool_change":
         notifyListeners("toolsListChanged", "notifications/tools/list_changed");
         return { content: [text("Mutation triggered")] };
+      case "test_header_param":
+        return { content: [text(`Region: ${stringArg(args, "region")}`)] };
       case "test_trigger_prompt_change":
         notifyListeners("promptsListChanged", "notifications/prompts/list_changed");
         return { content: [text("Mutation triggered")] };
