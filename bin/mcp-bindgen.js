@@ -1,8 +1,17 @@
 #!/usr/bin/env node
-// The generator is TypeScript run through tsx, so the published package needs no build step.
-import { register } from "tsx/esm/api";
+// The published package runs the compiled generator (dist/, built on prepack). A checkout that
+// has not been built runs the TypeScript source through tsx, one of its devDependencies.
+import { existsSync } from "node:fs";
+import { fileURLToPath, URL } from "node:url";
+import { hideBin } from "yargs/helpers";
 
-register();
-const { main } = await import("../generator/cli.ts");
-const { hideBin } = await import("yargs/helpers");
+const compiled = new URL("../dist/generator/cli.js", import.meta.url);
+let main;
+if (existsSync(fileURLToPath(compiled))) {
+  ({ main } = await import(compiled.href));
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  ({ main } = await import("../generator/cli.ts"));
+}
 process.exitCode = await main(hideBin(process.argv));
