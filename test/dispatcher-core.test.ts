@@ -20,6 +20,7 @@ const LEGACY: DispatchSpec = {
   progress,
   requestMeta: null,
   resultType: null,
+  unreadableId: "null",
   parse: (text) => legacy.parse(text),
   validate: (message) => legacy.validateMessage(message),
 };
@@ -39,6 +40,7 @@ const MODERN: DispatchSpec = {
     missingRequiredClientCapability: -32021,
   },
   resultType: { key: "resultType", complete: "complete" },
+  unreadableId: "omit",
   parse: (text) => modern.parse(text),
   validate: (message) => modern.validateMessage(message),
 };
@@ -261,18 +263,23 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     expect(seen).toHaveLength(1);
   });
 
-  it("malformed input: -32700 / -32600 with id null, or with the id when it can be read; responses are never answered", async () => {
+  it("malformed input: -32700 / -32600 with the id when it can be read, else null (or no id where the schema says so); responses are never answered", async () => {
     const d = createDispatcher(spec, {});
-    expect(await d.handle("{not json")).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.any(String) } });
-    expect(await d.handle("[]")).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(await d.handle({ jsonrpc: "2.0", id: 5, method: 3 })).toMatchObject({ id: 5, error: { code: -32600 } });
-    expect(await d.handle({ jsonrpc: "2.0", id: null, method: "ping" })).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(await d.handle({ jsonrpc: "2.0", result: {} })).toBeUndefined();
-    expect(await d.handle({ jsonrpc: "2.0", id: 1, result: {} })).toBeUndefined();
+    const unknownId = spec.unreadableId === "null" ? { id: null } : {};
+    const unreadable = async (input: unknown, code: number) => {
+      const response = await d.handle(input);
+      expect(response).toEqual({ jsonrpc: "2.0", ...unknownId, error: { code, message: expect.any(String) } });
+    };
+    await unreadable("{not json", -32700);
+    await unreadable("[]", -32600);
+    await unreadable({ jsonrpc: "2.0", id: null, method: "ping" }, -32600);
     const cyclic: { self?: unknown } = {};
     cyclic.self = cyclic;
-    expect(await d.handle(cyclic)).toMatchObject({ id: null, error: { code: -32600 } });
-    expect(await d.handle(10n)).toMatchObject({ id: null, error: { code: -32600 } });
+    await unreadable(cyclic, -32600);
+    await unreadable(10n, -32600);
+    expect(await d.handle({ jsonrpc: "2.0", id: 5, method: 3 })).toMatchObject({ id: 5, error: { code: -32600 } });
+    expect(await d.handle({ jsonrpc: "2.0", result: {} })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", id: 1, result: {} })).toBeUndefined();
   });
 });
 

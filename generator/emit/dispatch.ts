@@ -41,6 +41,7 @@ export const emitDispatch: VersionEmitter = (model) => {
       progress: ${progress === null ? "null" : JSON.stringify(progress)},
       requestMeta: ${side === "server" ? requestMeta : "null"},
       resultType: ${side === "server" && resultTypeDefault !== null ? JSON.stringify({ key: resultTypeDefault.property, complete: resultTypeDefault.value }) : "null"},
+      unreadableId: ${JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null")},
       parse: (text) => parse(text),
       validate: (message) => validateMessage(message),
     }`;

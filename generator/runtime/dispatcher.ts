@@ -13,7 +13,7 @@ type JsonObject = { [key: string]: unknown };
 /** `id` is null only when the request's id could not be read (JSON-RPC 2.0, section 5). */
 export type DispatchResponse =
   | { jsonrpc: "2.0"; id: RequestId; result: JsonObject }
-  | { jsonrpc: "2.0"; id: RequestId | null; error: RpcErrorBody };
+  | { jsonrpc: "2.0"; id?: RequestId | null; error: RpcErrorBody };
 
 export type DispatchNotification = { jsonrpc: "2.0"; method: string; params?: JsonObject };
 
@@ -67,6 +67,11 @@ export interface DispatchSpec {
   } | null;
   /** Modern releases: results carry `resultType`, `complete` unless the handler chose another. */
   readonly resultType: { readonly key: string; readonly complete: string } | null;
+  /**
+   * How an error answers a message whose id could not be read: `null` as JSON-RPC 2.0 says, or
+   * `omit` where the release's schema makes the error's `id` optional and has no null id.
+   */
+  readonly unreadableId: "null" | "omit";
   readonly parse: DispatchParse;
   readonly validate: DispatchValidate;
 }
@@ -142,11 +147,8 @@ function failure(
   message: string,
   data?: unknown,
 ): DispatchResponse {
-  return {
-    jsonrpc: "2.0",
-    id,
-    error: data === undefined ? { code, message } : { code, message, data },
-  };
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return { jsonrpc: "2.0", id, error };
 }
 
 /** The id of a message `parse` rejected, when it can still be read; JSON-RPC answers with null otherwise. */
@@ -408,6 +410,12 @@ export function createDispatcher<C>(
     }
   };
 
+  const unreadable = (response: DispatchResponse): DispatchResponse => {
+    if (response.id !== null || spec.unreadableId === "null" || !("error" in response))
+      return response;
+    return { jsonrpc: "2.0", error: response.error };
+  };
+
   const dispatch = async (
     input: unknown,
     context: C,
@@ -419,7 +427,9 @@ export function createDispatcher<C>(
       try {
         text = JSON.stringify(input) ?? "";
       } catch {
-        return failure(null, spec.codes.invalidRequest, "Invalid request: not a JSON value");
+        return unreadable(
+          failure(null, spec.codes.invalidRequest, "Invalid request: not a JSON value"),
+        );
       }
     }
     const parsed = spec.parse(text);
@@ -427,7 +437,7 @@ export function createDispatcher<C>(
       const salvaged = salvageId(text);
       // Never answer a malformed response: two peers would bounce errors at each other forever.
       if (salvaged.response) return undefined;
-      return failure(salvaged.id, parsed.error.code, parsed.error.message);
+      return unreadable(failure(salvaged.id, parsed.error.code, parsed.error.message));
     }
     const message = parsed.message;
     const params = message.params as JsonObject | undefined;
