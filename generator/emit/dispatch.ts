@@ -14,10 +14,13 @@ export const emitDispatch: VersionEmitter = (model) => {
   const path = `${model.version}/dispatch.ts`;
   const modern = model.era === "modern";
   const hasInputs = model.methods.some((m) => m.kind === "input");
+  // The number, not `ErrorCode.${name}`: a property read in a top-level initialiser counts as a side
+  // effect to bundlers, which then kept the dispatch specs, parse and the whole validator in every
+  // program importing a release's index, builders alone included.
   const code = (name: string): string => {
-    if (!model.errorCodes.some((e) => e.name === name))
-      throw new BindgenError(model.file, model.schema.definitionsPointer, `the error code ${name} (schema/facts.json)`, "dispatchers answer with it");
-    return `ErrorCode.${name}`;
+    const found = model.errorCodes.find((e) => e.name === name);
+    if (found === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `the error code ${name} (schema/facts.json)`, "dispatchers answer with it");
+    return String(found.code);
   };
   const metaKey = (name: string): string => {
     const key = model.metaKeys.find((k) => k.name === name)?.key;
@@ -61,7 +64,6 @@ export const emitDispatch: VersionEmitter = (model) => {
         `import type * as T from "./types.js";`,
         `import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests${hasInputs ? ", InputRequestTable" : ""} } from "./methods.js";`,
         `import { CLIENT_NOTIFICATION_METHODS, CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS${hasInputs ? ", INPUT_REQUEST_METHODS" : ""} } from "./methods.js";`,
-        `import { ErrorCode } from "./errors.js";`,
         `import { parse } from "./envelope.js";`,
         `import { validateMessage${hasInputs ? ", validate, type DefinitionName" : ""} } from "./validate.js";`,
         `import { createDispatcher, type AnyHandler, type Dispatcher, type DispatcherOptions, type DispatchSpec } from "${runtimeImport("dispatcher", 1)}";`,
