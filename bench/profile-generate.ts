@@ -18,8 +18,9 @@ async function phase<T>(name: string, run: () => T | Promise<T>): Promise<T> {
 const { openProject } = await phase("import the CLI's load and model modules", () => import("../generator/api.ts"));
 const { loadModels } = await import("../generator/generate.ts");
 const checkout = openProject({ cwd: join(import.meta.dirname, "..") });
-const models = await phase("load five schemas and build their models", () => loadModels(checkout.project.paths, { releases: checkout.releases }));
+// Before the models: reading a release's pinned schema.ts for its deprecations loads it too.
 await phase("import ts-morph (loads TypeScript)", () => import("ts-morph"));
+const models = await phase("load five schemas and build their models", () => loadModels(checkout.project.paths, { releases: checkout.releases }));
 const { emitAll } = await phase("import the emitters", () => import("../generator/emit/index.ts"));
 const emitted = await phase("emit every module", () => emitAll(models));
 const { formatFiles } = await phase("import prettier", () => import("../generator/format.ts"));
