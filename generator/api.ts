@@ -115,7 +115,7 @@ export async function list(options: ProjectOptions = {}): Promise<ModelSummary[]
 export async function diff(oldRelease: string, newRelease: string, options: DiffOptions = {}): Promise<DiffReport> {
   const project = resolveProject({ cwd: options.cwd });
   const lock = storeLock(project.paths);
-  const oldModel = await loadDiffSide(project.paths, lock, oldRelease, sources(options, project));
-  const newModel = await loadDiffSide(project.paths, lock, newRelease, sources(options, project));
+  const oldModel = await loadDiffSide(project.paths, lock, oldRelease, sources(options, project), options.cwd ?? process.cwd());
+  const newModel = await loadDiffSide(project.paths, lock, newRelease, sources(options, project), options.cwd ?? process.cwd());
   return forSide(diffModels(oldModel, newModel), options.side ?? "both");
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
 import { loadSchema, verifySha256 } from "./load/load-schema.ts";
@@ -102,7 +102,9 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
   const plans: Plan[] = [...placed].map(([version, { file, sha256: locked }]) => {
     const schema = sha256(readFileSync(file));
     verifySha256(file, schema, locked);
-    const stamp = { input: versionInput(schema, facts, generator), schema, facts, generator };
+    const source = join(paths.cacheDir, version, "schema.ts");
+    const sourceHash = lock.versions.get(version)?.typescript && existsSync(source) ? sha256(readFileSync(source)) : undefined;
+    const stamp = { input: versionInput(schema, facts, generator, sourceHash), schema, facts, generator };
     return { version, stamp, reuse: options.force === true ? undefined : reusable(join(paths.outDir, version), stamp.input) };
   });
   const rootStamp = {

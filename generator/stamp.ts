@@ -31,8 +31,9 @@ export interface RootStamp {
   readonly files: Readonly<Record<string, string>>;
 }
 
-export function versionInput(schema: string, facts: string, generator: string): string {
-  return sha256(`schema ${schema}\nfacts ${facts}\ngenerator ${generator}\n`);
+/** `source` is the sha256 of the release's schema.ts when one is cached: its deprecations are part of the model. */
+export function versionInput(schema: string, facts: string, generator: string, source?: string): string {
+  return sha256(`schema ${schema}\nfacts ${facts}\ngenerator ${generator}\n${source === undefined ? "" : `schema.ts ${source}\n`}`);
 }
 
 export function rootInput(generator: string, versions: readonly { version: string; input: string }[]): string {

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import { diff } from "../api.ts";
 import { CommandFailure } from "../errors.ts";
@@ -33,7 +35,9 @@ export function diffCommand(ctx: CliContext): CommandModule {
         from?: string;
         project?: string;
       };
-      const report = await diff(String(a.old), String(a.new), { ...projectOptions(ctx, a), side: a.side });
+      // A schema file named on the command line is relative to where the command runs, whatever --project says.
+      const side = (arg: string) => (existsSync(resolve(ctx.cwd, arg)) ? resolve(ctx.cwd, arg) : arg);
+      const report = await diff(side(String(a.old)), side(String(a.new)), { ...projectOptions(ctx, a), side: a.side });
       ctx.stdout(a.format === "json" ? JSON.stringify(report, null, 2) + "\n" : renderMarkdown(report, { side: a.side, breakingOnly: a.breaking }));
       const failed = a.failOn === "any" ? report.changes.length > 0 : a.failOn === "breaking" && report.changes.some((c) => isBreaking(c, a.side));
       if (failed) throw new CommandFailure(1);

@@ -14,20 +14,19 @@ import type { ProjectPaths } from "../project.ts";
  * `<old>`/`<new>` of `diff`: a release in the locks (pulled if missing), or a schema file (or a
  * folder holding schema.json) such as an unreleased draft, which is read as is.
  */
-export async function loadDiffSide(paths: ProjectPaths, lock: Lock, arg: string, sources: SchemaSources): Promise<ProtocolModel> {
+export async function loadDiffSide(paths: ProjectPaths, lock: Lock, arg: string, sources: SchemaSources, cwd: string): Promise<ProtocolModel> {
   if (lock.versions.has(arg)) {
     const [model] = await loadModels(paths, { releases: [arg], ...sources });
     return model!;
   }
-  const file = schemaFileOf(arg);
+  const file = schemaFileOf(resolve(cwd, arg));
   if (!file) {
     throw new UsageError(`unknown release "${arg}": not in the lock and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`);
   }
   return buildModel(versionOfPath(file), loadSchema(file), loadFacts(paths.factsFile));
 }
 
-function schemaFileOf(arg: string): string | undefined {
-  const path = resolve(arg);
+function schemaFileOf(path: string): string | undefined {
   if (!existsSync(path)) return undefined;
   if (statSync(path).isDirectory()) return existsSync(join(path, "schema.json")) ? join(path, "schema.json") : undefined;
   return path;
