@@ -281,3 +281,24 @@ describe("two pull --update-lock at once", () => {
     expect(Object.keys(project.readLock()).sort()).toEqual([V, ...releases]);
   });
 });
+
+describe("pinned examples", () => {
+  const pin = (hash: string) => project.setLock({ [V]: { url: `${base}/good/${V}/schema.json`, sha256: sha256(GOOD), examples: { "CallToolResult/one.json": hash } } });
+
+  it("are fetched beside the schema from the lock's URLs, verified, and not fetched again", async () => {
+    pin(sha256(GOOD));
+    await pull({ ...project.paths, versions: [V], examples: true, force: true });
+    expect(readFileSync(join(project.paths.cacheDir, V, "examples", "CallToolResult", "one.json"))).toEqual(GOOD);
+    expect(hits).toEqual([`/good/${V}/schema.json`, `/good/${V}/examples/CallToolResult/one.json`]);
+    await pull({ ...project.paths, versions: [V], examples: true });
+    expect(hits).toHaveLength(2);
+  });
+
+  it("a copy with another sha256 is refused, naming its URL, and nothing is written", async () => {
+    pin(sha256(OTHER));
+    await expect(pull({ ...project.paths, versions: [V], examples: true, force: true })).rejects.toThrow(
+      `${base}/good/${V}/examples/CallToolResult/one.json: expected sha256 ${sha256(OTHER)}`,
+    );
+    expect(readdirSync(join(project.paths.cacheDir, V))).toEqual(["schema.json"]);
+  });
+});
