@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLockFile } from "../generator/load/lock.ts";
 import { PACKAGE_LOCK } from "../generator/project.ts";
 import { formatDiagnostics, typecheck } from "./support/typecheck.ts";
-import { REAL_SCHEMA_DIR, runCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
+import { REAL_SCHEMA_DIR, runMain, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**
  * The README's "When a spec release lands" workflow, end to end, with a synthetic next release:
@@ -39,7 +39,8 @@ function nextRelease(): string {
 
 let project: TmpProject;
 let drafts: string;
-const cli = (...args: string[]) => runCli([...args, "--project", project.root]);
+/** The command lines a user would type, run in process from the project folder. */
+const cli = (...args: string[]) => runMain(args, project.root);
 
 beforeAll(() => {
   project = tmpProject("mcp-bindgen-release-");
@@ -56,15 +57,15 @@ beforeAll(() => {
 afterAll(() => project.cleanup());
 
 describe("a new spec release lands", () => {
-  it("pull --update-lock records it in the lock", () => {
-    const r = cli("pull", "--release", NEXT, "--from", drafts, "--update-lock");
+  it("pull --update-lock records it in the lock", async () => {
+    const r = await cli("pull", "--release", NEXT, "--from", drafts, "--update-lock");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(project.readLock()[NEXT]?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("generate adds it to VERSIONS with its era detected from the schema", () => {
-    const r = cli("generate");
+  it("generate adds it to VERSIONS with its era detected from the schema", async () => {
+    const r = await cli("generate");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${NEXT}\\s+modern\\s+\\d+ types\\s+22 methods`, "m"));
@@ -91,8 +92,8 @@ export const missing: prev.ClientRequestMethod = "tools/frobnicate";
     expect(formatDiagnostics(diagnostics)).toBe("");
   });
 
-  it("diff shows what the release changed", () => {
-    const r = cli("diff", PREV, NEXT);
+  it("diff shows what the release changed", async () => {
+    const r = await cli("diff", PREV, NEXT);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("tools/frobnicate");
