@@ -18,7 +18,7 @@ import {
   type ErrorCodeTable,
   type RequestOptionsShape,
 } from "../generator/runtime/builders.ts";
-import { httpHeadersOf, routingNameIn, type RoutingFacts } from "../generator/runtime/routing.ts";
+import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../generator/runtime/routing.ts";
 import { describeValue } from "../generator/runtime/json.ts";
 import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../generator/runtime/jsonrpc.ts";
 import { isInputRequired, responseError, responseResult, resultType } from "../generator/runtime/responses.ts";
@@ -227,29 +227,23 @@ describe("response builders, per era", () => {
   });
 });
 
-describe("routing headers of an envelope", () => {
-  const facts: RoutingFacts = {
-    protocolVersionHeader: "V",
-    methodHeader: "M",
-    nameHeader: "N",
-    nameParam: { "tools/call": "name" },
-    protocolVersionKey: "pv",
-    sentinel: { prefix: "=?base64?", suffix: "?=" },
-  };
+describe("routing facts of an envelope", () => {
+  const facts: RoutingFacts = { protocolVersionHeader: "V", methodHeader: "M", nameHeader: "N", nameParam: { "tools/call": "name" }, protocolVersionKey: "pv" };
   it.each([
-    { name: "a routed request", given: { method: "tools/call", id: 1, params: { name: "echo", _meta: { pv: "v1" } } }, want: { V: "v1", M: "tools/call", N: "echo" } },
-    { name: "a notification is never routed", given: { method: "tools/call", params: { name: "echo" } }, want: { M: "tools/call" } },
-    { name: "an unrouted method", given: { method: "ping", id: 1 }, want: { M: "ping" } },
-    {
-      name: "a name that is not plain ASCII goes in the Base64 form",
-      given: { method: "tools/call", id: 1, params: { name: "日本" } },
-      want: { M: "tools/call", N: "=?base64?5pel5pys?=" },
-    },
-  ])("httpHeadersOf: $name", ({ given, want }) => {
-    expect(httpHeadersOf(given, facts)).toEqual(want);
+    { name: "a routed request", given: { method: "tools/call", id: 1, params: { name: "echo" } }, want: "echo" },
+    { name: "a notification is never routed", given: { method: "tools/call", params: { name: "echo" } }, want: undefined },
+    { name: "an unrouted method", given: { method: "ping", id: 1, params: { name: "echo" } }, want: undefined },
+    { name: "a non-string name", given: { method: "tools/call", id: 1, params: { name: 5 } }, want: undefined },
+  ])("routingNameIn: $name", ({ given, want }) => {
+    expect(routingNameIn(given, facts)).toBe(want);
   });
-  it("a non-string name routes nothing", () => {
-    expect(routingNameIn({ method: "tools/call", id: 1, params: { name: 5 } }, facts)).toBeUndefined();
+  it.each([
+    { given: { params: { _meta: { pv: "v1" } } }, want: "v1" },
+    { given: { params: { _meta: { pv: 1 } } }, want: undefined },
+    { given: { params: {} }, want: undefined },
+    { given: {}, want: undefined },
+  ])("protocolVersionIn($given) is $want", ({ given, want }) => {
+    expect(protocolVersionIn(given, "pv")).toBe(want);
   });
 });
 

@@ -380,7 +380,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     addRequestBuilders(file, model);
     addResponseBuilders(file, model);
     // httpHeaders itself, with Mcp-Param headers from a tool, is in the release's http.ts.
-    if (http) addHttpFunctions(file, httpFacts(http, model.metaKeys), { headers: false });
+    if (http) addHttpFunctions(file, httpFacts(http, model.metaKeys), { headersFrom: null });
     addParseEncode(file);
   });
   return { path, content };
@@ -389,7 +389,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
 const ENVELOPE_LIKE = "{ readonly method: string; readonly id?: unknown; readonly params?: unknown }";
 
 /** `protocolVersionOf`, `routingName` and `httpHeaders` over a release's (or every release's) HTTP facts. */
-export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData, options: { readonly headers: boolean }): void {
+export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData, options: { readonly headersFrom: string | null }): void {
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [{ name: "HTTP", type: "RoutingFacts", initializer: JSON.stringify(facts) }],
@@ -417,7 +417,7 @@ export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData, o
     returnType: "string | undefined",
     statements: ["return routingNameIn(envelope, HTTP);"],
   });
-  if (!options.headers) return;
+  if (options.headersFrom === null) return;
   file.addFunction({
     name: "httpHeaders",
     isExported: true,
@@ -427,6 +427,6 @@ export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData, o
     ],
     parameters: [{ name: "envelope", type: ENVELOPE_LIKE }],
     returnType: "Record<string, string>",
-    statements: ["return httpHeadersOf(envelope, HTTP);"],
+    statements: [`return ${options.headersFrom}(envelope);`],
   });
 }

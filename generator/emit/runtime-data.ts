@@ -13,7 +13,6 @@ export interface RoutingFactsData {
   readonly nameHeader: string;
   readonly nameParam: Readonly<Record<string, string>>;
   readonly protocolVersionKey: string;
-  readonly sentinel: { readonly prefix: string; readonly suffix: string };
 }
 
 export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): RoutingFactsData {
@@ -25,7 +24,6 @@ export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): R
     nameHeader: http.nameHeader,
     nameParam: Object.fromEntries(http.nameParam),
     protocolVersionKey,
-    sentinel: { ...http.sentinel },
   };
 }
 

@@ -28,7 +28,7 @@ function union(models: readonly ProtocolModel[], member: (alias: string) => stri
   return models.map((m) => member(versionNamespace(m.version))).join(" | ") || "never";
 }
 
-function addImports(file: StatementSink, models: readonly ProtocolModel[], http: boolean): void {
+function addImports(file: StatementSink, models: readonly ProtocolModel[], http: ProtocolModel | undefined): void {
   for (const m of models) {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
@@ -53,8 +53,9 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
   file.addImportDeclaration({ namedImports: ["pickLegacyVersion", "towardsModern"], moduleSpecifier: runtimeImport("versions", 0) });
   file.addImportDeclaration({ namedImports: ["uiResourceUriIn"], moduleSpecifier: runtimeImport("apps", 0) });
   if (http) {
+    file.addImportDeclaration({ namedImports: [{ name: "httpHeaders", alias: "releaseHttpHeaders" }], moduleSpecifier: `./${http.version}/http.js` });
     file.addImportDeclaration({
-      namedImports: ["httpHeadersOf", "protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
+      namedImports: ["protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
       moduleSpecifier: runtimeImport("routing", 0),
     });
   }
@@ -413,12 +414,13 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   }
   const http = models.find((m) => m.http !== null);
   const content = buildSourceFile(path, (file) => {
-    addImports(file, models, http !== undefined);
+    addImports(file, models, http);
     addTypes(file, models);
     addConstants(file, models);
     addIdentity(file, models);
     addBuilders(file);
-    if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headers: true });
+    // The newest stateless release's Streamable HTTP headers: the transport's rules live in its `http.ts`.
+    if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headersFrom: "releaseHttpHeaders" });
     addReaders(file, models);
   });
   return { path, content };

@@ -1,8 +1,6 @@
-// What the envelope itself says for Streamable HTTP routing: the protocol version in `_meta`, the
-// name a method routes by, and the headers those make. The header names and routed methods are a
-// release's data (`RoutingFacts`). The full header layer (Mcp-Param headers, checks, statuses) is
-// http-headers.ts; this module covers what every release's `httpHeaders(envelope)` promises.
-import { encodeHeaderValue, type SentinelForm } from "./header-value.js";
+// What the envelope itself says for Streamable HTTP routing: the protocol version in `_meta` and
+// the name a method routes by. The header names and routed methods are a release's data
+// (`RoutingFacts`); the headers themselves (values, Mcp-Param, checks, statuses) are http-headers.ts.
 import { isObject, own } from "./json.js";
 import { metaOf } from "./builders.js";
 
@@ -15,8 +13,6 @@ export interface RoutingFacts {
   readonly nameParam: Readonly<Record<string, string>>;
   /** The `_meta` key holding the protocol version. */
   readonly protocolVersionKey: string;
-  /** The Base64 form for values that are not plain printable ASCII. */
-  readonly sentinel: SentinelForm;
 }
 
 /** An envelope as these functions read it: any message, typed or not. */
@@ -44,16 +40,4 @@ export function routingNameIn(envelope: EnvelopeLike, facts: RoutingFacts): stri
   if (key === undefined || !own(envelope, "id") || !isObject(envelope.params)) return undefined;
   const name = envelope.params[key];
   return typeof name === "string" ? name : undefined;
-}
-
-/** The headers of an envelope: the protocol version (absent when the envelope has none), the method, and the name where the method routes by name. */
-export function httpHeadersOf(envelope: EnvelopeLike, facts: RoutingFacts): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const version = protocolVersionIn(envelope, facts.protocolVersionKey);
-  if (version !== undefined)
-    headers[facts.protocolVersionHeader] = encodeHeaderValue(version, facts.sentinel);
-  headers[facts.methodHeader] = encodeHeaderValue(envelope.method, facts.sentinel);
-  const name = routingNameIn(envelope, facts);
-  if (name !== undefined) headers[facts.nameHeader] = encodeHeaderValue(name, facts.sentinel);
-  return headers;
 }
