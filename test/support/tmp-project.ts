@@ -2,12 +2,14 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { main } from "../../generator/cli.ts";
 import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
 
 /** Real schemas for tests that need one: the shared folder when given, else the copies `npm run generate` placed in the cache. */
-export const REAL_SCHEMA_DIR = process.env["MCP_SCHEMA_DIR"] ?? join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen");
+/** Absolute, so tests that run the tool in another folder (a fresh app) still find it; CI passes a relative path. */
+const schemaDirOverride = process.env["MCP_SCHEMA_DIR"];
+export const REAL_SCHEMA_DIR = schemaDirOverride ? resolve(schemaDirOverride) : join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen");
 export const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "schemas");
 
 /** Nothing listens on port 1: a lock URL that can never be fetched by accident. */
