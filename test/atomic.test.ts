@@ -137,7 +137,7 @@ describe("mcp-bindgen generate killed at random points", () => {
   beforeAll(() => {
     unfreeze = freezeGenerator();
     project = tmpProject("mcp-bindgen-atomic-");
-    // A modern release is needed: the root runtime module is built from one.
+    // A real release makes the tree large enough for the kill to land while it is being written.
     const real = "2026-07-28";
     project.putSchema(real, readFileSync(join(REAL_SCHEMA_DIR, real, "schema.json")));
     project.putSchema("2031-01-01", fixture("legacy-minimal.json"));

@@ -100,7 +100,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
   function compareResults(a: MethodModel, b: MethodModel): void {
     const old = a.results.map((r) => input.renames.get(r) ?? r);
     const added = b.results.filter((r) => !old.includes(r));
-    const removed = a.results.filter((r, i) => !b.results.includes(old[i]!));
+    const removed = a.results.filter((_, i) => !b.results.includes(old[i]!));
     if (added.length === 0 && removed.length === 0) return;
     const severity: Record<Side, Severity> = { client: "none", server: "none" };
     for (const d of b.directions.filter((x) => a.directions.includes(x))) {
