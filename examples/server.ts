@@ -206,7 +206,7 @@ function createModernDispatcher(listeners: Set<Listener>) {
     }
     const content = staticContent(name);
     if (content !== undefined) return { content: [...content] };
-    const logLevel = ctx._meta?.[modern.MetaKey.logLevel];
+    const logLevel = ctx._meta[modern.MetaKey.logLevel];
     const log = (level: modern.LoggingLevel, data: string): void => {
       if (logAllowed(logLevel, level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
     };
@@ -225,7 +225,7 @@ function createModernDispatcher(listeners: Set<Listener>) {
           ctx.progress?.({ progress, total: 100, message: `Completed step ${progress} of 100` });
           await sleep(20, ctx.signal);
         }
-        return { content: [text(String(ctx._meta?.progressToken ?? "no progress token"))] };
+        return { content: [text(String(ctx._meta.progressToken ?? "no progress token"))] };
       case "test_sampling": {
         ctx.requireClientCapability("sampling");
         const answer = sampledText(inputResponses["sample"]);
@@ -300,7 +300,7 @@ function createModernDispatcher(listeners: Set<Listener>) {
       case "test_input_required_result_capabilities": {
         const answered = Object.keys(inputResponses);
         if (answered.length > 0) return { content: [text(`capabilities-ok: received ${answered.join(",")}`)] };
-        const declared = ctx._meta?.[modern.MetaKey.clientCapabilities];
+        const declared = ctx._meta[modern.MetaKey.clientCapabilities];
         const requests: Record<string, modern.InputRequest> = {};
         if (declared?.elicitation !== undefined) {
           requests["elicit_input"] = {

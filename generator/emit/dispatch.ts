@@ -76,6 +76,12 @@ export const emitDispatch: VersionEmitter = (model) => {
         `type ResultIn<Table, M extends keyof Table> = Table[M] extends { result: infer R } ? R : never;`,
         `/** The \`_meta\` a params type declares. */`,
         `type MetaIn<P> = NonNullable<P> extends { _meta?: infer X } ? X : undefined;`,
+        modern
+          ? [
+              `/** A request's \`_meta\` as a handler sees it: always there where the params type requires it, since the dispatcher answers -32602 before any handler runs when it is missing. */`,
+              `type RequestMetaIn<P> = NonNullable<P> extends { _meta: infer X } ? X : MetaIn<P> | undefined;`,
+            ].join("\n")
+          : "",
         `/** Sends one of the notifications in \`Table\`, typed by it. */`,
         `export type Notify<Table> = <N extends keyof Table & string>(method: N, ...params: undefined extends ParamsIn<Table, N> ? [params?: ParamsIn<Table, N>] : [params: ParamsIn<Table, N>]) => void;`,
         `/** What \`ctx.progress\` takes: the progress notification's params without the token, which the dispatcher adds. */`,
@@ -86,7 +92,7 @@ export const emitDispatch: VersionEmitter = (model) => {
         `  readonly id: T.RequestId;`,
         `  readonly method: M;`,
         `  /** The request's \`params._meta\`. */`,
-        `  readonly _meta: MetaIn<P> | undefined;`,
+        `  readonly _meta: ${modern ? "RequestMetaIn<P>" : "MetaIn<P> | undefined"};`,
         `  /** Aborted when the peer cancels the request (or the signal given to \`handle\` aborts): stop work, the answer is dropped. */`,
         `  readonly signal: AbortSignal;`,
         `  /** The value given to \`handle\`. */`,

@@ -8,6 +8,8 @@ export const server = createServerDispatcher<{ session: string }>({
     ctx.notify("notifications/message", { level: "info", data: ctx.context.session });
     if (params.name === "") throw new RpcError(-32602, "name required");
     const token: string | number | undefined = ctx._meta?.progressToken;
+    // @ts-expect-error a legacy request's _meta is optional, so the handler must allow for its absence
+    void ctx._meta.progressToken;
     return { content: [{ type: "text", text: `${params.name} ${String(token)}` }] };
   },
   ping: () => ({}),

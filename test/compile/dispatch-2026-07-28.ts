@@ -5,8 +5,9 @@ export const server = createServerDispatcher<{ user: string }>({
   "tools/call": async (params, ctx) => {
     ctx.requireClientCapability("elicitation");
     ctx.requireClientCapability({ elicitation: { url: {} } });
-    const trace: unknown = ctx._meta?.["com.example/trace"];
-    const version: string | undefined = ctx._meta?.["io.modelcontextprotocol/protocolVersion"];
+    // A request reaches its handler only with the _meta the release requires.
+    const trace: unknown = ctx._meta["com.example/trace"];
+    const version: string = ctx._meta["io.modelcontextprotocol/protocolVersion"];
     ctx.progress?.({ progress: 1, total: 2, message: "half" });
     ctx.notify("notifications/tools/list_changed");
     ctx.notify("notifications/message", { level: "info", data: "working" });
