@@ -133,7 +133,9 @@ describe("pull over HTTP", () => {
 
   it("404: says which URL and status, keeps the previous file", async () => {
     const e = await failingPull(`${base}/missing`);
-    expect(e.message).toBe(`${base}/missing/${V}/schema.json: expected HTTP 200 (got HTTP 404 Not Found)`);
+    expect(e.message).toBe(
+      `${base}/missing/${V}/schema.json: expected HTTP 200 (got HTTP 404 Not Found; without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL)`,
+    );
   });
 
   it("truncated body: says the body was incomplete, keeps the previous file", async () => {
@@ -149,7 +151,9 @@ describe("pull over HTTP", () => {
 
   it("timeout: a server that never answers is given up on", async () => {
     const e = await failingPull(`${base}/hang`, 300);
-    expect(e.message).toBe(`${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s)`);
+    expect(e.message).toBe(
+      `${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s; without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL)`,
+    );
   });
 
   it("a body announced larger than any schema is refused from its header", async () => {
@@ -247,7 +251,9 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
   it("through the CLI: --timeout gives up on a silent server with exit 1 and one line", async () => {
     const r = await runMain(["pull", "--force", "--timeout", "0.3", "--from", `${base}/hang`], project.root);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim().split("\n")).toEqual([`mcp-bindgen: ${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s)`]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `mcp-bindgen: ${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s; without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL)`,
+    ]);
     expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
   });
 });

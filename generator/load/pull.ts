@@ -111,7 +111,7 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
           source,
           "",
           `sha256 ${entry.sha256} (from ${lock.files.join(" + ")})`,
-          `got ${hash}; nothing was written. If the release was re-sealed, pass --update-lock`,
+          `got ${hash}; nothing was written. If the release was re-sealed, record it with "mcp-bindgen pull --release ${version} --from <DIR|URL> --update-lock"`,
         );
       }
       atomicWriteFile(target, bytes);
@@ -192,7 +192,7 @@ async function pullTypeScript(options: PullOptions, version: string, base: strin
   try {
     bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
   } catch (err) {
-    options.log?.(`${version}: schema.ts not pulled (${(err as Error).message}); only the fidelity test needs it`);
+    options.log?.(`${version}: schema.ts not pulled (${(err as Error).message}); the bindings do not need it, only its @deprecated notes are left out of diff reports`);
     return;
   }
   const hash = sha256(bytes);
@@ -232,6 +232,9 @@ function upstreamUrlFor(version: string, lock: Lock): string {
   return newest && entry ? entry.url.replace(newest, version) : "";
 }
 
+/** What a failed download adds, so a user without network (or with a release recorded from a folder) knows the way round. */
+const OFFLINE_HINT = "without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL";
+
 async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
   if (!isUrl(source)) {
     try {
@@ -247,9 +250,9 @@ async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
   } catch (err) {
     const e = err as Error;
     const why = e.name === "TimeoutError" ? `no answer within ${timeoutMs / 1000}s` : `${e.message}${e.cause ? `: ${(e.cause as Error).message ?? e.cause}` : ""}`;
-    throw new BindgenError(source, "", "a reachable URL", why);
+    throw new BindgenError(source, "", "a reachable URL", `${why}; ${OFFLINE_HINT}`);
   }
-  if (!response.ok) throw new BindgenError(source, "", "HTTP 200", `got HTTP ${response.status} ${response.statusText}`);
+  if (!response.ok) throw new BindgenError(source, "", "HTTP 200", `got HTTP ${response.status} ${response.statusText}; ${OFFLINE_HINT}`);
   const tooBig = () => new BindgenError(source, "", `a schema of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, "the server sent more; nothing was written");
   if (Number(response.headers.get("content-length") ?? 0) > MAX_SCHEMA_BYTES) {
     await response.body?.cancel();
