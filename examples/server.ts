@@ -490,7 +490,8 @@ function createLegacyDispatcher() {
       "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
       "notifications/initialized": () => undefined,
     },
-    { send: (message, context) => context.reply.event(message) },
+    // One dispatcher serves every session; request ids are unique per session only.
+    { send: (message, context) => context.reply.event(message), peerOf: (context) => context.session },
   );
 }
 

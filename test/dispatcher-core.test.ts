@@ -190,6 +190,26 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     expect(await pending).toBeUndefined();
   });
 
+  it("a cancel reaches only the same peer's request: ids are unique per peer, not per dispatcher", async () => {
+    const signals = new Map<string, AbortSignal>();
+    const d = createDispatcher<{ session: string }>(
+      spec,
+      {
+        "tools/call": (_params: unknown, ctx: { signal: AbortSignal; context: { session: string } }) => {
+          signals.set(ctx.context.session, ctx.signal);
+          return new Promise(() => undefined);
+        },
+      },
+      { peerOf: (context) => context.session },
+    );
+    void d.handle(call(1), { session: "a" });
+    void d.handle(call(1), { session: "b" });
+    await new Promise((r) => setTimeout(r, 0));
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, { session: "a" });
+    expect(signals.get("a")?.aborted).toBe(true);
+    expect(signals.get("b")?.aborted).toBe(false);
+  });
+
   it("the signal given to handle (an HTTP stream closing) cancels too", async () => {
     const outer = new AbortController();
     const d = createDispatcher(spec, {

@@ -107,6 +107,12 @@ export interface DispatcherOptions<C = unknown> {
   readonly validate?: boolean;
   /** Modern releases: the versions to accept in `_meta`; -32022 lists them otherwise. Default: this release. */
   readonly supportedVersions?: readonly string[];
+  /**
+   * Which peer a message comes from. Request ids are unique per peer only, so a cancel aborts
+   * only the same peer's request with that id. Default: every message comes from one peer, which
+   * fits a dispatcher per connection; one dispatcher serving many sessions names the session here.
+   */
+  readonly peerOf?: (context: C) => unknown;
   /** Where `ctx.notify` and `ctx.progress` go, with the context given to `handle`. */
   readonly send?: (message: DispatchNotification, context: C) => void;
   /** Sees what a handler threw (never sent to the peer) and errors from `send` or notification handlers. */
@@ -188,7 +194,6 @@ export function createDispatcher<C>(
   const notifications = new Set(spec.notifications);
   const supported = options.supportedVersions ?? [spec.version];
   const validate = options.validate ?? true;
-  const pending = new Map<RequestId, Set<AbortHandle>>();
 
   const report = (
     error: unknown,
@@ -201,6 +206,22 @@ export function createDispatcher<C>(
     } catch {
       // onError is the last place an error can go; one that throws there has nowhere left.
     }
+  };
+
+  // Requests in flight, by peer, then by id: what a cancel notification can abort.
+  const pending = new Map<unknown, Map<RequestId, Set<AbortHandle>>>();
+  const peerOf = (context: C): unknown => {
+    try {
+      return options.peerOf?.(context);
+    } catch (error) {
+      report(error, undefined, undefined, context);
+      return undefined;
+    }
+  };
+  const inFlight = (peer: unknown): Map<RequestId, Set<AbortHandle>> => {
+    let byId = pending.get(peer);
+    if (byId === undefined) pending.set(peer, (byId = new Map()));
+    return byId;
   };
 
   const send = (message: DispatchNotification, context: C): void => {
@@ -227,7 +248,8 @@ export function createDispatcher<C>(
     if (!notifications.has(method)) return undefined;
     if (spec.cancel !== null && method === spec.cancel.method && params !== undefined) {
       const id = params[spec.cancel.requestIdParam];
-      if (isRequestId(id)) for (const controller of pending.get(id) ?? []) controller.abort();
+      if (isRequestId(id))
+        for (const controller of pending.get(peerOf(context))?.get(id) ?? []) controller.abort();
     }
     const handler = handlerOf(method);
     if (handler === undefined) return undefined;
@@ -335,9 +357,11 @@ export function createDispatcher<C>(
       if (outer.aborted) return undefined;
       outer.addEventListener("abort", abort, { once: true });
     }
-    const group = pending.get(id) ?? new Set<AbortHandle>();
+    const peer = peerOf(context);
+    const byId = inFlight(peer);
+    const group = byId.get(id) ?? new Set<AbortHandle>();
     group.add(controller);
-    pending.set(id, group);
+    byId.set(id, group);
     let open = true;
     const notify = (notificationMethod: string, notificationParams?: JsonObject): void => {
       if (!open || controller.signal.aborted) return;
@@ -406,7 +430,8 @@ export function createDispatcher<C>(
       open = false;
       outer?.removeEventListener("abort", abort);
       group.delete(controller);
-      if (group.size === 0 && pending.get(id) === group) pending.delete(id);
+      if (group.size === 0 && byId.get(id) === group) byId.delete(id);
+      if (byId.size === 0 && pending.get(peer) === byId) pending.delete(peer);
     }
   };
 
