@@ -41,6 +41,20 @@ describe("answerInputRequests", () => {
     expect(seen).toEqual([["ask", "session-1"]]);
   });
 
+  it("a key named __proto__ stays a key of the answers, for results and errors alike", async () => {
+    const answers = await answerInputRequests(
+      SPEC,
+      { "roots/list": () => ({ roots: [] }) },
+      JSON.parse(`{"__proto__": ${JSON.stringify(roots)}, "b": {"method": "nope"}}`),
+      undefined,
+    );
+    expect(Object.keys(answers.inputResponses)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(answers.inputResponses)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(answers))).toEqual(
+      JSON.parse('{"inputResponses": {"__proto__": {"roots": []}}, "errors": {"b": {"code": -32601, "message": "Method not found"}}}'),
+    );
+  });
+
   it("no handler → -32601, bad params → -32602, RpcError → its error, other throws → -32603 (onError sees them)", async () => {
     const reported: unknown[] = [];
     const answers = await answerInputRequests(

@@ -1,4 +1,5 @@
 import { abortController, type AbortHandle } from "./abort.js";
+import { isObject, own, type JsonObject } from "./json.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -8,7 +9,6 @@ import { RpcError, type RpcErrorBody } from "./rpc-error.js";
  * `DispatchSpec` that the emitters write from the model; typed wrappers live in each release.
  */
 export type RequestId = string | number;
-type JsonObject = { [key: string]: unknown };
 
 /** `id` is null only when the request's id could not be read (JSON-RPC 2.0, section 5). */
 export type DispatchResponse =
@@ -133,14 +133,6 @@ export interface Dispatcher<C = unknown> {
     context?: C,
     signal?: AbortSignal,
   ): Promise<DispatchResponse | undefined>;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(o: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
 }
 
 function isRequestId(value: unknown): value is RequestId {

@@ -1,4 +1,5 @@
 import { abortController } from "./abort.js";
+import { isObject, own, setOwn, type JsonObject } from "./json.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -6,7 +7,6 @@ import { RpcError, type RpcErrorBody } from "./rpc-error.js";
  * elicitation, roots) goes to its handler, and the answers come back keyed as the server asked,
  * ready to send as `inputResponses` with the retried request. Never throws, never rejects.
  */
-type JsonObject = { [key: string]: unknown };
 
 export interface InputSpec {
   readonly version: string;
@@ -46,14 +46,6 @@ export interface InputAnswers {
   readonly errors: { readonly [key: string]: RpcErrorBody };
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(o: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
-}
-
 export async function answerInputRequests<C>(
   spec: InputSpec,
   handlers: { readonly [method: string]: ((params: never, ctx: never) => unknown) | undefined },
@@ -83,17 +75,17 @@ export async function answerInputRequests<C>(
         ? handlers[method]
         : undefined;
     if (method === undefined || typeof handler !== "function") {
-      errors[key] = { code: spec.codes.methodNotFound, message: "Method not found" };
+      setOwn(errors, key, { code: spec.codes.methodNotFound, message: "Method not found" });
       return;
     }
     if (options.validate ?? true) {
       const checked = spec.validateInput(method, params);
       if (!checked.ok) {
-        errors[key] = {
+        setOwn(errors, key, {
           code: spec.codes.invalidParams,
           message: "Invalid params",
           data: { errors: checked.errors },
-        };
+        });
         return;
       }
     }
@@ -110,13 +102,16 @@ export async function answerInputRequests<C>(
         throw new TypeError(
           `the ${method} handler returned ${result === null ? "null" : typeof result}, not a result object`,
         );
-      inputResponses[key] = result;
+      setOwn(inputResponses, key, result);
     } catch (error) {
       if (error instanceof RpcError && Number.isInteger(error.code)) {
-        errors[key] =
+        setOwn(
+          errors,
+          key,
           error.data === undefined
             ? { code: error.code, message: String(error.message) }
-            : { code: error.code, message: String(error.message), data: error.data };
+            : { code: error.code, message: String(error.message), data: error.data },
+        );
         return;
       }
       try {
@@ -124,7 +119,7 @@ export async function answerInputRequests<C>(
       } catch {
         // onError is the last place an error can go.
       }
-      errors[key] = { code: spec.codes.internalError, message: "Internal error" };
+      setOwn(errors, key, { code: spec.codes.internalError, message: "Internal error" });
     }
   };
   try {

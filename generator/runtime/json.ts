@@ -8,6 +8,11 @@ export function own(o: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, key);
 }
 
+/** Sets `o[key]` as an own data property, so a key from input (even `__proto__`) stays a key. */
+export function setOwn<V>(o: { [key: string]: V }, key: string, value: V): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
