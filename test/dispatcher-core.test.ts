@@ -8,7 +8,7 @@ import { RpcError } from "../generator/runtime/rpc-error.ts";
 // The specs the per-release emitters write, spelled out here for the two eras: the core is tested
 // on its own, over the real parse and validators of one legacy and one modern release.
 const codes = { invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603 };
-const cancel = { method: "notifications/cancelled", requestIdParam: "requestId" };
+const cancel = { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] };
 const progress = { method: "notifications/progress", tokenParam: "progressToken", metaKey: "progressToken" };
 
 const LEGACY: DispatchSpec = {

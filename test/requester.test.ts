@@ -13,7 +13,7 @@ const build: BuildRequest = (method, params, id) => ({
 });
 
 /** The facts a modern release passes (dispatch.cancel from the model). */
-const SPEC: RequesterSpec = { cancel: { method: "notifications/cancelled", requestIdParam: "requestId" }, internalErrorCode: -32603 };
+const SPEC: RequesterSpec = { cancel: { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] }, internalErrorCode: -32603 };
 
 function harness(options: RequesterOptions = {}) {
   const sent: Sent[] = [];
@@ -92,6 +92,14 @@ describe("createRequesterCore", () => {
     expect(error).toMatchObject({ name: "TimeoutError" });
     await flush();
     expect(sent.map((message) => message.method)).toEqual(["ping", "notifications/cancelled"]);
+  });
+
+  it("never cancels a request the spec says must not be cancelled (initialize), and still fails the call", async () => {
+    const { sent, requester, flush } = harness({ timeoutMs: 5 });
+    const error = await requester.request("initialize", {}).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ name: "TimeoutError" });
+    await flush();
+    expect(sent.map((message) => message.method)).toEqual(["initialize"]);
   });
 
   it("sends no cancel notification in a release without one, and still fails the call", async () => {

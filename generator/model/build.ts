@@ -76,7 +76,10 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const { cancel, progress, resultTypeDefault } = facts.dispatch;
   const hasMethod = (name: string) => methods.some((m) => m.name === name);
   const dispatch = {
-    cancel: appliesTo(cancel.versions, version, era) && hasMethod(cancel.method) ? { method: cancel.method, requestIdParam: cancel.requestIdParam } : null,
+    cancel:
+      appliesTo(cancel.versions, version, era) && hasMethod(cancel.method)
+        ? { method: cancel.method, requestIdParam: cancel.requestIdParam, notCancellable: cancel.notCancellable.filter(hasMethod) }
+        : null,
     progress:
       appliesTo(progress.versions, version, era) && hasMethod(progress.method) ? { method: progress.method, tokenParam: progress.tokenParam, metaKey: progress.metaKey } : null,
     resultTypeDefault: appliesTo(resultTypeDefault.versions, version, era) ? { property: resultTypeDefault.property, value: resultTypeDefault.value } : null,

@@ -60,7 +60,7 @@ export interface Facts {
   };
   /** What dispatchers need beyond the method tables: which notification cancels, which reports progress, the default resultType. */
   readonly dispatch: {
-    cancel: { method: string; requestIdParam: string; versions: VersionSelector; source: string };
+    cancel: { method: string; requestIdParam: string; notCancellable: string[]; notCancellableSource: string; versions: VersionSelector; source: string };
     progress: { method: string; tokenParam: string; metaKey: string; versions: VersionSelector; source: string };
     resultTypeDefault: { property: string; value: string; versions: VersionSelector; source: string };
   };
@@ -191,6 +191,8 @@ export function loadFacts(file: string): Facts {
       cancel: {
         method: c.string(cancel, "/dispatch/cancel", "method"),
         requestIdParam: c.string(cancel, "/dispatch/cancel", "requestIdParam"),
+        notCancellable: c.strings(cancel, "/dispatch/cancel", "notCancellable"),
+        notCancellableSource: c.string(cancel, "/dispatch/cancel", "notCancellableSource"),
         versions: c.selector(cancel, "/dispatch/cancel"),
         source: c.string(cancel, "/dispatch/cancel", "source"),
       },

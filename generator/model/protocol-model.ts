@@ -120,7 +120,8 @@ export interface HttpModel {
 
 /** What a dispatcher needs beyond the method tables; each part is null where the release lacks it. */
 export interface DispatchModel {
-  readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
+  /** `notCancellable`: requests the sender must never cancel (initialize), where this release has them. */
+  readonly cancel: { readonly method: string; readonly requestIdParam: string; readonly notCancellable: readonly string[] } | null;
   readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
   /** Modern: the `resultType` a result gets when the handler leaves it out. */
   readonly resultTypeDefault: { readonly property: string; readonly value: string } | null;

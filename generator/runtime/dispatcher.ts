@@ -50,7 +50,7 @@ export interface DispatchSpec {
     readonly internalError: number;
   };
   /** The notification that cancels a pending request, and its params key holding the request id. */
-  readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
+  readonly cancel: CancelSpec | null;
   /** The progress notification, its params key for the token, and the request `_meta` key the token arrives in. */
   readonly progress: {
     readonly method: string;
@@ -101,6 +101,13 @@ export interface NotificationContext<C = unknown> {
 }
 
 export type AnyHandler = (params: never, ctx: never) => unknown;
+
+/** The notification that cancels a request, its params key naming the request, and the requests a sender must never cancel. */
+export interface CancelSpec {
+  readonly method: string;
+  readonly requestIdParam: string;
+  readonly notCancellable: readonly string[];
+}
 
 export interface DispatcherOptions<C = unknown> {
   /** Check incoming params with the release's validators (default true). Turn off only for a trusted peer. */

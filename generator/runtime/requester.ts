@@ -7,6 +7,7 @@
  */
 import { isObject, own, type JsonObject } from "./json.js";
 import { isInputRequired, responseError } from "./responses.js";
+import type { CancelSpec } from "./dispatcher.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 type RequestId = string | number;
@@ -33,7 +34,7 @@ declare function clearTimeout(timer: unknown): void;
 /** What differs between releases, from the model. */
 export interface RequesterSpec {
   /** The notification that cancels a request, and its params key naming the request; null where there is none. */
-  readonly cancel: { readonly method: string; readonly requestIdParam: string } | null;
+  readonly cancel: CancelSpec | null;
   /** The code of errors the requester raises itself (no answer to an input request, too many rounds). */
   readonly internalErrorCode: number;
 }
@@ -124,7 +125,7 @@ export function createRequesterCore(
       const abandon = (reason: Error): void => {
         if (!fail(id, reason)) return;
         const cancel = spec.cancel;
-        if (cancel === null) return;
+        if (cancel === null || cancel.notCancellable.includes(method)) return;
         // Best effort: the call has already failed locally whether or not the peer hears of it.
         void Promise.resolve()
           .then(() =>
