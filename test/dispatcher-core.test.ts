@@ -300,6 +300,9 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     expect(await d.handle({ jsonrpc: "2.0", id: 5, method: 3 })).toMatchObject({ id: 5, error: { code: -32600 } });
     expect(await d.handle({ jsonrpc: "2.0", result: {} })).toBeUndefined();
     expect(await d.handle({ jsonrpc: "2.0", id: 1, result: {} })).toBeUndefined();
+    // A notification gets no reply even when its params are malformed (JSON-RPC 2.0 §4.1).
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: [] })).toBeUndefined();
+    expect(await d.handle('{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}')).toBeUndefined();
   });
 });
 

@@ -157,16 +157,22 @@ function failure(
 }
 
 /** The id of a message `parse` rejected, when it can still be read; JSON-RPC answers with null otherwise. */
-function salvageId(text: string): { id: RequestId | null; response: boolean } {
+function salvageId(text: string): {
+  id: RequestId | null;
+  response: boolean;
+  notification: boolean;
+} {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { id: null, response: false };
+    return { id: null, response: false, notification: false };
   }
-  if (!isObject(value)) return { id: null, response: false };
+  if (!isObject(value)) return { id: null, response: false, notification: false };
   const response = !own(value, "method") && (own(value, "result") || own(value, "error"));
-  return { id: isRequestId(value["id"]) ? value["id"] : null, response };
+  const notification =
+    value["jsonrpc"] === "2.0" && typeof value["method"] === "string" && !own(value, "id");
+  return { id: isRequestId(value["id"]) ? value["id"] : null, response, notification };
 }
 
 /** Capabilities in `required` that `declared` lacks, keeping `required`'s shape; undefined when none are missing. */
@@ -460,7 +466,8 @@ export function createDispatcher<C>(
     if (!parsed.ok) {
       const salvaged = salvageId(text);
       // Never answer a malformed response: two peers would bounce errors at each other forever.
-      if (salvaged.response) return undefined;
+      // Nor a notification, however malformed its params: JSON-RPC 2.0 §4.1 forbids any reply.
+      if (salvaged.response || salvaged.notification) return undefined;
       return unreadable(failure(salvaged.id, parsed.error.code, parsed.error.message));
     }
     const message = parsed.message;
