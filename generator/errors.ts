@@ -18,7 +18,7 @@ export class BindgenError extends Error {
 }
 
 /** The exit-code contract, shown in every command's --help (scripts and CI rely on it). */
-export const EXIT_CODES_HELP = "Exit codes: 0 success, 1 failure (bad input, failed check or download), 2 usage error (unknown command, flag or version).";
+export const EXIT_CODES_HELP = "Exit codes: 0 success, 1 failure (bad input, failed check or download), 2 usage error (unknown command, flag or release).";
 
 /** Misuse of the command line (unknown version, bad flag): exit code 2, not 1. */
 export class UsageError extends Error {

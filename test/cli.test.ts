@@ -22,11 +22,11 @@ const cli = (...args: string[]) => runMain(args, project.root);
 
 describe("the real process (smoke)", () => {
   it("--help of every command documents the exit codes; --version prints the package's version", () => {
-    for (const command of [[], ["init"], ["generate"], ["pull"], ["list"]]) {
+    for (const command of [[], ["init"], ["generate"], ["pull"], ["list"], ["diff"]]) {
       const r = runCli([...command, "--help"]);
       expect(r.code, command.join(" ")).toBe(0);
       expect(r.stdout.replace(/\s+/g, " ")).toMatch(EXIT_CODES);
-      if (command.length > 0) expect(r.stdout).toContain("--release");
+      if (command.length > 0 && command[0] !== "diff") expect(r.stdout).toContain("--release");
     }
     const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
     expect(runCli(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
@@ -49,6 +49,14 @@ describe("usage errors exit 2 and run nothing", () => {
     expect(r.stderr).toMatch(new RegExp(`unknown release "1999-01-01" \\(known: 2031-02-01, ${V}, 2026-07-28`));
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(snapshotTree(project.paths.outDir)).toEqual(marker);
+  });
+
+  it("a --timeout that is not a positive number", async () => {
+    for (const value of ["abc", "0", "-3"]) {
+      const r = await cli("pull", "--timeout", value);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("--timeout: expected a positive number of seconds");
+    }
   });
 
   it("-r is --release", async () => {

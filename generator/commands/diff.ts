@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import { diff } from "../api.ts";
-import { CommandFailure } from "../errors.ts";
+import { CommandFailure, EXIT_CODES_HELP } from "../errors.ts";
 import { isBreaking, type Side } from "../diff/index.ts";
 import { renderMarkdown } from "../diff/render-markdown.ts";
 import { PROJECT_OPTION, projectOptions, type CliContext } from "./options.ts";
@@ -23,7 +23,8 @@ export function diffCommand(ctx: CliContext): CommandModule {
         .option("project", PROJECT_OPTION)
         .example("$0 diff 2025-11-25 2026-07-28", "Markdown report between two releases")
         .example("$0 diff 2026-07-28 ./draft/schema.json --side client --fail-on breaking", "Gate CI on a draft")
-        .example("$0 diff 2025-11-25 2026-07-28 --breaking", "The breaking changes only, for a pull-request comment"),
+        .example("$0 diff 2025-11-25 2026-07-28 --breaking", "The breaking changes only, for a pull-request comment")
+        .epilogue(`${EXIT_CODES_HELP} With --fail-on, a change of that kind is a failure (exit 1).`),
     handler: async (argv) => {
       const a = argv as unknown as {
         old: string;

@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import { pull } from "../api.ts";
+import { UsageError } from "../errors.ts";
 import { projectOptions, withSources, type CliContext, type SourceArgs } from "./options.ts";
 
 export function pullCommand(ctx: CliContext): CommandModule {
@@ -11,6 +12,11 @@ export function pullCommand(ctx: CliContext): CommandModule {
         .option("update-lock", { type: "boolean", default: false, describe: "Record a release the package does not know, or a re-sealed file's hash, in the project's lock" })
         .option("force", { type: "boolean", default: false, describe: "Fetch again even when a verified copy is cached" })
         .option("timeout", { type: "number", default: 30, describe: "Seconds to wait for a download" })
+        .check((argv) => {
+          const t = argv["timeout"];
+          if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) throw new UsageError(`--timeout: expected a positive number of seconds (got ${String(t)})`);
+          return true;
+        })
         .example("$0 pull", "Fetch every chosen release that is not cached")
         .example("$0 pull --release 2027-01-01 --from ./drafts --update-lock", "Add a new release from a local folder"),
     handler: async (argv) => {
