@@ -225,7 +225,7 @@ export function createDispatcher<C>(
   };
   const inFlight = (peer: unknown): Map<RequestId, Set<AbortHandle>> => {
     let byId = pending.get(peer);
-    if (byId === undefined) pending.set(peer, (byId = new Map()));
+    if (byId === undefined) pending.set(peer, (byId = new Map<RequestId, Set<AbortHandle>>()));
     return byId;
   };
 
