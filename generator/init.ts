@@ -51,6 +51,8 @@ export function init(options: InitOptions = {}): InitResult {
   const proposed = options.importExtension ? { ext: options.importExtension, reason: "--import-extension" } : proposeImportExtension(root);
   const text = JSON.stringify({ $schema: schemaReference(root), out: out.split(sep).join("/"), releases, importExtension: proposed.ext }, null, 2) + "\n";
 
+  // package.json is read and checked before anything is written, so a broken one leaves no half set-up behind.
+  const script = planScript(packageFile);
   let config: InitResult["config"] = "created";
   if (existsSync(configFile)) {
     if (readFileSync(configFile, "utf8") === text) config = "unchanged";
@@ -59,13 +61,15 @@ export function init(options: InitOptions = {}): InitResult {
     else config = "replaced";
   }
   if (config !== "unchanged") atomicWriteFile(configFile, text);
-  return { configFile, config, script: addScript(packageFile), importExtensionReason: proposed.reason };
+  script.write?.();
+  return { configFile, config, script: script.result, importExtensionReason: proposed.reason };
 }
 
 function packageDir(start: string): string {
   for (let at = start; ; at = dirname(at)) {
     if (existsSync(join(at, "package.json"))) return at;
-    if (dirname(at) === at) throw new UsageError(`no package.json in ${start} or any folder above it: run init in your project (npm init creates a package.json)`);
+    if (dirname(at) === at)
+      throw new BindgenError(join(start, "package.json"), "", "a package.json here or in a folder above (run init in your project; npm init creates one)", "none found");
   }
 }
 
@@ -127,18 +131,17 @@ function stringEnd(text: string, start: number): number {
 
 const GENERATE_SCRIPT = "mcp-bindgen generate";
 
-/** Adds `generate` (or, when that name is taken, `mcp:generate`) to package.json, keeping its layout. */
-function addScript(packageFile: string): InitResult["script"] {
+/** The `generate` script to add to package.json (or, when that name is taken, `mcp:generate`), keeping its layout; written by `write`. */
+function planScript(packageFile: string): { readonly result: InitResult["script"]; readonly write?: () => void } {
   const text = readFileSync(packageFile, "utf8");
   const doc = parseJson(packageFile, Buffer.from(text)) as { scripts?: Record<string, string> };
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new BindgenError(packageFile, "", "an object");
   const scripts = doc.scripts ?? {};
   const existing = Object.keys(scripts).find((name) => /(?:^|[\s/])mcp-bindgen\s+generate(?:\s|$)/.test(String(scripts[name])));
-  if (existing) return { name: existing, added: false };
+  if (existing) return { result: { name: existing, added: false } };
   const name = scripts["generate"] === undefined ? "generate" : scripts["mcp:generate"] === undefined ? "mcp:generate" : undefined;
-  if (!name) return undefined;
+  if (!name) return { result: undefined };
   doc.scripts = { ...scripts, [name]: GENERATE_SCRIPT };
   const indent = /^[ \t]+/m.exec(text)?.[0] ?? "  ";
-  atomicWriteFile(packageFile, JSON.stringify(doc, null, indent) + (text.endsWith("\n") ? "\n" : ""));
-  return { name, added: true };
+  return { result: { name, added: true }, write: () => atomicWriteFile(packageFile, JSON.stringify(doc, null, indent) + (text.endsWith("\n") ? "\n" : "")) };
 }

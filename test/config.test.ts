@@ -146,4 +146,21 @@ describe("init", () => {
     expect((await init("--out", "../x")).code).toBe(2);
     expect(snapshotTree(app)).toEqual(before);
   });
+
+  it("a broken package.json fails before anything is written; no package.json at all is a failure (exit 1) naming where it looked", async () => {
+    writeFileSync(join(app, "package.json"), "{bad");
+    const before = snapshotTree(app);
+    const r = await init();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(join(app, "package.json"));
+    expect(snapshotTree(app)).toEqual(before);
+    const bare = mkdtempSync(join(tmpdir(), "mcp-bindgen-bare-"));
+    try {
+      const none = await runMain(["init"], bare);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(`${join(bare, "package.json")}: expected a package.json here or in a folder above`);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
 });
