@@ -84,6 +84,36 @@ describe("createServerDispatcher, 2025-11-25", () => {
   });
 });
 
+describe("cancellation and progress reach the handlers through each release's generated wiring", () => {
+  it.each([
+    { era: "2025-11-25", create: legacy.createServerDispatcher, call: legacyCall },
+    { era: "2026-07-28", create: modern.createServerDispatcher, call: modernCall },
+  ] as const)("$era", async ({ create, call }) => {
+    const sent: unknown[] = [];
+    let signal: AbortSignal | undefined;
+    const server = (create as typeof legacy.createServerDispatcher)(
+      {
+        "tools/call": (params, ctx) => {
+          if (params.name === "slow") {
+            signal = ctx.signal;
+            return new Promise(() => undefined);
+          }
+          ctx.progress?.({ progress: 1, total: 2 });
+          return { content: [] };
+        },
+      },
+      { send: (message) => void sent.push(message) },
+    );
+    const slow = server.handle(call(1, { name: "slow" }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBeUndefined();
+    expect(signal?.aborted).toBe(true);
+    expect(await slow).toBeUndefined();
+    await server.handle(call(2, { _meta: { progressToken: "t" } }));
+    expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } }]);
+  });
+});
+
 describe("createClientDispatcher", () => {
   it("2025-11-25: answers server requests (sampling, roots) and takes server notifications", async () => {
     const seen: unknown[] = [];
