@@ -19,13 +19,29 @@ import {
   type RequestOptionsShape,
 } from "../generator/runtime/builders.ts";
 import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../generator/runtime/routing.ts";
-import { describeValue } from "../generator/runtime/json.ts";
+import { deepFreeze, describeValue, setOwn } from "../generator/runtime/json.ts";
 import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../generator/runtime/jsonrpc.ts";
 import { isInputRequired, responseError, responseResult, resultType } from "../generator/runtime/responses.ts";
 import { TYPE_BITS, type WireTable } from "../generator/runtime/table-format.ts";
 import { decodeTable, guard, validateDefinition, validateEnvelope, validateMethodResult } from "../generator/runtime/validator.ts";
 
 /** The runtime as source, tested directly: one row per rule, given → want. */
+
+describe("json helpers", () => {
+  it("deepFreeze freezes every nested object and array and returns its argument", () => {
+    const value = { a: [{ b: 1 }], c: { d: "x" } };
+    expect(deepFreeze(value)).toBe(value);
+    expect([value, value.a, value.a[0], value.c].every((v) => Object.isFrozen(v))).toBe(true);
+    expect(deepFreeze(3)).toBe(3);
+  });
+
+  it("setOwn keeps __proto__ a key", () => {
+    const o: { [key: string]: number } = {};
+    setOwn(o, "__proto__", 1);
+    expect(Object.keys(o)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+  });
+});
 
 describe("checkEnvelope: one row per JSON-RPC rule", () => {
   const rows: { name: string; given: unknown; want: { kind: string } | { pointer: string; inParams?: boolean } }[] = [

@@ -2,6 +2,7 @@ import { StructureKind, VariableDeclarationKind, type InterfaceDeclarationStruct
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import { typeExpression } from "./names.ts";
+import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 interface Table {
@@ -90,6 +91,7 @@ export function emitMethods(model: ProtocolModel) {
   const tables = TABLES.filter((t) => !t.modernOnly || modern);
   const content = buildSourceFile(path, (file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+    file.addImportDeclaration({ namedImports: ["deepFreeze"], moduleSpecifier: runtimeImport("json", 1) });
     for (const t of tables) {
       file.addInterface(tableInterface(model, t));
       file.addTypeAlias({ name: t.keyType, isExported: true, type: `keyof ${t.name}` });
@@ -160,14 +162,6 @@ export function emitMethods(model: ProtocolModel) {
     const info = (m: MethodModel) =>
       `{ directions: ${JSON.stringify(m.directions)}, kind: ${JSON.stringify(m.kind)}, params: ${m.params ? JSON.stringify(typeExpression(m.params)) : "null"}, ` +
       `paramsRequired: ${m.paramsRequired}, result: ${m.results[0] ? JSON.stringify(m.results[0]) : "null"}, results: ${JSON.stringify(m.results)}, deprecated: ${m.deprecated} }`;
-    file.addFunction({
-      name: "deepFreeze",
-      typeParameters: ["V"],
-      parameters: [{ name: "value", type: "V" }],
-      returnType: "V",
-      docs: ["Freezes nested arrays and objects too, so no caller can change the tables."],
-      statements: ['if (typeof value === "object" && value !== null) { for (const v of Object.values(value)) deepFreeze(v); Object.freeze(value); }', "return value;"],
-    });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,

@@ -13,6 +13,15 @@ export function setOwn<V>(o: { [key: string]: V }, key: string, value: V): void 
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** Freezes nested arrays and objects too, so no caller can change a release's tables. */
+export function deepFreeze<V>(value: V): V {
+  if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
