@@ -96,6 +96,12 @@ describe("mcp-bindgen diff", () => {
     expect(err).toContain("2024-11-05");
   });
 
+  it("exits 1 for a schema path that does not exist, naming the file", async () => {
+    const { code, err } = await run("diff", "2024-11-05", "./drafts/nope.json");
+    expect(code).toBe(1);
+    expect(err).toMatch(/drafts\/nope\.json: expected a readable schema file .*\(file not found\)/);
+  });
+
   it("diffs locked versions, and takes a schema path's version from its date folder", async () => {
     const json = await run("diff", "2025-03-26", "2025-06-18", "--format", "json");
     expect(json.code).toBe(0);

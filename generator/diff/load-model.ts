@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
-import { basename, dirname, extname, join, resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { basename, dirname, extname, join, resolve, sep } from "node:path";
+import { BindgenError, UsageError } from "../errors.ts";
 import { loadModels } from "../generate.ts";
 import { loadSchema } from "../load/load-schema.ts";
 import { VERSION_PATTERN, type Lock } from "../load/lock.ts";
@@ -20,6 +20,10 @@ export async function loadDiffSide(paths: ProjectPaths, lock: Lock, arg: string,
     return model!;
   }
   const file = schemaFileOf(resolve(cwd, arg));
+  // Something shaped like a path is a file the user expected to exist: a failure, not a usage error.
+  if (!file && (arg.includes("/") || arg.includes(sep) || arg.endsWith(".json"))) {
+    throw new BindgenError(resolve(cwd, arg), "", "a readable schema file (or a folder holding schema.json)", "file not found");
+  }
   if (!file) {
     throw new UsageError(`unknown release "${arg}": not in the lock and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`);
   }
