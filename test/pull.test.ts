@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -186,13 +186,16 @@ describe("--update-lock", () => {
     expect(project.readLock()[V]).toEqual({ url: `${base}/good/${V}/schema.json`, sha256: sha256(GOOD) });
   });
 
-  it("records a new release from a folder, with an upstream URL following the newest entry's pattern", async () => {
+  it("records a new release from a folder as that folder, relative to the lock, and pulls it from there later", async () => {
     const NEW = "2031-06-01";
     const dir = join(project.root, "drafts");
     mkdirSync(join(dir, NEW), { recursive: true });
     writeFileSync(join(dir, NEW, "schema.json"), OTHER);
     await pull({ ...project.paths, versions: [NEW], from: dir, updateLock: true });
-    expect(project.readLock()[NEW]).toEqual({ url: `${base}/good/${NEW}/schema.json`, sha256: sha256(OTHER) });
+    expect(project.readLock()[NEW]).toEqual({ url: `drafts/${NEW}/schema.json`, sha256: sha256(OTHER) });
+    rmSync(project.schemaFile(NEW));
+    await pull({ ...project.paths, versions: [NEW] });
+    expect(readFileSync(project.schemaFile(NEW))).toEqual(OTHER);
     expect(hits).toEqual([]);
   });
 

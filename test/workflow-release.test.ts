@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLockFile } from "../generator/load/lock.ts";
@@ -62,6 +62,8 @@ describe("a new spec release lands", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(project.readLock()[NEXT]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // The folder it came from, relative to the lock: no upstream URL is made up for a release not published yet.
+    expect(project.readLock()[NEXT]?.url).toBe(`drafts/${NEXT}/schema.json`);
   });
 
   it("generate adds it to VERSIONS with its era detected from the schema", async () => {
@@ -90,6 +92,15 @@ export const missing: prev.ClientRequestMethod = "tools/frobnicate";
     );
     const diagnostics = typecheck([consumer]);
     expect(formatDiagnostics(diagnostics)).toBe("");
+  });
+
+  it("a teammate's checkout without the cached copy pulls it from the folder the lock records", async () => {
+    rmSync(join(project.paths.cacheDir, NEXT), { recursive: true, force: true });
+    const r = await cli("generate", "--check");
+    expect(r.code, r.stderr).toBe(1); // --check never fetches: it says how to get the schema
+    const pulled = await cli("pull", "--release", NEXT);
+    expect(pulled).toMatchObject({ code: 0, stderr: "" });
+    expect(readFileSync(join(project.paths.cacheDir, NEXT, "schema.json"), "utf8")).toBe(nextRelease());
   });
 
   it("diff shows what the release changed", async () => {

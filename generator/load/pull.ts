@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { BindgenError, UsageError } from "../errors.ts";
 import { exampleUrl, lockToJson, readLock, readLockFile, VERSION_PATTERN, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
@@ -102,7 +102,7 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
     if (entry && !options.force && verified(target, entry.sha256)) {
       result = { version, status: "present", source: target, sha256: entry.sha256 };
     } else {
-      const source = sourceFor(version, base, entry, versions.length);
+      const source = sourceFor(version, base, entry, versions.length, options.lockFile);
       if (entry?.typescript) await pullTypeScript(options, version, base, entry.typescript, source);
       const bytes = await fetchBytes(source, timeoutMs);
       const hash = sha256(bytes);
@@ -119,7 +119,10 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
       result = { version, status: "pulled", source, sha256: hash };
       if (!entry || hash !== entry.sha256) {
         const examples = !isUrl(source) ? examplesIn(join(source, "..", "examples")) : entry?.examples;
-        recorded = { ...entry, url: isUrl(source) ? source : (entry?.url ?? upstreamUrlFor(version, lock)), sha256: hash, ...(examples ? { examples } : {}) };
+        // A release first recorded from a local folder keeps that folder, relative to the lock, as its source:
+        // a teammate with the same checkout pulls it from there, and no upstream URL is made up for it.
+        const url = isUrl(source) ? source : (entry?.url ?? relative(dirname(options.lockFile), source).split(sep).join("/"));
+        recorded = { ...entry, url, sha256: hash, ...(examples ? { examples } : {}) };
         updated.set(version, recorded);
       }
     }
@@ -154,7 +157,7 @@ async function placeExamples(options: PullOptions, version: string, entry: LockE
       missing.slice(i, i + 8).map(async ([path, hash]) => {
         const source =
           exampleBase === undefined
-            ? exampleUrl(entry, path)
+            ? fromLock(exampleUrl(entry, path), options.lockFile)
             : isUrl(exampleBase)
               ? `${exampleBase.replace(/\/$/, "")}/${version}/examples/${path}`
               : join(resolve(exampleBase), version, "examples", path);
@@ -205,10 +208,10 @@ function isUrl(s: string): boolean {
 }
 
 /** A directory or URL base laid out as `<version>/schema.json`, or (for one version) the file itself. */
-function sourceFor(version: string, base: string | undefined, entry: LockEntry | undefined, count: number): string {
+function sourceFor(version: string, base: string | undefined, entry: LockEntry | undefined, count: number, lockFile: string): string {
   if (base === undefined || base === "") {
     if (!entry) throw new UsageError(`no source for new version ${version}: pass --from DIR|URL`);
-    return entry.url;
+    return fromLock(entry.url, lockFile);
   }
   if (isUrl(base)) {
     if (base.includes("{version}")) return base.replaceAll("{version}", version);
@@ -226,10 +229,9 @@ function sourceFor(version: string, base: string | undefined, entry: LockEntry |
   return join(dir, version, "schema.json");
 }
 
-/** For a version added from a local folder: the upstream URL follows the pattern of the newest locked one. */
-function upstreamUrlFor(version: string, lock: Lock): string {
-  const [newest, entry] = [...lock.versions.entries()][0] ?? [];
-  return newest && entry ? entry.url.replace(newest, version) : "";
+/** A lock's source: a URL, or a path relative to the project lock (a release recorded from a local folder). */
+function fromLock(url: string, lockFile: string): string {
+  return isUrl(url) ? url : resolve(dirname(lockFile), url);
 }
 
 /** What a failed download adds, so a user without network (or with a release recorded from a folder) knows the way round. */
