@@ -1,4 +1,5 @@
-import { format } from "prettier";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "./emit/emitted.ts";
 
 /** How generated modules are printed; any prettier parser for TypeScript must print them identically. */
@@ -7,10 +8,101 @@ export const PRETTIER_OPTIONS = { printWidth: 100, trailingComma: "all", endOfLi
 /**
  * `babel-ts` rather than `typescript`: on the generated modules both print the same bytes (a test
  * holds them to that), and babel's parser loads and runs about twice as fast as typescript-estree.
+ * Prettier's standalone build with only the plugins that parser needs: the full entry point adds
+ * config resolution and a plugin loader that a run with fixed options never uses.
  */
-const OPTIONS = { ...PRETTIER_OPTIONS, parser: "babel-ts" } as const;
+const PRETTIER_MODULES = ["prettier/standalone", "prettier/plugins/babel", "prettier/plugins/estree"] as const;
 
-/** Formats every emitted file with prettier, except copied runtime sources (already formatted); output is stable for stable input. */
+/**
+ * The worker's whole program. A string run with `eval` rather than a module file, so it starts the
+ * same way from the compiled package, under tsx and inside the test runner; prettier's modules are
+ * resolved by the main thread and passed in, so the user's working directory does not matter.
+ * Files are formatted one at a time, in the order they arrive.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const [prettier, ...plugins] = workerData.modules.map((path) => require(path));
+const options = { ...workerData.options, plugins };
+let queue = Promise.resolve();
+parentPort.on("message", ({ index, content }) => {
+  queue = queue.then(async () => {
+    try {
+      parentPort.postMessage({ index, content: await prettier.format(content, options) });
+    } catch (error) {
+      parentPort.postMessage({ index, error: String((error && error.message) || error) });
+    }
+  });
+});
+`;
+
+type WorkerReply = { readonly index: number; readonly content: string } | { readonly index: number; readonly error: string };
+
+/** Formats emitted files with prettier on a worker thread while the caller goes on emitting. */
+export interface Formatter {
+  /** Queues one file; copied runtime sources (`verbatim`, already formatted) pass through untouched. */
+  add(file: EmittedFile): void;
+  /** Every file added, formatted, in the order added; rejects naming the first file prettier refused, or if the worker died. */
+  finish(): Promise<EmittedFile[]>;
+  /** Stops the worker; safe to call at any time, and again. */
+  close(): void;
+}
+
+/**
+ * Starts prettier loading on a worker thread at once, so that it loads (and formats) while the
+ * main thread imports TypeScript for ts-morph and emits: on two cores the formatting, the larger
+ * half of a cold run, then mostly overlaps the rest.
+ */
+export function startFormatter(): Formatter {
+  const require = createRequire(import.meta.url);
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { modules: PRETTIER_MODULES.map((m) => require.resolve(m)), options: { ...PRETTIER_OPTIONS, parser: "babel-ts" } },
+  });
+  const files: EmittedFile[] = [];
+  const results: (string | undefined)[] = [];
+  let pending = 0;
+  let failure: Error | undefined;
+  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+
+  const fail = (error: Error): void => {
+    failure ??= error;
+    settle?.reject(failure);
+  };
+  worker.on("message", (reply: WorkerReply) => {
+    if ("error" in reply) return fail(new Error(`prettier could not format ${files[reply.index]!.path}: ${reply.error}`));
+    results[reply.index] = reply.content;
+    if (--pending === 0) settle?.resolve();
+  });
+  worker.on("error", (error) => fail(new Error(`the formatting worker failed: ${error.message}`)));
+  worker.on("exit", (code) => {
+    if (pending > 0) fail(new Error(`the formatting worker exited (code ${code}) before formatting every file`));
+  });
+
+  return {
+    add(file) {
+      const index = files.push(file) - 1;
+      if (file.verbatim) return void (results[index] = file.content);
+      pending++;
+      worker.postMessage({ index, content: file.content });
+    },
+    async finish() {
+      if (failure) throw failure;
+      if (pending > 0) await new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      return files.map((f, i) => ({ path: f.path, content: results[i]! }));
+    },
+    close() {
+      void worker.terminate();
+    },
+  };
+}
+
+/** Formats every emitted file (see startFormatter); output is stable for stable input. */
 export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  return Promise.all(files.map(async (f) => (f.verbatim ? f : { path: f.path, content: await format(f.content, OPTIONS) })));
+  const formatter = startFormatter();
+  try {
+    for (const file of files) formatter.add(file);
+    return await formatter.finish();
+  } finally {
+    formatter.close();
+  }
 }

@@ -28,7 +28,7 @@ export interface GenerateReport {
   /** Whether the output folder was replaced; false when everything was already up to date. */
   readonly written: boolean;
   readonly files: number;
-  /** Emitting and formatting time (0 when nothing was rendered). */
+  /** Building the models, emitting and formatting: time (0 when nothing was rendered). */
   readonly renderMs: number;
   readonly ms: number;
 }
@@ -71,11 +71,26 @@ async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedS
  * Everything but the write: models → emitters → prettier, in memory, so `--check` can compare.
  * `renders` picks the files to format (generate skips the releases it reuses). The emitters and
  * prettier are imported here, on demand, so a run with nothing to render never loads them.
+ * Prettier starts loading on its worker thread before anything else, so pass the models as a
+ * promise to let it load while they are built (building them loads TypeScript too).
  */
-export async function render(models: readonly ProtocolModel[], options: RenderOptions = {}, renders: (path: string) => boolean = () => true): Promise<EmittedFile[]> {
-  const { emitAll } = await import("./emit/index.ts");
-  const { formatFiles } = await import("./format.ts");
-  return sortByPath((await formatFiles(emitAll(models, options).filter((f) => renders(f.path)))).map((f) => ({ path: f.path, content: f.content })));
+export async function render(
+  models: readonly ProtocolModel[] | Promise<readonly ProtocolModel[]>,
+  options: RenderOptions = {},
+  renders: (path: string) => boolean = () => true,
+): Promise<EmittedFile[]> {
+  const building = Promise.resolve(models);
+  // Awaited below, after the imports: until then a failure must not count as unhandled.
+  building.catch(() => undefined);
+  const { startFormatter } = await import("./format.ts");
+  const formatter = startFormatter();
+  try {
+    const { emitFiles } = await import("./emit/index.ts");
+    for (const file of emitFiles(await building, options)) if (renders(file.path)) formatter.add(file);
+    return sortByPath(await formatter.finish());
+  } finally {
+    formatter.close();
+  }
 }
 
 interface Plan {
@@ -132,12 +147,13 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     return { versions: report, root: "reused", written: false, files, renderMs: 0, ms };
   }
 
-  const models = await modelsOf(paths, placed, lock);
   // One emission pass over every model (the root modules need them all); the releases reused
   // from the current tree are not formatted again.
   const reused = new Set(plans.filter((p) => p.reuse).map((p) => p.version));
   const t0 = performance.now();
-  const rendered = await render(models, options.render, (path) => !reused.has(topFolder(path)));
+  const building = modelsOf(paths, placed, lock);
+  const rendered = await render(building, options.render, (path) => !reused.has(topFolder(path)));
+  const models = await building;
   const renderMs = Math.round(performance.now() - t0);
   const tree = new Map<string, string>();
   const report: VersionReport[] = [];

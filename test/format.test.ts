@@ -1,7 +1,7 @@
 import { check } from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadModels, render } from "../generator/generate.ts";
-import { PRETTIER_OPTIONS } from "../generator/format.ts";
+import { formatFiles, PRETTIER_OPTIONS } from "../generator/format.ts";
 import { checkout } from "./support/checkout.ts";
 import type { EmittedFile } from "../generator/emit/emitted.ts";
 
@@ -27,5 +27,25 @@ describe("generated modules are prettier-formatted under the typescript parser",
     const unformatted: string[] = [];
     for (const f of files) if (!(await check(f.content, { ...PRETTIER_OPTIONS, parser: "typescript" }))) unformatted.push(f.path);
     expect(unformatted).toEqual([]);
+  });
+});
+
+describe("the formatting worker", () => {
+  it("returns every file in the order given, runtime copies untouched", async () => {
+    const out = await formatFiles([
+      { path: "b.ts", content: "const  b = {a:1}" },
+      { path: "runtime/x.ts", content: "const  kept = 1", verbatim: true },
+      { path: "a.ts", content: "export type A='x'|'y'" },
+    ]);
+    expect(out).toEqual([
+      { path: "b.ts", content: "const b = { a: 1 };\n" },
+      { path: "runtime/x.ts", content: "const  kept = 1" },
+      { path: "a.ts", content: 'export type A = "x" | "y";\n' },
+    ]);
+  });
+  it("a module prettier cannot parse is an error naming it", async () => {
+    await expect(formatFiles([{ path: "ok.ts", content: "const a = 1;" }, { path: "2026-07-28/broken.ts", content: "export const = ;" }])).rejects.toThrow(
+      /^prettier could not format 2026-07-28\/broken\.ts: /,
+    );
   });
 });

@@ -41,21 +41,30 @@ export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: R
  * runtime copied from generator/runtime/. Headers and import extensions follow `options`.
  */
 export function emitAll(models: readonly ProtocolModel[], options: RenderOptions = {}): EmittedFile[] {
-  const files: EmittedFile[] = [];
+  return [...emitFiles(models, options)];
+}
+
+/** `emitAll`, one file at a time as each is emitted, so a formatter can start on a file while the next is emitted. */
+export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}): Generator<EmittedFile> {
   for (const model of models) {
     const present = VERSION_EMITTERS.filter((e) => e.when?.(model) ?? true);
     const modules = present.map((e) => e.module);
-    const emitted = present.map(({ emit }) => emit(model));
+    const emitted: EmittedFile[] = [];
+    for (const { emit } of present) {
+      const file = emit(model);
+      emitted.push(file);
+      yield finishFile(file, options);
+    }
     assertDistinctExports(model, emitted);
-    files.push(...emitted, emitVersionIndex(model, modules));
+    yield finishFile(emitVersionIndex(model, modules), options);
   }
-  for (const { emit } of ROOT_EMITTERS) files.push(emit(models));
-  files.push(
+  for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), options);
+  yield finishFile(
     emitRootIndex(
       models,
       ROOT_EMITTERS.map((e) => e.module),
     ),
+    options,
   );
-  files.push(...runtimeFiles());
-  return files.map((file) => finishFile(file, options));
+  for (const file of runtimeFiles()) yield finishFile(file, options);
 }
