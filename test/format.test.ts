@@ -44,8 +44,11 @@ describe("the formatting worker", () => {
     ]);
   });
   it("a module prettier cannot parse is an error naming it", async () => {
-    await expect(formatFiles([{ path: "ok.ts", content: "const a = 1;" }, { path: "2026-07-28/broken.ts", content: "export const = ;" }])).rejects.toThrow(
-      /^prettier could not format 2026-07-28\/broken\.ts: /,
-    );
+    await expect(
+      formatFiles([
+        { path: "ok.ts", content: "const a = 1;" },
+        { path: "2026-07-28/broken.ts", content: "export const = ;" },
+      ]),
+    ).rejects.toThrow(/^prettier could not format 2026-07-28\/broken\.ts: /);
   });
 });
