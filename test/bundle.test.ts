@@ -35,4 +35,11 @@ describe("tree-shaking a release", () => {
   it("validateMessage brings the table (the witness above can fail)", async () => {
     expect(await bundle(`export { validateMessage } from ${JSON.stringify(INDEX)};`)).toContain('"nodes":');
   });
+
+  it("checking messages leaves out the definitions only validate() and the guards reach; validate brings them", async () => {
+    const messages = await bundle(`export { parse, validateMessage, validateResult } from ${JSON.stringify(INDEX)};`);
+    expect(messages).toContain("CallToolResult");
+    expect(messages).not.toContain("JSONRPCMessage");
+    expect(await bundle(`export { validate } from ${JSON.stringify(INDEX)};`)).toContain("JSONRPCMessage");
+  });
 });

@@ -5,13 +5,13 @@ import { emitEnvelope } from "../generator/emit/envelope.ts";
 import { frozenType } from "../generator/emit/literal-type.ts";
 import { finishFile, RUNTIME_PRAGMA, withImportExtension } from "../generator/emit/output-file.ts";
 import { SchemaTypes } from "../generator/emit/schema-type.ts";
-import { buildWireTable } from "../generator/emit/validate-table.ts";
+import { buildWireTables } from "../generator/emit/validate-table.ts";
 import type { SchemaNode } from "../generator/load/schema-node.ts";
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
 import { PACKAGE_FACTS } from "../generator/project.ts";
-import { TYPE_BITS, type WireNode } from "../generator/runtime/table-format.ts";
+import { TYPE_BITS, type WireEntry, type WireNode } from "../generator/runtime/table-format.ts";
 import { realModel } from "./support/real-models.ts";
 
 /** Emitters on small schema nodes: given a node, want the text or table entry; one row per rule. */
@@ -119,17 +119,47 @@ describe("the validator table", () => {
     Twice: { type: "object", properties: { x: { type: "string", minLength: 3 }, y: { type: "string", minLength: 3 } } },
   });
   const model = buildModel("2031-01-01", normalise("synthetic.json", doc, "0".repeat(64)), loadFacts(PACKAGE_FACTS));
-  const table = buildWireTable(model);
-  const names = table.names.split(",");
-  const entry = (name: string) => table.nodes[names.indexOf(name)]!;
-  const at = (i: number) => table.nodes[i] as WireNode;
+  const { table, named, definitionEntries } = buildWireTables(model);
+  const names = [...model.schema.definitions.keys()];
+  const nodes = [...table.nodes, ...named.nodes];
+  const index = (name: string) => definitionEntries[names.indexOf(name)]!;
+  const entry = (name: string) => nodes[index(name)]!;
+  const at = (i: number) => nodes[i] as WireNode;
 
-  it("definition i is entry i, in the schema's name order", () => {
-    expect(names).toEqual([...model.schema.definitions.keys()]);
+  it("definition i is entry i of its part: first what messages reach, then what only validate() and the guards do", () => {
+    const listed = [...table.names.split(","), ...named.names.split(",")];
+    expect(listed.map((name) => definitionEntries[names.indexOf(name)])).toEqual([
+      ...table.names.split(",").map((_, i) => i),
+      ...named.names.split(",").map((_, i) => table.nodes.length + i),
+    ]);
+    expect([...listed].sort()).toEqual([...names].sort());
+    expect(table.names.split(",")).toContain("CallToolResult");
+    expect(named.names.split(",")).toContain("Closed");
+  });
+
+  it("messages reach no entry of the named part", () => {
+    const refs = (w: WireEntry): number[] =>
+      typeof w === "number"
+        ? [w]
+        : [
+            ...(w.p ?? []).filter((v): v is number => typeof v === "number").map((v) => (v < 0 ? ~v : v)),
+            ...[w.a, w.i].filter((v) => v !== undefined),
+            ...(w.u ?? []),
+            ...(w.o ?? []),
+            ...(w.l ?? []),
+          ];
+    expect(Math.max(...table.nodes.flatMap(refs))).toBeLessThan(table.nodes.length);
+  });
+
+  it("a method's params that are a whole definition point at it, not at a copy", () => {
+    const real = realModel("2026-07-28");
+    const tables = buildWireTables(real);
+    const call = tables.table.methods.find((m) => m[0] === "tools/call")!;
+    expect(call[2]).toBe(tables.definitionEntries[[...real.schema.definitions.keys()].indexOf("CallToolRequestParams")]);
   });
 
   it.each([
-    { rule: "an alias points at the end of its chain", got: () => entry("Alias"), want: names.indexOf("TextContent") },
+    { rule: "an alias points at the end of its chain", got: () => entry("Alias"), want: index("TextContent") },
     { rule: "type is a bit mask", got: () => (entry("Link") as WireNode).t, want: TYPE_BITS.string },
     { rule: "format, lengths and pattern are copied", got: () => ({ ...(entry("Link") as WireNode), t: undefined }), want: { t: undefined, f: "uri", nl: 1, xl: 9, r: "^x" } },
     { rule: "items bounds", got: () => [(entry("Counted") as WireNode).ni, (entry("Counted") as WireNode).xi], want: [1, 2] },
@@ -145,7 +175,7 @@ describe("the validator table", () => {
   it("methods: name, kind, params entry, required flag, result entries", () => {
     const call = table.methods.find((m) => m[0] === "tools/call")!;
     expect(call.slice(1, 2)).toEqual([0]);
-    expect(call[4]).toBe(names.indexOf("CallToolResult"));
+    expect(call[4]).toBe(index("CallToolResult"));
     const note = table.methods.find((m) => m[0] === "notifications/initialized")!;
     expect(note[1]).toBe(1);
   });

@@ -22,7 +22,7 @@ import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../generato
 import { deepFreeze, describeValue, setOwn } from "../generator/runtime/json.ts";
 import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../generator/runtime/jsonrpc.ts";
 import { isInputRequired, responseError, responseResult, resultType } from "../generator/runtime/responses.ts";
-import { TYPE_BITS, type WireTable } from "../generator/runtime/table-format.ts";
+import { TYPE_BITS, type WireNamedTable, type WireTable } from "../generator/runtime/table-format.ts";
 import { decodeTable, guard, validateDefinition, validateEnvelope, validateMethodResult } from "../generator/runtime/validator.ts";
 
 /** The runtime as source, tested directly: one row per rule, given → want. */
@@ -350,12 +350,25 @@ describe("the validator interpreter on a small table", () => {
     { name: "a known request", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: { name: "a" } }, want: { ok: true, kind: "request" } },
     { name: "an unknown method", msg: { jsonrpc: "2.0", id: 1, method: "nope" }, want: { ok: false, code: -32601 } },
     { name: "a notification sent with an id", msg: { jsonrpc: "2.0", id: 1, method: "notifications/x" }, want: { ok: false, code: -32600 } },
-    { name: "missing required params", msg: { jsonrpc: "2.0", id: 1, method: "items/get" }, want: { ok: false, code: -32602 } },
+    {
+      name: "missing required params, worded for the value even though the params entry is the definition Item",
+      msg: { jsonrpc: "2.0", id: 1, method: "items/get" },
+      want: { ok: false, code: -32602, errors: [{ pointer: "/params", expected: "object", got: "missing" }] },
+    },
     { name: "params that are not an object", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: [] }, want: { ok: false, code: -32602 } },
     { name: "bad params", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: {} }, want: { ok: false, code: -32602 } },
     { name: "a broken envelope", msg: { jsonrpc: "2.0", id: null, method: "items/get" }, want: { ok: false, code: -32600 } },
   ])("validateEnvelope: $name", ({ msg, want }) => {
     expect(validateEnvelope(tables, msg)).toMatchObject(want);
+  });
+
+  it("the named part decodes onto the table: its definitions are found by name and may use the table's entries", () => {
+    const named: WireNamedTable = { names: "Wrapper", nodes: [{ t: object, p: ["item", ~0] }] };
+    const all = decodeTable(JSON.stringify(named), tables);
+    expect(validateDefinition(all, "Wrapper", { item: {} })).toEqual({ ok: false, errors: [{ pointer: "/item/name", expected: "string", got: "missing" }] });
+    expect(validateDefinition(all, "Item", { name: "a" })).toEqual({ ok: true });
+    expect(validateDefinition(tables, "Wrapper", {})).toMatchObject({ ok: false, errors: [{ expected: "a definition name of test" }] });
+    expect(all.methods).toBe(tables.methods);
   });
 
   it("validateMethodResult matches any result of the method; a guard answers with a boolean", () => {

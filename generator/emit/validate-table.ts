@@ -2,13 +2,99 @@ import { BindgenError } from "../errors.ts";
 import type { SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf } from "../load/shape.ts";
 import type { MethodModel, ProtocolModel, TypeRef } from "../model/protocol-model.ts";
-import { FORMATS, METHOD_KINDS, TYPE_BITS, type WireEntry, type WireMethod, type WireNode, type WireTable } from "../runtime/table-format.ts";
+import { FORMATS, METHOD_KINDS, TYPE_BITS, type WireEntry, type WireMethod, type WireNamedTable, type WireNode, type WireTable } from "../runtime/table-format.ts";
 
 /** A wire node while the builder fills it in; the format itself is generator/runtime/table-format.ts. */
 type MutableWireNode = { -readonly [K in keyof WireNode]: WireNode[K] };
 
-export function buildWireTable(model: ProtocolModel): WireTable {
-  return new TableBuilder(model).build();
+/** A release's validator table, split where messages stop reaching (see `WireTable`). */
+export interface WireTables {
+  readonly table: WireTable;
+  readonly named: WireNamedTable;
+  /** Each definition's entry index across both parts, in the schema's name order. */
+  readonly definitionEntries: readonly number[];
+}
+
+export function buildWireTables(model: ProtocolModel): WireTables {
+  return split(new TableBuilder(model).build());
+}
+
+/** Entries a node refers to; an alias entry refers to its target. */
+function references(w: WireEntry): number[] {
+  if (typeof w === "number") return [w];
+  const refs: number[] = [];
+  for (let k = 1; w.p && k < w.p.length; k += 2) refs.push(unrequired(w.p[k] as number));
+  if (w.a !== undefined) refs.push(w.a);
+  if (w.i !== undefined) refs.push(w.i);
+  refs.push(...(w.u ?? []), ...(w.o ?? []), ...(w.l ?? []));
+  return refs;
+}
+
+function unrequired(ref: number): number {
+  return ref < 0 ? ~ref : ref;
+}
+
+/** The same node with every reference renumbered. */
+function renumber(w: WireEntry, to: (i: number) => number): WireEntry {
+  if (typeof w === "number") return to(w);
+  const out: MutableWireNode = { ...w };
+  if (w.p) out.p = w.p.map((v, k) => (k % 2 === 0 ? v : (v as number) < 0 ? ~to(~(v as number)) : to(v as number)));
+  if (w.a !== undefined) out.a = to(w.a);
+  if (w.i !== undefined) out.i = to(w.i);
+  if (w.u) out.u = w.u.map(to);
+  if (w.o) out.o = w.o.map(to);
+  if (w.l) out.l = w.l.map(to);
+  return out;
+}
+
+/**
+ * Moves what messages reach (the methods' params and results, the response members, and all they
+ * use) in front, definitions first, each part in its original order, and renumbers every reference.
+ */
+function split(whole: WireTable): WireTables {
+  const names = whole.names.split(",");
+  const reached = new Set<number>();
+  const visit = (i: number): void => {
+    if (reached.has(i)) return;
+    reached.add(i);
+    references(whole.nodes[i]!).forEach(visit);
+  };
+  for (const [, , params, , ...results] of whole.methods) [params, ...results].filter((i) => i >= 0).forEach(visit);
+  visit(whole.result);
+  visit(whole.error);
+  const all = whole.nodes.map((_, i) => i);
+  const isDefinition = (i: number) => i < names.length;
+  const order = [
+    ...all.filter((i) => reached.has(i) && isDefinition(i)),
+    ...all.filter((i) => reached.has(i) && !isDefinition(i)),
+    ...all.filter((i) => !reached.has(i) && isDefinition(i)),
+    ...all.filter((i) => !reached.has(i) && !isDefinition(i)),
+  ];
+  const position = new Map(order.map((i, at) => [i, at]));
+  const to = (i: number) => position.get(i)!;
+  const nodes = order.map((i) => renumber(whole.nodes[i]!, to));
+  const core = reached.size;
+  return {
+    table: {
+      version: whole.version,
+      names: order
+        .filter((i) => reached.has(i) && isDefinition(i))
+        .map((i) => names[i])
+        .join(","),
+      nodes: nodes.slice(0, core),
+      methods: whole.methods.map(([name, kind, params, required, ...results]) => [name, kind, params < 0 ? params : to(params), required, ...results.map(to)]),
+      result: to(whole.result),
+      error: to(whole.error),
+    },
+    named: {
+      names: order
+        .filter((i) => !reached.has(i) && isDefinition(i))
+        .map((i) => names[i])
+        .join(","),
+      nodes: nodes.slice(core),
+    },
+    definitionEntries: names.map((_, i) => to(i)),
+  };
 }
 
 class TableBuilder {
@@ -57,6 +143,8 @@ class TableBuilder {
   }
 
   private typeRef(ref: TypeRef): number {
+    // A whole definition is its entry, not a copy of it (the interpreter words params' issues the same either way).
+    if (ref.path.length === 0) return this.aliasTarget(ref.definition);
     let node = this.model.schema.definitions.get(ref.definition)!;
     for (const key of ref.path) {
       const prop = propertyOf(this.model.schema, node, key);

@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "ts-morph";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
-import { buildWireTable } from "./validate-table.ts";
+import { buildWireTables } from "./validate-table.ts";
 
 /**
  * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
@@ -12,7 +12,7 @@ import { buildWireTable } from "./validate-table.ts";
  */
 export const emitValidate: VersionEmitter = (model) => {
   const path = `${model.version}/validate.ts`;
-  const table = buildWireTable(model);
+  const { table, named, definitionEntries } = buildWireTables(model);
   const names = [...model.schema.definitions.keys()];
   const validator = runtimeImport("validator", 1);
   const content = buildSourceFile(path, (file) => {
@@ -42,14 +42,27 @@ export const emitValidate: VersionEmitter = (model) => {
       declarations: [{ name: "TABLE", initializer: JSON.stringify(JSON.stringify(table)) }],
     });
     file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["The definitions only `validate` and the guards reach: a bundle that only checks messages leaves this out."],
+      declarations: [{ name: "NAMED", initializer: JSON.stringify(JSON.stringify(named)) }],
+    });
+    file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Let,
-      declarations: [{ name: "decoded", type: "Tables | undefined" }],
+      declarations: [
+        { name: "decoded", type: "Tables | undefined" },
+        { name: "decodedAll", type: "Tables | undefined" },
+      ],
     });
     file.addFunction({
       name: "tables",
       docs: ["Decoded on first use, so importing the module costs nothing."],
       returnType: "Tables",
       statements: ["return (decoded ??= decodeTable(TABLE));"],
+    });
+    file.addFunction({
+      name: "allTables",
+      returnType: "Tables",
+      statements: ["return (decodedAll ??= decodeTable(NAMED, tables()));"],
     });
     file.addTypeAlias({
       name: "DefinitionName",
@@ -66,7 +79,7 @@ export const emitValidate: VersionEmitter = (model) => {
         { name: "value", type: "unknown" },
       ],
       returnType: "ValidationResult",
-      statements: ["return validateDefinition(tables(), definitionName, value);"],
+      statements: ["return validateDefinition(allTables(), definitionName, value);"],
     });
     file.addFunction({
       name: "validateMessage",
@@ -94,7 +107,7 @@ export const emitValidate: VersionEmitter = (model) => {
       names.map((name, i) => ({
         declarationKind: VariableDeclarationKind.Const,
         isExported: true,
-        declarations: [{ name: `is${name}`, initializer: `/* @__PURE__ */ guard(tables, ${i}) as (value: unknown) => value is T.${name}` }],
+        declarations: [{ name: `is${name}`, initializer: `/* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name}` }],
       })),
     );
   });

@@ -41,15 +41,32 @@ export type WireEntry = WireNode | number;
 /** Method name, `METHOD_KINDS` code, params entry or -1, params required (1) or not (0), then the result entries, primary first. */
 export type WireMethod = readonly [string, number, number, number, ...number[]];
 
+/**
+ * What messages reach: the definitions and nodes that the methods' params and results and the response
+ * members use. The rest is a `WireNamedTable`, so a program that validates messages but never asks for
+ * a definition by name bundles none of it.
+ */
 export interface WireTable {
   readonly version: string;
   /** Definition names, comma-separated; definition `i` is entry `i`. Anonymous nodes follow the definitions. */
   readonly names: string;
   readonly nodes: readonly WireEntry[];
+  /** A method's params entry may be a definition: its issues still name the value "params" holds, not the definition. */
   readonly methods: readonly WireMethod[];
   /** The generic `result` and `error` members of a response envelope. */
   readonly result: number;
   readonly error: number;
+}
+
+/**
+ * The definitions only `validate` and the guards reach (wrappers such as `JSONRPCMessage` or
+ * `CallToolRequest`), and the nodes only they use. Entries are numbered after the `WireTable`'s,
+ * and may refer to its entries.
+ */
+export interface WireNamedTable {
+  /** Definition names, comma-separated; definition `i` is entry `i` + the `WireTable`'s entry count. */
+  readonly names: string;
+  readonly nodes: readonly WireEntry[];
 }
 
 /** JSON types by bit; `integer` is a separate bit so a mask can say "number but integral". */

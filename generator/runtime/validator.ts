@@ -378,15 +378,20 @@ function blankNode(): SchemaNode {
   };
 }
 
-/** Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use. */
-export function decodeTable(text: string): Tables {
+/**
+ * Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use.
+ * Given the decoded `WireTable` as `base`, decodes the JSON text of its `WireNamedTable` and returns both as one.
+ */
+export function decodeTable(text: string, base?: Tables): Tables {
   const table = JSON.parse(text) as WireTable;
-  const names = table.names.split(",");
+  const offset = base ? base.nodes.length : 0;
+  const names = table.names === "" ? [] : table.names.split(",");
   const nodes = table.nodes.map((w) => (typeof w === "number" ? null : blankNode()));
-  // Alias entries name their final target, so one step resolves them.
+  // Alias entries name their final target, so one step resolves them; entries below `offset` are the base's.
   const at = (j: number): SchemaNode => {
-    const w = table.nodes[j];
-    return nodes[typeof w === "number" ? w : j]!;
+    if (j < offset) return base!.nodes[j]!;
+    const w = table.nodes[j - offset];
+    return typeof w === "number" ? at(w) : nodes[j - offset]!;
   };
   table.nodes.forEach((w, j) => {
     if (typeof w === "number") return;
@@ -429,16 +434,28 @@ export function decodeTable(text: string): Tables {
     for (const m of n.anyOf ?? n.oneOf ?? [])
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
+  const all = table.nodes.map((_, j) => at(j + offset));
+  if (base)
+    return {
+      ...base,
+      index: new Map([
+        ...base.index,
+        ...names.map((name, j): [string, number] => [name, j + offset]),
+      ]),
+      nodes: [...base.nodes, ...all],
+    };
+  // Issues about params have always named the value ("expected object"), not the definition it may be.
+  const params = (j: number): SchemaNode => (at(j).name === "" ? at(j) : { ...at(j), name: "" });
   return {
     version: table.version,
     index: new Map(names.map((name, j) => [name, j])),
-    nodes: table.nodes.map((_, j) => at(j)),
+    nodes: all,
     methods: new Map(
-      table.methods.map(([name, kind, params, required, ...results]) => [
+      table.methods.map(([name, kind, paramsEntry, required, ...results]) => [
         name,
         {
           kind,
-          params: params < 0 ? null : at(params),
+          params: paramsEntry < 0 ? null : params(paramsEntry),
           required: required === 1,
           results: results.map(at),
         },
