@@ -79,17 +79,21 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
         "no result or error beside a method",
         "present",
       );
-    let tail: { params?: JsonObject } = {};
-    if (own(value, "params")) {
-      const params = value["params"];
-      if (!isObject(params)) return refuse("/params", "an object", describeValue(params));
-      tail = { params };
-    }
+    // Literals of one shape per kind (no spreads): this runs on every message, before any validation.
+    if (!own(value, "params"))
+      return {
+        ok: true,
+        message: hasId
+          ? { kind: "request", jsonrpc: "2.0", id: id as RequestIdValue, method }
+          : { kind: "notification", jsonrpc: "2.0", method },
+      };
+    const params = value["params"];
+    if (!isObject(params)) return refuse("/params", "an object", describeValue(params));
     return {
       ok: true,
       message: hasId
-        ? { kind: "request", jsonrpc: "2.0", id: id as RequestIdValue, method, ...tail }
-        : { kind: "notification", jsonrpc: "2.0", method, ...tail },
+        ? { kind: "request", jsonrpc: "2.0", id: id as RequestIdValue, method, params }
+        : { kind: "notification", jsonrpc: "2.0", method, params },
     };
   }
   if (hasResult === hasError)
@@ -114,23 +118,18 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
       "an object with an integer code and a string message",
       describeValue(error),
     );
-  if (!Number.isInteger(error["code"]))
-    return refuse("/error/code", "integer", describeValue(error["code"]));
-  if (typeof error["message"] !== "string")
-    return refuse("/error/message", "string", describeValue(error["message"]));
-  const body = {
-    code: error["code"] as number,
-    message: error["message"],
-    ...(own(error, "data") ? { data: error["data"] } : {}),
-  };
+  const code = error["code"];
+  if (!Number.isInteger(code)) return refuse("/error/code", "integer", describeValue(code));
+  const text = error["message"];
+  if (typeof text !== "string") return refuse("/error/message", "string", describeValue(text));
+  const body: { code: number; message: string; data?: unknown } = own(error, "data")
+    ? { code: code as number, message: text, data: error["data"] }
+    : { code: code as number, message: text };
   return {
     ok: true,
-    message: {
-      kind: "error",
-      jsonrpc: "2.0",
-      ...(hasId ? { id: id as RequestIdValue | null } : {}),
-      error: body,
-    },
+    message: hasId
+      ? { kind: "error", jsonrpc: "2.0", id: id as RequestIdValue | null, error: body }
+      : { kind: "error", jsonrpc: "2.0", error: body },
   };
 }
 
