@@ -17,7 +17,7 @@ const SPEC: RequesterSpec = { cancel: { method: "notifications/cancelled", reque
 
 function harness(options: RequesterOptions = {}) {
   const sent: Sent[] = [];
-  const requester = createRequesterCore(SPEC, build, (message) => void sent.push(message as Sent), options);
+  const requester = createRequesterCore(SPEC, build, (message) => void sent.push(message), options);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
   return { sent, requester, flush };
 }
@@ -41,8 +41,8 @@ describe("createRequesterCore", () => {
     let next = 0;
     const nextId = () => `s-${++next}`;
     const sent: Sent[] = [];
-    const first = createRequesterCore(SPEC, build, (message) => void sent.push(message as Sent), { nextId });
-    const second = createRequesterCore(SPEC, build, (message) => void sent.push(message as Sent), { nextId });
+    const first = createRequesterCore(SPEC, build, (message) => void sent.push(message), { nextId });
+    const second = createRequesterCore(SPEC, build, (message) => void sent.push(message), { nextId });
     void first.request("ping", undefined);
     void second.request("ping", undefined);
     await new Promise((resolve) => setImmediate(resolve));
@@ -104,7 +104,7 @@ describe("createRequesterCore", () => {
 
   it("sends no cancel notification in a release without one, and still fails the call", async () => {
     const sent: Sent[] = [];
-    const requester = createRequesterCore({ cancel: null, internalErrorCode: -32603 }, build, (message) => void sent.push(message as Sent), { timeoutMs: 5 });
+    const requester = createRequesterCore({ cancel: null, internalErrorCode: -32603 }, build, (message) => void sent.push(message), { timeoutMs: 5 });
     await expect(requester.request("ping", undefined)).rejects.toMatchObject({ name: "TimeoutError" });
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((message) => message.method)).toEqual(["ping"]);

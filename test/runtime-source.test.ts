@@ -5,6 +5,7 @@ import {
   anyVersionRequest,
   anyVersionResult,
   errorEnvelope,
+  errorNameIn,
   headerMismatch,
   missingRequiredClientCapability,
   notificationEnvelope,
@@ -240,6 +241,14 @@ describe("response builders, per era", () => {
 
   it.each([-32002, "Gone", "Unknown"])("refuses to send %s", (code) => {
     expect(() => errorEnvelope(table, 1, code, "m")).toThrow(RangeError);
+  });
+
+  it.each([
+    { code: -32603, want: "Broken" },
+    { code: -32002, want: "Gone" },
+    { code: 7, want: undefined },
+  ])("errorNameIn names $code $want", ({ code, want }) => {
+    expect(errorNameIn(table.codes, code)).toBe(want);
   });
 });
 

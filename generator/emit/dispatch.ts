@@ -33,158 +33,94 @@ export const emitDispatch: VersionEmitter = (model) => {
         model.metaKeys.filter((k) => k.requiredIn.includes("request")).map((k) => k.key),
       )}, unsupportedProtocolVersion: ${code("UnsupportedProtocolVersion")}, missingRequiredClientCapability: ${code("MissingRequiredClientCapability")} }`
     : "null";
-  const spec = (side: "server" | "client"): string => {
+  const side = (side: "server" | "client"): string => {
     const [requests, notifications] = side === "server" ? ["CLIENT_REQUEST_METHODS", "CLIENT_NOTIFICATION_METHODS"] : ["SERVER_REQUEST_METHODS", "SERVER_NOTIFICATION_METHODS"];
-    return `{
-      version: ${JSON.stringify(model.version)},
-      requests: ${requests},
-      notifications: ${notifications},
-      codes: CODES,
-      cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},
-      progress: ${progress === null ? "null" : JSON.stringify(progress)},
-      requestMeta: ${side === "server" ? requestMeta : "null"},
-      resultType: ${side === "server" && resultTypeDefault !== null ? JSON.stringify({ key: resultTypeDefault.property, complete: resultTypeDefault.value }) : "null"},
-      unreadableId: ${JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null")},
-      parse: (text) => parse(text),
-      validate: (message) => validateMessage(message),
-    }`;
+    const resultType = side === "server" && resultTypeDefault !== null ? JSON.stringify({ key: resultTypeDefault.property, complete: resultTypeDefault.value }) : "null";
+    return `requests: ${requests}, notifications: ${notifications}, requestMeta: ${side === "server" ? requestMeta : "null"}, resultType: ${resultType}`;
   };
   const inputParams = model.methods
     .filter((m): m is MethodModel & { params: NonNullable<MethodModel["params"]> } => m.kind === "input" && m.params !== null && m.params.path.length === 0)
     .map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.params.definition)}`);
-  const progressUpdate = (table: string) =>
-    progress === null
-      ? "never"
-      : `${JSON.stringify(progress.method)} extends keyof ${table} ? Omit<NonNullable<ParamsIn<${table}, ${JSON.stringify(progress.method)}>>, ${JSON.stringify(progress.tokenParam)} | "_meta"> : never`;
-  const resultTypeProperty = resultTypeDefault?.property;
+  const handlerResult =
+    modern && resultTypeDefault !== null
+      ? [
+          `/** A handler's result: \`${resultTypeDefault.property}\` may be left out where it may be ${JSON.stringify(resultTypeDefault.value)}, which the dispatcher writes. */`,
+          `export type HandlerResult<R> = DefaultedResult<R, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}>;`,
+        ]
+      : [`export type HandlerResult<R> = R;`];
+  const defaulted = modern && resultTypeDefault !== null ? `, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}` : "";
+  const serverExtra = modern ? ", CapabilityCheck<T.ClientCapabilities>" : "";
+  const progressUpdate = progress === null ? "never" : `ProgressParams<Table, ${JSON.stringify(progress.method)}, ${JSON.stringify(progress.tokenParam)}>`;
+  const handlerTypes = [
+    "HandlerTable",
+    progress === null ? "" : "ProgressParams",
+    hasInputs ? "InputHandlerTable" : "",
+    modern ? "CapabilityCheck" : "",
+    defaulted === "" ? "" : "DefaultedResult",
+    "HandlerContext",
+  ]
+    .filter((t) => t !== "")
+    .join(", ");
 
   const content = buildSourceFile(path, (file) => {
     file.addStatements(
       [
-        `import type * as T from "./types.js";`,
+        modern ? `import type * as T from "./types.js";` : "",
         `import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests${hasInputs ? ", InputRequestTable" : ""} } from "./methods.js";`,
         `import { CLIENT_NOTIFICATION_METHODS, CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS${hasInputs ? ", INPUT_REQUEST_METHODS" : ""} } from "./methods.js";`,
         `import { parse } from "./envelope.js";`,
         `import { validateMessage${hasInputs ? ", validate, type DefinitionName" : ""} } from "./validate.js";`,
-        `import { createDispatcher, type AnyHandler, type Dispatcher, type DispatcherOptions, type DispatchSpec } from "${runtimeImport("dispatcher", 1)}";`,
-        hasInputs ? `import { answerInputRequests, type InputAnswers, type InputSpec } from "${runtimeImport("input-requests", 1)}";` : "",
+        `import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatchRelease } from "${runtimeImport("dispatcher", 1)}";`,
+        hasInputs ? `import { createInputDispatcher, type InputDispatcher } from "${runtimeImport("input-requests", 1)}";` : "",
+        `import type { ${handlerTypes} } from "${runtimeImport("handlers", 1)}";`,
         `export { RpcError } from "${runtimeImport("rpc-error", 1)}";`,
         `export type { Dispatcher, DispatcherOptions, DispatchResponse } from "${runtimeImport("dispatcher", 1)}";`,
         hasInputs ? `export type { InputAnswers } from "${runtimeImport("input-requests", 1)}";` : "",
+        `export type { Notify, NotificationContext${hasInputs ? ", InputContext" : ""} } from "${runtimeImport("handlers", 1)}";`,
         ``,
-        `type ParamsIn<Table, M extends keyof Table> = Table[M] extends { params: infer P } ? P : undefined;`,
-        `type ResultIn<Table, M extends keyof Table> = Table[M] extends { result: infer R } ? R : never;`,
-        `/** The \`_meta\` a params type declares. */`,
-        `type MetaIn<P> = NonNullable<P> extends { _meta?: infer X } ? X : undefined;`,
-        modern
-          ? [
-              `/** A request's \`_meta\` as a handler sees it: always there where the params type requires it, since the dispatcher answers -32602 before any handler runs when it is missing. */`,
-              `type RequestMetaIn<P> = NonNullable<P> extends { _meta: infer X } ? X : MetaIn<P> | undefined;`,
-            ].join("\n")
-          : "",
-        `/** Sends one of the notifications in \`Table\`, typed by it. */`,
-        `export type Notify<Table> = <N extends keyof Table & string>(method: N, ...params: undefined extends ParamsIn<Table, N> ? [params?: ParamsIn<Table, N>] : [params: ParamsIn<Table, N>]) => void;`,
         `/** What \`ctx.progress\` takes: the progress notification's params without the token, which the dispatcher adds. */`,
-        `export type ProgressUpdate<Table> = ${progressUpdate("Table")};`,
-        ``,
-        `/** What a request handler gets beside the params. \`Sends\` is the table of notifications this side may send. */`,
-        `export interface RequestContext<M extends string, P, Sends, C> {`,
-        `  readonly id: T.RequestId;`,
-        `  readonly method: M;`,
-        `  /** The request's \`params._meta\`. */`,
-        `  readonly _meta: ${modern ? "RequestMetaIn<P>" : "MetaIn<P> | undefined"};`,
-        `  /** Aborted when the peer cancels the request (or the signal given to \`handle\` aborts): stop work, the answer is dropped. */`,
-        `  readonly signal: AbortSignal;`,
-        `  /** The value given to \`handle\`. */`,
-        `  readonly context: C;`,
-        `  /** Sent through \`options.send\` with the same context; dropped once the request is answered. */`,
-        `  readonly notify: Notify<Sends>;`,
-        `  /** Present when the request carried a progress token. */`,
-        `  readonly progress: ((update: ProgressUpdate<Sends>) => void) | undefined;`,
-        `}`,
-        modern
-          ? [
-              `/** A server's request context: also \`requireClientCapability\`, which answers -32021 naming what the request's \`clientCapabilities\` lack. */`,
-              `export interface ServerRequestContext<M extends string, P, C> extends RequestContext<M, P, ServerNotifications, C> {`,
-              `  requireClientCapability(required: (keyof T.ClientCapabilities & string) | T.ClientCapabilities): void;`,
-              `}`,
-            ].join("\n")
-          : `export type ServerRequestContext<M extends string, P, C> = RequestContext<M, P, ServerNotifications, C>;`,
-        `export interface NotificationContext<M extends string, P, C> {`,
-        `  readonly method: M;`,
-        `  readonly _meta: MetaIn<P> | undefined;`,
-        `  readonly context: C;`,
-        `}`,
-        modern && resultTypeProperty !== undefined
-          ? [
-              `/** A handler's result: \`${resultTypeProperty}\` may be left out where it may be ${JSON.stringify(resultTypeDefault!.value)}, which the dispatcher writes. */`,
-              `export type HandlerResult<R> = R extends { ${resultTypeProperty}: infer X } ? (${JSON.stringify(resultTypeDefault!.value)} extends X ? Omit<R, "${resultTypeProperty}"> & { ${resultTypeProperty}?: X } : R) : R;`,
-            ].join("\n")
-          : `export type HandlerResult<R> = R;`,
-        `type Answer<R> = HandlerResult<R> | Promise<HandlerResult<R>>;`,
-        ``,
-        `/** What a server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`. */`,
-        `export type ServerDispatchHandlers<C = undefined> = {`,
-        `  readonly [M in keyof ClientRequests]?: (params: ParamsIn<ClientRequests, M>, ctx: ServerRequestContext<M, ParamsIn<ClientRequests, M>, C>) => Answer<ResultIn<ClientRequests, M>>;`,
-        `} & {`,
-        `  readonly [M in keyof ClientNotifications]?: (params: ParamsIn<ClientNotifications, M>, ctx: NotificationContext<M, ParamsIn<ClientNotifications, M>, C>) => void | Promise<void>;`,
-        `};`,
+        `export type ProgressUpdate<Table> = ${progressUpdate};`,
+        `/** What a ${model.version} request handler gets beside the params. \`Sends\` is the table of notifications this side may send. */`,
+        `export type RequestContext<M extends string, P, Sends, C> = HandlerContext<M, P, Sends, ProgressUpdate<Sends>, C>;`,
+        modern ? `/** A server's request context: also \`requireClientCapability\`, which answers -32021 naming what the request's \`clientCapabilities\` lack. */` : "",
+        `export type ServerRequestContext<M extends string, P, C> = RequestContext<M, P, ServerNotifications, C>${modern ? ` & CapabilityCheck<T.ClientCapabilities>` : ""};`,
+        ...handlerResult,
+        `/** What a ${model.version} server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`. */`,
+        `export type ServerDispatchHandlers<C = undefined> = HandlerTable<ClientRequests, ClientNotifications, ServerNotifications, ProgressUpdate<ServerNotifications>, C${serverExtra}${defaulted}>;`,
+        `/** What a ${model.version} client receives: server requests${hasInputs ? ", the input requests of an `input_required` result," : ""} and server notifications, each optional. */`,
+        `export type ClientDispatchHandlers<C = undefined> = HandlerTable<ServerRequests, ServerNotifications, ClientNotifications, ProgressUpdate<ClientNotifications>, C>${hasInputs ? " & InputHandlerTable<InputRequestTable, C>" : ""};`,
         hasInputs
-          ? [
-              `export interface InputContext<M extends string, P, C> {`,
-              `  /** The key the server gave this input request. */`,
-              `  readonly key: string;`,
-              `  readonly method: M;`,
-              `  readonly _meta: MetaIn<P> | undefined;`,
-              `  readonly signal: AbortSignal;`,
-              `  readonly context: C;`,
-              `}`,
-            ].join("\n")
-          : "",
-        `/** What a client receives: server requests${hasInputs ? ", the input requests of an `input_required` result," : ""} and server notifications, each optional. */`,
-        `export type ClientDispatchHandlers<C = undefined> = {`,
-        `  readonly [M in keyof ServerRequests]?: (params: ParamsIn<ServerRequests, M>, ctx: RequestContext<M, ParamsIn<ServerRequests, M>, ClientNotifications, C>) => Answer<ResultIn<ServerRequests, M>>;`,
-        `} & {`,
-        `  readonly [M in keyof ServerNotifications]?: (params: ParamsIn<ServerNotifications, M>, ctx: NotificationContext<M, ParamsIn<ServerNotifications, M>, C>) => void | Promise<void>;`,
-        hasInputs
-          ? `} & {\n  readonly [M in keyof InputRequestTable]?: (params: ParamsIn<InputRequestTable, M>, ctx: InputContext<M, ParamsIn<InputRequestTable, M>, C>) => ResultIn<InputRequestTable, M> | Promise<ResultIn<InputRequestTable, M>>;`
-          : "",
-        `};`,
-        hasInputs
-          ? [
-              `export interface ClientDispatcher<C> extends Dispatcher<C> {`,
-              `  /** Answers the \`inputRequests\` of an \`input_required\` result with the input handlers: send \`inputResponses\` with the retried request. Never rejects. */`,
-              `  answerInputRequests(inputRequests: T.InputRequests | undefined, context?: C, signal?: AbortSignal): Promise<InputAnswers & { readonly inputResponses: T.InputResponses }>;`,
-              `}`,
-            ].join("\n")
+          ? `/** \`answerInputRequests\` answers the \`inputRequests\` of an \`input_required\` result with the input handlers. */\nexport type ClientDispatcher<C> = InputDispatcher<C, T.InputRequests, T.InputResponses>;`
           : `export type ClientDispatcher<C> = Dispatcher<C>;`,
         ``,
-        `const CODES = { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} };`,
-        `const SERVER_SIDE: DispatchSpec = ${spec("server")};`,
-        `const CLIENT_SIDE: DispatchSpec = ${spec("client")};`,
+        `const RELEASE: DispatchRelease = {`,
+        `  version: ${JSON.stringify(model.version)},`,
+        `  codes: { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} },`,
+        `  cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},`,
+        `  progress: ${progress === null ? "null" : JSON.stringify(progress)},`,
+        `  unreadableId: ${JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null")},`,
+        `  parse: (text) => parse(text),`,
+        `  validate: (message) => validateMessage(message),`,
+        `};`,
         hasInputs ? `const INPUT_PARAMS: { readonly [method: string]: DefinitionName } = { ${inputParams.join(", ")} };` : "",
-        hasInputs
-          ? `const INPUTS: InputSpec = { version: ${JSON.stringify(model.version)}, inputs: INPUT_REQUEST_METHODS, codes: CODES, validateInput: (method, params) => { const name = INPUT_PARAMS[method]; return name === undefined ? { ok: true } : validate(name, params); } };`
-          : "",
         ``,
-        `/** Routes what a server receives to \`handlers\`; \`handle\` answers every request exactly once and never throws. */`,
+        `/** Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once and never throws. */`,
         `export function createServerDispatcher<C = undefined>(handlers: ServerDispatchHandlers<C>, options: DispatcherOptions<C> = {}): Dispatcher<C> {`,
-        `  return createDispatcher(SERVER_SIDE, handlers as unknown as { readonly [method: string]: AnyHandler | undefined }, options);`,
+        `  return createDispatcher({ ...RELEASE, ${side("server")} }, handlers, options);`,
         `}`,
         ``,
-        `/** Routes what a client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests" : ""}. */`,
+        `/** Routes what a ${model.version} client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests" : ""}. */`,
         `export function createClientDispatcher<C = undefined>(handlers: ClientDispatchHandlers<C>, options: DispatcherOptions<C> = {}): ClientDispatcher<C> {`,
-        `  const table = handlers as unknown as { readonly [method: string]: AnyHandler | undefined };`,
         hasInputs
           ? [
-              `  const core = createDispatcher(CLIENT_SIDE, table, options);`,
-              `  return {`,
-              `    handle: (message, context, signal) => core.handle(message, context, signal),`,
-              `    answerInputRequests: (inputRequests, context, signal) =>`,
-              `      answerInputRequests(INPUTS, table, inputRequests, context as C, { ...(options.validate === undefined ? {} : { validate: options.validate }), ...(signal === undefined ? {} : { signal }), onError: (error, info) => options.onError?.(error, { method: info.method, id: undefined, context: info.context }) }) as Promise<InputAnswers & { readonly inputResponses: T.InputResponses }>,`,
+              `  const validateInput = (method: string, params: unknown) => {`,
+              `    const name = INPUT_PARAMS[method];`,
+              `    return name === undefined ? { ok: true as const } : validate(name, params);`,
               `  };`,
+              `  const spec = { ...RELEASE, ${side("client")}, inputs: INPUT_REQUEST_METHODS, validateInput };`,
+              `  return createInputDispatcher(spec, handlers, options) as ClientDispatcher<C>;`,
             ].join("\n")
-          : `  return createDispatcher(CLIENT_SIDE, table, options);`,
+          : `  return createDispatcher({ ...RELEASE, ${side("client")} }, handlers, options);`,
         `}`,
       ]
         .filter((s) => s !== "")

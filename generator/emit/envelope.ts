@@ -5,99 +5,54 @@ import { httpFacts, requireMetaKeys, type RoutingFactsData } from "./runtime-dat
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
-/** Message types: the builders' outputs and what `parse` returns, typed by the method tables. */
+/** Message types: the builders' outputs and what `parse` returns, runtime/messages.ts typed by the method tables. */
 function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
-  file.addTypeAlias({
-    name: "ParamsField",
-    typeParameters: ["P"],
-    docs: ["`params` as the table types it: absent when the method has none, optional when the schema says so."],
-    type: "[P] extends [undefined] ? {} : undefined extends P ? { params?: Exclude<P, undefined> } : { params: P }",
-  });
-  file.addTypeAlias({
-    name: "RequestEnvelope",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
-    docs: ["A JSON-RPC request of this version, typed by method."],
-    type: '{ [K in M]: { jsonrpc: "2.0"; id: T.RequestId; method: K } & ParamsField<ParamsOf<K>> }[M]',
-  });
-  file.addTypeAlias({
-    name: "NotificationEnvelope",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "NotificationMethod", default: "NotificationMethod" }],
-    docs: ["A JSON-RPC notification of this version, typed by method. It never has an `id`."],
-    type: '{ [K in M]: { jsonrpc: "2.0"; method: K } & ParamsField<NotificationParamsOf<K>> }[M]',
-  });
-  file.addTypeAlias({
-    name: "ResultEnvelope",
-    isExported: true,
-    typeParameters: [{ name: "R", default: "JsonObject" }],
-    docs: ["A successful response. A response does not name its method, so `parse` types `result` loosely; narrow it with the request you sent."],
-    type: '{ jsonrpc: "2.0"; id: T.RequestId; result: R }',
-  });
-  file.addTypeAlias({
-    name: "ErrorEnvelope",
-    isExported: true,
-    docs: ["An error response. `id` is null when the request's id could not be read (JSON-RPC 2.0, section 5)."],
-    type: `{ jsonrpc: "2.0"; ${model.envelope.errorIdOptional ? "id?: T.RequestId | null" : "id: T.RequestId | null"}; error: { code: number; message: string; data?: unknown } }`,
-  });
-  file.addTypeAlias({
-    name: "Envelope",
-    isExported: true,
-    docs: ["Any message of this version, as the builders build it: a response's result may be any result type."],
-    type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope<object> | ErrorEnvelope",
-  });
-  file.addTypeAlias({
-    name: "ValidatedMessage",
-    isExported: true,
-    docs: [
-      "What `parse(text, { validate: true })` returns: every request and notification is of a method this version defines, with params " +
-        "the validators checked, so narrowing by `method` types `params`.",
-    ],
-    type: [
-      '(RequestEnvelope & { kind: "request" })',
-      '(NotificationEnvelope & { kind: "notification" })',
-      '(ResultEnvelope & { kind: "result" })',
-      '(ErrorEnvelope & { kind: "error" })',
-    ].join(" | "),
-  });
-  file.addTypeAlias({
-    name: "ParsedMessage",
-    isExported: true,
-    docs: [
-      "What `parse` returns: `kind` tells the four JSON-RPC shapes apart. Unvalidated, a method this version does not define still parses " +
-        "(a newer peer may send one), typed with `method: string`, and no params are checked: narrow a `ValidatedMessage` to get typed params.",
-    ],
-    type: [
-      "ValidatedMessage",
-      '{ kind: "request"; jsonrpc: "2.0"; id: T.RequestId; method: string; params?: JsonObject }',
-      '{ kind: "notification"; jsonrpc: "2.0"; method: string; params?: JsonObject }',
-    ].join(" | "),
-  });
-  file.addTypeAlias({
-    name: "RequestParamsInput",
-    isExported: true,
-    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-    docs: [
-      modern
-        ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed)."
-        : "The params a caller passes to `request`: exactly the table's params.",
-    ],
-    type: modern
-      ? 'ParamsOf<M> extends infer P ? P extends object ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & { _meta?: JsonObject } : P : never'
-      : "ParamsOf<M>",
-  });
-  file.addTypeAlias({
-    name: "ResultInput",
-    isExported: true,
-    typeParameters: [{ name: "R" }],
-    docs: [
-      modern
-        ? 'A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `"complete"`).'
-        : "A result as a server hands it to `resultResponse`.",
-    ],
-    type: modern ? 'R extends object ? { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: string } : R' : "R",
-  });
+  const alias = (name: string, type: string, docs: string, typeParameters: { name: string; constraint?: string; default?: string }[] = []) =>
+    file.addTypeAlias({ name, isExported: true, typeParameters, docs: [docs], type });
+  alias("RequestEnvelope", "RequestOf<RequestTable, M>", `A JSON-RPC request of ${model.version}, typed by method.`, [
+    { name: "M", constraint: "RequestMethod", default: "RequestMethod" },
+  ]);
+  alias("NotificationEnvelope", "NotificationOf<NotificationTable, M>", `A JSON-RPC notification of ${model.version}, typed by method. It never has an \`id\`.`, [
+    { name: "M", constraint: "NotificationMethod", default: "NotificationMethod" },
+  ]);
+  alias(
+    "ErrorEnvelope",
+    `ErrorEnvelopeOf<${model.envelope.errorIdOptional}>`,
+    "An error response. `id` is null when the request's id could not be read (JSON-RPC 2.0, section 5).",
+  );
+  alias(
+    "Envelope",
+    "RequestEnvelope | NotificationEnvelope | ResultEnvelope<object> | ErrorEnvelope",
+    `Any message of ${model.version}, as the builders build it: a response's result may be any result type.`,
+  );
+  alias(
+    "ValidatedMessage",
+    "ValidatedOf<RequestEnvelope, NotificationEnvelope, ErrorEnvelope>",
+    `What \`parse(text, { validate: true })\` returns: every request and notification is of a method ${model.version} defines, with params the validators checked, so narrowing by \`method\` types \`params\`.`,
+  );
+  alias(
+    "ParsedMessage",
+    "ValidatedMessage | UnknownMethodMessage",
+    "What `parse` returns: `kind` tells the four JSON-RPC shapes apart. Unvalidated, a method this version does not define still parses " +
+      "(a newer peer may send one), typed with `method: string`, and no params are checked: narrow a `ValidatedMessage` to get typed params.",
+  );
+  alias(
+    "RequestParamsInput",
+    modern ? 'WithoutWritten<ParamsOf<M>, "_meta">' : "ParamsOf<M>",
+    modern
+      ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed)."
+      : "The params a caller passes to `request`: exactly the table's params.",
+    [{ name: "M", constraint: "RequestMethod" }],
+  );
+  alias(
+    "ResultInput",
+    modern ? 'WithDefault<R, "resultType">' : "R",
+    modern
+      ? 'A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `"complete"`).'
+      : "A result as a server hands it to `resultResponse`.",
+    [{ name: "R" }],
+  );
 }
 
 function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -133,9 +88,9 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
     typeParameters: [{ name: "M", constraint: "RequestMethod" }],
     docs: [
       modern
-        ? "A request of this stateless version. Every request carries the protocol version and client capabilities in " +
+        ? `A request of ${model.version}, a stateless version. Every request carries the protocol version and client capabilities in ` +
           "`params._meta` (the schema requires them): a server must not infer anything from an earlier request."
-        : "A request of this session-based version. No `_meta` is invented: an old server may take an unknown `_meta` for " +
+        : `A request of ${model.version}, a session-based version. No \`_meta\` is invented: an old server may take an unknown \`_meta\` for ` +
           "part of the params. `_meta` appears only when the caller passes one, a `progressToken` or `extraMeta`.",
     ],
     parameters: [
@@ -172,8 +127,8 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
     docs: [
       modern
-        ? 'A successful response. `resultType` is required in this version and defaults to `"complete"`. Name the method (`resultResponse<"tools/call">`) to check the result against it.'
-        : 'A successful response. This version\'s clients do not know `resultType`, so none is added (they treat it as absent ⇒ `"complete"`).',
+        ? `A successful ${model.version} response. \`resultType\` is required in this version and defaults to \`"complete"\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it.`
+        : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).`,
     ],
     parameters: [
       { name: "id", type: "T.RequestId" },
@@ -206,7 +161,8 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     name: "errorResponse",
     isExported: true,
     docs: [
-      "An error response. `code` is a number or an `ErrorCode` name. Receive-only codes throw a RangeError: they are " +
+      `A ${model.version} error response. \`code\` is a number or an \`ErrorCode\` name.` +
+        " Receive-only codes throw a RangeError: they are " +
         "recognised from old peers, never produced. " +
         "Pass `null` as `id` only to answer a message whose id could not be read (JSON-RPC 2.0, section 5).",
     ],
@@ -342,7 +298,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
       isTypeOnly: true,
-      namedImports: ["NotificationMethod", "NotificationParamsOf", "ParamsOf", "RequestMethod", "ResultOf"],
+      namedImports: ["NotificationMethod", "NotificationParamsOf", "NotificationTable", "ParamsOf", "RequestMethod", "RequestTable", "ResultOf"],
       moduleSpecifier: "./methods.js",
     });
     file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
@@ -369,7 +325,21 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
         moduleSpecifier: runtimeImport("routing", 1),
       });
     }
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: [
+        "ErrorEnvelopeOf",
+        "NotificationOf",
+        "RequestOf",
+        "ResultEnvelope",
+        "UnknownMethodMessage",
+        "ValidatedOf",
+        ...(modern ? ["WithDefault", "WithoutWritten"] : []),
+      ],
+      moduleSpecifier: runtimeImport("messages", 1),
+    });
     file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 1) });
+    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ResultEnvelope"], moduleSpecifier: runtimeImport("messages", 1) });
     if (modern) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

@@ -13,7 +13,7 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: [
-        "The error codes of this version: JSON-RPC's, the schema's and the spec's prose codes." +
+        `The error codes of ${model.version}: JSON-RPC's, the schema's and the spec's prose codes.` +
           model.errorCodes
             .filter((e) => !e.send)
             .map((e) => `\n\n\`${e.name}\` (${e.code}) is only recognised when received; no builder sends it.`)
@@ -57,26 +57,14 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
         },
       ],
     });
-    file.addImportDeclaration({ namedImports: ["own"], moduleSpecifier: runtimeImport("json", 1) });
-    file.addVariableStatement({
-      declarationKind: VariableDeclarationKind.Const,
-      // Written out rather than derived from ErrorCode with Object.entries, and an object rather than a
-      // Map of tuples: inferring either cost every consumer's tsc about 200 type instantiations.
-      declarations: [
-        {
-          name: "NAMES",
-          type: "{ readonly [code: string]: ErrorName }",
-          initializer: `{ ${model.errorCodes.map((e) => `${JSON.stringify(String(e.code))}: ${JSON.stringify(e.name)}`).join(", ")} }`,
-        },
-      ],
-    });
+    file.addImportDeclaration({ namedImports: ["errorNameIn"], moduleSpecifier: runtimeImport("builders", 1) });
     file.addFunction({
       name: "errorName",
       isExported: true,
-      docs: ["The `ErrorCode` key of a code, or `undefined` for a code this version does not define."],
+      docs: [`The \`ErrorCode\` key of a code, or \`undefined\` for a code ${model.version} does not define.`],
       parameters: [{ name: "code", type: "number" }],
       returnType: "ErrorName | undefined",
-      statements: ["const key = String(code);", "return own(NAMES, key) ? NAMES[key] : undefined;"],
+      statements: ["return errorNameIn(ErrorCode, code) as ErrorName | undefined;"],
     });
   });
   return { path, content };

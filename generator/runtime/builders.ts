@@ -231,6 +231,15 @@ export interface ErrorCodeTable {
   readonly receiveOnly: readonly number[];
 }
 
+/** The name a release's `ErrorCode` table gives `code`, or `undefined` for a code it does not define. */
+export function errorNameIn(
+  codes: Readonly<Record<string, number>>,
+  code: number,
+): string | undefined {
+  for (const name of Object.keys(codes)) if (codes[name] === code) return name;
+  return undefined;
+}
+
 /**
  * An error response. `code` is a number or an `ErrorCode` name; receive-only codes (like -32002 from old servers) throw
  * a RangeError: they are recognised, never produced. Without `id` (the request's id could not be read) none is written.

@@ -37,12 +37,9 @@ export type DispatchValidate = (
   | { readonly ok: true }
   | { readonly ok: false; readonly code: number; readonly errors: readonly DispatchIssue[] };
 
-export interface DispatchSpec {
+/** What a release's dispatchers share, whichever side they serve. */
+export interface DispatchRelease {
   readonly version: string;
-  /** Request methods this side answers. */
-  readonly requests: readonly string[];
-  /** Notification methods this side receives. */
-  readonly notifications: readonly string[];
   readonly codes: {
     readonly invalidRequest: number;
     readonly methodNotFound: number;
@@ -57,6 +54,21 @@ export interface DispatchSpec {
     readonly tokenParam: string;
     readonly metaKey: string;
   } | null;
+  /**
+   * How an error answers a message whose id could not be read: `null` as JSON-RPC 2.0 says, or
+   * `omit` where the release's schema makes the error's `id` optional and has no null id.
+   */
+  readonly unreadableId: "null" | "omit";
+  readonly parse: DispatchParse;
+  readonly validate: DispatchValidate;
+}
+
+/** What differs between a release's server and client dispatcher. */
+export interface DispatchSide {
+  /** Request methods this side answers. */
+  readonly requests: readonly string[];
+  /** Notification methods this side receives. */
+  readonly notifications: readonly string[];
   /** Modern releases: every request carries these `_meta` keys; the version must be supported. */
   readonly requestMeta: {
     readonly protocolVersion: string;
@@ -67,14 +79,9 @@ export interface DispatchSpec {
   } | null;
   /** Modern releases: results carry `resultType`, `complete` unless the handler chose another. */
   readonly resultType: { readonly key: string; readonly complete: string } | null;
-  /**
-   * How an error answers a message whose id could not be read: `null` as JSON-RPC 2.0 says, or
-   * `omit` where the release's schema makes the error's `id` optional and has no null id.
-   */
-  readonly unreadableId: "null" | "omit";
-  readonly parse: DispatchParse;
-  readonly validate: DispatchValidate;
 }
+
+export type DispatchSpec = DispatchRelease & DispatchSide;
 
 export interface RequestContext<C = unknown> {
   readonly id: RequestId;
@@ -99,8 +106,6 @@ export interface NotificationContext<C = unknown> {
   readonly _meta: JsonObject | undefined;
   readonly context: C;
 }
-
-export type AnyHandler = (params: never, ctx: never) => unknown;
 
 /** The notification that cancels a request, its params key naming the request, and the requests a sender must never cancel. */
 export interface CancelSpec {
@@ -190,9 +195,10 @@ function missingCapabilities(required: JsonObject, declared: unknown): JsonObjec
   return Object.keys(missing).length > 0 ? missing : undefined;
 }
 
+/** `handlers` is a release's typed handler table: a partial map of method names to functions. */
 export function createDispatcher<C>(
   spec: DispatchSpec,
-  handlers: { readonly [method: string]: AnyHandler | undefined },
+  handlers: object,
   options: DispatcherOptions<C> = {},
 ): Dispatcher<C> {
   const requests = new Set(spec.requests);
@@ -239,7 +245,7 @@ export function createDispatcher<C>(
   };
 
   const handlerOf = (method: string): ((params: unknown, ctx: unknown) => unknown) | undefined => {
-    const handler = own(handlers, method) ? handlers[method] : undefined;
+    const handler = own(handlers, method) ? (handlers as JsonObject)[method] : undefined;
     return typeof handler === "function"
       ? (handler as (params: unknown, ctx: unknown) => unknown)
       : undefined;

@@ -1,4 +1,10 @@
 import { abortController } from "./abort.js";
+import {
+  createDispatcher,
+  type Dispatcher,
+  type DispatcherOptions,
+  type DispatchSpec,
+} from "./dispatcher.js";
 import { isObject, own, setOwn, type JsonObject } from "./json.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
@@ -48,7 +54,7 @@ export interface InputAnswers {
 
 export async function answerInputRequests<C>(
   spec: InputSpec,
-  handlers: { readonly [method: string]: ((params: never, ctx: never) => unknown) | undefined },
+  handlers: object,
   requests: unknown,
   context: C,
   options: {
@@ -72,7 +78,7 @@ export async function answerInputRequests<C>(
     const params = isObject(request) ? request["params"] : undefined;
     const handler =
       method !== undefined && known.has(method) && own(handlers, method)
-        ? handlers[method]
+        ? (handlers as JsonObject)[method]
         : undefined;
     if (method === undefined || typeof handler !== "function") {
       setOwn(errors, key, { code: spec.codes.methodNotFound, message: "Method not found" });
@@ -128,4 +134,36 @@ export async function answerInputRequests<C>(
     // Only a hostile `requests` object (a throwing getter) gets here: what was answered stands.
   }
   return { inputResponses, errors };
+}
+
+/** A modern client's dispatcher: also answers an `input_required` result's input requests with the same handler table. */
+export interface InputDispatcher<
+  C,
+  Requests = unknown,
+  Responses = JsonObject,
+> extends Dispatcher<C> {
+  /** Send `inputResponses` with the retried request. Never rejects. */
+  answerInputRequests(
+    inputRequests: Requests | undefined,
+    context?: C,
+    signal?: AbortSignal,
+  ): Promise<InputAnswers & { readonly inputResponses: Responses }>;
+}
+
+export function createInputDispatcher<C>(
+  spec: DispatchSpec & InputSpec,
+  handlers: object,
+  options: DispatcherOptions<C>,
+): InputDispatcher<C> {
+  const core = createDispatcher(spec, handlers, options);
+  return {
+    handle: (message, context, signal) => core.handle(message, context, signal),
+    answerInputRequests: (inputRequests, context, signal) =>
+      answerInputRequests(spec, handlers, inputRequests, context as C, {
+        ...(options.validate === undefined ? {} : { validate: options.validate }),
+        ...(signal === undefined ? {} : { signal }),
+        onError: (error, info) =>
+          options.onError?.(error, { method: info.method, id: undefined, context: info.context }),
+      }),
+  };
 }

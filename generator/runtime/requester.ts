@@ -54,8 +54,8 @@ export type BuildRequest = (
   id: RequestId,
 ) => BuiltRequest;
 
-/** Hands one message to the transport. A rejection fails the call that sent it. */
-export type Send = (message: object) => void | Promise<void>;
+/** Hands one message to the transport. A rejection fails the call that sent it. Typed by the release's wrapper, which knows what it sends. */
+export type Send = (message: never) => void | Promise<void>;
 
 /** Answers an `input_required` result's input requests, keyed as asked: a modern client dispatcher does. */
 export interface InputHandler {
@@ -69,20 +69,34 @@ export interface InputHandler {
   }>;
 }
 
-export interface RequesterOptions {
+/** How any requester behaves. */
+export interface RequesterBehaviour {
   /** Applies to every call without its own `timeoutMs`. None by default. */
   readonly timeoutMs?: number;
-  /** Answers the input requests of an `input_required` result; without one such a result is returned as it is. */
+  /** Where ids come from when several requesters share one peer (a server's per-request requesters on one session). Defaults to 1, 2, 3, … */
+  readonly nextId?: () => RequestId;
+}
+
+/** A modern client's requester also answers `input_required` results. */
+export interface RequesterOptions extends RequesterBehaviour {
+  /** Answers the input requests of an `input_required` result (a client dispatcher does); the call is then retried with the answers. Without one, such a result is returned as it is. */
   readonly inputHandler?: InputHandler;
   /** How many `input_required` rounds one call may go through before it fails. Defaults to 8. */
   readonly maxInputRounds?: number;
-  /** Where ids come from when several requesters share one peer (a server's per-request requesters on one session). Defaults to 1, 2, 3, … */
-  readonly nextId?: () => RequestId;
 }
 
 export interface CallOptions {
   readonly signal?: SignalLike;
   readonly timeoutMs?: number;
+}
+
+/** What every typed requester has beside its release's `request`. */
+export interface RequesterLifecycle {
+  /** Give it every message received; true when it was the response to one of its calls. */
+  receive(message: unknown): boolean;
+  /** Fails every pending call (the transport closed). */
+  close(reason?: Error): void;
+  readonly pending: number;
 }
 
 export interface RequesterCore {
@@ -107,6 +121,8 @@ export function createRequesterCore(
   send: Send,
   options: RequesterOptions = {},
 ): RequesterCore {
+  // The wrapper's `send` takes what this release sends, which is exactly what is built here.
+  const deliver = send as (message: object) => void | Promise<void>;
   const pending = new Map<RequestId, Pending>();
   let counter = 0;
   const nextId = options.nextId ?? (() => ++counter);
@@ -129,7 +145,7 @@ export function createRequesterCore(
         // Best effort: the call has already failed locally whether or not the peer hears of it.
         void Promise.resolve()
           .then(() =>
-            send({
+            deliver({
               jsonrpc: "2.0",
               method: cancel.method,
               params: { [cancel.requestIdParam]: id, reason: reason.message },
@@ -158,7 +174,7 @@ export function createRequesterCore(
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       Promise.resolve()
-        .then(() => send(build(method, params, id)))
+        .then(() => deliver(build(method, params, id)))
         .catch((error: unknown) => fail(id, asError(error)));
     });
   }

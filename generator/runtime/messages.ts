@@ -1,0 +1,69 @@
+import type { JsonObject } from "./json.js";
+
+/**
+ * The message types every release's `envelope.ts` instantiates with its own method tables
+ * (`{ [method]: { params } }`): what the builders build and what `parse` returns. Types only.
+ */
+type RequestId = string | number;
+
+/** `params` as the table types it: absent when the method has none, optional when the schema says so. */
+type ParamsField<P> = [P] extends [undefined]
+  ? unknown
+  : undefined extends P
+    ? { params?: Exclude<P, undefined> }
+    : { params: P };
+
+/** A JSON-RPC request typed by method: one member per method in `M`. */
+export type RequestOf<Table extends { [K in M]: { params: unknown } }, M extends keyof Table> = {
+  [K in M]: { jsonrpc: "2.0"; id: RequestId; method: K } & ParamsField<Table[K]["params"]>;
+}[M];
+
+/** A JSON-RPC notification typed by method. It never has an `id`. */
+export type NotificationOf<
+  Table extends { [K in M]: { params: unknown } },
+  M extends keyof Table,
+> = {
+  [K in M]: { jsonrpc: "2.0"; method: K } & ParamsField<Table[K]["params"]>;
+}[M];
+
+/** A successful response. A response does not name its method, so `parse` types `result` loosely; narrow it with the request you sent. */
+export type ResultEnvelope<R = JsonObject> = { jsonrpc: "2.0"; id: RequestId; result: R };
+
+interface ErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * An error response. `id` is null when the request's id could not be read (JSON-RPC 2.0,
+ * section 5); `IdOptional` where the release's schema lets an error leave it out.
+ */
+export type ErrorEnvelopeOf<IdOptional extends boolean> = IdOptional extends true
+  ? { jsonrpc: "2.0"; id?: RequestId | null; error: ErrorBody }
+  : { jsonrpc: "2.0"; id: RequestId | null; error: ErrorBody };
+
+/** A message whose requests and notifications are of methods the release defines, tagged by `kind`. */
+export type ValidatedOf<Request, Notification, Error> =
+  | (Request & { kind: "request" })
+  | (Notification & { kind: "notification" })
+  | (ResultEnvelope & { kind: "result" })
+  | (Error & { kind: "error" });
+
+/** What an unvalidated `parse` may also return: a method the release does not define (a newer peer may send one). */
+export type UnknownMethodMessage =
+  | { kind: "request"; jsonrpc: "2.0"; id: RequestId; method: string; params?: JsonObject }
+  | { kind: "notification"; jsonrpc: "2.0"; method: string; params?: JsonObject };
+
+/** A notification builder's arguments: the params may be left out where the method allows none. */
+export type NotificationArgs<P> = undefined extends P ? [params?: P] : [params: P];
+
+/** Params without `Key`, which the builder writes, though further keys of its kind may be passed. */
+export type WithoutWritten<P, Key extends string> = P extends object
+  ? { [K in keyof P as K extends Key ? never : K]: P[K] } & { [K in Key]?: JsonObject }
+  : P;
+
+/** A result with `Key` optional, which the builder fills in. */
+export type WithDefault<R, Key extends string> = R extends object
+  ? { [K in keyof R as K extends Key ? never : K]: R[K] } & { [K in Key]?: string }
+  : R;
