@@ -21,7 +21,6 @@ const LEGACY: DispatchSpec = {
   requestMeta: null,
   resultType: null,
   unreadableId: "null",
-  parse: (text) => legacy.parse(text),
   validate: (message) => legacy.validateMessage(message),
 };
 
@@ -41,7 +40,6 @@ const MODERN: DispatchSpec = {
   },
   resultType: { key: "resultType", complete: "complete" },
   unreadableId: "omit",
-  parse: (text) => modern.parse(text),
   validate: (message) => modern.validateMessage(message),
 };
 

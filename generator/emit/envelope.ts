@@ -10,12 +10,18 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   const alias = (name: string, type: string, docs: string, typeParameters: { name: string; constraint?: string; default?: string }[] = []) =>
     file.addTypeAlias({ name, isExported: true, typeParameters, docs: [docs], type });
-  alias("RequestEnvelope", "RequestOf<RequestTable, M>", `A JSON-RPC request of ${model.version}, typed by method.`, [
-    { name: "M", constraint: "RequestMethod", default: "RequestMethod" },
-  ]);
-  alias("NotificationEnvelope", "NotificationOf<NotificationTable, M>", `A JSON-RPC notification of ${model.version}, typed by method. It never has an \`id\`.`, [
-    { name: "M", constraint: "NotificationMethod", default: "NotificationMethod" },
-  ]);
+  alias(
+    "RequestEnvelope",
+    'M extends RequestMethod ? { jsonrpc: "2.0"; id: T.RequestId; method: M } & ParamsField<ParamsOf<M>> : never',
+    `A JSON-RPC request of ${model.version}, typed by method.`,
+    [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
+  );
+  alias(
+    "NotificationEnvelope",
+    'M extends NotificationMethod ? { jsonrpc: "2.0"; method: M } & ParamsField<NotificationParamsOf<M>> : never',
+    `A JSON-RPC notification of ${model.version}, typed by method. It never has an \`id\`.`,
+    [{ name: "M", constraint: "NotificationMethod", default: "NotificationMethod" }],
+  );
   alias(
     "ErrorEnvelope",
     `ErrorEnvelopeOf<${model.envelope.errorIdOptional}>`,
@@ -39,7 +45,7 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   );
   alias(
     "RequestParamsInput",
-    modern ? 'WithoutWritten<ParamsOf<M>, "_meta">' : "ParamsOf<M>",
+    modern ? 'ParamsOf<M> extends infer P ? P extends object ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & { _meta?: JsonObject } : P : never' : "ParamsOf<M>",
     modern
       ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed)."
       : "The params a caller passes to `request`: exactly the table's params.",
@@ -47,12 +53,22 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   );
   alias(
     "ResultInput",
-    modern ? 'WithDefault<R, "resultType">' : "R",
+    modern ? 'R extends object ? { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: string } : R' : "R",
     modern
       ? 'A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `"complete"`).'
       : "A result as a server hands it to `resultResponse`.",
     [{ name: "R" }],
   );
+}
+
+/**
+ * The runtime call that builds a request of this release from `method`, `params` and the options
+ * expression given: `request`'s body, and the requester's builder (which calls it directly rather
+ * than through the typed `request`, whose instantiation over every method a consumer's tsc would pay).
+ * It reads `VERSION` and `MetaKey`, which the module calling it must have.
+ */
+export function buildRequestCall(model: ProtocolModel, options: string): string {
+  return model.era === "modern" ? `statelessRequest(method, params, ${options}, VERSION, MetaKey)` : `sessionRequest(method, params, ${options}, MetaKey.progressToken)`;
 }
 
 function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -99,11 +115,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
       { name: "options", type: "RequestOptions" },
     ],
     returnType: "RequestEnvelope<M>",
-    statements: [
-      modern
-        ? "return statelessRequest(method, params, options, VERSION, MetaKey) as RequestEnvelope<M>;"
-        : "return sessionRequest(method, params, options, MetaKey.progressToken) as RequestEnvelope<M>;",
-    ],
+    statements: [`return ${buildRequestCall(model, "options")} as RequestEnvelope<M>;`],
   });
   addNotificationBuilder(file);
 }
@@ -298,7 +310,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
       isTypeOnly: true,
-      namedImports: ["NotificationMethod", "NotificationParamsOf", "NotificationTable", "ParamsOf", "RequestMethod", "RequestTable", "ResultOf"],
+      namedImports: ["NotificationMethod", "NotificationParamsOf", "ParamsOf", "RequestMethod", "ResultOf"],
       moduleSpecifier: "./methods.js",
     });
     file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
@@ -327,15 +339,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     }
     file.addImportDeclaration({
       isTypeOnly: true,
-      namedImports: [
-        "ErrorEnvelopeOf",
-        "NotificationOf",
-        "RequestOf",
-        "ResultEnvelope",
-        "UnknownMethodMessage",
-        "ValidatedOf",
-        ...(modern ? ["WithDefault", "WithoutWritten"] : []),
-      ],
+      namedImports: ["ErrorEnvelopeOf", "ParamsField", "ResultEnvelope", "UnknownMethodMessage", "ValidatedOf"],
       moduleSpecifier: runtimeImport("messages", 1),
     });
     file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 1) });

@@ -7,8 +7,13 @@ import { propertyKey } from "./names.ts";
  * rest; `depth` is how many levels of nested objects the initializer freezes too, and
  * `readonlyKeys` marks members `readonly` as `as const` does.
  */
-export function frozenType(value: unknown, options: { readonly depth?: number; readonly readonlyKeys?: boolean; readonly docs?: ReadonlyMap<string, string> } = {}): string {
-  return frozen(value, options.depth ?? 1, options);
+export function frozenType(
+  value: unknown,
+  options: { readonly depth?: number; readonly readonlyKeys?: boolean; readonly docs?: ReadonlyMap<string, string>; readonly bare?: boolean } = {},
+): string {
+  const type = frozen(value, options.depth ?? 1, options);
+  // `bare`: the object type without its outer Readonly, as the type argument of Object.freeze.
+  return options.bare === true && type.startsWith("Readonly<") ? type.slice("Readonly<".length, -1) : type;
 }
 
 function frozen(value: unknown, depth: number, options: { readonly readonlyKeys?: boolean; readonly docs?: ReadonlyMap<string, string> }): string {

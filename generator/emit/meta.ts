@@ -9,15 +9,24 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/meta.ts`;
   const requiredInRequests = model.metaKeys.filter((k) => k.requiredIn.includes("request"));
   const content = buildSourceFile(path, (file) => {
+    // Freeze's type argument written out, as in errors.ts: cheaper for a consumer's tsc than inferring it.
+    file.addTypeAlias({
+      name: "MetaKeys",
+      type: frozenType(Object.fromEntries(model.metaKeys.map((k) => [k.name, k.key])), {
+        readonlyKeys: true,
+        bare: true,
+        docs: new Map(model.metaKeys.map((k) => [k.name, scopeDoc(k)])),
+      }),
+    });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
-      docs: ["The `_meta` keys this version reserves, by short name."],
+      docs: [`The \`_meta\` keys ${model.version} reserves, by short name.`],
       declarations: [
         {
           name: "MetaKey",
-          type: frozenType(Object.fromEntries(model.metaKeys.map((k) => [k.name, k.key])), { readonlyKeys: true, docs: new Map(model.metaKeys.map((k) => [k.name, scopeDoc(k)])) }),
-          initializer: `/* @__PURE__ */ Object.freeze({ ${model.metaKeys.map((k) => `/** ${scopeDoc(k)} */\n${k.name}: ${JSON.stringify(k.key)}`).join(",\n")} } as const)`,
+          type: "MetaKeys",
+          initializer: `/* @__PURE__ */ Object.freeze<MetaKeys>({ ${model.metaKeys.map((k) => `${k.name}: ${JSON.stringify(k.key)}`).join(", ")} })`,
         },
       ],
     });

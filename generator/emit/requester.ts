@@ -1,6 +1,7 @@
 import { BindgenError } from "../errors.ts";
 import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
+import { buildRequestCall } from "./envelope.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
@@ -32,7 +33,10 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
   const spec = (direction: Direction): string => `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError} }`;
   const lines = [
     `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
-    `import { request, type NotificationEnvelope, type RequestEnvelope, type RequestOptions, type RequestParamsInput } from "./envelope.js";`,
+    `import type { NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,
+    `import { MetaKey } from "./meta.js";`,
+    `import { ${modern ? "statelessRequest" : "sessionRequest"} } from "${runtimeImport("builders", 1)}";`,
+    modern ? `const VERSION = ${JSON.stringify(model.version)};` : "",
     `import { createRequesterCore, type CallOptions, type ${modern ? "RequesterOptions as Behaviour" : "RequesterBehaviour"}, type RequesterLifecycle } from "${runtime}";`,
     `export type { CallOptions${modern ? ", InputHandler" : ""} } from "${runtime}";`,
     ``,
@@ -47,8 +51,8 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     ``,
     `/** Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`; ids, timeouts and cancellation included. */`,
     `export function createRequester(send: (message: ClientOutgoing) => void | Promise<void>, options: RequesterOptions${modern ? "" : " = {}"}): Requester {`,
-    `  const build = (method: string, params: object | undefined, id: string | number) => request(method as ClientRequestMethod, params as never, { ...options, id });`,
-    `  return createRequesterCore(${spec("client-to-server")}, build, send, options) as Requester;`,
+    `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ ...options, id }")};`,
+    `  return createRequesterCore<Requester>(${spec("client-to-server")}, build, send, options);`,
     `}`,
   ];
 
@@ -65,8 +69,8 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
       ``,
       `/** Sends ${model.version} server→client requests through \`send\` and correlates the client's responses fed to \`receive\`. */`,
       `export function createServerRequester(send: (message: ServerOutgoing) => void | Promise<void>, options: ServerRequesterOptions = {}): ServerRequester {`,
-      `  const build = (method: string, params: object | undefined, id: string | number) => request(method as ServerRequestMethod, params as never, { id });`,
-      `  return createRequesterCore(${spec("server-to-client")}, build, send, options) as ServerRequester;`,
+      `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ id }")};`,
+      `  return createRequesterCore<ServerRequester>(${spec("server-to-client")}, build, send, options);`,
       `}`,
     );
   }

@@ -1,5 +1,6 @@
 import { abortController, type AbortHandle } from "./abort.js";
 import { isObject, own, type JsonObject } from "./json.js";
+import { parseText } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -16,13 +17,6 @@ export type DispatchResponse =
   | { jsonrpc: "2.0"; id?: RequestId | null; error: RpcErrorBody };
 
 export type DispatchNotification = { jsonrpc: "2.0"; method: string; params?: JsonObject };
-
-/** What `parse` of the release returns, as far as dispatching needs it. */
-export type DispatchParse = (
-  text: string,
-) =>
-  | { ok: true; message: { kind: string; id?: RequestId | null; method?: string; params?: object } }
-  | { ok: false; error: { code: number; message: string } };
 
 export interface DispatchIssue {
   readonly pointer: string;
@@ -59,7 +53,6 @@ export interface DispatchRelease {
    * `omit` where the release's schema makes the error's `id` optional and has no null id.
    */
   readonly unreadableId: "null" | "omit";
-  readonly parse: DispatchParse;
   readonly validate: DispatchValidate;
 }
 
@@ -468,7 +461,8 @@ export function createDispatcher<C>(
         );
       }
     }
-    const parsed = spec.parse(text);
+    // Every release parses alike (the release's validators come after, in `spec.validate`).
+    const parsed = parseText(text);
     if (!parsed.ok) {
       const salvaged = salvageId(text);
       // Never answer a malformed response: two peers would bounce errors at each other forever.
@@ -477,11 +471,10 @@ export function createDispatcher<C>(
       return unreadable(failure(salvaged.id, parsed.error.code, parsed.error.message));
     }
     const message = parsed.message;
-    const params = message.params as JsonObject | undefined;
-    if (message.kind === "notification" && typeof message.method === "string")
-      return onNotification(message.method, params, context);
-    if (message.kind === "request" && typeof message.method === "string" && isRequestId(message.id))
-      return onRequest(message.id, message.method, params, context, signal);
+    if (message.kind === "notification")
+      return onNotification(message.method, message.params, context);
+    if (message.kind === "request")
+      return onRequest(message.id, message.method, message.params, context, signal);
     return undefined;
   };
 

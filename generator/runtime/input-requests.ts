@@ -150,11 +150,12 @@ export interface InputDispatcher<
   ): Promise<InputAnswers & { readonly inputResponses: Responses }>;
 }
 
-export function createInputDispatcher<C>(
+/** `Requests` and `Responses` type `answerInputRequests` with the release's input types. */
+export function createInputDispatcher<C, Requests, Responses>(
   spec: DispatchSpec & InputSpec,
   handlers: object,
   options: DispatcherOptions<C>,
-): InputDispatcher<C> {
+): InputDispatcher<C, Requests, Responses> {
   const core = createDispatcher(spec, handlers, options);
   return {
     handle: (message, context, signal) => core.handle(message, context, signal),
@@ -164,6 +165,6 @@ export function createInputDispatcher<C>(
         ...(signal === undefined ? {} : { signal }),
         onError: (error, info) =>
           options.onError?.(error, { method: info.method, id: undefined, context: info.context }),
-      }),
+      }) as Promise<InputAnswers & { readonly inputResponses: Responses }>,
   };
 }
