@@ -1,9 +1,10 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "./emit/emitted.ts";
+import { extractPrinted, PRINT_WIDTH, restorePrinted } from "./emit/printed.ts";
 
 /** How generated modules are printed; any prettier parser for TypeScript must print them identically. */
-export const PRETTIER_OPTIONS = { printWidth: 100, trailingComma: "all", endOfLine: "lf" } as const;
+export const PRETTIER_OPTIONS = { printWidth: PRINT_WIDTH, trailingComma: "all", endOfLine: "lf" } as const;
 
 /**
  * `babel-ts` rather than `typescript`: on the generated modules both print the same bytes (a test
@@ -39,7 +40,10 @@ type WorkerReply = { readonly index: number; readonly content: string } | { read
 
 /** Formats emitted files with prettier on a worker thread while the caller goes on emitting. */
 export interface Formatter {
-  /** Queues one file; copied runtime sources (`verbatim`, already formatted) pass through untouched. */
+  /**
+   * Queues one file; copied runtime sources (`verbatim`, already formatted) pass through untouched,
+   * and so do the statements an emitter printed itself (emit/printed.ts): prettier sees a placeholder.
+   */
   add(file: EmittedFile): void;
   /** Every file added, formatted, in the order added; rejects naming the first file prettier refused, or if the worker died. */
   finish(): Promise<EmittedFile[]>;
@@ -59,6 +63,7 @@ export function startFormatter(): Formatter {
     workerData: { modules: PRETTIER_MODULES.map((m) => require.resolve(m)), options: { ...PRETTIER_OPTIONS, parser: "babel-ts" } },
   });
   const files: EmittedFile[] = [];
+  const printed: (readonly string[])[] = [];
   const results: (string | undefined)[] = [];
   let pending = 0;
   let failure: Error | undefined;
@@ -70,7 +75,11 @@ export function startFormatter(): Formatter {
   };
   worker.on("message", (reply: WorkerReply) => {
     if ("error" in reply) return fail(new Error(`prettier could not format ${files[reply.index]!.path}: ${reply.error}`));
-    results[reply.index] = reply.content;
+    try {
+      results[reply.index] = restorePrinted(reply.content, printed[reply.index]!, files[reply.index]!.path);
+    } catch (error) {
+      return fail(error as Error);
+    }
     if (--pending === 0) settle?.resolve();
   });
   worker.on("error", (error) => fail(new Error(`the formatting worker failed: ${error.message}`)));
@@ -82,8 +91,10 @@ export function startFormatter(): Formatter {
     add(file) {
       const index = files.push(file) - 1;
       if (file.verbatim) return void (results[index] = file.content);
+      const { source, runs } = extractPrinted(file.content);
+      printed[index] = runs;
       pending++;
-      worker.postMessage({ index, content: file.content });
+      worker.postMessage({ index, content: source });
     },
     async finish() {
       if (failure) throw failure;
