@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { EmittedFile } from "./emit/emitted.ts";
-import { extractPrinted, PRINT_WIDTH, restorePrinted } from "./emit/printed.ts";
+import { extractPrinted, markPrinted, PRINT_WIDTH, restorePrinted } from "./emit/printed.ts";
+import { markPrettierStable } from "./prettier-stable.ts";
 
 /** How generated modules are printed; any prettier parser for TypeScript must print them identically. */
 export const PRETTIER_OPTIONS = { printWidth: PRINT_WIDTH, trailingComma: "all", endOfLine: "lf" } as const;
@@ -41,8 +42,9 @@ type WorkerReply = { readonly index: number; readonly content: string } | { read
 /** Formats emitted files with prettier on a worker thread while the caller goes on emitting. */
 export interface Formatter {
   /**
-   * Queues one file; copied runtime sources (`verbatim`, already formatted) pass through untouched,
-   * and so do the statements an emitter printed itself (emit/printed.ts): prettier sees a placeholder.
+   * Queues one file. Copied runtime sources (`verbatim`, already formatted) pass through untouched,
+   * and so do the statements an emitter printed itself (emit/printed.ts) and the declarations
+   * already in prettier's form (prettier-stable.ts): prettier sees a placeholder comment.
    */
   add(file: EmittedFile): void;
   /** Every file added, formatted, in the order added; rejects naming the first file prettier refused, or if the worker died. */
@@ -53,8 +55,9 @@ export interface Formatter {
 
 /**
  * Starts prettier loading on a worker thread at once, so that it loads (and formats) while the
- * main thread imports TypeScript for ts-morph and emits: on two cores the formatting, the larger
- * half of a cold run, then mostly overlaps the rest.
+ * main thread imports TypeScript for ts-morph and emits: on two cores the formatting then mostly
+ * overlaps the rest. One worker: a second loads and warms up prettier again, which on two shared
+ * cores cost more than it saved.
  */
 export function startFormatter(): Formatter {
   const require = createRequire(import.meta.url);
@@ -91,7 +94,7 @@ export function startFormatter(): Formatter {
     add(file) {
       const index = files.push(file) - 1;
       if (file.verbatim) return void (results[index] = file.content);
-      const { source, runs } = extractPrinted(file.content);
+      const { source, runs } = extractPrinted(markPrettierStable(file.content, markPrinted));
       printed[index] = runs;
       pending++;
       worker.postMessage({ index, content: source });

@@ -25,7 +25,8 @@ let files: EmittedFile[];
 /** A schema with definitions added (names long enough to leave prettier's easy cases). */
 function synthetic(version: string, file: string, extra: Record<string, unknown>) {
   const doc = JSON.parse(readFileSync(file, "utf8")) as { $defs?: object; definitions?: object };
-  Object.assign(doc.$defs ?? doc.definitions ?? {}, extra);
+  const key = doc.$defs ? "$defs" : "definitions";
+  Object.assign(doc[key] ?? {}, JSON.parse(JSON.stringify(extra).replaceAll("#/$defs/", `#/${key}/`)));
   return buildModel(version, normalise(`${version}.json`, doc, "0".repeat(64)), loadFacts(PACKAGE_FACTS));
 }
 
@@ -35,7 +36,37 @@ const LONGER = "ADefinitionNameSoLongThatEvenTheFirstLineOfItsBrokenGuardIsWider
 beforeAll(async () => {
   const env = process.env["MCP_SCHEMA_DIR"];
   const real = await loadModels(checkout.project.paths, { releases: checkout.releases, ...(env ? { env } : {}) });
-  const extra = { [LONG]: { type: "string" }, [LONGER]: { type: "object", properties: { a: { type: "string" } } }, X: { type: "number" } };
+  // What the releases do not reach, each near a rule of prettier-stable.ts or emit/printed.ts.
+  const many = Array.from({ length: 14 }, (_, k) => `member-number-${k}`);
+  const extra = {
+    [LONG]: { type: "string" },
+    [LONGER]: { type: "object", properties: { a: { type: "string" } } },
+    X: { type: "number" },
+    ManyMembers: { enum: many },
+    FitsOnTheNextLine: { enum: many.slice(0, 7) },
+    Mixed: { allOf: [{ $ref: "#/$defs/X" }, { anyOf: [{ type: "string" }, { type: "null" }] }] },
+    Literals: { enum: ['say "hi"', "back\\slash", "it's", "日本語の値", 1.5, -3, 1e21, 0, true, null] },
+    Keys: {
+      type: "object",
+      properties: { "a-b": { type: "string" }, "123": { type: "string" }, "1.5": { type: "string" }, valid_name: { type: "string" }, "x.y": { type: "number" } },
+      required: ["a-b"],
+    },
+    Nested: {
+      type: "object",
+      description: "Trailing spaces here:   \nand a comment end */ inside.",
+      properties: {
+        one: {
+          type: "object",
+          description: "Level one.\n\nTwo paragraphs.",
+          properties: { two: { type: "object", properties: { three: { type: "object", properties: { leaf: { type: "string", description: "leaf" } } } } } },
+        },
+        empty: { type: "object", properties: {} },
+        open: { type: "object", additionalProperties: { type: "string" } },
+        long: { anyOf: many.map((m) => ({ const: m })) },
+        array: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } },
+      },
+    },
+  };
   const legacy = join(FIXTURES, "legacy-minimal.json");
   // The smallest modern schema that renders is a release's: the minimal fixture lacks what the builders need.
   const modern = join(REAL_SCHEMA_DIR, "2026-07-28", "schema.json");

@@ -24,7 +24,7 @@ export function printedStatements(statements: readonly PrintedStatement[]): stri
   const out: string[] = [];
   let run: string[] = [];
   const flush = (): void => {
-    if (run.length > 0) out.push(START, ...run, END);
+    if (run.length > 0) out.push(markPrinted(run.join("\n")));
     run = [];
   };
   for (const s of statements) {
@@ -36,6 +36,11 @@ export function printedStatements(statements: readonly PrintedStatement[]): stri
   }
   flush();
   return out.join("\n");
+}
+
+/** Marks `text` (whole top-level statements, exactly as prettier prints them) for the formatter to pass through. */
+export function markPrinted(text: string): string {
+  return `${START}\n${text}\n${END}`;
 }
 
 /** A module's text with each marked run replaced by a placeholder comment, and the runs; prettier keeps the comments where they are. */

@@ -1,5 +1,7 @@
 import {
+  IndentationText,
   Project,
+  QuoteKind,
   type CodeBlockWriter,
   type SourceFileStructure,
   StructureKind,
@@ -21,6 +23,8 @@ function sharedProject(): Project {
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
     skipFileDependencyResolution: true,
+    // As prettier prints: most statements then come out of ts-morph already formatted (format.ts).
+    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
   });
   return project;
 }

@@ -1,0 +1,216 @@
+import { PRINT_WIDTH } from "./emit/printed.ts";
+
+/**
+ * Recognises the top-level declarations of an emitted module that are already exactly what
+ * prettier prints, so the formatter can pass them through (marked as in emit/printed.ts): with
+ * ts-morph printing two-space indentation and double quotes, most interfaces and type aliases of
+ * a release's types come out that way. The grammar accepted is deliberately small (declarations
+ * of types built from names, string and integer literals, `|`, `&`, `[]`, `<>` and parentheses;
+ * JSDoc; nested members), every line within the print width; anything else is left to prettier.
+ * One rewrite: a type alias of a union too long for one line is broken as prettier breaks it. test/format.test.ts holds every module of every release, and of synthetic schemas,
+ * to prettier's own output.
+ */
+
+const NAME = String.raw`[A-Za-z_$][\w$]*`;
+/** One operand of a type: a (qualified) name, a string literal needing no escapes, an integer, or an indexed access with one. */
+const STRING = String.raw`"[\x20\x21\x23-\x5b\x5d-\x7e]*"`;
+const OPERAND = String.raw`(?:${NAME}(?:\.${NAME})*|${STRING}|-?(?:0|[1-9]\d{0,14}))(?:\[(?:${STRING}|${NAME})\]|\[\])*`;
+/** A type as one line: operands joined by ` | ` / ` & `, `[]` suffixes, parentheses and type arguments. */
+const TYPE_TEXT = new RegExp(String.raw`^(?:${OPERAND}|\(|\)(?:\[\])*|<|>(?:\[\])*| \| | & |, )+$`);
+/**
+ * Whether prettier prints `type` as it is: within the grammar, never ` | ` beside ` & ` (prettier
+ * parenthesises an intersection inside a union), and parentheses only around a union or
+ * intersection (prettier drops others).
+ */
+function isStableType(type: string): boolean {
+  if (!TYPE_TEXT.test(type) || (type.includes(" | ") && type.includes(" & "))) return false;
+  const open: number[] = [];
+  for (let k = 0; k < type.length; k++) {
+    if (type[k] === "(") open.push(k);
+    else if (type[k] === ")") {
+      const from = open.pop();
+      if (from === undefined) return false;
+      const inner = type.slice(from, k);
+      if (!/ [|&] /.test(inner.replace(/\([^()]*\)/g, ""))) return false;
+    }
+  }
+  return open.length === 0;
+}
+
+/** A property key prettier leaves as it is: an identifier, or a string literal that could not be one. */
+const KEY = String.raw`(?:${NAME}|"(?=[^"\\]*[^\w$"\\])(?![\d.]+")[^"\\]+")`;
+const MEMBER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]): (.*);$`);
+const INLINE_MEMBER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: (.*)$`);
+const OPENER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: \{$`);
+const INTERFACE = new RegExp(String.raw`^export interface ${NAME}(?: extends ${NAME}(?:, ${NAME})*)? \{$`);
+const TYPE_ALIAS = new RegExp(String.raw`^export type (${NAME}) = (.*);$`);
+
+/**
+ * `content` with every run of prettier-stable declarations (and the single blank lines between
+ * them) passed to `mark`, which wraps it in the printed-statement markers.
+ */
+export function markPrettierStable(content: string, mark: (text: string) => string): string {
+  const lines = content.split("\n");
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    let blanks = 0;
+    while (run.at(-1) === "") {
+      run.pop();
+      blanks++;
+    }
+    if (run.length > 0) out.push(mark(run.join("\n")));
+    for (; blanks > 0; blanks--) out.push("");
+    run = [];
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (line === "" && run.length > 0 && run.at(-1) !== "") {
+      run.push(line);
+      i++;
+      continue;
+    }
+    const end = declarationEnd(lines, i);
+    const printed = end === undefined ? undefined : stable(lines.slice(i, end));
+    if (end === undefined || printed === undefined) {
+      flush();
+      out.push(line);
+      i++;
+      continue;
+    }
+    run.push(printed);
+    i = end;
+  }
+  flush();
+  return out.join("\n");
+}
+
+/** Where a top-level declaration (its JSDoc included) starting at `start` ends, or undefined if none starts there. */
+function declarationEnd(lines: readonly string[], start: number): number | undefined {
+  let i = start;
+  if (lines[i]!.startsWith("/**")) {
+    while (i < lines.length && !lines[i]!.endsWith("*/")) i++;
+    i++;
+  }
+  const head = lines[i];
+  if (head === undefined) return undefined;
+  if (TYPE_ALIAS.test(head)) return i + 1;
+  if (!INTERFACE.test(head)) return undefined;
+  for (i++; i < lines.length; i++) if (lines[i] === "}") return i + 1;
+  return undefined;
+}
+
+/** The declaration as prettier prints it, if it is within the grammar; undefined otherwise. */
+function stable(lines: readonly string[]): string | undefined {
+  const i = docComment(lines, 0, "");
+  if (i === undefined) return undefined;
+  const head = lines[i]!;
+  const alias = TYPE_ALIAS.exec(head);
+  if (alias) {
+    if (!isStableType(alias[2]!)) return undefined;
+    if (head.length <= PRINT_WIDTH) return lines.join("\n");
+    const members = topLevelUnion(alias[2]!);
+    if (members === undefined || members.some((m) => m.length + 4 > PRINT_WIDTH)) return undefined;
+    // Prettier moves a union that fits on the next line there whole; else one member per line.
+    if (alias[2]!.length + 3 <= PRINT_WIDTH) return [...lines.slice(0, i), `export type ${alias[1]} =`, `  ${alias[2]};`].join("\n");
+    return [...lines.slice(0, i), `export type ${alias[1]} =`, ...members.map((m, k) => `  | ${m}${k === members.length - 1 ? ";" : ""}`)].join("\n");
+  }
+  if (lines.length === i + 2 && lines[i + 1] === "}") return head.length + 1 <= PRINT_WIDTH ? [...lines.slice(0, i), `${head}}`].join("\n") : undefined;
+  if (head.length > PRINT_WIDTH) return undefined;
+  const body = members(lines, i + 1, "  ", "  ");
+  if (body === undefined || body.close !== lines.length - 1 || lines[body.close] !== "}") return undefined;
+  return [...lines.slice(0, i + 1), ...body.out, "}"].join("\n");
+}
+
+/**
+ * Past a JSDoc comment at `indent` starting at `i` (or `i` itself if there is none); undefined if it
+ * is not as prettier prints it. Prettier keeps a one-line block comment as it is, and re-indents a
+ * multi-line one whose lines all start with `*`: each trimmed, after one space.
+ */
+function docComment(lines: readonly string[], i: number, indent: string): number | undefined {
+  const first = lines[i]!;
+  if (!first.startsWith(`${indent}/**`)) return i;
+  if (first.endsWith("*/")) return first.indexOf("*/") === first.length - 2 ? i + 1 : undefined;
+  if (first !== `${indent}/**`) return undefined;
+  for (let k = i + 1; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line === `${indent} */`) return k + 1;
+    const ok = line === `${indent} *` || (line.startsWith(`${indent} * `) && !/\s$/.test(line) && !line.includes("*/"));
+    if (!ok) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The members of an object type from line `i` up to its closing line, as prettier prints them:
+ * `{ close, out }`, or undefined if any is outside the grammar. Members are indented `actual` in
+ * the text and `want` in prettier's output: ts-morph writes a nested object type with a hanging
+ * indent (two spaces deeper, closing brace included), which prettier drops.
+ */
+function members(lines: readonly string[], i: number, actual: string, want: string): { close: number; out: string[] } | undefined {
+  const out: string[] = [];
+  const closing = actual.slice(2);
+  while (i < lines.length) {
+    const afterDoc = docComment(lines, i, actual);
+    if (afterDoc === undefined) return undefined;
+    const line = lines[afterDoc];
+    if (line === undefined) return undefined;
+    if (afterDoc === i && (line === `${closing}}` || line === `${closing}};`)) return out.length > 0 ? { close: i, out } : undefined;
+    if (!line.startsWith(actual)) return undefined;
+    for (let k = i; k < afterDoc; k++) out.push(want + lines[k]!.slice(actual.length));
+    const member = line.slice(actual.length);
+    const typed = MEMBER.exec(member);
+    const inline = typed ? inlineObject(typed[1]!) : undefined;
+    if (typed && isStableType(typed[1]!)) {
+      if (want.length + member.length > PRINT_WIDTH) return undefined;
+      out.push(want + member);
+      i = afterDoc + 1;
+    } else if (typed && inline) {
+      // `key: { a: A; b: B }` stays on one line if it fits; else prettier puts each member on its own.
+      const head = member.slice(0, member.length - typed[1]!.length - 1);
+      if (want.length + member.length <= PRINT_WIDTH) out.push(want + member);
+      else if (inline.every((m) => want.length + 2 + m.length + 1 <= PRINT_WIDTH)) out.push(`${want}${head}{`, ...inline.map((m) => `${want}  ${m};`), `${want}};`);
+      else return undefined;
+      i = afterDoc + 1;
+    } else if (OPENER.test(member) && want.length + member.length <= PRINT_WIDTH) {
+      const nestedActual = /^ */.exec(lines[afterDoc + 1] ?? "")![0];
+      if (nestedActual.length !== actual.length + 2 && nestedActual.length !== actual.length + 4) return undefined;
+      const nested = members(lines, afterDoc + 1, nestedActual, `${want}  `);
+      if (nested === undefined || lines[nested.close] !== `${nestedActual.slice(2)}};`) return undefined;
+      out.push(want + member, ...nested.out, `${want}};`);
+      i = nested.close + 1;
+    } else return undefined;
+  }
+  return undefined;
+}
+
+/** The members of a one-line object type `{ a: A; b?: B }` within the grammar, or undefined. */
+function inlineObject(type: string): string[] | undefined {
+  if (!type.startsWith("{ ") || !type.endsWith(" }")) return undefined;
+  const parts = type.slice(2, -2).split("; ");
+  return parts.every((part) => {
+    const m = INLINE_MEMBER.exec(part);
+    return m !== null && isStableType(m[1]!);
+  })
+    ? parts
+    : undefined;
+}
+
+/** The members of a union at the top level of `type` (not inside parentheses or type arguments), or undefined if it is not one. */
+function topLevelUnion(type: string): string[] | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let k = 0; k < type.length; k++) {
+    const c = type[k];
+    if (c === "(" || c === "<") depth++;
+    else if (c === ")" || c === ">") depth--;
+    else if (depth === 0 && type.startsWith(" | ", k)) {
+      parts.push(type.slice(from, k));
+      from = k + 3;
+    } else if (depth === 0 && type.startsWith(" & ", k)) return undefined;
+  }
+  parts.push(type.slice(from));
+  return parts.length > 1 ? parts : undefined;
+}
