@@ -11,7 +11,7 @@ import { PACKAGE_FACTS } from "../generator/project.ts";
 import { checkout } from "./support/checkout.ts";
 import { FIXTURES, REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 import type { EmittedFile } from "../generator/emit/emitted.ts";
-import { exportedConstAsFunctionType, printedStatements } from "../generator/emit/printed.ts";
+import { exportedConstAsFunctionType, printedMembers, printedStatements } from "../generator/emit/printed.ts";
 import { sourceFilePrinter } from "../generator/emit/source-file.ts";
 
 /**
@@ -106,6 +106,31 @@ describe("statements the emitters print themselves", () => {
     },
   ])("exportedConstAsFunctionType: $rule", ({ name, returns, want }) => {
     expect(exportedConstAsFunctionType(name, "/* @__PURE__ */ guard(tables, 1)", "value: unknown", returns)).toEqual(want);
+  });
+
+  const wide = Array.from({ length: 9 }, (_, k) => `element-${k}`);
+  it.each([
+    { rule: "a member that fits stays on one line", given: { a: { b: [1, 2], c: null } }, want: ["  a: { b: [1, 2], c: null },"] },
+    { rule: "keys are quoted only where needed", given: { ping: true, "tools/call": false }, want: ["  ping: true,", '  "tools/call": false,'] },
+    {
+      rule: "a member too wide is broken, its fitting members kept whole",
+      given: { entry: { list: wide.slice(0, 6), flag: true } },
+      want: [
+        "  entry: {",
+        `    list: [${wide
+          .slice(0, 6)
+          .map((w) => `"${w}"`)
+          .join(", ")}],`,
+        "    flag: true,",
+        "  },",
+      ],
+    },
+    { rule: "an array too wide has an element per line", given: { list: [...wide, ...wide] }, want: ["  list: [", ...[...wide, ...wide].map((w) => `    "${w}",`), "  ],"] },
+    { rule: "a string needing escapes is left to prettier", given: { a: 'say "hi"' }, want: undefined },
+    { rule: "a fraction is left to prettier", given: { a: 1.5 }, want: undefined },
+    { rule: "a numeric key is left to prettier", given: { "1": "x" }, want: undefined },
+  ])("printedMembers: $rule", ({ given, want }) => {
+    expect(printedMembers(given, "  ")).toEqual(want);
   });
 
   it("pass through the formatter untouched, however prettier would have printed them; the rest is formatted", async () => {

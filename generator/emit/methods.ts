@@ -2,6 +2,7 @@ import { StructureKind, VariableDeclarationKind, type InterfaceDeclarationStruct
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import { typeExpression } from "./names.ts";
+import { printedMembers, printedStatements } from "./printed.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
@@ -159,23 +160,29 @@ export function emitMethods(model: ProtocolModel) {
         { name: "deprecated", isReadonly: true, type: "boolean" },
       ],
     });
-    const info = (m: MethodModel) =>
-      `{ directions: ${JSON.stringify(m.directions)}, kind: ${JSON.stringify(m.kind)}, params: ${m.params ? JSON.stringify(typeExpression(m.params)) : "null"}, ` +
-      `paramsRequired: ${m.paramsRequired}, result: ${m.results[0] ? JSON.stringify(m.results[0]) : "null"}, results: ${JSON.stringify(m.results)}, deprecated: ${m.deprecated} }`;
-    file.addVariableStatement({
-      declarationKind: VariableDeclarationKind.Const,
-      isExported: true,
-      docs: ["Every method of this version → what the schema says about it."],
-      // Annotated rather than `as const satisfies …`: checking a deep literal type costs every consumer's tsc.
-      // The type arguments too (here and in the lists below): inferring them from the literals costs it again.
-      declarations: [
-        {
-          name: "METHODS",
-          type: "{ readonly [M in Method]: MethodInfo }",
-          initializer: `/* @__PURE__ */ deepFreeze<{ readonly [M in Method]: MethodInfo }>({ ${model.methods.map((m) => `${JSON.stringify(m.name)}: ${info(m)}`).join(",\n")} })`,
-        },
-      ],
+    const info = (m: MethodModel) => ({
+      directions: m.directions,
+      kind: m.kind,
+      params: m.params ? typeExpression(m.params) : null,
+      paramsRequired: m.paramsRequired,
+      result: m.results[0] ?? null,
+      results: m.results,
+      deprecated: m.deprecated,
     });
+    const doc = "/** Every method of this version → what the schema says about it. */";
+    // Annotated rather than `as const satisfies …`: checking a deep literal type costs every consumer's tsc.
+    // The type arguments too (here and in the lists below): inferring them from the literals costs it again.
+    const head = "export const METHODS: { readonly [M in Method]: MethodInfo } = /* @__PURE__ */ deepFreeze";
+    const entries = Object.fromEntries(model.methods.map((m) => [m.name, info(m)]));
+    const members = model.methods.length > 0 ? printedMembers(entries, "  ") : undefined;
+    // Printed as prettier prints it (emit/printed.ts): the table was most of this module's formatting time.
+    file.addStatements(
+      printedStatements([
+        members
+          ? { exact: [doc, `${head}<{`, "  readonly [M in Method]: MethodInfo;", "}>({", ...members, "});"].join("\n") }
+          : { source: `${doc}\n${head}<{ readonly [M in Method]: MethodInfo }>(${JSON.stringify(entries)});` },
+      ]),
+    );
     for (const t of tables) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

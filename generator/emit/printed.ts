@@ -74,3 +74,63 @@ export function exportedConstAsFunctionType(name: string, expression: string, pa
   if (head.length > PRINT_WIDTH || tail.length > PRINT_WIDTH || 2 + parameter.length + 1 > PRINT_WIDTH) return { source: oneLine };
   return { exact: `${head}\n  ${parameter},\n${tail}` };
 }
+
+/** A value of a data table, printed as a literal: objects keep their key order. */
+export type DataValue = string | number | boolean | null | readonly DataValue[] | { readonly [key: string]: DataValue };
+
+/**
+ * The members of an object literal, one per line at `indent`, each value as prettier prints it:
+ * on the rest of its line when it fits, else broken one member or element per line (trailing
+ * commas), recursively. Undefined where prettier's choice is not modelled (a string needing
+ * escapes, a non-integer number, a numeric key): the statement then goes to prettier.
+ */
+export function printedMembers(object: { readonly [key: string]: DataValue }, indent: string): string[] | undefined {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(object)) {
+    const printedKey = propertyKey(key);
+    const printed = printedValue(value, indent, `${printedKey}: `, ",");
+    if (printedKey === undefined || printed === undefined) return undefined;
+    lines.push(...printed);
+  }
+  return lines;
+}
+
+/** `value` after `prefix` at `indent`, followed by `suffix`: its lines. */
+function printedValue(value: DataValue, indent: string, prefix: string, suffix: string): string[] | undefined {
+  const flat = flatValue(value);
+  if (flat === undefined) return undefined;
+  const line = `${indent}${prefix}${flat}${suffix}`;
+  if (line.length <= PRINT_WIDTH || typeof value !== "object" || value === null) return [line];
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    const elements = value.map((element: DataValue) => printedValue(element, inner, "", ","));
+    if (elements.some((e) => e === undefined)) return undefined;
+    return [`${indent}${prefix}[`, ...elements.flatMap((e) => e!), `${indent}]${suffix}`];
+  }
+  const members = printedMembers(value as { readonly [key: string]: DataValue }, inner);
+  return members && [`${indent}${prefix}{`, ...members, `${indent}}${suffix}`];
+}
+
+/** `value` on one line as prettier prints it, or undefined where that is not modelled. */
+function flatValue(value: DataValue): string | undefined {
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : undefined;
+  if (typeof value === "string") return /^[^"\\\n]*$/.test(value) && !/[^\x20-\x7e]/.test(value) ? JSON.stringify(value) : undefined;
+  const parts: (string | undefined)[] = Array.isArray(value)
+    ? value.map((element: DataValue) => flatValue(element))
+    : Object.entries(value).map(([key, member]) => {
+        const k = propertyKey(key);
+        const v = flatValue(member);
+        return k === undefined || v === undefined ? undefined : `${k}: ${v}`;
+      });
+  if (parts.some((p) => p === undefined)) return undefined;
+  if (parts.length === 0) return Array.isArray(value) ? "[]" : "{}";
+  return Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+}
+
+/** A key as prettier prints it (quotes only where needed); undefined for keys it may print as numbers. */
+function propertyKey(key: string): string | undefined {
+  if (/^[A-Za-z_$][\w$]*$/.test(key)) return key;
+  if (/^[\d.]/.test(key) || flatValue(key) === undefined) return undefined;
+  return JSON.stringify(key);
+}
