@@ -126,7 +126,8 @@ describe("statements the emitters print themselves", () => {
       ],
     },
     { rule: "an array too wide has an element per line", given: { list: [...wide, ...wide] }, want: ["  list: [", ...[...wide, ...wide].map((w) => `    "${w}",`), "  ],"] },
-    { rule: "a string needing escapes is left to prettier", given: { a: 'say "hi"' }, want: undefined },
+    { rule: "a string with double quotes is single-quoted", given: { a: 'say "hi"' }, want: [`  a: 'say "hi"',`] },
+    { rule: "a string needing escapes is left to prettier", given: { a: `"it's"` }, want: undefined },
     { rule: "a fraction is left to prettier", given: { a: 1.5 }, want: undefined },
     { rule: "a numeric key is left to prettier", given: { "1": "x" }, want: undefined },
   ])("printedMembers: $rule", ({ given, want }) => {

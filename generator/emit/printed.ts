@@ -115,7 +115,7 @@ function printedValue(value: DataValue, indent: string, prefix: string, suffix: 
 function flatValue(value: DataValue): string | undefined {
   if (value === null || typeof value === "boolean") return String(value);
   if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : undefined;
-  if (typeof value === "string") return /^[^"\\\n]*$/.test(value) && !/[^\x20-\x7e]/.test(value) ? JSON.stringify(value) : undefined;
+  if (typeof value === "string") return stringLiteral(value);
   const parts: (string | undefined)[] = Array.isArray(value)
     ? value.map((element: DataValue) => flatValue(element))
     : Object.entries(value).map(([key, member]) => {
@@ -128,9 +128,15 @@ function flatValue(value: DataValue): string | undefined {
   return Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
 }
 
+/** Printable ASCII without backslashes, in the quotes prettier picks (double, unless that means more escapes); undefined otherwise. */
+function stringLiteral(value: string): string | undefined {
+  if (/[^\x20-\x7e]|\\/.test(value) || (value.includes('"') && value.includes("'"))) return undefined;
+  return value.includes('"') ? `'${value}'` : `"${value}"`;
+}
+
 /** A key as prettier prints it (quotes only where needed); undefined for keys it may print as numbers. */
 function propertyKey(key: string): string | undefined {
   if (/^[A-Za-z_$][\w$]*$/.test(key)) return key;
-  if (/^[\d.]/.test(key) || flatValue(key) === undefined) return undefined;
-  return JSON.stringify(key);
+  if (/^[\d.]|["']/.test(key) || stringLiteral(key) === undefined) return undefined;
+  return `"${key}"`;
 }
