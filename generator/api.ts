@@ -61,7 +61,7 @@ function sources(options: ProjectOptions, project: Project) {
 }
 
 function renderOptions(project: Project): RenderOptions {
-  return { importExtension: project.importExtension, regenerateCommand: project.regenerateCommand };
+  return { importExtension: project.importExtension, regenerateCommand: project.regenerateCommand, ...(project.typeCheckOutput ? { typeCheckOutput: true } : {}) };
 }
 
 /** Writes the bindings of the chosen releases into the project's output folder, in one atomic step. */

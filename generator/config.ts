@@ -19,9 +19,11 @@ export interface Config {
   readonly importExtension: ImportExtension;
   /** Also place the official example files the lock pins for the chosen releases in the cache (for test suites). */
   readonly examples: boolean;
+  /** Let the project's tsc check the generated bodies too (they carry `@ts-nocheck` otherwise). */
+  readonly typeCheckOutput: boolean;
 }
 
-const KEYS = ["$schema", "out", "releases", "importExtension", "examples"] as const;
+const KEYS = ["$schema", "out", "releases", "importExtension", "examples", "typeCheckOutput"] as const;
 
 /** The nearest config file from `dir` upwards, or undefined. */
 export function findConfig(dir: string): string | undefined {
@@ -64,7 +66,9 @@ export function readConfig(file: string): Config {
     throw new BindgenError(file, "/importExtension", `one of ${IMPORT_EXTENSIONS.map((e) => `"${e}"`).join(", ")}`, `got ${JSON.stringify(ext)}`);
   const examples = raw["examples"] ?? false;
   if (typeof examples !== "boolean") throw new BindgenError(file, "/examples", "true or false", `got ${JSON.stringify(examples)}`);
-  return { out, releases: releases as string[] | undefined, importExtension: ext as ImportExtension, examples };
+  const typeCheckOutput = raw["typeCheckOutput"] ?? false;
+  if (typeof typeCheckOutput !== "boolean") throw new BindgenError(file, "/typeCheckOutput", "true or false", `got ${JSON.stringify(typeCheckOutput)}`);
+  return { out, releases: releases as string[] | undefined, importExtension: ext as ImportExtension, examples, typeCheckOutput };
 }
 
 /**

@@ -46,6 +46,8 @@ export interface Project {
   readonly examples: boolean;
   /** What the header of each generated file tells the reader to run. */
   readonly regenerateCommand: string;
+  /** Whether the generated modules go without `@ts-nocheck`. */
+  readonly typeCheckOutput: boolean;
 }
 
 export interface ProjectOptions {
@@ -93,6 +95,7 @@ export function resolveProject(options: ProjectOptions = {}): Project {
     importExtension: options.importExtension ?? config?.importExtension ?? ".js",
     examples: config?.examples ?? false,
     regenerateCommand: regenerateCommand(root),
+    typeCheckOutput: config?.typeCheckOutput ?? false,
   };
 }
 

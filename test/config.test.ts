@@ -28,6 +28,7 @@ describe("a bad config: exit 1 naming the file and the key, nothing written", ()
     ["out outside the project", `{ "out": "../elsewhere" }`, "#/out: expected a folder inside the project"],
     ["out is the project itself", `{ "out": "." }`, "#/out: expected a folder inside the project"],
     ["a bad importExtension", `{ "out": "generated", "importExtension": "ts" }`, '#/importExtension: expected one of ".js", ".ts" (got "ts")'],
+    ["a bad typeCheckOutput", `{ "out": "generated", "typeCheckOutput": "yes" }`, '#/typeCheckOutput: expected true or false (got "yes")'],
     ["malformed JSON", `{ "out": "generated", }`, ": expected JSON text ("],
   ])("%s", async (_name, text, message) => {
     writeConfig(text);
@@ -61,6 +62,16 @@ describe("a bad config: exit 1 naming the file and the key, nothing written", ()
     expect(Object.keys(snapshotTree(join(project.root, "src", "mcp"))!).filter((p) => p.startsWith("2031"))).toEqual(expect.arrayContaining([`${V}/index.ts`]));
     expect(Object.keys(snapshotTree(join(project.root, "src", "mcp"))!).some((p) => p.startsWith("2031-02-01"))).toBe(false);
     expect(snapshotTree(project.paths.outDir)).toBeNull();
+  });
+
+  it("typeCheckOutput leaves the @ts-nocheck pragma out of every generated module, and regenerates what changed", async () => {
+    const withPragma = () => Object.keys(snapshotTree(project.paths.outDir)!).filter((path) => readFileSync(join(project.paths.outDir, path), "utf8").includes("// @ts-nocheck"));
+    writeConfig(`{ "out": "generated", "releases": ["${V}"] }`);
+    expect(await runMain(["generate", "--quiet"], project.root)).toMatchObject({ code: 0, stderr: "" });
+    expect(withPragma().length).toBeGreaterThan(10);
+    writeConfig(`{ "out": "generated", "releases": ["${V}"], "typeCheckOutput": true }`);
+    expect(await runMain(["generate", "--quiet"], project.root)).toMatchObject({ code: 0, stderr: "" });
+    expect(withPragma()).toEqual([]);
   });
 
   it("is found from a subfolder", async () => {

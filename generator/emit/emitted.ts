@@ -20,4 +20,6 @@ export interface RenderOptions {
   readonly importExtension?: ".js" | ".ts";
   /** The command the header of each file tells readers to run instead of editing it. */
   readonly regenerateCommand?: string;
+  /** Leave out the `@ts-nocheck` pragma, so a consumer's tsc checks the generated bodies too (slower, and nothing it could fix). */
+  readonly typeCheckOutput?: boolean;
 }

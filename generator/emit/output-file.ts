@@ -18,17 +18,18 @@ export function withImportExtension(text: string, extension: ".js" | ".ts"): str
 }
 
 /**
- * Under the header of every copied runtime module. Each is checked where it is written (the
- * generator's tsc and tests over generator/runtime/), and its exports all carry explicit types, so
- * a consumer's tsc loses nothing by skipping its bodies, which were most of a consumer's check time.
- * That is what shipping it as .js beside a .d.ts would give, without compiling and formatting both
- * on every run; and the same file still serves `.ts` imports.
+ * Under the header of every generated module unless `typeCheckOutput` is set. The runtime is
+ * checked where it is written (generator/runtime/) and every release's output by mcp-bindgen's tests
+ * under the strictest settings; every export carries an explicit type (isolatedDeclarations), so a
+ * consumer's tsc loses nothing by skipping the bodies, which were half of its check time. That is
+ * what shipping .js beside a .d.ts would give, without compiling and formatting both on every run;
+ * and the same file still serves `.ts` imports.
  */
-export const RUNTIME_PRAGMA = "// @ts-nocheck\n// Type-checked where it is written (mcp-bindgen's generator/runtime/): your tsc need not check it again.";
+export const NOCHECK_PRAGMA = "// @ts-nocheck\n// Type-checked by mcp-bindgen, which wrote it: your tsc reads its declared types and skips its bodies.";
 
 /** The header and the import extension applied to one emitted file. */
 export function finishFile(file: EmittedFile, options: RenderOptions = {}): EmittedFile {
   const body = withImportExtension(file.content, options.importExtension ?? ".js");
-  if (file.verbatim) return { path: file.path, content: `${generatedHeader(options)}\n${RUNTIME_PRAGMA}\n${body}`, verbatim: true };
-  return { path: file.path, content: `${generatedHeader(options)}\n${body}` };
+  const head = options.typeCheckOutput === true ? generatedHeader(options) : `${generatedHeader(options)}\n${NOCHECK_PRAGMA}`;
+  return file.verbatim ? { path: file.path, content: `${head}\n${body}`, verbatim: true } : { path: file.path, content: `${head}\n${body}` };
 }

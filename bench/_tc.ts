@@ -1,2 +1,0 @@
-import { benchTypecheck } from "./typecheck.ts";
-for (const r of benchTypecheck()) console.log(JSON.stringify(r));
