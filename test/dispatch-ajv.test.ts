@@ -46,12 +46,20 @@ describe("2026-07-28 dispatcher answers fit the official schema", () => {
     ["-32603", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "boom", _meta: meta() } }, ["JSONRPCErrorResponse", "error:InternalError"]],
     ["-32700 with no id", "{oops", ["JSONRPCErrorResponse", "error:ParseError"]],
     ["-32600 with no id", "[1]", ["JSONRPCErrorResponse", "error:InvalidRequestError"]],
+    ["-32602 for params by position", { jsonrpc: "2.0", id: 10, method: "tools/list", params: [] }, ["JSONRPCErrorResponse", "error:InvalidParamsError"]],
   ];
   it.each(cases)("%s", async (_label, message, definitions) => {
     const response = await server.handle(message);
     // `error:X` judges the error object alone: the schema's MethodNotFoundError & co. describe `error`, not the response.
     const judged = definitions.map((d) => (d.startsWith("error:") ? check(d.slice(6), (response as { error?: unknown }).error) : check(d, response)));
     expect(judged.filter((e) => e !== null)).toEqual([]);
+  });
+});
+
+describe.each(["2025-11-25", "2026-07-28"])("the official schema (%s) wants params to be an object", (version) => {
+  // JSON-RPC 2.0 §4.2 allows params by position; MCP's JSONRPCRequest does not, so such a request is well formed but its params are invalid (-32602).
+  it.each([[[]], [[1]], ["x"], [null]])("refuses params %j", (params) => {
+    expect(official(version)("JSONRPCRequest", { jsonrpc: "2.0", id: 1, method: "tools/list", params })).not.toBeNull();
   });
 });
 
@@ -63,6 +71,7 @@ describe("2025-11-25 dispatcher answers fit the official schema", () => {
     ["-32601", { jsonrpc: "2.0", id: 2, method: "prompts/list" }, "JSONRPCErrorResponse"],
     ["-32602", { jsonrpc: "2.0", id: 3, method: "tools/list", params: { cursor: 1 } }, "JSONRPCErrorResponse"],
     ["-32700 with no id", "{oops", "JSONRPCErrorResponse"],
+    ["-32602 for params by position", { jsonrpc: "2.0", id: 4, method: "tools/list", params: [] }, "JSONRPCErrorResponse"],
   ] as const)("%s", async (_label, message, definition) => {
     expect(check(definition, await server.handle(message))).toBeNull();
   });

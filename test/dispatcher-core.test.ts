@@ -301,6 +301,9 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     // A notification gets no reply even when its params are malformed (JSON-RPC 2.0 §4.1).
     expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: [] })).toBeUndefined();
     expect(await d.handle('{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}')).toBeUndefined();
+    // Params by position make a valid JSON-RPC request whose params MCP refuses; a scalar makes an invalid request.
+    expect(await d.handle({ jsonrpc: "2.0", id: 7, method: "ping", params: [1] })).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: expect.any(String) } });
+    expect(await d.handle('{"jsonrpc":"2.0","id":"s","method":"ping","params":null}')).toEqual({ jsonrpc: "2.0", id: "s", error: { code: -32600, message: expect.any(String) } });
   });
 });
 

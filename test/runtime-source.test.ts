@@ -60,7 +60,12 @@ describe("checkEnvelope: one row per JSON-RPC rule", () => {
     { name: "a numeric method", given: { jsonrpc: "2.0", id: 1, method: 5 }, want: { pointer: "/method" } },
     { name: "a method beside a result", given: { jsonrpc: "2.0", id: 1, method: "m", result: {} }, want: { pointer: "/result" } },
     { name: "a method beside an error", given: { jsonrpc: "2.0", id: 1, method: "m", error: {} }, want: { pointer: "/error" } },
+    // JSON-RPC 2.0 §4.2: params by position (an array) make a valid request whose params MCP refuses (-32602);
+    // params that are not a structured value at all make an invalid request (-32600).
     { name: "array params", given: { jsonrpc: "2.0", id: 1, method: "m", params: [1] }, want: { pointer: "/params", inParams: true } },
+    { name: "array params on a notification", given: { jsonrpc: "2.0", method: "m", params: [] }, want: { pointer: "/params", inParams: true } },
+    { name: "string params", given: { jsonrpc: "2.0", id: 1, method: "m", params: "x" }, want: { pointer: "/params" } },
+    { name: "null params", given: { jsonrpc: "2.0", id: 1, method: "m", params: null }, want: { pointer: "/params" } },
     { name: "result and error", given: { jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } }, want: { pointer: "" } },
     { name: "neither method, result nor error", given: { jsonrpc: "2.0", id: 1 }, want: { pointer: "" } },
     { name: "a result without id", given: { jsonrpc: "2.0", result: {} }, want: { pointer: "/id" } },
@@ -86,7 +91,8 @@ describe("parse and encode", () => {
   it.each([
     { given: 42, want: -32700 },
     { given: "{", want: -32700 },
-    { given: '{"jsonrpc":"2.0","id":1,"method":"m","params":[]}', want: -32600 },
+    { given: '{"jsonrpc":"2.0","id":1,"method":"m","params":[]}', want: -32602 },
+    { given: '{"jsonrpc":"2.0","id":1,"method":"m","params":3}', want: -32600 },
   ])("parseText($given) refuses with $want", ({ given, want }) => {
     expect(parseText(given)).toMatchObject({ ok: false, error: { code: want } });
   });
@@ -364,7 +370,8 @@ describe("the validator interpreter on a small table", () => {
       msg: { jsonrpc: "2.0", id: 1, method: "items/get" },
       want: { ok: false, code: -32602, errors: [{ pointer: "/params", expected: "object", got: "missing" }] },
     },
-    { name: "params that are not an object", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: [] }, want: { ok: false, code: -32602 } },
+    { name: "params by position", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: [] }, want: { ok: false, code: -32602 } },
+    { name: "params that are not a structured value", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: 1 }, want: { ok: false, code: -32600 } },
     { name: "bad params", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: {} }, want: { ok: false, code: -32602 } },
     { name: "a broken envelope", msg: { jsonrpc: "2.0", id: null, method: "items/get" }, want: { ok: false, code: -32600 } },
   ])("validateEnvelope: $name", ({ msg, want }) => {

@@ -186,7 +186,9 @@ describe("runtime functions", () => {
       ["42", -32600],
       ["null", -32600],
       ['[{"jsonrpc":"2.0","method":"ping","id":1}]', -32600],
-      ['{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}', -32600],
+      ['{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}', -32602],
+      ['{"jsonrpc":"2.0","method":"notifications/initialized","params":[]}', -32602],
+      ['{"jsonrpc":"2.0","id":1,"method":"ping","params":null}', -32600],
       ['{"jsonrpc":"2.0","id":1,"result":[]}', -32600],
       ['{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"x"}}', -32600],
     ];

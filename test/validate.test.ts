@@ -105,6 +105,8 @@ const CASES: readonly Case[] = [
   },
   { name: "tools/call without params", run: (v, ver) => v.validateMessage({ ...call(ver), params: undefined }), code: -32602, pointer: "/params" },
   { name: "tools/call with array params", run: (v, ver) => v.validateMessage({ ...call(ver), params: [] }), code: -32602, pointer: "/params" },
+  { name: "a notification with array params", run: (v) => v.validateMessage(note("notifications/progress", [] as never)), code: -32602, pointer: "/params" },
+  { name: "tools/call with null params", run: (v, ver) => v.validateMessage({ ...call(ver), params: null }), code: -32600, pointer: "/params" },
   { name: "a tool name that is a number", run: (v, ver) => v.validateMessage(call(ver, { name: 5 })), code: -32602, pointer: "/params/name" },
   { name: "a missing tool name", run: (v, ver) => v.validateMessage(call(ver, { arguments: {} })), code: -32602, pointer: "/params/name" },
   { name: "tool arguments as an array", run: (v, ver) => v.validateMessage(call(ver, { name: "x", arguments: [1] })), code: -32602, pointer: "/params/arguments" },

@@ -270,7 +270,7 @@ function addParseEncode(file: StatementSink): void {
     isExported: true,
     docs: [
       "JSON text → message. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message: " +
-        "`id` fractional, or null anywhere but an error response, both `result` and `error`, no `jsonrpc`, a batch array, a non-object). With `{ validate: true }` " +
+        "`id` fractional, or null anywhere but an error response, both `result` and `error`, no `jsonrpc`, a batch array, a non-object, params that are no array or object) or -32602 (params by position: MCP names them). With `{ validate: true }` " +
         "the message is also checked against this version's schema (`validateMessage`): -32601 for an unknown method, -32602 for bad params.",
     ],
     overloads: [

@@ -397,7 +397,9 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void
   file.addFunction({
     name: "parse",
     isExported: true,
-    docs: ["JSON text → message of any version. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message)."],
+    docs: [
+      "JSON text → message of any version. Never throws: `{ ok: false }` with -32700 (not JSON) or -32600 (not a JSON-RPC 2.0 message) or -32602 (params by position: MCP names them).",
+    ],
     parameters: [{ name: "text", type: "string" }],
     returnType: "ParseOutcome<ParsedMessage>",
     statements: ["return parseText(text) as ParseOutcome<ParsedMessage>;"],

@@ -13,8 +13,8 @@ export interface ValidationIssue {
 }
 
 /**
- * Why a text is not a message: -32700 when it is not JSON, -32600 when it is JSON but not a JSON-RPC 2.0 message;
- * with `validate`, also -32601 (unknown method) and -32602 (params that do not fit the schema).
+ * Why a text is not a message: -32700 when it is not JSON, -32600 when it is JSON but not a JSON-RPC 2.0 message,
+ * -32602 for params by position; with `validate`, also -32601 (unknown method) and -32602 (params that do not fit the schema).
  */
 export type ParseFailure = {
   ok: false;
@@ -36,15 +36,16 @@ export type WireMessage =
     };
 
 /**
- * The envelope checker's verdict. `inParams` marks a refusal of `params` alone (not an object): `parse` still answers
- * -32600 (the text is not an MCP message), validation -32602 (JSON-RPC's "invalid params"), as each has always promised.
+ * The envelope checker's verdict. `inParams` marks a request or notification that JSON-RPC 2.0 accepts but MCP does not:
+ * params by position (an array; §4.2 allows it, MCP's schema wants an object) or an own `params: undefined`, which `parse`, validation and the
+ * dispatchers answer with -32602 (invalid params). Params that are no structured value at all break the envelope (-32600).
  */
 export type EnvelopeCheck =
   | { readonly ok: true; readonly message: WireMessage }
   | { readonly ok: false; readonly inParams: boolean; readonly issue: ValidationIssue };
 
-function refuse(pointer: string, expected: string, got: string): EnvelopeCheck {
-  return { ok: false, inParams: pointer === "/params", issue: { pointer, expected, got } };
+function refuse(pointer: string, expected: string, got: string, inParams = false): EnvelopeCheck {
+  return { ok: false, inParams, issue: { pointer, expected, got } };
 }
 
 /**
@@ -88,7 +89,14 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
           : { kind: "notification", jsonrpc: "2.0", method },
       };
     const params = value["params"];
-    if (!isObject(params)) return refuse("/params", "an object", describeValue(params));
+    // An own `params: undefined` (a JS value, never JSON) reads as missing params, which only the method can judge.
+    if (!isObject(params))
+      return refuse(
+        "/params",
+        "an object",
+        describeValue(params),
+        params === undefined || Array.isArray(params),
+      );
     return {
       ok: true,
       message: hasId
@@ -160,7 +168,7 @@ export function parseText(text: unknown): ParseOutcome<WireMessage> {
     return { ok: false, error: { code: -32700, message: "not JSON" } };
   }
   const checked = checkEnvelope(value);
-  return checked.ok ? checked : parseFailure(-32600, checked.issue);
+  return checked.ok ? checked : parseFailure(checked.inParams ? -32602 : -32600, checked.issue);
 }
 
 const MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
