@@ -14,7 +14,8 @@ import { PRINT_WIDTH } from "./emit/printed.ts";
 const NAME = String.raw`[A-Za-z_$][\w$]*`;
 /** One operand of a type: a (qualified) name, a string literal needing no escapes, an integer, or an indexed access with one. */
 const STRING = String.raw`"[\x20\x21\x23-\x5b\x5d-\x7e]*"`;
-const OPERAND = String.raw`(?:${NAME}(?:\.${NAME})*|${STRING}|-?(?:0|[1-9]\d{0,14}))(?:\[(?:${STRING}|${NAME})\]|\[\])*`;
+const QUALIFIED = String.raw`${NAME}(?:\.${NAME})*`;
+const OPERAND = String.raw`(?:(?:${QUALIFIED}|${STRING}|-?(?:0|[1-9]\d{0,14}))(?:\[(?:${STRING}|${NAME})\]|\[\])*|keyof (?:typeof )?${QUALIFIED}|typeof ${QUALIFIED}|readonly ${QUALIFIED}(?:\[\])+)`;
 /** A type as one line: operands joined by ` | ` / ` & `, `[]` suffixes, parentheses and type arguments. */
 const TYPE_TEXT = new RegExp(String.raw`^(?:${OPERAND}|\(|\)(?:\[\])*|<|>(?:\[\])*| \| | & |, )+$`);
 /**
@@ -43,7 +44,7 @@ const MEMBER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]
 const INLINE_MEMBER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: (.*)$`);
 const OPENER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: \{$`);
 const INTERFACE = new RegExp(String.raw`^export interface ${NAME}(?: extends ${NAME}(?:, ${NAME})*)? \{$`);
-const TYPE_ALIAS = new RegExp(String.raw`^export type (${NAME}) = (.*);$`);
+const TYPE_ALIAS = new RegExp(String.raw`^(export )?type (${NAME})(<${NAME} extends ${NAME}(?:, ${NAME} extends ${NAME})*>)? = (.*);$`);
 
 /**
  * `content` with every run of prettier-stable declarations (and the single blank lines between
@@ -108,13 +109,24 @@ function stable(lines: readonly string[]): string | undefined {
   const head = lines[i]!;
   const alias = TYPE_ALIAS.exec(head);
   if (alias) {
-    if (!isStableType(alias[2]!)) return undefined;
+    const [, exported = "", name, parameters = "", type] = alias as unknown as [string, string | undefined, string, string | undefined, string];
+    const left = `${exported}type ${name}${parameters} =`;
+    const docs = lines.slice(0, i);
+    // An object type: on one line if it fits (without the last `;`), else a member per line.
+    const object = parameters === "" ? inlineObject(type.replace(/; \}$/, " }")) : undefined;
+    if (object) {
+      const flat = `${left} { ${object.join("; ")} };`;
+      if (flat.length <= PRINT_WIDTH) return [...docs, flat].join("\n");
+      if (object.some((m) => m.length + 3 > PRINT_WIDTH)) return undefined;
+      return [...docs, `${left} {`, ...object.map((m) => `  ${m};`), "};"].join("\n");
+    }
+    if (!isStableType(type)) return undefined;
     if (head.length <= PRINT_WIDTH) return lines.join("\n");
-    const members = topLevelUnion(alias[2]!);
+    const members = parameters === "" ? topLevelUnion(type) : undefined;
     if (members === undefined || members.some((m) => m.length + 4 > PRINT_WIDTH)) return undefined;
     // Prettier moves a union that fits on the next line there whole; else one member per line.
-    if (alias[2]!.length + 3 <= PRINT_WIDTH) return [...lines.slice(0, i), `export type ${alias[1]} =`, `  ${alias[2]};`].join("\n");
-    return [...lines.slice(0, i), `export type ${alias[1]} =`, ...members.map((m, k) => `  | ${m}${k === members.length - 1 ? ";" : ""}`)].join("\n");
+    if (type.length + 3 <= PRINT_WIDTH) return [...docs, left, `  ${type};`].join("\n");
+    return [...docs, left, ...members.map((m, k) => `  | ${m}${k === members.length - 1 ? ";" : ""}`)].join("\n");
   }
   if (lines.length === i + 2 && lines[i + 1] === "}") return head.length + 1 <= PRINT_WIDTH ? [...lines.slice(0, i), `${head}}`].join("\n") : undefined;
   if (head.length > PRINT_WIDTH) return undefined;
@@ -163,8 +175,13 @@ function members(lines: readonly string[], i: number, actual: string, want: stri
     const typed = MEMBER.exec(member);
     const inline = typed ? inlineObject(typed[1]!) : undefined;
     if (typed && isStableType(typed[1]!)) {
-      if (want.length + member.length > PRINT_WIDTH) return undefined;
-      out.push(want + member);
+      if (want.length + member.length <= PRINT_WIDTH) out.push(want + member);
+      else {
+        // A union too long for the member's line: prettier puts every member on a line of its own.
+        const union = topLevelUnion(typed[1]!);
+        if (union === undefined || union.some((m) => want.length + 4 + m.length + 1 > PRINT_WIDTH)) return undefined;
+        out.push(want + member.slice(0, member.length - typed[1]!.length - 2), ...union.map((m, k) => `${want}  | ${m}${k === union.length - 1 ? ";" : ""}`));
+      }
       i = afterDoc + 1;
     } else if (typed && inline) {
       // `key: { a: A; b: B }` stays on one line if it fits; else prettier puts each member on its own.
