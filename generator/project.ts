@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkOut, CONFIG_FILE, findConfig, readConfig, type ImportExtension } from "./config.ts";
+import { checkOut, CONFIG_FILE, findConfig, readConfig, type Config, type ImportExtension } from "./config.ts";
 import { BindgenError, UsageError } from "./errors.ts";
 import type { Lock } from "./load/lock.ts";
 import { storeLock, type SchemaStore } from "./load/pull.ts";
@@ -44,7 +44,7 @@ export interface Project {
   readonly importExtension: ImportExtension;
   /** Whether the official examples the lock pins are placed in the cache too. */
   readonly examples: boolean;
-  /** What the header of each generated file tells the reader to run. */
+  /** What the header of each generated file tells the reader to run: a command that writes this run's output. */
   readonly regenerateCommand: string;
   /** Whether the generated modules go without `@ts-nocheck`. */
   readonly typeCheckOutput: boolean;
@@ -94,7 +94,7 @@ export function resolveProject(options: ProjectOptions = {}): Project {
     releases: options.releases && options.releases.length > 0 ? options.releases : config?.releases,
     importExtension: options.importExtension ?? config?.importExtension ?? ".js",
     examples: config?.examples ?? false,
-    regenerateCommand: regenerateCommand(root),
+    regenerateCommand: regenerateCommand(root, overrideFlags(root, config, options, outDir)),
     typeCheckOutput: config?.typeCheckOutput ?? false,
   };
 }
@@ -126,8 +126,32 @@ function nearestPackageDir(start: string): string | undefined {
   }
 }
 
-/** `npm run <script>` when package.json has a script running the generator (as `init` adds), else the npx form. */
-export function regenerateCommand(root: string): string {
+/**
+ * The command-line flags that, beside the config, choose what this run writes: each override that differs from the
+ * config (all of them without one), so the header names a command that writes the same output.
+ */
+function overrideFlags(root: string, config: Config | undefined, options: ProjectOptions, outDir: string): string[] {
+  const flags: string[] = [];
+  if (options.out !== undefined && (!config || outDir !== join(root, config.out))) flags.push("--out", relative(root, outDir).split(sep).join("/"));
+  const releases = options.releases ?? [];
+  const configured = new Set(config?.releases ?? []);
+  if (releases.length > 0 && (config?.releases === undefined || new Set(releases).size !== configured.size || releases.some((r) => !configured.has(r))))
+    for (const release of new Set(releases)) flags.push("-r", release);
+  if (options.importExtension !== undefined && options.importExtension !== (config?.importExtension ?? ".js")) flags.push("--import-extension", options.importExtension);
+  return flags;
+}
+
+/** A word as a POSIX shell reads it back: quoted only when it has to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * With `flags` (this run overrides the config), the npx form with them; otherwise `npm run <script>` when package.json
+ * has a script running the generator (as `init` adds), else the npx form.
+ */
+export function regenerateCommand(root: string, flags: readonly string[] = []): string {
+  if (flags.length > 0) return ["npx mcp-bindgen generate", ...flags.map(shellWord)].join(" ");
   let scripts: Record<string, unknown> = {};
   try {
     scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> }).scripts ?? {};
