@@ -4,6 +4,7 @@ import { checkOut, CONFIG_FILE, type ImportExtension } from "./config.ts";
 import { BindgenError, UsageError } from "./errors.ts";
 import { chosenReleases, PACKAGE_LOCK, PACKAGE_ROOT, packageVersion, PROJECT_LOCK_FILE } from "./project.ts";
 import { parseJson } from "./load/read.ts";
+import { readTsconfig } from "./tsconfig.ts";
 import { atomicWriteFile } from "./write.ts";
 
 export interface InitOptions {
@@ -81,52 +82,21 @@ function schemaReference(root: string): string {
 }
 
 /**
- * `.ts` when the project's tsconfig lets source import `.ts` files (type stripping, Deno, Bun
- * setups), else `.js`, which nodenext and bundler resolution both accept.
+ * `.ts` when the project's tsconfig (with what it extends) lets source import `.ts` files (type
+ * stripping, Deno, Bun setups), else `.js`, which nodenext and bundler resolution both accept.
  */
 export function proposeImportExtension(root: string): { ext: ImportExtension; reason: string } {
   const file = join(root, "tsconfig.json");
   if (!existsSync(file)) return { ext: ".js", reason: "no tsconfig.json: .js works under nodenext and bundler resolution" };
-  let options: Record<string, unknown>;
-  try {
-    const doc = JSON.parse(stripJsonComments(readFileSync(file, "utf8"))) as { compilerOptions?: Record<string, unknown> };
-    options = doc.compilerOptions ?? {};
-  } catch {
-    return { ext: ".js", reason: `${file} could not be read as JSON; chose .js` };
-  }
+  const { options, problems } = readTsconfig(file, root);
+  const unread = problems.length > 0 ? `, as far as could be read: ${problems.join("; ")}` : "";
   for (const flag of ["rewriteRelativeImportExtensions", "allowImportingTsExtensions"]) {
-    if (options[flag] === true) return { ext: ".ts", reason: `tsconfig.json sets ${flag}` };
+    const option = options.get(flag);
+    if (option?.value !== true) continue;
+    const where = option.file === file ? "" : ` (in ${relative(root, option.file).split(sep).join("/")})`;
+    return { ext: ".ts", reason: `tsconfig.json sets ${flag}${where}${unread}` };
   }
-  return { ext: ".js", reason: "tsconfig.json does not allow .ts imports" };
-}
-
-/** tsconfig.json is JSON with comments and trailing commas. */
-function stripJsonComments(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      i = text.indexOf("*/", i + 2);
-      if (i < 0) break;
-      i++;
-    } else out += c;
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1");
-}
-
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return text.length;
+  return { ext: ".js", reason: `tsconfig.json does not allow .ts imports${unread}` };
 }
 
 const GENERATE_SCRIPT = "mcp-bindgen generate";

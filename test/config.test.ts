@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixture, runMain, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
@@ -172,6 +172,72 @@ describe("init", () => {
     const r = await init();
     expect(r.stdout).toContain("tsconfig.json sets allowImportingTsExtensions");
     expect(config()["importExtension"]).toBe(".ts");
+  });
+
+  // tsc's extends: a relative path (.json added when missing) or a package path from node_modules; an array applies in
+  // order, later bases winning, and the file's own compilerOptions win over all.
+  const allow = (value: boolean) => JSON.stringify({ compilerOptions: { allowImportingTsExtensions: value } });
+  it.each([
+    {
+      name: "a relative base without .json",
+      files: { "tsconfig.json": `{ "extends": "./tsconfig.base" }`, "tsconfig.base.json": allow(true) },
+      ext: ".ts",
+      says: "sets allowImportingTsExtensions (in tsconfig.base.json)",
+    },
+    {
+      name: "a package path",
+      files: {
+        "tsconfig.json": `{ "extends": "@tsconfig/node22/tsconfig.json", "compilerOptions": { "noEmit": true } }`,
+        "node_modules/@tsconfig/node22/tsconfig.json": `{ "compilerOptions": { "rewriteRelativeImportExtensions": true } }`,
+      },
+      ext: ".ts",
+      says: "sets rewriteRelativeImportExtensions (in node_modules/@tsconfig/node22/tsconfig.json)",
+    },
+    {
+      name: "a package named alone, through its tsconfig field, and a base of a base",
+      files: {
+        "tsconfig.json": `{ "extends": "./configs/app.json" }`,
+        "configs/app.json": `{ "extends": "strict-ts" }`,
+        "node_modules/strict-ts/package.json": `{ "name": "strict-ts", "main": "index.js", "tsconfig": "base.json" }`,
+        "node_modules/strict-ts/index.js": "",
+        "node_modules/strict-ts/base.json": allow(true),
+      },
+      ext: ".ts",
+      says: "(in node_modules/strict-ts/base.json)",
+    },
+    {
+      name: "an array: the later base wins",
+      files: { "tsconfig.json": `{ "extends": ["./a.json", "./b.json"] }`, "a.json": allow(true), "b.json": allow(false) },
+      ext: ".js",
+      says: "does not allow .ts imports",
+    },
+    {
+      name: "the file's own option wins over its bases",
+      files: { "tsconfig.json": `{ "extends": "./a.json", ${allow(false).slice(1, -1)} }`, "a.json": allow(true) },
+      ext: ".js",
+      says: "does not allow .ts imports",
+    },
+    {
+      name: "a cycle is followed once and reported",
+      files: { "tsconfig.json": `{ "extends": "./a.json" }`, "a.json": `{ "extends": "./b.json", ${allow(true).slice(1, -1)} }`, "b.json": `{ "extends": "./a.json" }` },
+      ext: ".ts",
+      says: "b.json extends a.json, which extends it in turn: not followed again",
+    },
+    {
+      name: "a missing base is reported, not fatal",
+      files: { "tsconfig.json": `{ "extends": ["@tsconfig/node99/tsconfig.json", "./a.json"] }`, "a.json": "{}" },
+      ext: ".js",
+      says: 'does not allow .ts imports, as far as could be read: the base "@tsconfig/node99/tsconfig.json" that tsconfig.json extends was not found',
+    },
+  ])("follows extends in tsconfig.json: $name", async ({ files, ext, says }) => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(app, path)), { recursive: true });
+      writeFileSync(join(app, path), text);
+    }
+    const r = await init();
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toContain(says);
+    expect(config()["importExtension"]).toBe(ext);
   });
 
   it("an unknown release or an out outside the project is a usage error, and nothing is written", async () => {
