@@ -190,9 +190,28 @@ describe("release-specific pairings", () => {
   });
 
   it("names the response envelopes and whether an error may omit its id", () => {
-    expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false });
-    expect(model("2025-11-25").envelope).toEqual({ resultResponse: "JSONRPCResultResponse", errorResponse: "JSONRPCErrorResponse", errorIdOptional: true });
+    expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false, batches: false });
+    expect(model("2025-11-25").envelope).toEqual({ resultResponse: "JSONRPCResultResponse", errorResponse: "JSONRPCErrorResponse", errorIdOptional: true, batches: false });
     expect(model("2026-07-28").envelope.errorIdOptional).toBe(true);
+  });
+
+  it.each([
+    ["2024-11-05", false],
+    ["2025-03-26", true],
+    ["2025-06-18", false],
+    ["2025-11-25", false],
+    ["2026-07-28", false],
+  ])("%s: batches is %s, read from the message union's array members", (version, batches) => {
+    expect(model(version).envelope.batches).toBe(batches);
+  });
+
+  it("a batch member given by reference counts too, whatever its name", () => {
+    const base = model("2025-06-18").schema;
+    const definitions = new Map(base.definitions);
+    const message = definitions.get("JSONRPCMessage")!;
+    definitions.set("Several", { pointer: "/definitions/Several", type: ["array"], items: { pointer: "/definitions/Several/items", ref: "JSONRPCRequest" } });
+    definitions.set("JSONRPCMessage", { ...message, anyOf: [...message.anyOf!, { pointer: "/definitions/JSONRPCMessage/anyOf/4", ref: "Several" }] });
+    expect(buildModel("2025-06-18", { ...base, definitions }, facts).envelope.batches).toBe(true);
   });
 });
 

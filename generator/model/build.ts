@@ -321,13 +321,23 @@ export function resolveRef(schema: NormalisedSchema, ref: TypeRef): SchemaNode |
   return node ? deref(schema, node) : undefined;
 }
 
-/** The response envelopes, under their 2025-11-25 names or the older ones. */
+/** The response envelopes, under their 2025-11-25 names or the older ones, and whether messages may come in batches. */
 function envelope(schema: NormalisedSchema): EnvelopeModel {
   const first = (names: readonly string[]) => names.find((n) => schema.definitions.has(n)) ?? null;
   const resultResponse = first(["JSONRPCResultResponse", "JSONRPCResponse"]);
   const errorResponse = first(["JSONRPCErrorResponse", "JSONRPCError"]);
   const id = errorResponse === null ? undefined : propertyOf(schema, schema.definitions.get(errorResponse)!, "id");
-  return { resultResponse, errorResponse, errorIdOptional: id !== undefined && !id.required };
+  return { resultResponse, errorResponse, errorIdOptional: id !== undefined && !id.required, batches: admitsBatches(schema) };
+}
+
+/** A member of the message union that is an array (inline or by reference) is a JSON-RPC batch. */
+function admitsBatches(schema: NormalisedSchema): boolean {
+  const union = MESSAGE_UNIONS.find((u) => u.role === "message");
+  const node = union === undefined ? undefined : schema.definitions.get(union.name);
+  if (node === undefined) return false;
+  const message = deref(schema, node);
+  const members = message.anyOf ?? message.oneOf ?? [];
+  return members.some((member) => deref(schema, member).type?.includes("array") === true);
 }
 
 function eraEvidence(schema: NormalisedSchema, methods: ReadonlyMap<string, FoundMethod>): EraEvidence {

@@ -162,6 +162,8 @@ export interface EnvelopeModel {
   readonly errorResponse: string | null;
   /** Whether an error response may omit `id` (2025-11-25 on: errors raised before the request id is known). */
   readonly errorIdOptional: boolean;
+  /** Whether the message union (`JSONRPCMessage`) admits arrays of messages: JSON-RPC batches (2025-03-26 only). */
+  readonly batches: boolean;
 }
 
 export interface ProtocolModel {
