@@ -1,19 +1,24 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import * as batching from "../generated/2025-03-26/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
 import { REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 
-/** Every kind of answer the dispatchers give, judged by Ajv on the official schema of the release. */
+/** Every kind of answer the dispatchers give, judged by Ajv on the official schema of the release, in its dialect. */
 function official(version: string): (definition: string, value: unknown) => string | null {
-  const ajv = new Ajv2020({ strict: false });
+  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json"), "utf8")) as object;
+  const is2020 = Object.prototype.hasOwnProperty.call(schema, "$defs");
+  const ajv = is2020 ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
   addFormats.default(ajv, { mode: "fast" });
-  ajv.addSchema(JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json"), "utf8")) as object, "mcp");
+  ajv.addSchema(schema, "mcp");
   return (definition, value) => {
-    const check = ajv.getSchema(`mcp#/$defs/${definition}`)!;
+    // A definition, or a JSON pointer below the definitions (`JSONRPCError/properties/error`).
+    const check = ajv.getSchema(`mcp#/${is2020 ? "$defs" : "definitions"}/${definition}`)!;
     return check(value) ? null : `${definition}: ${ajv.errorsText(check.errors)} in ${JSON.stringify(value)}`;
   };
 }
@@ -74,5 +79,93 @@ describe("2025-11-25 dispatcher answers fit the official schema", () => {
     ["-32602 for params by position", { jsonrpc: "2.0", id: 4, method: "tools/list", params: [] }, "JSONRPCErrorResponse"],
   ] as const)("%s", async (_label, message, definition) => {
     expect(check(definition, await server.handle(message))).toBeNull();
+  });
+});
+
+describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits the official schema", () => {
+  const check = official("2025-03-26");
+  const server = batching.createServerDispatcher(
+    {
+      "tools/list": () => ({ tools: [] }),
+      "tools/call": (params) => {
+        if (params.name === "boom") throw new Error("x");
+        return { content: [{ type: "text", text: params.name }] };
+      },
+      ping: () => ({}),
+      "notifications/initialized": () => undefined,
+    },
+    { onError: () => undefined },
+  );
+  const client = batching.createClientDispatcher({ "roots/list": () => ({ roots: [] }), ping: () => ({}) });
+  const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+  const call = (id: number, name: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name } });
+
+  // given a body, want the ids answered in order (null: an error whose request id could not be read).
+  const rows: [string, unknown, (number | null)[]][] = [
+    ["requests beside a notification", [call(1, "a"), initialized, { jsonrpc: "2.0", id: 2, method: "tools/list" }], [1, 2]],
+    ["as JSON text", JSON.stringify([{ jsonrpc: "2.0", id: 3, method: "ping" }, initialized]), [3]],
+    ["errors in a batch: unknown method, bad params, a throwing handler", [{ jsonrpc: "2.0", id: 4, method: "nope" }, call(5, 5 as never), call(6, "boom")], [4, 5, 6]],
+    ["an invalid element beside a request", [42, call(7, "b")], [null, 7]],
+    ["an invalid element with a readable id", [{ jsonrpc: "2.0", id: 8, method: 1 }], [8]],
+  ];
+  it.each(rows)("%s", async (_label, body, ids) => {
+    const answer = await server.handle(body);
+    expect(Array.isArray(answer)).toBe(true);
+    const responses = answer as batching.DispatchResponse[];
+    expect(responses.map((r) => r.id)).toEqual(ids);
+    const withIds = responses.filter((r) => r.id !== null);
+    // The array as a whole is a JSONRPCBatchResponse (and a JSONRPCMessage) once null ids are set aside (below).
+    expect([check("JSONRPCBatchResponse", withIds), check("JSONRPCMessage", withIds)]).toEqual([null, null]);
+    for (const response of responses.filter((r) => r.id === null)) {
+      // JSON-RPC 2.0 §5 answers an unreadable id with null; 2025-03-26's JSONRPCError has no null id, so only its error is judged.
+      expect(check("JSONRPCError/properties/error", (response as { error: unknown }).error)).toBeNull();
+    }
+  });
+
+  it("only notifications, or only responses: no answer", async () => {
+    expect(await server.handle([initialized, initialized])).toBeUndefined();
+    expect(
+      await client.handle([
+        { jsonrpc: "2.0", id: 1, result: {} },
+        { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "m" } },
+      ]),
+    ).toBeUndefined();
+  });
+
+  it("an empty batch: one -32600 with a null id, not an array", async () => {
+    const answer = await server.handle("[]");
+    expect(answer).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.any(String) } });
+    expect(check("JSONRPCError/properties/error", (answer as { error: unknown }).error)).toBeNull();
+  });
+
+  it("the client dispatcher takes a batch of server requests too", async () => {
+    const answer = await client.handle([
+      { jsonrpc: "2.0", id: 1, method: "roots/list" },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ]);
+    expect(check("JSONRPCBatchResponse", answer)).toBeNull();
+    expect(answer).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { roots: [] } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+  });
+
+  it("a single message is answered as before", async () => {
+    expect(check("JSONRPCResponse", await server.handle({ jsonrpc: "2.0", id: 9, method: "ping" }))).toBeNull();
+  });
+});
+
+describe.each([
+  ["2024-11-05", () => import("../generated/2024-11-05/index.js")],
+  ["2025-06-18", () => import("../generated/2025-06-18/index.js")],
+  ["2025-11-25", () => import("../generated/2025-11-25/index.js")],
+  ["2026-07-28", () => import("../generated/2026-07-28/index.js")],
+] as const)("%s has no batches: an array is one invalid request", (_version, load) => {
+  it.each([
+    ["an array", [{ jsonrpc: "2.0", id: 1, method: "ping" }]],
+    ["its text", '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'],
+  ])("%s", async (_label, body) => {
+    const server = (await load()).createServerDispatcher({});
+    expect(await server.handle(body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
   });
 });

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as batching from "../generated/2025-03-26/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
 import { createDispatcher, type DispatchNotification, type DispatchResponse, type DispatchSpec } from "../generator/runtime/dispatcher.ts";
@@ -11,8 +12,9 @@ const codes = { invalidRequest: -32600, methodNotFound: -32601, invalidParams: -
 const cancel = { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] };
 const progress = { method: "notifications/progress", tokenParam: "progressToken", metaKey: "progressToken" };
 
-const LEGACY: DispatchSpec = {
+const LEGACY: DispatchSpec<false> = {
   version: "2025-11-25",
+  batches: false,
   requests: legacy.CLIENT_REQUEST_METHODS,
   notifications: legacy.CLIENT_NOTIFICATION_METHODS,
   codes,
@@ -24,8 +26,9 @@ const LEGACY: DispatchSpec = {
   validate: (message) => legacy.validateMessage(message),
 };
 
-const MODERN: DispatchSpec = {
+const MODERN: DispatchSpec<false> = {
   version: "2026-07-28",
+  batches: false,
   requests: modern.CLIENT_REQUEST_METHODS,
   notifications: modern.CLIENT_NOTIFICATION_METHODS,
   codes,
@@ -41,6 +44,16 @@ const MODERN: DispatchSpec = {
   resultType: { key: "resultType", complete: "complete" },
   unreadableId: "omit",
   validate: (message) => modern.validateMessage(message),
+};
+
+// 2025-03-26, the one release whose messages may come in JSON-RPC batches.
+const BATCHING: DispatchSpec<true> = {
+  ...LEGACY,
+  version: "2025-03-26",
+  batches: true,
+  requests: batching.CLIENT_REQUEST_METHODS,
+  notifications: batching.CLIENT_NOTIFICATION_METHODS,
+  validate: (message) => batching.validateMessage(message),
 };
 
 const meta = (extra: object = {}) => ({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...extra });
@@ -290,6 +303,9 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     };
     await unreadable("{not json", -32700);
     await unreadable("[]", -32600);
+    // Neither release has batches: an array of messages is one invalid request.
+    await unreadable([call(1)], -32600);
+    await unreadable(JSON.stringify([call(1)]), -32600);
     await unreadable({ jsonrpc: "2.0", id: null, method: "ping" }, -32600);
     const cyclic: { self?: unknown } = {};
     cyclic.self = cyclic;
@@ -402,6 +418,76 @@ describe.each(eras)("dispatcher core never throws and answers each request once,
     );
     const message = fc.record({ jsonrpc: fc.constant("2.0"), id: fc.option(id, { nil: undefined }), method, params }, { requiredKeys: ["jsonrpc", "method"] });
     await fc.assert(fc.asyncProperty(message, async (m) => check(m)));
+  });
+});
+
+describe("dispatcher core, batches (JSON-RPC 2.0 §6)", () => {
+  const answered = (id: number | string, text: string) => ({ jsonrpc: "2.0", id, result: tools(text) });
+  const refused = (id: number | string | null, code: number) => ({ jsonrpc: "2.0", id, error: expect.objectContaining({ code, message: expect.any(String) }) });
+  const note = { jsonrpc: "2.0", method: "notifications/initialized" };
+  const handlers = {
+    "tools/call": async (params: { name: string }) => {
+      // The first request finishes last: the answer still follows the requests' order.
+      if (params.name === "slow") await new Promise((resolve) => setTimeout(resolve, 20));
+      return tools(params.name);
+    },
+    "notifications/initialized": () => undefined,
+  };
+  const d = createDispatcher(BATCHING, handlers);
+  const rows: [string, unknown, unknown][] = [
+    [
+      "requests and a notification: one answer per request, in order",
+      [legacyCall(1, { name: "slow" }), note, legacyCall("b", { name: "fast" })],
+      [answered(1, "slow"), answered("b", "fast")],
+    ],
+    ["the same as JSON text, whitespace first", ` \n${JSON.stringify([legacyCall(1, { name: "x" }), note])}`, [answered(1, "x")]],
+    ["only notifications: nothing", [note, note], undefined],
+    [
+      "only responses: nothing",
+      [
+        { jsonrpc: "2.0", id: 1, result: {} },
+        { jsonrpc: "2.0", id: 2, error: { code: 1, message: "m" } },
+      ],
+      undefined,
+    ],
+    ["an empty array: one -32600, not an array", [], refused(null, -32600)],
+    ["empty as text", "[ ]", refused(null, -32600)],
+    ["text that is not JSON: one -32700", '[{"jsonrpc": "2.0", "method"', refused(null, -32700)],
+    ["each invalid element gets its own -32600", [1, 2], [refused(null, -32600), refused(null, -32600)]],
+    ["an invalid element keeps its id where it can be read", [{ jsonrpc: "2.0", id: 9, method: 3 }, legacyCall(2, { name: "y" })], [refused(9, -32600), answered(2, "y")]],
+    ["an element is a value, never JSON text", [JSON.stringify(legacyCall(1))], [refused(null, -32600)]],
+    ["batches do not nest", [[legacyCall(1)]], [refused(null, -32600)]],
+    ["per element rules: unknown method, invalid params", [{ ...legacyCall(1), method: "nope" }, legacyCall(2, { name: 5 })], [refused(1, -32601), refused(2, -32602)]],
+  ];
+  it.each(rows)("%s", async (_label, given, want) => {
+    expect(await d.handle(given)).toEqual(want);
+  });
+
+  it("elements run concurrently: a cancel later in the batch aborts its request, which gets no answer", async () => {
+    const waiting = createDispatcher(BATCHING, {
+      "tools/call": (params: { name: string }) => (params.name === "wait" ? new Promise((resolve) => setTimeout(() => resolve(tools("late")), 50)) : tools(params.name)),
+      "notifications/cancelled": () => undefined,
+    });
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    expect(await waiting.handle([legacyCall(1, { name: "wait" }), cancel, legacyCall(2, { name: "kept" })])).toEqual([answered(2, "kept")]);
+  });
+
+  it("never throws over random arrays; requests with an id are answered once each, in order", async () => {
+    const method = fc.constantFrom("tools/call", "ping", "tools/list", "nope", "notifications/initialized");
+    const params = fc.oneof(fc.constant(undefined), fc.record({ name: fc.constantFrom("a", "b") }));
+    const id = fc.oneof(fc.string(), fc.integer());
+    const message = fc.record({ jsonrpc: fc.constant("2.0"), id: fc.option(id, { nil: undefined }), method, params }, { requiredKeys: ["jsonrpc", "method"] });
+    const quiet = createDispatcher(BATCHING, { "tools/call": (p: { name: string }) => tools(p.name), ping: () => ({}) }, { onError: () => undefined });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(message, fc.jsonValue()), { minLength: 1, maxLength: 8 }), async (batch) => {
+        const response = await quiet.handle(batch);
+        const ids = batch.flatMap((m) => (m !== null && typeof m === "object" && "method" in m && "id" in m && m.id !== undefined ? [m.id] : []));
+        if (ids.length === 0) return;
+        expect(Array.isArray(response)).toBe(true);
+        const answeredIds = (response as DispatchResponse[]).map((r) => r.id).filter((i) => i !== null);
+        expect(answeredIds).toEqual(ids);
+      }),
+    );
   });
 });
 

@@ -14,6 +14,9 @@ export const emitDispatch: VersionEmitter = (model) => {
   const path = `${model.version}/dispatch.ts`;
   const modern = model.era === "modern";
   const hasInputs = model.methods.some((m) => m.kind === "input");
+  // Batch releases' `handle` also answers arrays, so their dispatchers have the wider type.
+  const { batches } = model.envelope;
+  const dispatcherType = batches ? "BatchDispatcher" : "Dispatcher";
   // The number, not `ErrorCode.${name}`: a property read in a top-level initialiser counts as a side
   // effect to bundlers, which then kept the dispatch specs, parse and the whole validator in every
   // program importing a release's index, builders alone included.
@@ -69,11 +72,11 @@ export const emitDispatch: VersionEmitter = (model) => {
         `import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests${hasInputs ? ", InputRequestTable" : ""} } from "./methods.js";`,
         `import { CLIENT_NOTIFICATION_METHODS, CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS${hasInputs ? ", INPUT_REQUEST_METHODS" : ""} } from "./methods.js";`,
         `import { validateMessage${hasInputs ? ", validate, type DefinitionName" : ""} } from "./validate.js";`,
-        `import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatchRelease } from "${runtimeImport("dispatcher", 1)}";`,
+        `import { createDispatcher, type ${dispatcherType}, type DispatcherOptions, type DispatchRelease } from "${runtimeImport("dispatcher", 1)}";`,
         hasInputs ? `import { createInputDispatcher, type InputDispatcher } from "${runtimeImport("input-requests", 1)}";` : "",
         `import type { ${handlerTypes} } from "${runtimeImport("handlers", 1)}";`,
         `export { RpcError } from "${runtimeImport("rpc-error", 1)}";`,
-        `export type { Dispatcher, DispatcherOptions, DispatchResponse } from "${runtimeImport("dispatcher", 1)}";`,
+        `export type { ${batches ? "BatchDispatcher, " : ""}Dispatcher, DispatcherOptions, DispatchResponse } from "${runtimeImport("dispatcher", 1)}";`,
         hasInputs ? `export type { InputAnswers } from "${runtimeImport("input-requests", 1)}";` : "",
         `export type { Notify, NotificationContext${hasInputs ? ", InputContext" : ""} } from "${runtimeImport("handlers", 1)}";`,
         ``,
@@ -90,10 +93,11 @@ export const emitDispatch: VersionEmitter = (model) => {
         `export type ClientDispatchHandlers<C = undefined> = HandlerTable<ServerRequests, ServerNotifications, ClientNotifications, ProgressUpdate<ClientNotifications>, C>${hasInputs ? " & InputHandlerTable<InputRequestTable, C>" : ""};`,
         hasInputs
           ? `/** \`answerInputRequests\` answers the \`inputRequests\` of an \`input_required\` result with the input handlers. */\nexport type ClientDispatcher<C> = InputDispatcher<C, T.InputRequests, T.InputResponses>;`
-          : `export type ClientDispatcher<C> = Dispatcher<C>;`,
+          : `export type ClientDispatcher<C> = ${dispatcherType}<C>;`,
         ``,
-        `const RELEASE: DispatchRelease = {`,
+        `const RELEASE: DispatchRelease<${batches}> = {`,
         `  version: ${JSON.stringify(model.version)},`,
+        `  batches: ${batches},`,
         `  codes: { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} },`,
         `  cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},`,
         `  progress: ${progress === null ? "null" : JSON.stringify(progress)},`,
@@ -102,8 +106,8 @@ export const emitDispatch: VersionEmitter = (model) => {
         `};`,
         hasInputs ? `const INPUT_PARAMS: { readonly [method: string]: DefinitionName } = { ${inputParams.join(", ")} };` : "",
         ``,
-        `/** Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once and never throws. */`,
-        `export function createServerDispatcher<C = undefined>(handlers: ServerDispatchHandlers<C>, options: DispatcherOptions<C> = {}): Dispatcher<C> {`,
+        `/** Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once${batches ? " (a batch with an array)" : ""} and never throws. */`,
+        `export function createServerDispatcher<C = undefined>(handlers: ServerDispatchHandlers<C>, options: DispatcherOptions<C> = {}): ${dispatcherType}<C> {`,
         `  return createDispatcher({ ...RELEASE, ${side("server")} }, handlers, options);`,
         `}`,
         ``,

@@ -32,8 +32,13 @@ export type DispatchValidate = (
   | { readonly ok: false; readonly code: number; readonly errors: readonly DispatchIssue[] };
 
 /** What a release's dispatchers share, whichever side they serve. */
-export interface DispatchRelease {
+export interface DispatchRelease<Batches extends boolean = boolean> {
   readonly version: string;
+  /**
+   * Whether the release's message union admits JSON-RPC batches (2025-03-26): `handle` then
+   * answers an array of messages with an array of responses.
+   */
+  readonly batches: Batches;
   readonly codes: {
     readonly invalidRequest: number;
     readonly methodNotFound: number;
@@ -74,7 +79,8 @@ export interface DispatchSide {
   readonly resultType: { readonly key: string; readonly complete: string } | null;
 }
 
-export type DispatchSpec = DispatchRelease & DispatchSide;
+export type DispatchSpec<Batches extends boolean = boolean> = DispatchRelease<Batches> &
+  DispatchSide;
 
 export interface RequestContext<C = unknown> {
   readonly id: RequestId;
@@ -140,6 +146,20 @@ export interface Dispatcher<C = unknown> {
   ): Promise<DispatchResponse | undefined>;
 }
 
+/**
+ * A dispatcher of a release with batches: `handle` also takes an array of messages (or its text)
+ * and answers it with the array of the responses its requests get, in the order of the requests;
+ * `undefined` when none is answered. An empty array gets one -32600 error, not an array.
+ */
+export interface BatchDispatcher<C = unknown> {
+  /** Never throws, never rejects. */
+  handle(
+    message: unknown,
+    context?: C,
+    signal?: AbortSignal,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
+}
+
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
@@ -188,12 +208,35 @@ function missingCapabilities(required: JsonObject, declared: unknown): JsonObjec
   return Object.keys(missing).length > 0 ? missing : undefined;
 }
 
+/** The messages of a batch: `input` when it is an array, or the array its JSON text holds. */
+function batchOf(input: unknown): readonly unknown[] | undefined {
+  if (Array.isArray(input)) return input as unknown[];
+  // Only text that starts an array is parsed here; anything else goes to `parseText` untouched.
+  if (typeof input !== "string" || !/^[ \t\n\r]*\[/.test(input)) return undefined;
+  try {
+    const value: unknown = JSON.parse(input);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `handlers` is a release's typed handler table: a partial map of method names to functions. */
+export function createDispatcher<C>(
+  spec: DispatchSpec<false>,
+  handlers: object,
+  options?: DispatcherOptions<C>,
+): Dispatcher<C>;
+export function createDispatcher<C>(
+  spec: DispatchSpec,
+  handlers: object,
+  options?: DispatcherOptions<C>,
+): BatchDispatcher<C>;
 export function createDispatcher<C>(
   spec: DispatchSpec,
   handlers: object,
   options: DispatcherOptions<C> = {},
-): Dispatcher<C> {
+): BatchDispatcher<C> {
   const requests = new Set(spec.requests);
   const notifications = new Set(spec.notifications);
   const supported = options.supportedVersions ?? [spec.version];
@@ -445,13 +488,15 @@ export function createDispatcher<C>(
     return { jsonrpc: "2.0", error: response.error };
   };
 
-  const dispatch = async (
+  /** One message: `input` is its JSON text when `isText`, else a value (a batch's element is never text). */
+  const dispatchOne = async (
     input: unknown,
+    isText: boolean,
     context: C,
     signal: AbortSignal | undefined,
   ): Promise<DispatchResponse | undefined> => {
     let text: string;
-    if (typeof input === "string") text = input;
+    if (isText) text = input as string;
     else {
       try {
         text = JSON.stringify(input) ?? "";
@@ -478,12 +523,46 @@ export function createDispatcher<C>(
     return undefined;
   };
 
+  // JSON-RPC 2.0 §6: each element is a message of its own, handled concurrently (so a cancel can
+  // reach a request of the same batch); requests' responses come back as one array, in the order
+  // of the requests; an empty array is one invalid request.
+  const dispatchBatch = async (
+    items: readonly unknown[],
+    context: C,
+    signal: AbortSignal | undefined,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
+    if (items.length === 0)
+      return unreadable(
+        failure(null, spec.codes.invalidRequest, "Invalid request: an empty batch"),
+      );
+    const answers = await Promise.all(
+      items.map((item) =>
+        dispatchOne(item, false, context, signal).catch((error: unknown) => {
+          report(error, undefined, undefined, context);
+          return undefined;
+        }),
+      ),
+    );
+    const responses = answers.filter((answer) => answer !== undefined);
+    return responses.length > 0 ? responses : undefined;
+  };
+
+  const dispatch = async (
+    input: unknown,
+    context: C,
+    signal: AbortSignal | undefined,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
+    const items = spec.batches ? batchOf(input) : undefined;
+    if (items !== undefined) return dispatchBatch(items, context, signal);
+    return dispatchOne(input, typeof input === "string", context, signal);
+  };
+
   return {
     handle(
       message: unknown,
       context?: C,
       signal?: AbortSignal,
-    ): Promise<DispatchResponse | undefined> {
+    ): Promise<DispatchResponse | DispatchResponse[] | undefined> {
       const ctx = context as C;
       return dispatch(message, ctx, signal).catch((error: unknown) => {
         report(error, undefined, undefined, ctx);

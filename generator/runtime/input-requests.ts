@@ -152,7 +152,7 @@ export interface InputDispatcher<
 
 /** `Requests` and `Responses` type `answerInputRequests` with the release's input types. */
 export function createInputDispatcher<C, Requests, Responses>(
-  spec: DispatchSpec & InputSpec,
+  spec: DispatchSpec<false> & InputSpec,
   handlers: object,
   options: DispatcherOptions<C>,
 ): InputDispatcher<C, Requests, Responses> {

@@ -53,7 +53,7 @@ function refuse(pointer: string, expected: string, got: string, inParams = false
  * into fresh literals: no input key is ever assigned onto an object, so `__proto__` in the input stays inert data.
  */
 export function checkEnvelope(value: unknown): EnvelopeCheck {
-  // Batches are not part of MCP: a message is one object.
+  // A message is one object: a release with batches (2025-03-26) splits an array in its dispatcher first.
   if (!isObject(value)) return refuse("", "a JSON-RPC 2.0 message object", describeValue(value));
   const jsonrpc = own(value, "jsonrpc") ? value["jsonrpc"] : undefined;
   if (jsonrpc !== "2.0") return refuse("/jsonrpc", '"2.0"', describeValue(jsonrpc));
