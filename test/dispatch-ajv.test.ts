@@ -107,6 +107,11 @@ describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits 
     ["errors in a batch: unknown method, bad params, a throwing handler", [{ jsonrpc: "2.0", id: 4, method: "nope" }, call(5, 5 as never), call(6, "boom")], [4, 5, 6]],
     ["an invalid element beside a request", [42, call(7, "b")], [null, 7]],
     ["an invalid element with a readable id", [{ jsonrpc: "2.0", id: 8, method: 1 }], [8]],
+    [
+      "initialize inside a batch",
+      [{ jsonrpc: "2.0", id: 10, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } }],
+      [10],
+    ],
   ];
   it.each(rows)("%s", async (_label, body, ids) => {
     const answer = await server.handle(body);

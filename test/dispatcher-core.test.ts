@@ -50,7 +50,7 @@ const MODERN: DispatchSpec<false> = {
 const BATCHING: DispatchSpec<true> = {
   ...LEGACY,
   version: "2025-03-26",
-  batches: true,
+  batches: { notBatchable: ["initialize"] },
   requests: batching.CLIENT_REQUEST_METHODS,
   notifications: batching.CLIENT_NOTIFICATION_METHODS,
   validate: (message) => batching.validateMessage(message),
@@ -457,6 +457,14 @@ describe("dispatcher core, batches (JSON-RPC 2.0 §6)", () => {
     ["an invalid element keeps its id where it can be read", [{ jsonrpc: "2.0", id: 9, method: 3 }, legacyCall(2, { name: "y" })], [refused(9, -32600), answered(2, "y")]],
     ["an element is a value, never JSON text", [JSON.stringify(legacyCall(1))], [refused(null, -32600)]],
     ["batches do not nest", [[legacyCall(1)]], [refused(null, -32600)]],
+    [
+      "initialize must not be batched (2025-03-26 lifecycle): -32600 for it alone",
+      [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } },
+        legacyCall(2, { name: "z" }),
+      ],
+      [refused(1, -32600), answered(2, "z")],
+    ],
     ["per element rules: unknown method, invalid params", [{ ...legacyCall(1), method: "nope" }, legacyCall(2, { name: 5 })], [refused(1, -32601), refused(2, -32602)]],
   ];
   it.each(rows)("%s", async (_label, given, want) => {

@@ -203,6 +203,8 @@ describe("release-specific pairings", () => {
     ["2026-07-28", false],
   ])("%s: batches is %s, read from the message union's array members", (version, batches) => {
     expect(model(version).envelope.batches).toBe(batches);
+    // Where batches exist, initialize must never be part of one (the 2025-03-26 lifecycle page, schema/facts.json).
+    expect(model(version).dispatch.batch).toEqual(batches ? { notBatchable: ["initialize"] } : null);
   });
 
   it("a batch member given by reference counts too, whatever its name", () => {

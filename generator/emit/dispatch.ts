@@ -30,7 +30,7 @@ export const emitDispatch: VersionEmitter = (model) => {
     if (key === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}"`, "dispatchers read it");
     return key;
   };
-  const { cancel, progress, resultTypeDefault } = model.dispatch;
+  const { cancel, progress, resultTypeDefault, batch } = model.dispatch;
   const requestMeta = modern
     ? `{ protocolVersion: ${JSON.stringify(metaKey("protocolVersion"))}, clientCapabilities: ${JSON.stringify(metaKey("clientCapabilities"))}, required: ${JSON.stringify(
         model.metaKeys.filter((k) => k.requiredIn.includes("request")).map((k) => k.key),
@@ -97,7 +97,7 @@ export const emitDispatch: VersionEmitter = (model) => {
         ``,
         `const RELEASE: DispatchRelease<${batches}> = {`,
         `  version: ${JSON.stringify(model.version)},`,
-        `  batches: ${batches},`,
+        `  batches: ${batches ? JSON.stringify({ notBatchable: batch?.notBatchable ?? [] }) : "false"},`,
         `  codes: { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} },`,
         `  cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},`,
         `  progress: ${progress === null ? "null" : JSON.stringify(progress)},`,

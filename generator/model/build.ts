@@ -73,7 +73,8 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
         source: facts.http.source,
       }
     : null;
-  const { cancel, progress, resultTypeDefault } = facts.dispatch;
+  const { cancel, progress, resultTypeDefault, batch } = facts.dispatch;
+  const envelopeModel = envelope(schema);
   const hasMethod = (name: string) => methods.some((m) => m.name === name);
   const dispatch = {
     cancel:
@@ -83,6 +84,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     progress:
       appliesTo(progress.versions, version, era) && hasMethod(progress.method) ? { method: progress.method, tokenParam: progress.tokenParam, metaKey: progress.metaKey } : null,
     resultTypeDefault: appliesTo(resultTypeDefault.versions, version, era) ? { property: resultTypeDefault.property, value: resultTypeDefault.value } : null,
+    batch: envelopeModel.batches && appliesTo(batch.versions, version, era) ? { notBatchable: batch.notBatchable.filter(hasMethod) } : null,
   };
 
   return {
@@ -96,7 +98,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     definitions,
     methods,
     messageUnions: MESSAGE_UNIONS.filter((u) => schema.definitions.has(u.name)),
-    envelope: envelope(schema),
+    envelope: envelopeModel,
     errorCodes: errorCodes(version, era, schema, facts),
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],

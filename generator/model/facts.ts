@@ -63,6 +63,8 @@ export interface Facts {
     cancel: { method: string; requestIdParam: string; notCancellable: string[]; notCancellableSource: string; versions: VersionSelector; source: string };
     progress: { method: string; tokenParam: string; metaKey: string; versions: VersionSelector; source: string };
     resultTypeDefault: { property: string; value: string; versions: VersionSelector; source: string };
+    /** Requests that must never be part of a JSON-RPC batch, in releases that have batches. */
+    batch: { notBatchable: string[]; versions: VersionSelector; source: string };
   };
   /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types. Types only. */
   readonly typeCorrections: readonly { versions: VersionSelector; definition: string; path: readonly (string | number)[]; type: readonly JsonType[]; source: string }[];
@@ -142,6 +144,7 @@ export function loadFacts(file: string): Facts {
   const cancel = c.object(dispatch["cancel"], "/dispatch/cancel");
   const progress = c.object(dispatch["progress"], "/dispatch/progress");
   const resultTypeDefault = c.object(dispatch["resultTypeDefault"], "/dispatch/resultTypeDefault");
+  const batch = c.object(dispatch["batch"], "/dispatch/batch");
   const openMeta = c.object(root["openMeta"], "/openMeta");
   const typeCorrections = c.array(root, "typeCorrections").map(([v, p]) => {
     const o = c.object(v, p);
@@ -208,6 +211,11 @@ export function loadFacts(file: string): Facts {
         value: c.string(resultTypeDefault, "/dispatch/resultTypeDefault", "value"),
         versions: c.selector(resultTypeDefault, "/dispatch/resultTypeDefault"),
         source: c.string(resultTypeDefault, "/dispatch/resultTypeDefault", "source"),
+      },
+      batch: {
+        notBatchable: c.strings(batch, "/dispatch/batch", "notBatchable"),
+        versions: c.selector(batch, "/dispatch/batch"),
+        source: c.string(batch, "/dispatch/batch", "source"),
       },
     },
     typeCorrections,

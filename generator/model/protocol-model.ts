@@ -125,6 +125,8 @@ export interface DispatchModel {
   readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
   /** Modern: the `resultType` a result gets when the handler leaves it out. */
   readonly resultTypeDefault: { readonly property: string; readonly value: string } | null;
+  /** Where messages may come in batches (`envelope.batches`): the requests a batch must not hold (initialize); null elsewhere. */
+  readonly batch: { readonly notBatchable: readonly string[] } | null;
 }
 
 export interface UiExtensionModel {

@@ -31,14 +31,19 @@ export type DispatchValidate = (
   | { readonly ok: true }
   | { readonly ok: false; readonly code: number; readonly errors: readonly DispatchIssue[] };
 
+/** A release with batches: the requests that must never be part of one (initialize), answered -32600 there. */
+export interface BatchRules {
+  readonly notBatchable: readonly string[];
+}
+
 /** What a release's dispatchers share, whichever side they serve. */
 export interface DispatchRelease<Batches extends boolean = boolean> {
   readonly version: string;
   /**
-   * Whether the release's message union admits JSON-RPC batches (2025-03-26): `handle` then
-   * answers an array of messages with an array of responses.
+   * `false`, or the rules of JSON-RPC batches where the release's message union admits them
+   * (2025-03-26): `handle` then answers an array of messages with an array of responses.
    */
-  readonly batches: Batches;
+  readonly batches: Batches extends true ? BatchRules : false;
   readonly codes: {
     readonly invalidRequest: number;
     readonly methodNotFound: number;
@@ -492,6 +497,7 @@ export function createDispatcher<C>(
   const dispatchOne = async (
     input: unknown,
     isText: boolean,
+    batch: BatchRules | false,
     context: C,
     signal: AbortSignal | undefined,
   ): Promise<DispatchResponse | undefined> => {
@@ -518,15 +524,21 @@ export function createDispatcher<C>(
     const message = parsed.message;
     if (message.kind === "notification")
       return onNotification(message.method, message.params, context);
-    if (message.kind === "request")
-      return onRequest(message.id, message.method, message.params, context, signal);
-    return undefined;
+    if (message.kind !== "request") return undefined;
+    if (batch !== false && batch.notBatchable.includes(message.method))
+      return failure(
+        message.id,
+        spec.codes.invalidRequest,
+        `Invalid request: ${message.method} must not be part of a batch`,
+      );
+    return onRequest(message.id, message.method, message.params, context, signal);
   };
 
   // JSON-RPC 2.0 §6: each element is a message of its own, handled concurrently (so a cancel can
   // reach a request of the same batch); requests' responses come back as one array, in the order
   // of the requests; an empty array is one invalid request.
   const dispatchBatch = async (
+    batch: BatchRules,
     items: readonly unknown[],
     context: C,
     signal: AbortSignal | undefined,
@@ -537,7 +549,7 @@ export function createDispatcher<C>(
       );
     const answers = await Promise.all(
       items.map((item) =>
-        dispatchOne(item, false, context, signal).catch((error: unknown) => {
+        dispatchOne(item, false, batch, context, signal).catch((error: unknown) => {
           report(error, undefined, undefined, context);
           return undefined;
         }),
@@ -552,9 +564,11 @@ export function createDispatcher<C>(
     context: C,
     signal: AbortSignal | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
-    const items = spec.batches ? batchOf(input) : undefined;
-    if (items !== undefined) return dispatchBatch(items, context, signal);
-    return dispatchOne(input, typeof input === "string", context, signal);
+    if (spec.batches !== false) {
+      const items = batchOf(input);
+      if (items !== undefined) return dispatchBatch(spec.batches, items, context, signal);
+    }
+    return dispatchOne(input, typeof input === "string", false, context, signal);
   };
 
   return {
