@@ -42,6 +42,9 @@ function isStableType(type: string): boolean {
 const KEY = String.raw`(?:${NAME}|"(?=[^"\\]*[^\w$"\\])(?![\d.]+")[^"\\]+")`;
 const MEMBER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]): (.*);$`);
 const INLINE_MEMBER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: (.*)$`);
+/** A frozen table of literals on one line, as emit/errors.ts and emit/meta.ts write them. */
+const FROZEN_TABLE = new RegExp(String.raw`^export const ${NAME}: (${NAME}) = /\* @__PURE__ \*/ Object\.freeze<\1>\(\{ (.*) \}\);$`);
+const TABLE_ENTRY = new RegExp(String.raw`(${NAME}): (${STRING}|-?(?:0|[1-9]\d{0,14}))(?:, |$)`, "y");
 const OPENER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: \{$`);
 const INTERFACE = new RegExp(String.raw`^export interface ${NAME}(?: extends ${NAME}(?:, ${NAME})*)? \{$`);
 const TYPE_ALIAS = new RegExp(String.raw`^(export )?type (${NAME})(<${NAME} extends ${NAME}(?:, ${NAME} extends ${NAME})*>)? = (.*);$`);
@@ -96,7 +99,7 @@ function declarationEnd(lines: readonly string[], start: number): number | undef
   }
   const head = lines[i];
   if (head === undefined) return undefined;
-  if (TYPE_ALIAS.test(head)) return i + 1;
+  if (TYPE_ALIAS.test(head) || FROZEN_TABLE.test(head)) return i + 1;
   if (!INTERFACE.test(head)) return undefined;
   for (i++; i < lines.length; i++) if (lines[i] === "}") return i + 1;
   return undefined;
@@ -107,6 +110,8 @@ function stable(lines: readonly string[]): string | undefined {
   const i = docComment(lines, 0, "");
   if (i === undefined) return undefined;
   const head = lines[i]!;
+  const table = FROZEN_TABLE.exec(head);
+  if (table) return frozenTable(lines.slice(0, i), head, table[2]!);
   const alias = TYPE_ALIAS.exec(head);
   if (alias) {
     const [, exported = "", name, parameters = "", type] = alias as unknown as [string, string | undefined, string, string | undefined, string];
@@ -200,6 +205,24 @@ function members(lines: readonly string[], i: number, actual: string, want: stri
     } else return undefined;
   }
   return undefined;
+}
+
+/**
+ * `export const X: T = /* @__PURE__ *\/ Object.freeze<T>({ a: 1, b: "x" });` as prettier prints it:
+ * as it is if it fits, else the object hugged by the call, an entry per line.
+ */
+function frozenTable(docs: readonly string[], line: string, body: string): string | undefined {
+  const entries: string[] = [];
+  TABLE_ENTRY.lastIndex = 0;
+  while (TABLE_ENTRY.lastIndex < body.length) {
+    const m = TABLE_ENTRY.exec(body);
+    if (m === null) return undefined;
+    entries.push(`${m[1]}: ${m[2]}`);
+  }
+  if (line.length <= PRINT_WIDTH) return [...docs, line].join("\n");
+  const head = line.slice(0, line.length - body.length - 5);
+  if (head.length > PRINT_WIDTH || entries.some((e) => e.length + 3 > PRINT_WIDTH)) return undefined;
+  return [...docs, head, ...entries.map((e) => `  ${e},`), "});"].join("\n");
 }
 
 /** The members of a one-line object type `{ a: A; b?: B }` within the grammar, or undefined. */
