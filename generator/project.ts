@@ -127,16 +127,17 @@ function nearestPackageDir(start: string): string | undefined {
 }
 
 /**
- * The command-line flags that, beside the config, choose what this run writes: each override that differs from the
- * config (all of them without one), so the header names a command that writes the same output.
+ * The command-line flags that, beside the config, choose what this run's files hold: each override that differs from
+ * the config (all of them without one), so the header names a command that writes the same files. `-r` only names
+ * releases the config's command would not generate: narrowing a run to releases it does generate writes their files
+ * exactly as a full run does, and must not re-render them for a header.
  */
 function overrideFlags(root: string, config: Config | undefined, options: ProjectOptions, outDir: string): string[] {
   const flags: string[] = [];
   if (options.out !== undefined && (!config || outDir !== join(root, config.out))) flags.push("--out", relative(root, outDir).split(sep).join("/"));
-  const releases = options.releases ?? [];
-  const configured = new Set(config?.releases ?? []);
-  if (releases.length > 0 && (config?.releases === undefined || new Set(releases).size !== configured.size || releases.some((r) => !configured.has(r))))
-    for (const release of new Set(releases)) flags.push("-r", release);
+  const configured = config?.releases === undefined ? undefined : new Set(config.releases);
+  const releases = [...new Set(options.releases ?? [])];
+  if (configured !== undefined && releases.some((r) => !configured.has(r))) for (const release of releases) flags.push("-r", release);
   if (options.importExtension !== undefined && options.importExtension !== (config?.importExtension ?? ".js")) flags.push("--import-extension", options.importExtension);
   return flags;
 }
