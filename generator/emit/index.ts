@@ -50,9 +50,11 @@ export function* emitFiles(models: readonly ProtocolModel[], options: RenderOpti
     const present = VERSION_EMITTERS.filter((e) => e.when?.(model) ?? true);
     const modules = present.map((e) => e.module);
     const emitted: EmittedFile[] = [];
-    for (const { emit } of present) {
-      const file = emit(model);
-      emitted.push(file);
+    // types.ts last: it is the slowest module to emit and, mostly prettier-stable, the quickest to
+    // format, so the formatting worker gets its first module sooner (the order of output is by path).
+    for (const i of present.map((_, k) => k).sort((a, b) => Number(present[a]!.module === "types") - Number(present[b]!.module === "types"))) {
+      const file = present[i]!.emit(model);
+      emitted[i] = file;
       yield finishFile(file, options);
     }
     assertDistinctExports(model, emitted);
