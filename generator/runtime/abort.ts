@@ -25,3 +25,11 @@ export function abortController(): AbortHandle {
     .AbortController;
   return new Controller();
 }
+
+/**
+ * Why `signal` was aborted. Read through a cast rather than declared above: DOM and @types/node declare
+ * `reason: any`, and a merged declaration must agree with theirs to the letter, which `unknown` does not.
+ */
+export function abortReason(signal: AbortSignal): unknown {
+  return (signal as { readonly reason?: unknown }).reason;
+}

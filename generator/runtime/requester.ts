@@ -7,25 +7,11 @@
  */
 import { isObject, own, type JsonObject } from "./json.js";
 import { isInputRequired, responseError } from "./responses.js";
+import { abortReason } from "./abort.js";
 import type { CancelSpec } from "./dispatcher.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 type RequestId = string | number;
-
-/**
- * The part of an `AbortSignal` the requester uses. The runtime compiles without DOM or Node types,
- * so it names the shape; every platform's `AbortSignal` fits it.
- */
-export interface SignalLike {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(
-    type: "abort",
-    listener: () => void,
-    options?: { readonly once?: boolean },
-  ): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
 
 // Timers exist on every platform the output runs on, but not in the ES library it compiles against.
 declare function setTimeout(callback: () => void, ms: number): unknown;
@@ -50,7 +36,7 @@ export interface InputHandler {
   answerInputRequests(
     inputRequests: unknown,
     context?: undefined,
-    signal?: SignalLike,
+    signal?: AbortSignal,
   ): Promise<{
     readonly inputResponses: object;
     readonly errors: { readonly [key: string]: RpcErrorBody };
@@ -74,7 +60,7 @@ export interface RequesterOptions extends RequesterBehaviour {
 }
 
 export interface CallOptions {
-  readonly signal?: SignalLike;
+  readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
 }
 
@@ -127,7 +113,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
   ): Promise<unknown> {
     const id = nextId();
     const signal = call.signal;
-    if (signal?.aborted) return Promise.reject(asError(signal.reason));
+    if (signal?.aborted) return Promise.reject(asError(abortReason(signal)));
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;
     return new Promise((resolve, reject) => {
       const abandon = (reason: Error): void => {
@@ -145,7 +131,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
           )
           .catch(() => undefined);
       };
-      const onAbort = (): void => abandon(asError(signal?.reason));
+      const onAbort = (): void =>
+        abandon(asError(signal === undefined ? undefined : abortReason(signal)));
       const timer =
         timeoutMs === undefined
           ? undefined
@@ -240,7 +227,7 @@ async function retryParams(
   original: object | undefined,
   result: JsonObject,
   handler: InputHandler,
-  signal: SignalLike | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<object> {
   const answers = await handler.answerInputRequests(result["inputRequests"], undefined, signal);
   const failed = Object.values(answers.errors)[0];
