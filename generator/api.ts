@@ -61,7 +61,12 @@ function sources(options: ProjectOptions, project: Project) {
 }
 
 function renderOptions(project: Project): RenderOptions {
-  return { importExtension: project.importExtension, regenerateCommand: project.regenerateCommand, ...(project.typeCheckOutput ? { typeCheckOutput: true } : {}) };
+  return {
+    importExtension: project.importExtension,
+    regenerateCommand: project.regenerateCommand,
+    ...(project.rootRegenerateCommand !== project.regenerateCommand ? { rootRegenerateCommand: project.rootRegenerateCommand } : {}),
+    ...(project.typeCheckOutput ? { typeCheckOutput: true } : {}),
+  };
 }
 
 /** Writes the bindings of the chosen releases into the project's output folder, in one atomic step. */
@@ -88,7 +93,7 @@ export async function check(options: ProjectOptions = {}): Promise<ProjectCheckR
   const { project, releases } = openProject(options, true);
   const out = relative(project.root, project.paths.outDir).split(sep).join("/");
   const report = await checkTree(project.paths, { releases, ...sources(options, project), label: out, render: renderOptions(project) });
-  return { ...report, out, regenerateCommand: project.regenerateCommand };
+  return { ...report, out, regenerateCommand: project.rootRegenerateCommand };
 }
 
 /** Places the chosen releases' schemas in the cache (`node_modules/.cache/mcp-bindgen`), verified against the locks. */

@@ -112,7 +112,9 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
   const lock = storeLock(paths);
   const placed = await placeSchemas(paths, options.releases, options, lock);
   const versions = [...placed.keys()];
-  const generator = generatorHash(options.render ?? {});
+  // The root modules' command is in the root stamp alone: a run narrowed to some releases re-renders no release folder.
+  const { rootRegenerateCommand, ...releaseRender } = options.render ?? {};
+  const generator = generatorHash(releaseRender);
   const facts = sha256(readFileSync(paths.factsFile));
   const plans: Plan[] = [...placed].map(([version, { file, sha256: locked }]) => {
     const schema = sha256(readFileSync(file));
@@ -126,6 +128,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     input: rootInput(
       generator,
       plans.map((p) => ({ version: p.version, input: p.stamp.input })),
+      rootRegenerateCommand,
     ),
     versions,
   };

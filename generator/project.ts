@@ -44,8 +44,10 @@ export interface Project {
   readonly importExtension: ImportExtension;
   /** Whether the official examples the lock pins are placed in the cache too. */
   readonly examples: boolean;
-  /** What the header of each generated file tells the reader to run: a command that writes this run's output. */
+  /** What the header of each file in a release folder tells the reader to run: a command that writes it as this run does. */
   readonly regenerateCommand: string;
+  /** The same for the files outside the release folders, the root index among them: it names the releases when this run chose others than the config. */
+  readonly rootRegenerateCommand: string;
   /** Whether the generated modules go without `@ts-nocheck`. */
   readonly typeCheckOutput: boolean;
 }
@@ -80,6 +82,7 @@ export function resolveProject(options: ProjectOptions = {}): Project {
     }
   }
   const checkout = root === PACKAGE_ROOT;
+  const flags = overrideFlags(root, config, options, outDir);
   return {
     root,
     configFile,
@@ -94,7 +97,8 @@ export function resolveProject(options: ProjectOptions = {}): Project {
     releases: options.releases && options.releases.length > 0 ? options.releases : config?.releases,
     importExtension: options.importExtension ?? config?.importExtension ?? ".js",
     examples: config?.examples ?? false,
-    regenerateCommand: regenerateCommand(root, overrideFlags(root, config, options, outDir)),
+    regenerateCommand: regenerateCommand(root, flags.files),
+    rootRegenerateCommand: regenerateCommand(root, flags.root),
     typeCheckOutput: config?.typeCheckOutput ?? false,
   };
 }
@@ -127,19 +131,21 @@ function nearestPackageDir(start: string): string | undefined {
 }
 
 /**
- * The command-line flags that, beside the config, choose what this run's files hold: each override that differs from
- * the config (all of them without one), so the header names a command that writes the same files. `-r` only names
- * releases the config's command would not generate: narrowing a run to releases it does generate writes their files
- * exactly as a full run does, and must not re-render them for a header.
+ * The flags by which this run departs from the config, so a header can name a command that writes the same output:
+ * `files` for every file, `root` for the files outside the release folders, which alone speak of the set of releases
+ * (narrowing the run to some of the config's releases leaves the release folders as the config writes them).
  */
-function overrideFlags(root: string, config: Config | undefined, options: ProjectOptions, outDir: string): string[] {
-  const flags: string[] = [];
-  if (options.out !== undefined && (!config || outDir !== join(root, config.out))) flags.push("--out", relative(root, outDir).split(sep).join("/"));
-  const configured = config?.releases === undefined ? undefined : new Set(config.releases);
+function overrideFlags(root: string, config: Config | undefined, options: ProjectOptions, outDir: string): { files: string[]; root: string[] } {
+  const before: string[] = [];
+  const after: string[] = [];
+  if (options.out !== undefined && (!config || outDir !== join(root, config.out))) before.push("--out", relative(root, outDir).split(sep).join("/"));
+  if (options.importExtension !== undefined && options.importExtension !== (config?.importExtension ?? ".js")) after.push("--import-extension", options.importExtension);
   const releases = [...new Set(options.releases ?? [])];
-  if (configured !== undefined && releases.some((r) => !configured.has(r))) for (const release of releases) flags.push("-r", release);
-  if (options.importExtension !== undefined && options.importExtension !== (config?.importExtension ?? ".js")) flags.push("--import-extension", options.importExtension);
-  return flags;
+  const configured = config?.releases === undefined ? undefined : new Set(config.releases);
+  const narrowing = configured === undefined || releases.every((r) => configured.has(r));
+  if (releases.length === 0 || (configured !== undefined && narrowing && releases.length === configured.size)) return { files: [...before, ...after], root: [...before, ...after] };
+  const chosen = [...before, ...releases.flatMap((r) => ["-r", r]), ...after];
+  return { files: narrowing ? [...before, ...after] : chosen, root: chosen };
 }
 
 /** A word as a POSIX shell reads it back: quoted only when it has to be. */

@@ -36,8 +36,9 @@ export function versionInput(schema: string, facts: string, generator: string, s
   return sha256(`schema ${schema}\nfacts ${facts}\ngenerator ${generator}\n${source === undefined ? "" : `schema.ts ${source}\n`}`);
 }
 
-export function rootInput(generator: string, versions: readonly { version: string; input: string }[]): string {
-  return sha256([`generator ${generator}`, ...versions.map((v) => `${v.version} ${v.input}`)].join("\n"));
+export function rootInput(generator: string, versions: readonly { version: string; input: string }[], rootCommand?: string): string {
+  const lines = [`generator ${generator}`, ...versions.map((v) => `${v.version} ${v.input}`)];
+  return sha256((rootCommand === undefined ? lines : [...lines, `root command ${rootCommand}`]).join("\n"));
 }
 
 /**

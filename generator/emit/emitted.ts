@@ -20,6 +20,11 @@ export interface RenderOptions {
   readonly importExtension?: ".js" | ".ts";
   /** The command the header of each file tells readers to run instead of editing it. */
   readonly regenerateCommand?: string;
+  /**
+   * The command for the files outside the release folders when it differs (a run that chose other releases than
+   * the config: only these files speak of the set). Not part of the release folders' stamps, so it re-renders no release.
+   */
+  readonly rootRegenerateCommand?: string;
   /** Leave out the `@ts-nocheck` pragma, so a consumer's tsc checks the generated bodies too (slower, and nothing it could fix). */
   readonly typeCheckOutput?: boolean;
 }

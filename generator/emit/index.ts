@@ -60,13 +60,14 @@ export function* emitFiles(models: readonly ProtocolModel[], options: RenderOpti
     assertDistinctExports(model, emitted);
     yield finishFile(emitVersionIndex(model, modules), options);
   }
-  for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), options);
+  const rootOptions = options.rootRegenerateCommand === undefined ? options : { ...options, regenerateCommand: options.rootRegenerateCommand };
+  for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), rootOptions);
   yield finishFile(
     emitRootIndex(
       models,
       ROOT_EMITTERS.map((e) => e.module),
     ),
-    options,
+    rootOptions,
   );
-  for (const file of runtimeFiles()) yield finishFile(file, options);
+  for (const file of runtimeFiles()) yield finishFile(file, rootOptions);
 }
