@@ -41,6 +41,7 @@ function isStableType(type: string): boolean {
 /** A property key prettier leaves as it is: an identifier, or a string literal that could not be one. */
 const KEY = String.raw`(?:${NAME}|"(?=[^"\\]*[^\w$"\\])(?![\d.]+")[^"\\]+")`;
 const MEMBER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]): (.*);$`);
+const QUOTED_IDENTIFIER_KEY = new RegExp(String.raw`^(readonly )?"(${NAME})"(\??): `);
 const INLINE_MEMBER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: (.*)$`);
 /** A frozen table of literals on one line, as emit/errors.ts and emit/meta.ts write them. */
 const FROZEN_TABLE = new RegExp(String.raw`^export const ${NAME}: (${NAME}) = /\* @__PURE__ \*/ Object\.freeze<\1>\(\{ (.*) \}\);$`);
@@ -176,7 +177,7 @@ function members(lines: readonly string[], i: number, actual: string, want: stri
     if (afterDoc === i && (line === `${closing}}` || line === `${closing}};`)) return out.length > 0 ? { close: i, out } : undefined;
     if (!line.startsWith(actual)) return undefined;
     for (let k = i; k < afterDoc; k++) out.push(want + lines[k]!.slice(actual.length));
-    const member = line.slice(actual.length);
+    const member = unquoteKey(line.slice(actual.length));
     const typed = MEMBER.exec(member);
     const inline = typed ? inlineObject(typed[1]!) : undefined;
     if (typed && isStableType(typed[1]!)) {
@@ -225,10 +226,15 @@ function frozenTable(docs: readonly string[], line: string, body: string): strin
   return [...docs, head, ...entries.map((e) => `  ${e},`), "});"].join("\n");
 }
 
+/** A member with a quoted key that is an identifier, as prettier prints it: unquoted (quotes only where needed, key by key). */
+function unquoteKey(member: string): string {
+  return member.replace(QUOTED_IDENTIFIER_KEY, "$1$2$3: ");
+}
+
 /** The members of a one-line object type `{ a: A; b?: B }` within the grammar, or undefined. */
 function inlineObject(type: string): string[] | undefined {
   if (!type.startsWith("{ ") || !type.endsWith(" }")) return undefined;
-  const parts = type.slice(2, -2).split("; ");
+  const parts = type.slice(2, -2).split("; ").map(unquoteKey);
   return parts.every((part) => {
     const m = INLINE_MEMBER.exec(part);
     return m !== null && isStableType(m[1]!);
