@@ -46,7 +46,7 @@ const INLINE_MEMBER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: (.*)$`);
 /** A frozen table of literals on one line, as emit/errors.ts and emit/meta.ts write them. */
 const FROZEN_TABLE = new RegExp(String.raw`^export const ${NAME}: (${NAME}) = /\* @__PURE__ \*/ Object\.freeze<\1>\(\{ (.*) \}\);$`);
 const TABLE_ENTRY = new RegExp(String.raw`(${NAME}): (${STRING}|-?(?:0|[1-9]\d{0,14}))(?:, |$)`, "y");
-const OPENER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: \{$`);
+const OPENER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]): \{$`);
 const INTERFACE = new RegExp(String.raw`^export interface ${NAME}(?: extends ${NAME}(?:, ${NAME})*)? \{$`);
 const TYPE_ALIAS = new RegExp(String.raw`^(export )?type (${NAME})(<${NAME} extends ${NAME}(?:, ${NAME} extends ${NAME})*>)? = (.*);$`);
 
@@ -198,7 +198,8 @@ function members(lines: readonly string[], i: number, actual: string, want: stri
       i = afterDoc + 1;
     } else if (OPENER.test(member) && want.length + member.length <= PRINT_WIDTH) {
       const nestedActual = /^ */.exec(lines[afterDoc + 1] ?? "")![0];
-      if (nestedActual.length !== actual.length + 2 && nestedActual.length !== actual.length + 4) return undefined;
+      // Hanging indents add up with depth: any deeper, even indentation, closed two spaces less.
+      if (nestedActual.length <= actual.length || nestedActual.length % 2 !== 0) return undefined;
       const nested = members(lines, afterDoc + 1, nestedActual, `${want}  `);
       if (nested === undefined || lines[nested.close] !== `${nestedActual.slice(2)}};`) return undefined;
       out.push(want + member, ...nested.out, `${want}};`);
