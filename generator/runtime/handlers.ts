@@ -7,24 +7,19 @@ import type { RequestId } from "./dispatcher.js";
  */
 
 /** The params a table gives `M`, or `undefined` where the method takes none. */
-export type ParamsIn<Table, M extends keyof Table> = Table[M] extends { params: infer P }
-  ? P
-  : undefined;
+type ParamsIn<Table, M extends keyof Table> = Table[M] extends { params: infer P } ? P : undefined;
 
 /** The result a table gives `M`. */
-export type ResultIn<Table, M extends keyof Table> = Table[M] extends { result: infer R }
-  ? R
-  : never;
+type ResultIn<Table, M extends keyof Table> = Table[M] extends { result: infer R } ? R : never;
 
 /** The `_meta` a params type declares. */
-export type MetaIn<P> = NonNullable<P> extends { _meta?: infer X } ? X : undefined;
+type MetaIn<P> = NonNullable<P> extends { _meta?: infer X } ? X : undefined;
 
 /**
  * A request's `_meta` as a handler sees it: always there where the params type requires it,
  * since the dispatcher answers -32602 before any handler runs when it is missing.
  */
-export type RequestMetaIn<P> =
-  NonNullable<P> extends { _meta: infer X } ? X : MetaIn<P> | undefined;
+type RequestMetaIn<P> = NonNullable<P> extends { _meta: infer X } ? X : MetaIn<P> | undefined;
 
 /** Sends one of the notifications in `Table`, typed by it. */
 export type Notify<Table> = <N extends keyof Table & string>(

@@ -45,6 +45,3 @@ export type ValidatedOf<Request, Notification, Error> =
 export type UnknownMethodMessage =
   | { kind: "request"; jsonrpc: "2.0"; id: RequestId; method: string; params?: JsonObject }
   | { kind: "notification"; jsonrpc: "2.0"; method: string; params?: JsonObject };
-
-/** A notification builder's arguments: the params may be left out where the method allows none. */
-export type NotificationArgs<P> = undefined extends P ? [params?: P] : [params: P];
