@@ -15,7 +15,9 @@ const NAME = String.raw`[A-Za-z_$][\w$]*`;
 /** One operand of a type: a (qualified) name, a string literal needing no escapes, an integer, or an indexed access with one. */
 const STRING = String.raw`"[\x20\x21\x23-\x5b\x5d-\x7e]*"`;
 const QUALIFIED = String.raw`${NAME}(?:\.${NAME})*`;
-const OPERAND = String.raw`(?:(?:${QUALIFIED}|${STRING}|-?(?:0|[1-9]\d{0,14}))(?:\[(?:${STRING}|${NAME})\]|\[\])*|keyof (?:typeof )?${QUALIFIED}|typeof ${QUALIFIED}|readonly ${QUALIFIED}(?:\[\])+)`;
+/** `(typeof X)[`: prettier keeps (adds) these parentheses. */
+const TYPEOF_INDEXED = String.raw`\(typeof ${QUALIFIED}\)\[`;
+const OPERAND = String.raw`(?:(?:${QUALIFIED}|${STRING}|-?(?:0|[1-9]\d{0,14}))(?:\[(?:${STRING}|${NAME})\]|\[\])*|keyof (?:typeof )?${QUALIFIED}|typeof ${QUALIFIED}|readonly ${QUALIFIED}(?:\[\])+|${TYPEOF_INDEXED}(?:${STRING}|keyof typeof ${QUALIFIED})\])`;
 /** A type as one line: operands joined by ` | ` / ` & `, `[]` suffixes, parentheses and type arguments. */
 const TYPE_TEXT = new RegExp(String.raw`^(?:${OPERAND}|\(|\)(?:\[\])*|<|>(?:\[\])*| \| | & |, )+$`);
 /**
@@ -23,8 +25,9 @@ const TYPE_TEXT = new RegExp(String.raw`^(?:${OPERAND}|\(|\)(?:\[\])*|<|>(?:\[\]
  * parenthesises an intersection inside a union), and parentheses only around a union or
  * intersection (prettier drops others).
  */
-function isStableType(type: string): boolean {
-  if (!TYPE_TEXT.test(type) || (type.includes(" | ") && type.includes(" & "))) return false;
+function isStableType(text: string): boolean {
+  if (!TYPE_TEXT.test(text) || (text.includes(" | ") && text.includes(" & "))) return false;
+  const type = text.replace(new RegExp(TYPEOF_INDEXED, "g"), "typeof X[");
   const open: number[] = [];
   for (let k = 0; k < type.length; k++) {
     if (type[k] === "(") open.push(k);
@@ -48,7 +51,15 @@ const FROZEN_TABLE = new RegExp(String.raw`^export const ${NAME}: (${NAME}) = /\
 const TABLE_ENTRY = new RegExp(String.raw`(${NAME}): (${STRING}|-?(?:0|[1-9]\d{0,14}))(?:, |$)`, "y");
 const OPENER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]): \{$`);
 const INTERFACE = new RegExp(String.raw`^export interface ${NAME}(?: extends ${NAME}(?:, ${NAME})*)? \{$`);
-const TYPE_ALIAS = new RegExp(String.raw`^(export )?type (${NAME})(<${NAME} extends ${NAME}(?:, ${NAME} extends ${NAME})*>)? = (.*);$`);
+const TYPE_ALIAS = new RegExp(String.raw`^(export )?type (${NAME})(<.*?>)? = (.*);$`);
+const TYPE_PARAMETER = new RegExp(String.raw`^${NAME}(?: extends (.+?))?(?: = (.+))?$`);
+/** An import or export of a list of names (`import { a, type B } from "./m.js";`), or of a namespace. */
+const SPECIFIER = String.raw`(?:type )?${NAME}(?: as ${NAME})?`;
+const MODULE_LIST = new RegExp(String.raw`^((?:import|export)(?: type)? \{)( ${SPECIFIER}(?:, ${SPECIFIER})* )(\}(?: from ${STRING})?;)$`);
+const NAMESPACE_IMPORT = new RegExp(String.raw`^import (?:type )?\* as ${NAME} from ${STRING};$`);
+/** A one-line variable statement or re-export: passed through if it fits and its code is clean (isCleanCode). */
+const ONE_LINE_STATEMENT = new RegExp(String.raw`^(?:(?:export )?const ${NAME}(?:: [^=]+)? = .*;|export \* from ${STRING};)$`);
+const FUNCTION_HEAD = new RegExp(String.raw`^(?:export )?function ${NAME}[<(]`);
 
 /**
  * `content` with every run of prettier-stable declarations (and the single blank lines between
@@ -100,7 +111,13 @@ function declarationEnd(lines: readonly string[], start: number): number | undef
   }
   const head = lines[i];
   if (head === undefined) return undefined;
-  if (TYPE_ALIAS.test(head) || FROZEN_TABLE.test(head)) return i + 1;
+  if (TYPE_ALIAS.test(head) || FROZEN_TABLE.test(head) || MODULE_LIST.test(head) || NAMESPACE_IMPORT.test(head) || ONE_LINE_STATEMENT.test(head)) return i + 1;
+  if (FUNCTION_HEAD.test(head)) {
+    if (head.endsWith(";")) return i + 1;
+    if (!head.endsWith(" {")) return undefined;
+    for (i++; i < lines.length; i++) if (lines[i] === "}") return i + 1;
+    return undefined;
+  }
   if (!INTERFACE.test(head)) return undefined;
   for (i++; i < lines.length; i++) if (lines[i] === "}") return i + 1;
   return undefined;
@@ -113,9 +130,15 @@ function stable(lines: readonly string[]): string | undefined {
   const head = lines[i]!;
   const table = FROZEN_TABLE.exec(head);
   if (table) return frozenTable(lines.slice(0, i), head, table[2]!);
+  if (NAMESPACE_IMPORT.test(head)) return i === 0 && head.length <= PRINT_WIDTH ? head : undefined;
+  const list = MODULE_LIST.exec(head);
+  if (list) return i === 0 ? moduleList(head, list[1]!, list[2]!, list[3]!) : undefined;
+  if (FUNCTION_HEAD.test(head)) return functionDeclaration(lines, i);
+  if (ONE_LINE_STATEMENT.test(head)) return head.length <= PRINT_WIDTH && isCleanCode(head) ? lines.join("\n") : undefined;
   const alias = TYPE_ALIAS.exec(head);
   if (alias) {
     const [, exported = "", name, parameters = "", type] = alias as unknown as [string, string | undefined, string, string | undefined, string];
+    if (parameters !== "" && !typeParameters(parameters)) return undefined;
     const left = `${exported}type ${name}${parameters} =`;
     const docs = lines.slice(0, i);
     // An object type: on one line if it fits (without the last `;`), else a member per line.
@@ -260,4 +283,202 @@ function topLevelUnion(type: string): string[] | undefined {
   }
   parts.push(type.slice(from));
   return parts.length > 1 ? parts : undefined;
+}
+
+/** `<A extends B = C, D>` within the grammar: each bound and default a stable type. */
+function typeParameters(list: string): boolean {
+  const parts = splitTopLevel(list.slice(1, -1));
+  return parts.every((part) => {
+    const m = TYPE_PARAMETER.exec(part);
+    return m !== null && [m[1], m[2]].every((t) => t === undefined || isStableType(t));
+  });
+}
+
+/** An import or export list as prettier prints it: on one line if it fits, else (two names or more) a name per line. */
+function moduleList(line: string, open: string, names: string, close: string): string | undefined {
+  if (line.length <= PRINT_WIDTH) return line;
+  const each = names.trim().split(", ");
+  if (each.length < 2 || open.length > PRINT_WIDTH || close.length > PRINT_WIDTH || each.some((n) => n.length + 3 > PRINT_WIDTH)) return undefined;
+  return [open, ...each.map((n) => `  ${n},`), close].join("\n");
+}
+
+/** `text` split at `, ` outside brackets and strings (`=>` is not a closing bracket). */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k]!;
+    if (c === '"') k = text.indexOf('"', k + 1);
+    else if ("([{<".includes(c)) depth++;
+    else if (")]}".includes(c) || (c === ">" && text[k - 1] !== "=")) depth--;
+    else if (depth === 0 && text.startsWith(", ", k)) {
+      parts.push(text.slice(from, k));
+      from = k + 2;
+    }
+    if (k < 0) return [text];
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** The index just past the bracket closing the one opening at `open` in `text` (strings skipped, `=>` not a bracket), or undefined. */
+function closingBracket(text: string, open: number): number | undefined {
+  let depth = 0;
+  for (let k = open; k < text.length; k++) {
+    const c = text[k]!;
+    if (c === '"') {
+      k = text.indexOf('"', k + 1);
+      if (k < 0) return undefined;
+    } else if ("([{<".includes(c)) depth++;
+    else if (")]}".includes(c) || (c === ">" && text[k - 1] !== "=")) {
+      if (--depth === 0) return k + 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether one line of code (indentation removed) is spaced as prettier spaces it, in a grammar small
+ * enough to tell: double-quoted strings without escapes, no template literals or single quotes, one
+ * space around binary operators and after commas, none inside brackets, no trailing commas on the
+ * line, no operators whose mix prettier parenthesises, no numbers it rewrites, no quoted keys it
+ * may unquote, arrow parameters in parentheses, no call chains prettier may break although they fit.
+ */
+function isCleanCode(line: string): boolean {
+  if (/\s$/.test(line) || line.includes("  ") || line.includes("\t")) return false;
+  const code = line.replace(/^\/\/ .*$/, "").replace(new RegExp(STRING, "g"), (s) => (s.length > 2 ? '"_"' : '""'));
+  if (/["'`\\]/.test(code.replaceAll('"_"', "").replaceAll('""', ""))) return false;
+  if (/^\/\//.test(code) || /\/\/|\/\*/.test(code)) return false;
+  const bad = [
+    / ,|,(?! |$)|,\s*[)\]}]/,
+    /\{(?! |\}|$)|(?<=[^ {])\}|\{ \}/,
+    /\( |(?<! ) \)|\[ | \]/,
+    / ;|;(?! |$)|;;/,
+    /[^\s=!<>+\-*/%&|^?]=(?![=>])|=(?![\s=>])|\S=>|=>(?! |$)/,
+    /\S(?:&&|\|\||\?\?|===|!==)|(?:&&|\|\||\?\?|===|!==)\S/,
+    /\d\.\d|\d[eE][+-]?\d|\b0[xXbBoO]|%|<<|>>/,
+    /"[A-Za-z_$][\w$]*":|"\d[\d.]*":/,
+    /(?<![)\]>])\b[\w$]+ =>/,
+    /(?:=>|\)|\belse|\btry|\bfinally|\bdo) \{ /,
+    /\b(?:if|for|while|switch|catch|function)\(|\bnew [\w$.]+(?![\w$.(<])|! /,
+  ];
+  if (bad.some((re) => re.test(code))) return false;
+  if (code.includes("&&") && code.includes("||")) return false;
+  return (code.match(/\)\??\./g) ?? []).length < 2 && groupingParenthesesKept(code);
+}
+
+/**
+ * Whether every parenthesis that is not a call's, a statement's condition or an arrow function's
+ * parameters is one prettier keeps: around an expression whose member is read or which is called.
+ * Others (`return (a);`, `typeof (a)`, `(a + b) + c`) it may drop.
+ */
+function groupingParenthesesKept(code: string): boolean {
+  for (let k = code.indexOf("("); k >= 0; k = code.indexOf("(", k + 1)) {
+    if (/[\w$)\]>]$|\b(?:if|for|while|switch|catch) $/.test(code.slice(0, k))) continue;
+    const end = closingBracket(code, k);
+    if (end === undefined || !/^(?:[.[(]| =>|: )/.test(code.slice(end))) return false;
+  }
+  return true;
+}
+
+/**
+ * A function declaration (or overload) as prettier prints it: the signature on one line if it fits,
+ * else a parameter per line (prettier hugs a lone object-typed parameter: not modelled); a body of
+ * lines each within the width and clean (isCleanCode), blocks and expanded object literals indented
+ * by two spaces per level, single blank lines only between statements.
+ */
+function functionDeclaration(lines: readonly string[], i: number): string | undefined {
+  const head = lines[i]!;
+  const overload = head.endsWith(";");
+  const signature = head.slice(0, overload ? -1 : -2);
+  let open = signature.indexOf("(");
+  const angle = signature.indexOf("<");
+  if (angle >= 0 && angle < open) {
+    const end = closingBracket(signature, angle);
+    if (end === undefined) return undefined;
+    open = end;
+  }
+  if (signature[open] !== "(") return undefined;
+  const close = closingBracket(signature, open);
+  if (close === undefined || !signature.startsWith(": ", close) || !isCleanCode(signature)) return undefined;
+  const prefix = signature.slice(0, open + 1);
+  const parameters = signature.slice(open + 1, close - 1);
+  const returns = signature.slice(close);
+  const ending = overload ? ";" : " {";
+  let printedHead: string[];
+  if (head.length <= PRINT_WIDTH) printedHead = [head];
+  else {
+    const each = parameters === "" ? [] : splitTopLevel(parameters);
+    const tail = `)${returns}${ending}`;
+    if (each.length === 0 || /[{]/.test(parameters) || /[{]/.test(returns) || prefix.length > PRINT_WIDTH || tail.length > PRINT_WIDTH) return undefined;
+    const printed = each.map((p) => `  ${p}${p.startsWith("...") ? "" : ","}`);
+    if (printed.some((p) => p.length > PRINT_WIDTH)) return undefined;
+    printedHead = [prefix, ...printed, tail];
+  }
+  if (overload) return lines.length === i + 1 ? [...lines.slice(0, i), ...printedHead].join("\n") : undefined;
+  const body = lines.slice(i + 1, -1);
+  return lines.at(-1) === "}" && isCleanBody(body) ? [...lines.slice(0, i), ...printedHead, ...body, "}"].join("\n") : undefined;
+}
+
+/** Block openers after which the lines are statements; any other line ending in `{` opens an expanded object literal. */
+const BLOCK_OPENER = /(?:\) \{|=> \{|^(?:else|try|finally|do) \{|\} (?:else|finally) \{)$/;
+
+/** A function body (see functionDeclaration): every line clean and indented by its nesting, every bracket closed. */
+function isCleanBody(body: readonly string[]): boolean {
+  // Each open line: whether it opened a block (else an object literal) and the brackets it left open.
+  const frames: { block: boolean; brackets: string }[] = [];
+  let previous = "{";
+  for (const line of body) {
+    if (line === "") {
+      if (previous === "" || previous.endsWith("{") || frames.at(-1)?.block === false) return false;
+      previous = line;
+      continue;
+    }
+    if (line.length > PRINT_WIDTH || !isCleanCode(line.trimStart())) return false;
+    let text = line.trimStart();
+    if (text.startsWith("}")) {
+      if (previous === "") return false;
+      const frame = frames.pop();
+      if (frame === undefined) return false;
+      const closing = [...frame.brackets]
+        .reverse()
+        .map((b) => ({ "(": ")", "[": "]", "{": "}" })[b])
+        .join("");
+      if (!text.startsWith(closing)) return false;
+      if (line.length - text.length !== 2 + 2 * frames.length) return false;
+      text = text.slice(closing.length);
+      if (text === " else {" || text === " finally {" || /^ (?:else if|catch) \(.*\) \{$/.test(text)) frames.push({ block: true, brackets: "{" });
+      else if (text === "," ? frames.at(-1)?.block !== false : text !== ";" && text !== "") return false;
+      previous = line;
+      continue;
+    }
+    if (line.length - text.length !== 2 + 2 * frames.length) return false;
+    const unclosed = unclosedBrackets(text);
+    if (unclosed === undefined) return false;
+    const inObject = frames.at(-1)?.block === false;
+    if (unclosed === "") {
+      if (!(inObject ? text.endsWith(",") : text.endsWith(";"))) return false;
+    } else {
+      if (!text.endsWith("{") || /[(\[]$/.test(text)) return false;
+      frames.push({ block: BLOCK_OPENER.test(text), brackets: unclosed });
+    }
+    previous = line;
+  }
+  return frames.length === 0 && previous !== "";
+}
+
+/** The brackets a line leaves open, outermost first; undefined if it closes one it did not open. */
+function unclosedBrackets(text: string): string | undefined {
+  const stack: string[] = [];
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k]!;
+    if (c === '"') k = text.indexOf('"', k + 1);
+    else if ("([{".includes(c)) stack.push(c);
+    else if (")]}".includes(c)) {
+      const top = stack.pop();
+      if (top === undefined || ({ ")": "(", "]": "[", "}": "{" } as const)[c] !== top) return undefined;
+    }
+  }
+  return stack.join("");
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { check } from "prettier";
+import { check, format } from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadModels, render } from "../generator/generate.ts";
 import { formatFiles, PRETTIER_OPTIONS } from "../generator/format.ts";
@@ -13,6 +13,7 @@ import { FIXTURES, REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 import type { EmittedFile } from "../generator/emit/emitted.ts";
 import { exportedConstAsFunctionType, printedMembers, printedStatements } from "../generator/emit/printed.ts";
 import { sourceFilePrinter } from "../generator/emit/source-file.ts";
+import { markPrettierStable } from "../generator/prettier-stable.ts";
 
 /**
  * The generator formats with prettier's babel-ts parser for speed, and some statements are printed
@@ -142,6 +143,62 @@ describe("statements the emitters print themselves", () => {
     ].join("\n");
     const [out] = await formatFiles([{ path: "m.ts", content }]);
     expect(out!.content).toBe('import { a } from "./a.js";\nconst   kept =1\nconst formatted = 2;\nconst  alsoKept= 3\nlet z;\n');
+  });
+});
+
+describe("statements recognised as already in prettier's form (prettier-stable.ts)", () => {
+  const name = (k: number) => `aSpecifierOrParameterNameOfThirtyChars${k}`;
+  const fn = (body: string) => `function f(): void {\n${body}\n}`;
+  it.each([
+    { rule: "an import list that fits", given: 'import { a, type B } from "./m.js";', passes: true },
+    { rule: "an import list too wide: a name per line", given: `import { ${name(1)}, ${name(2)}, type ${name(3)} } from "./m.js";`, passes: true },
+    { rule: "a lone name too wide: not modelled", given: `import { ${name(1)}${name(2)}${name(3)} } from "./m.js";`, passes: false },
+    { rule: "re-exports, renamed", given: 'export { a as b, c } from "./m.js";\nexport type { D };\nexport * from "./n.js";', passes: true },
+    { rule: "a namespace import", given: 'import type * as T from "./types.js";', passes: true },
+    { rule: "a generic alias with bounds and defaults", given: 'export type P<T extends string = "x", U = T> = Q<T, U, "a">;', passes: true },
+    { rule: "parentheses prettier drops", given: "export type P<T> = (T)[];", passes: false },
+    { rule: "an indexed typeof, parenthesised as prettier does", given: "export type E = (typeof E)[keyof typeof E];", passes: true },
+    { rule: "a one-line const", given: 'export const V: A<B> = f(a, { b: 1, c: [1, "x"] });', passes: true },
+    { rule: "a const with an object prettier respaces", given: "const V = {a: 1};", passes: false },
+    { rule: "a function that fits", given: "export function f(a: string, b: number): void {\n  return g(a, b);\n}", passes: true },
+    { rule: "a signature too wide: a parameter per line", given: `export function f(${name(1)}: string, ${name(2)}: number): void {\n  return g();\n}`, passes: true },
+    { rule: "a rest parameter gets no trailing comma", given: `export function f(${name(1)}: string, ...${name(2)}: number[]): void;`, passes: true },
+    {
+      rule: "a lone object-typed parameter prettier hugs",
+      given: `function f(x: { ${"abcdefgh"
+        .split("")
+        .map((c) => `${c}: string`)
+        .join("; ")}; i: string }): void;`,
+      passes: false,
+    },
+    {
+      rule: "blocks, expanded objects, arrow callbacks, blank lines between statements",
+      given: fn(
+        "  const o = {\n    a: 1,\n    b: { c: 2 },\n    d: () => {\n      return 1;\n    },\n  };\n\n  foo(() => {\n    bar();\n  });\n  if (o.a) {\n    return 1;\n  } else if (o.b) {\n    return (o as B).c;\n  } else {\n    return a ? b : !!c;\n  }",
+      ),
+      passes: true,
+    },
+    { rule: "try, catch, finally", given: fn("  try {\n    a();\n  } catch (e) {\n    b();\n  } finally {\n    c();\n  }"), passes: true },
+    { rule: "a block on one line", given: fn("  const g = () => { return 1; };"), passes: false },
+    { rule: "a call chain prettier may break", given: fn("  return a.b().c().d((x) => x);"), passes: false },
+    { rule: "&& beside ||", given: fn("  return a && b || c;"), passes: false },
+    { rule: "parentheses prettier drops", given: fn("  return (a);"), passes: false },
+    { rule: "typeof with parentheses", given: fn("  return typeof (a);"), passes: false },
+    { rule: "an arrow parameter without parentheses", given: fn("  return x => x;"), passes: false },
+    { rule: "a quoted key prettier may unquote", given: fn('  return { "a": 1 };'), passes: false },
+    { rule: "a trailing comma on one line", given: fn("  return [1, 2,];"), passes: false },
+    { rule: "an expanded object without its trailing comma", given: fn("  const o = {\n    a: 1\n  };"), passes: false },
+    { rule: "call arguments broken although they fit", given: fn("  call(\n    a,\n  );"), passes: false },
+    { rule: "a statement over two lines", given: fn("  const x = a\n    .b();"), passes: false },
+    { rule: "a blank line opening the body", given: fn("\n  a();"), passes: false },
+    { rule: "two blank lines", given: fn("  a();\n\n\n  b();"), passes: false },
+    { rule: "numbers prettier rewrites", given: fn("  return -1.50;"), passes: false },
+    { rule: "new without arguments", given: fn("  return new Map;"), passes: false },
+  ])("$rule", async ({ given, passes }) => {
+    let marked: string | undefined;
+    markPrettierStable(given, (text) => (marked = text));
+    expect(marked !== undefined).toBe(passes);
+    if (passes) expect(marked).toBe((await format(given, { ...PRETTIER_OPTIONS, parser: "typescript" })).trimEnd());
   });
 });
 
