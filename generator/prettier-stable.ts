@@ -460,7 +460,7 @@ function isCleanBody(body: readonly string[]): boolean {
     if (unclosed === "") {
       if (!(inObject ? text.endsWith(",") : text.endsWith(";"))) return false;
     } else {
-      if (!text.endsWith("{") || /[(\[]$/.test(text)) return false;
+      if (!text.endsWith("{") || /[([]$/.test(text)) return false;
       frames.push({ block: BLOCK_OPENER.test(text), brackets: unclosed });
     }
     previous = line;
