@@ -460,7 +460,8 @@ function isCleanBody(body: readonly string[]): boolean {
     if (unclosed === "") {
       if (!(inObject ? text.endsWith(",") : text.endsWith(";"))) return false;
     } else {
-      if (!text.endsWith("{") || /[([]$/.test(text)) return false;
+      // A block or object opened last on the line, or hugged as a call's last argument; prettier breaks `[{` and deeper nestings.
+      if (!/^\(?\{$/.test(unclosed) || !text.endsWith("{")) return false;
       frames.push({ block: BLOCK_OPENER.test(text), brackets: unclosed });
     }
     previous = line;

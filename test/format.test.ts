@@ -178,6 +178,7 @@ describe("statements recognised as already in prettier's form (prettier-stable.t
       ),
       passes: true,
     },
+    { rule: "an array of objects opened on one line", given: fn("  const x = [{\n    a: 1,\n  }];"), passes: false },
     { rule: "try, catch, finally", given: fn("  try {\n    a();\n  } catch (e) {\n    b();\n  } finally {\n    c();\n  }"), passes: true },
     { rule: "a block on one line", given: fn("  const g = () => { return 1; };"), passes: false },
     { rule: "a call chain prettier may break", given: fn("  return a.b().c().d((x) => x);"), passes: false },
