@@ -49,6 +49,8 @@ const INLINE_MEMBER = new RegExp(String.raw`^(?:readonly )?${KEY}\??: (.*)$`);
 /** A frozen table of literals on one line, as emit/errors.ts and emit/meta.ts write them. */
 const FROZEN_TABLE = new RegExp(String.raw`^export const ${NAME}: (${NAME}) = /\* @__PURE__ \*/ Object\.freeze<\1>\(\{ (.*) \}\);$`);
 const TABLE_ENTRY = new RegExp(String.raw`(${NAME}): (${STRING}|-?(?:0|[1-9]\d{0,14}))(?:, |$)`, "y");
+/** A method signature in an interface (`name<T>(a: A): R;`); printedSignature judges the rest. */
+const METHOD = new RegExp(String.raw`^${NAME}[<(].*\): .*;$`);
 const OPENER = new RegExp(String.raw`^(?:readonly )?(?:${KEY}\??|\[key: string\]): \{$`);
 const INTERFACE = new RegExp(String.raw`^export interface ${NAME}(?: extends ${NAME}(?:, ${NAME})*)? \{$`);
 const TYPE_ALIAS = new RegExp(String.raw`^(export )?type (${NAME})(<.*?>)? = (.*);$`);
@@ -151,6 +153,8 @@ function stable(lines: readonly string[]): string | undefined {
     }
     if (!isStableType(type)) return undefined;
     if (head.length <= PRINT_WIDTH) return lines.join("\n");
+    const generic = typeArguments(left, type);
+    if (generic) return [...docs, ...generic].join("\n");
     const members = parameters === "" ? topLevelUnion(type) : undefined;
     if (members === undefined || members.some((m) => m.length + 4 > PRINT_WIDTH)) return undefined;
     // Prettier moves a union that fits on the next line there whole; else one member per line.
@@ -227,6 +231,11 @@ function members(lines: readonly string[], i: number, actual: string, want: stri
       if (nested === undefined || lines[nested.close] !== `${nestedActual.slice(2)}};`) return undefined;
       out.push(want + member, ...nested.out, `${want}};`);
       i = nested.close + 1;
+    } else if (METHOD.test(member)) {
+      const printed = printedSignature(member.slice(0, -1), want, ";");
+      if (printed === undefined) return undefined;
+      out.push(...printed);
+      i = afterDoc + 1;
     } else return undefined;
   }
   return undefined;
@@ -292,6 +301,19 @@ function typeParameters(list: string): boolean {
     const m = TYPE_PARAMETER.exec(part);
     return m !== null && [m[1], m[2]].every((t) => t === undefined || isStableType(t));
   });
+}
+
+/**
+ * `left Name<A, B, C>;` too wide for a line, as prettier prints it: the name kept after `=`, a type
+ * argument per line (no trailing comma); undefined if the type is not one generic reference.
+ */
+function typeArguments(left: string, type: string): string[] | undefined {
+  const open = type.indexOf("<");
+  if (open < 0 || !new RegExp(`^${QUALIFIED}$`).test(type.slice(0, open)) || closingBracket(type, open) !== type.length) return undefined;
+  const args = splitTopLevel(type.slice(open + 1, -1));
+  const first = `${left} ${type.slice(0, open + 1)}`;
+  if (args.length < 2 || first.length > PRINT_WIDTH || args.some((a) => a.length + 3 > PRINT_WIDTH)) return undefined;
+  return [first, ...args.map((a, k) => `  ${a}${k < args.length - 1 ? "," : ""}`), ">;"];
 }
 
 /** An import or export list as prettier prints it: on one line if it fits, else (two names or more) a name per line. */
@@ -391,7 +413,19 @@ function groupingParenthesesKept(code: string): boolean {
 function functionDeclaration(lines: readonly string[], i: number): string | undefined {
   const head = lines[i]!;
   const overload = head.endsWith(";");
-  const signature = head.slice(0, overload ? -1 : -2);
+  const printedHead = printedSignature(head.slice(0, overload ? -1 : -2), "", overload ? ";" : " {");
+  if (printedHead === undefined) return undefined;
+  if (overload) return lines.length === i + 1 ? [...lines.slice(0, i), ...printedHead].join("\n") : undefined;
+  const body = lines.slice(i + 1, -1);
+  return lines.at(-1) === "}" && isCleanBody(body) ? [...lines.slice(0, i), ...printedHead, ...body, "}"].join("\n") : undefined;
+}
+
+/**
+ * A call signature (`name<T>(a: A, b: B): R`, of a function or an interface's method) at `indent`,
+ * followed by `ending`, as prettier prints it: on one line if it fits, else a parameter per line
+ * (prettier hugs a lone object-typed parameter: not modelled). Undefined outside the grammar.
+ */
+function printedSignature(signature: string, indent: string, ending: string): string[] | undefined {
   let open = signature.indexOf("(");
   const angle = signature.indexOf("<");
   if (angle >= 0 && angle < open) {
@@ -402,23 +436,15 @@ function functionDeclaration(lines: readonly string[], i: number): string | unde
   if (signature[open] !== "(") return undefined;
   const close = closingBracket(signature, open);
   if (close === undefined || !signature.startsWith(": ", close) || !isCleanCode(signature)) return undefined;
-  const prefix = signature.slice(0, open + 1);
+  if (indent.length + signature.length + ending.length <= PRINT_WIDTH) return [indent + signature + ending];
   const parameters = signature.slice(open + 1, close - 1);
   const returns = signature.slice(close);
-  const ending = overload ? ";" : " {";
-  let printedHead: string[];
-  if (head.length <= PRINT_WIDTH) printedHead = [head];
-  else {
-    const each = parameters === "" ? [] : splitTopLevel(parameters);
-    const tail = `)${returns}${ending}`;
-    if (each.length === 0 || /[{]/.test(parameters) || /[{]/.test(returns) || prefix.length > PRINT_WIDTH || tail.length > PRINT_WIDTH) return undefined;
-    const printed = each.map((p) => `  ${p}${p.startsWith("...") ? "" : ","}`);
-    if (printed.some((p) => p.length > PRINT_WIDTH)) return undefined;
-    printedHead = [prefix, ...printed, tail];
-  }
-  if (overload) return lines.length === i + 1 ? [...lines.slice(0, i), ...printedHead].join("\n") : undefined;
-  const body = lines.slice(i + 1, -1);
-  return lines.at(-1) === "}" && isCleanBody(body) ? [...lines.slice(0, i), ...printedHead, ...body, "}"].join("\n") : undefined;
+  const each = parameters === "" ? [] : splitTopLevel(parameters);
+  const prefix = `${indent}${signature.slice(0, open + 1)}`;
+  const tail = `${indent})${returns}${ending}`;
+  if (each.length === 0 || parameters.includes("{") || returns.includes("{") || prefix.length > PRINT_WIDTH || tail.length > PRINT_WIDTH) return undefined;
+  const printed = each.map((p) => `${indent}  ${p}${p.startsWith("...") ? "" : ","}`);
+  return printed.some((p) => p.length > PRINT_WIDTH) ? undefined : [prefix, ...printed, tail];
 }
 
 /** Block openers after which the lines are statements; any other line ending in `{` opens an expanded object literal. */

@@ -157,6 +157,17 @@ describe("statements recognised as already in prettier's form (prettier-stable.t
     { rule: "a namespace import", given: 'import type * as T from "./types.js";', passes: true },
     { rule: "a generic alias with bounds and defaults", given: 'export type P<T extends string = "x", U = T> = Q<T, U, "a">;', passes: true },
     { rule: "parentheses prettier drops", given: "export type P<T> = (T)[];", passes: false },
+    {
+      rule: "a generic reference too wide: a type argument per line",
+      given: `export type H<C = undefined> = HandlerTable<${name(1)}, ${name(2)}, Progress<${name(3)}>, "x" | "y", C>;`,
+      passes: true,
+    },
+    { rule: "the same with the name too wide: not modelled", given: `export type ${name(1)}${name(2)}${name(3)}<C> = H<A, C>;`, passes: false },
+    {
+      rule: "an interface's method signature too wide: a parameter per line",
+      given: `export interface R extends L {\n  request<M extends X>(${name(1)}: M, ${name(2)}: P<M>, options?: CallOptions): Promise<X>;\n  short(a: A): B;\n}`,
+      passes: true,
+    },
     { rule: "an indexed typeof, parenthesised as prettier does", given: "export type E = (typeof E)[keyof typeof E];", passes: true },
     { rule: "a one-line const", given: 'export const V: A<B> = f(a, { b: 1, c: [1, "x"] });', passes: true },
     { rule: "a const with an object prettier respaces", given: "const V = {a: 1};", passes: false },
