@@ -59,6 +59,8 @@ const TYPE_PARAMETER = new RegExp(String.raw`^${NAME}(?: extends (.+?))?(?: = (.
 const SPECIFIER = String.raw`(?:type )?${NAME}(?: as ${NAME})?`;
 const MODULE_LIST = new RegExp(String.raw`^((?:import|export)(?: type)? \{)( ${SPECIFIER}(?:, ${SPECIFIER})* )(\}(?: from ${STRING})?;)$`);
 const NAMESPACE_IMPORT = new RegExp(String.raw`^import (?:type )?\* as ${NAME} from ${STRING};$`);
+/** A const initialised with a JSON string literal (emit/validate.ts's tables): any width. */
+const STRING_CONST = new RegExp(String.raw`^((?:export )?const ${NAME}(?:: ${QUALIFIED})? =) ("(?:[^"\\]|\\["\\bfnrt]|\\u[0-9a-fA-F]{4})*");$`);
 /** A one-line variable statement or re-export: passed through if it fits and its code is clean (isCleanCode). */
 const ONE_LINE_STATEMENT = new RegExp(String.raw`^(?:(?:export )?const ${NAME}(?:: [^=]+)? = .*;|export \* from ${STRING};)$`);
 const FUNCTION_HEAD = new RegExp(String.raw`^(?:export )?function ${NAME}[<(]`);
@@ -113,7 +115,8 @@ function declarationEnd(lines: readonly string[], start: number): number | undef
   }
   const head = lines[i];
   if (head === undefined) return undefined;
-  if (TYPE_ALIAS.test(head) || FROZEN_TABLE.test(head) || MODULE_LIST.test(head) || NAMESPACE_IMPORT.test(head) || ONE_LINE_STATEMENT.test(head)) return i + 1;
+  if (TYPE_ALIAS.test(head) || FROZEN_TABLE.test(head) || MODULE_LIST.test(head) || NAMESPACE_IMPORT.test(head) || ONE_LINE_STATEMENT.test(head) || STRING_CONST.test(head))
+    return i + 1;
   if (FUNCTION_HEAD.test(head)) {
     if (head.endsWith(";")) return i + 1;
     if (!head.endsWith(" {")) return undefined;
@@ -136,6 +139,8 @@ function stable(lines: readonly string[]): string | undefined {
   const list = MODULE_LIST.exec(head);
   if (list) return i === 0 ? moduleList(head, list[1]!, list[2]!, list[3]!) : undefined;
   if (FUNCTION_HEAD.test(head)) return functionDeclaration(lines, i);
+  const string = STRING_CONST.exec(head);
+  if (string) return [...lines.slice(0, i), ...stringConst(string[1]!, string[2]!)].join("\n");
   if (ONE_LINE_STATEMENT.test(head)) return head.length <= PRINT_WIDTH && isCleanCode(head) ? lines.join("\n") : undefined;
   const alias = TYPE_ALIAS.exec(head);
   if (alias) {
@@ -316,6 +321,21 @@ function typeArguments(left: string, type: string): string[] | undefined {
   return [first, ...args.map((a, k) => `  ${a}${k < args.length - 1 ? "," : ""}`), ">;"];
 }
 
+/**
+ * `left "text";` as prettier prints it: in the quotes that need fewer escapes (double on a tie),
+ * escapes of the other quote dropped, any other escape kept (JSON's are all meaningful); after
+ * `=` on the next line if the line is too wide, as prettier never breaks a string.
+ */
+function stringConst(left: string, literal: string): string[] {
+  const raw = literal.slice(1, -1);
+  const quote = (raw.match(/"/g) ?? []).length > (raw.match(/'/g) ?? []).length ? "'" : '"';
+  const content = raw.replace(/\\(.)|(["'])/gs, (match, escaped: string | undefined, bare: string | undefined) =>
+    escaped !== undefined ? (escaped === '"' && quote === "'" ? '"' : match) : bare === quote ? `\\${bare}` : bare!,
+  );
+  const line = `${left} ${quote}${content}${quote};`;
+  return line.length <= PRINT_WIDTH ? [line] : [left, `  ${quote}${content}${quote};`];
+}
+
 /** An import or export list as prettier prints it: on one line if it fits, else (two names or more) a name per line. */
 function moduleList(line: string, open: string, names: string, close: string): string | undefined {
   if (line.length <= PRINT_WIDTH) return line;
@@ -379,7 +399,7 @@ function isCleanCode(line: string): boolean {
     / ;|;(?! |$)|;;/,
     /[^\s=!<>+\-*/%&|^?]=(?![=>])|=(?![\s=>])|\S=>|=>(?! |$)/,
     /\S(?:&&|\|\||\?\?|===|!==)|(?:&&|\|\||\?\?|===|!==)\S/,
-    /\d\.\d|\d[eE][+-]?\d|\b0[xXbBoO]|%|<<|>>/,
+    /\d\.\d|\d[eE][+-]?\d|\b0[xXbBoO]|%|<<| >>/,
     /"[A-Za-z_$][\w$]*":|"\d[\d.]*":/,
     /(?<![)\]>])\b[\w$]+ =>/,
     /(?:=>|\)|\belse|\btry|\bfinally|\bdo) \{ /,
@@ -442,7 +462,8 @@ function printedSignature(signature: string, indent: string, ending: string): st
   const each = parameters === "" ? [] : splitTopLevel(parameters);
   const prefix = `${indent}${signature.slice(0, open + 1)}`;
   const tail = `${indent})${returns}${ending}`;
-  if (each.length === 0 || parameters.includes("{") || returns.includes("{") || prefix.length > PRINT_WIDTH || tail.length > PRINT_WIDTH) return undefined;
+  // Beside other parameters an object type stays inline; a lone one prettier hugs.
+  if (each.length === 0 || (each.length === 1 && parameters.includes("{")) || returns.includes("{") || prefix.length > PRINT_WIDTH || tail.length > PRINT_WIDTH) return undefined;
   const printed = each.map((p) => `${indent}  ${p}${p.startsWith("...") ? "" : ","}`);
   return printed.some((p) => p.length > PRINT_WIDTH) ? undefined : [prefix, ...printed, tail];
 }

@@ -170,6 +170,16 @@ describe("statements recognised as already in prettier's form (prettier-stable.t
     },
     { rule: "an indexed typeof, parenthesised as prettier does", given: "export type E = (typeof E)[keyof typeof E];", passes: true },
     { rule: "a one-line const", given: 'export const V: A<B> = f(a, { b: 1, c: [1, "x"] });', passes: true },
+    {
+      rule: "a JSON string with more double quotes than single: single-quoted",
+      given: `const TABLE = ${JSON.stringify(JSON.stringify({ a: "it's", b: "\\ \n \u0001" }))};`,
+      passes: true,
+    },
+    {
+      rule: "a JSON string too wide: on the line after =",
+      given: `export const T: X = ${JSON.stringify(JSON.stringify({ [name(1)]: [name(2), name(3), "it's", "''"] }))};`,
+      passes: true,
+    },
     { rule: "a const with an object prettier respaces", given: "const V = {a: 1};", passes: false },
     { rule: "a function that fits", given: "export function f(a: string, b: number): void {\n  return g(a, b);\n}", passes: true },
     { rule: "a signature too wide: a parameter per line", given: `export function f(${name(1)}: string, ${name(2)}: number): void {\n  return g();\n}`, passes: true },
