@@ -396,17 +396,21 @@ function isCleanCode(line: string): boolean {
     / ,|,(?! |$)|,\s*[)\]}]/,
     /\{(?! |\}|$)|(?<=[^ {])\}|\{ \}/,
     /\( |(?<! ) \)|\[ | \]/,
-    / ;|;(?! |$)|;;/,
+    / ;|;(?! |$)|;;|; \}/,
     /[^\s=!<>+\-*/%&|^?]=(?![=>])|=(?![\s=>])|\S=>|=>(?! |$)/,
     /\S(?:&&|\|\||\?\?|===|!==)|(?:&&|\|\||\?\?|===|!==)\S/,
     /\d\.\d|\d[eE][+-]?\d|\b0[xXbBoO]|%|<<| >>/,
     /"[A-Za-z_$][\w$]*":|"\d[\d.]*":/,
     /(?<![)\]>])\b[\w$]+ =>/,
     /(?:=>|\)|\belse|\btry|\bfinally|\bdo) \{ /,
-    /\b(?:if|for|while|switch|catch|function)\(|\bnew [\w$.]+(?![\w$.(<])|! /,
+    /\b(?:if|for|while|switch|catch|function|return|typeof|void|await|throw|delete|in|of|instanceof|case|yield)\(|\bnew [\w$.]+(?![\w$.(<])|! /,
   ];
   if (bad.some((re) => re.test(code))) return false;
   if (code.includes("&&") && code.includes("||")) return false;
+  // An else after a statement goes on a line of its own; destructuring patterns prettier may break although they fit.
+  if (/; else\b/.test(code) || /^(?:export )?(?:const|let|var) [{[]/.test(code)) return false;
+  // Declarators beside one with an initialiser go on lines of their own.
+  if (/^(?:export )?(?:const|let|var) /.test(code) && code.includes(" = ") && splitTopLevel(code).length > 1) return false;
   return (code.match(/\)\??\./g) ?? []).length < 2 && groupingParenthesesKept(code);
 }
 

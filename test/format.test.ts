@@ -215,6 +215,13 @@ describe("statements recognised as already in prettier's form (prettier-stable.t
     { rule: "a blank line opening the body", given: fn("\n  a();"), passes: false },
     { rule: "two blank lines", given: fn("  a();\n\n\n  b();"), passes: false },
     { rule: "numbers prettier rewrites", given: fn("  return -1.50;"), passes: false },
+    { rule: "declarators beside an initialised one", given: "const a = 1, b = 2;", passes: false },
+    { rule: "declarators beside an initialised one, in a body", given: fn("  let a = 1, b: number = 2;"), passes: false },
+    { rule: "declarators without initialisers", given: fn("  let a, b;"), passes: true },
+    { rule: "an inline object type's last semicolon", given: "export function f(a: { b: string; }): void;", passes: false },
+    { rule: "an else after a statement on its line", given: fn("  if (a) b(); else c();"), passes: false },
+    { rule: "a destructuring pattern", given: fn("  const { a = 1, b: [c] } = o;"), passes: false },
+    { rule: "a keyword's operand in parentheses", given: fn("  return(a);"), passes: false },
     { rule: "new without arguments", given: fn("  return new Map;"), passes: false },
   ])("$rule", async ({ given, passes }) => {
     let marked: string | undefined;
