@@ -473,7 +473,7 @@ function printedSignature(signature: string, indent: string, ending: string): st
 }
 
 /** Block openers after which the lines are statements; any other line ending in `{` opens an expanded object literal. */
-const BLOCK_OPENER = /(?:\) \{|=> \{|^(?:else|try|finally|do) \{|\} (?:else|finally) \{)$/;
+const BLOCK_OPENER = /(?:\) \{|=> \{|^(?:try|do) \{|\} (?:else|finally) \{)$/;
 
 /** A function body (see functionDeclaration): every line clean and indented by its nesting, every bracket closed. */
 function isCleanBody(body: readonly string[]): boolean {
@@ -504,7 +504,8 @@ function isCleanBody(body: readonly string[]): boolean {
       previous = line;
       continue;
     }
-    if (line.length - text.length !== 2 + 2 * frames.length) return false;
+    // Prettier puts else, catch and finally after the closing brace before them.
+    if (line.length - text.length !== 2 + 2 * frames.length || /^(?:else|catch|finally)\b/.test(text)) return false;
     const unclosed = unclosedBrackets(text);
     if (unclosed === undefined) return false;
     const inObject = frames.at(-1)?.block === false;

@@ -219,6 +219,7 @@ describe("statements recognised as already in prettier's form (prettier-stable.t
     { rule: "declarators beside an initialised one, in a body", given: fn("  let a = 1, b: number = 2;"), passes: false },
     { rule: "declarators without initialisers", given: fn("  let a, b;"), passes: true },
     { rule: "an inline object type's last semicolon", given: "export function f(a: { b: string; }): void;", passes: false },
+    { rule: "an else on the line after a block", given: fn("  if (a) {\n    b();\n  }\n  else {\n    c();\n  }"), passes: false },
     { rule: "an else after a statement on its line", given: fn("  if (a) b(); else c();"), passes: false },
     { rule: "a destructuring pattern", given: fn("  const { a = 1, b: [c] } = o;"), passes: false },
     { rule: "a keyword's operand in parentheses", given: fn("  return(a);"), passes: false },
