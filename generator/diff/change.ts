@@ -54,20 +54,7 @@ export const SUBJECT_ORDER: readonly SubjectKind[] = ["protocol", "method", "def
 
 /** One place a change was found: a collapsed entry lists every one, so tools lose nothing. */
 export interface Location {
-  /** The finer change found here (`property-added` on one definition, …). */
-  readonly id: ChangeId;
-  readonly subjectKind: SubjectKind;
-  readonly subject: string;
-  readonly path: string;
-  readonly message: string;
-  readonly before: string | null;
-  readonly after: string | null;
-  readonly oldPointer: string | null;
-  readonly newPointer: string | null;
-  readonly severity: Readonly<Record<Side, Severity>>;
-}
-
-export interface Change {
+  /** The change found here; in a location of a collapsed entry, the finer one (`property-added` on one definition, …). */
   readonly id: ChangeId;
   readonly subjectKind: SubjectKind;
   /** The heading it is listed under: a method name, a definition name (the new one if renamed), a code, a key. */
@@ -82,8 +69,12 @@ export interface Change {
   /** RFC 6901 pointers into the old and new schema files, where the change has a node there. */
   readonly oldPointer: string | null;
   readonly newPointer: string | null;
-  /** The worst severity over all locations. */
+  /** Of this location; on a `Change`, the worst over all its locations. */
   readonly severity: Readonly<Record<Side, Severity>>;
+}
+
+/** A reported change: its first location's fields, and what holds for the entry as a whole. */
+export interface Change extends Location {
   readonly level: Level;
   /** Where a fact not read from the schema structure comes from (facts.json's spec page, a description). */
   readonly source: string | null;
