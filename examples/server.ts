@@ -132,6 +132,55 @@ function stringArg(args: Readonly<Record<string, unknown>>, name: string): strin
 }
 
 /** A pause in a handler that a cancelled request cuts short. */
+/**
+ * The test tools both eras serve alike, given the era's logging, progress and cancellation;
+ * `undefined` for the others, which each era's own switch handles.
+ */
+async function sharedTool(
+  name: string,
+  args: Readonly<Record<string, unknown>>,
+  io: {
+    readonly log: (level: "info", data: string) => void;
+    readonly progress: ((update: { progress: number; total: number; message: string }) => void) | undefined;
+    readonly progressToken: string | number | undefined;
+    readonly signal: AbortSignal;
+  },
+): Promise<{ content: ReturnType<typeof text>[]; isError?: true } | undefined> {
+  const content = staticContent(name);
+  if (content !== undefined) return { content: [...content] };
+  switch (name) {
+    case "test_error_handling":
+      return { content: [text(ERROR_TOOL_TEXT)], isError: true };
+    case "test_tool_with_logging":
+      for (const line of LOG_LINES) {
+        io.log("info", line);
+        await sleep(20, io.signal);
+      }
+      return { content: [text("Tool with logging executed successfully")] };
+    case "test_tool_with_progress":
+      for (const progress of [0, 50, 100]) {
+        io.progress?.({ progress, total: 100, message: `Completed step ${progress} of 100` });
+        await sleep(20, io.signal);
+      }
+      return { content: [text(String(io.progressToken ?? "no progress token"))] };
+    case "json_schema_2020_12_tool":
+      return { content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] };
+  }
+  return undefined;
+}
+
+/** The form each elicitation test tool asks for. */
+function elicitationForm(name: string, args: Readonly<Record<string, unknown>>) {
+  return name === "test_elicitation"
+    ? {
+        message: stringArg(args, "message"),
+        requestedSchema: { type: "object" as const, properties: { response: { type: "string" as const } }, required: ["response"] },
+      }
+    : name === "test_elicitation_sep1034_defaults"
+      ? DEFAULTS_FORM
+      : ENUMS_FORM;
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -204,28 +253,14 @@ function createModernDispatcher(listeners: Set<Listener>) {
     if (params.requestState !== undefined && (state === undefined || state["tool"] !== name)) {
       throw new modern.RpcError(modern.ErrorCode.InvalidParams, "requestState integrity check failed");
     }
-    const content = staticContent(name);
-    if (content !== undefined) return { content: [...content] };
     const logLevel = ctx._meta[modern.MetaKey.logLevel];
     const log = (level: modern.LoggingLevel, data: string): void => {
       if (logAllowed(logLevel, level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
     };
+    const shared = await sharedTool(name, args, { log, progress: ctx.progress, progressToken: ctx._meta.progressToken, signal: ctx.signal });
+    if (shared !== undefined) return shared;
 
     switch (name) {
-      case "test_error_handling":
-        return { content: [text(ERROR_TOOL_TEXT)], isError: true };
-      case "test_tool_with_logging":
-        for (const line of LOG_LINES) {
-          log("info", line);
-          await sleep(20, ctx.signal);
-        }
-        return { content: [text("Tool with logging executed successfully")] };
-      case "test_tool_with_progress":
-        for (const progress of [0, 50, 100]) {
-          ctx.progress?.({ progress, total: 100, message: `Completed step ${progress} of 100` });
-          await sleep(20, ctx.signal);
-        }
-        return { content: [text(String(ctx._meta.progressToken ?? "no progress token"))] };
       case "test_sampling": {
         ctx.requireClientCapability("sampling");
         const answer = sampledText(inputResponses["sample"]);
@@ -240,19 +275,9 @@ function createModernDispatcher(listeners: Set<Listener>) {
         if (answer !== undefined && "action" in answer) {
           return { content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
         }
-        const form =
-          name === "test_elicitation"
-            ? {
-                message: stringArg(args, "message"),
-                requestedSchema: { type: "object" as const, properties: { response: { type: "string" as const } }, required: ["response"] },
-              }
-            : name === "test_elicitation_sep1034_defaults"
-              ? DEFAULTS_FORM
-              : ENUMS_FORM;
+        const form = elicitationForm(name, args);
         return inputRequired({ form: { method: "elicitation/create", params: form } });
       }
-      case "json_schema_2020_12_tool":
-        return { content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] };
       case "test_missing_capability":
         ctx.requireClientCapability("sampling");
         return { content: [text("Success")] };
@@ -415,27 +440,13 @@ function createLegacyDispatcher() {
   ): Promise<legacy.CallToolResult> => {
     const { name } = params;
     const args = params.arguments ?? {};
-    const content = staticContent(name);
-    if (content !== undefined) return { content: [...content] };
     const log = (level: legacy.LoggingLevel, data: string): void => {
       const wanted = ctx.context.session.logLevel ?? "debug";
       if (logAllowed(wanted, level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
     };
+    const shared = await sharedTool(name, args, { log, progress: ctx.progress, progressToken: ctx._meta?.progressToken, signal: ctx.signal });
+    if (shared !== undefined) return shared;
     switch (name) {
-      case "test_error_handling":
-        return { content: [text(ERROR_TOOL_TEXT)], isError: true };
-      case "test_tool_with_logging":
-        for (const line of LOG_LINES) {
-          log("info", line);
-          await sleep(20, ctx.signal);
-        }
-        return { content: [text("Tool with logging executed successfully")] };
-      case "test_tool_with_progress":
-        for (const progress of [0, 50, 100]) {
-          ctx.progress?.({ progress, total: 100, message: `Completed step ${progress} of 100` });
-          await sleep(20, ctx.signal);
-        }
-        return { content: [text(String(ctx._meta?.progressToken ?? "no progress token"))] };
       case "test_sampling": {
         const result = await ask(
           ctx.context,
@@ -450,21 +461,11 @@ function createLegacyDispatcher() {
       case "test_elicitation":
       case "test_elicitation_sep1034_defaults":
       case "test_elicitation_sep1330_enums": {
-        const form =
-          name === "test_elicitation"
-            ? {
-                message: stringArg(args, "message"),
-                requestedSchema: { type: "object" as const, properties: { response: { type: "string" as const } }, required: ["response"] },
-              }
-            : name === "test_elicitation_sep1034_defaults"
-              ? DEFAULTS_FORM
-              : ENUMS_FORM;
+        const form = elicitationForm(name, args);
         const result = await ask(ctx.context, "elicitation/create", form, ctx.signal);
         if (!("action" in result)) return { content: [text("The client answered with a task, which this server never asks for")], isError: true };
         return { content: [text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)] };
       }
-      case "json_schema_2020_12_tool":
-        return { content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] };
     }
     throw new legacy.RpcError(legacy.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   };
