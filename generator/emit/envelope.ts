@@ -51,12 +51,14 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
       : "The params a caller passes to `request`: exactly the table's params.",
     [{ name: "M", constraint: "RequestMethod" }],
   );
+  // The key a result may leave out is the model's default `resultType` fact, as in the dispatcher's HandlerResult.
+  const defaulted = model.dispatch.resultTypeDefault;
   alias(
     "ResultInput",
-    modern ? 'R extends object ? { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: string } : R' : "R",
-    modern
-      ? 'A result as a server hands it to `resultResponse`: `resultType` may be left out (it defaults to `"complete"`).'
-      : "A result as a server hands it to `resultResponse`.",
+    defaulted === null ? "R" : `R extends object ? { [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] } & { ${defaulted.property}?: string } : R`,
+    defaulted === null
+      ? "A result as a server hands it to `resultResponse`."
+      : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`).`,
     [{ name: "R" }],
   );
 }
