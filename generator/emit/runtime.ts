@@ -35,6 +35,11 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `T_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/types.js` });
   }
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject"], moduleSpecifier: runtimeImport("json", 0) });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ErrorEnvelopeOf", { name: "ResultEnvelope", alias: "ResultEnvelopeOf" }],
+    moduleSpecifier: runtimeImport("messages", 0),
+  });
   file.addImportDeclaration({ namedImports: ["encodeMessage", "parseText", { name: "ParseOutcome", isTypeOnly: true }], moduleSpecifier: runtimeImport("jsonrpc", 0) });
   file.addImportDeclaration({
     namedImports: [
@@ -282,12 +287,13 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     typeParameters: [{ name: "M", constraint: "string", default: "string" }],
     type: '{ jsonrpc: "2.0"; method: M; params?: JsonObject }',
   });
-  file.addTypeAlias({ name: "ResultEnvelope", isExported: true, type: '{ jsonrpc: "2.0"; id: string | number; result: object }' });
+  file.addTypeAlias({ name: "ResultEnvelope", isExported: true, type: "ResultEnvelopeOf<object>" });
   file.addTypeAlias({
     name: "ErrorEnvelope",
     isExported: true,
     docs: ["`id` is null when the request's id could not be read (JSON-RPC 2.0, section 5)."],
-    type: '{ jsonrpc: "2.0"; id?: string | number | null; error: { code: number; message: string; data?: unknown } }',
+    // Optional id: the errors of some releases may leave it out, and this type covers them all.
+    type: "ErrorEnvelopeOf<true>",
   });
   file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
   file.addInterface({
