@@ -1,3 +1,4 @@
+import { saveCodeCache } from "./code-cache.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
@@ -87,6 +88,8 @@ export async function render(
   try {
     const { emitFiles } = await import("./emit/index.ts");
     for (const file of emitFiles(await building, options)) if (renders(file.path)) formatter.add(file);
+    // While the worker formats the last modules: by now V8 has compiled what emitting needed.
+    saveCodeCache();
     return sortByPath(await formatter.finish());
   } finally {
     formatter.close();

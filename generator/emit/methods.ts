@@ -1,4 +1,5 @@
-import { StructureKind, VariableDeclarationKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure } from "ts-morph";
+import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure } from "ts-morph";
+import { StructureKind, VariableDeclarationKind } from "../ts-morph.ts";
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import { typeExpression } from "./names.ts";

@@ -1,4 +1,5 @@
-import { Writers, type CodeBlockWriter, type IndexSignatureDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type WriterFunction } from "ts-morph";
+import type { CodeBlockWriter, IndexSignatureDeclarationStructure, OptionalKind, PropertySignatureStructure, WriterFunction } from "ts-morph";
+import { Writers } from "../ts-morph.ts";
 import type { JsonType, JsonValue, SchemaNode } from "../load/schema-node.ts";
 import { docs } from "./doc-comments.ts";
 import { propertyKey } from "./names.ts";

@@ -1,19 +1,16 @@
-import {
-  IndentationText,
-  Project,
-  QuoteKind,
-  type CodeBlockWriter,
-  type SourceFileStructure,
-  StructureKind,
-  type ExportDeclarationStructure,
-  type FunctionDeclarationStructure,
-  type ImportDeclarationStructure,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type StatementStructures,
-  type TypeAliasDeclarationStructure,
-  type VariableStatementStructure,
+import type {
+  CodeBlockWriter,
+  SourceFileStructure,
+  ExportDeclarationStructure,
+  FunctionDeclarationStructure,
+  ImportDeclarationStructure,
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  StatementStructures,
+  TypeAliasDeclarationStructure,
+  VariableStatementStructure,
 } from "ts-morph";
+import { IndentationText, Project, QuoteKind, StructureKind } from "../ts-morph.ts";
 
 let project: Project | undefined;
 

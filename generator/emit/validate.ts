@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../ts-morph.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { exportedConstAsFunctionType, printedStatements } from "./printed.ts";
 import { runtimeImport } from "./runtime-files.ts";

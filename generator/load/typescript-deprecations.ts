@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { ts } from "ts-morph";
+import type { ts as TS } from "ts-morph";
+import { ts } from "../ts-morph.ts";
 import { BindgenError } from "../errors.ts";
 import { sha256 } from "./read.ts";
 
@@ -21,8 +22,8 @@ export function readSourceDeprecations(file: string, expectedSha256: string): So
   if (hash !== expectedSha256) throw new BindgenError(file, "", `sha256 ${expectedSha256} (schema.ts in schema/lock.json)`, `got ${hash}; pull it again`);
   const source = ts.createSourceFile(file, bytes.toString("utf8"), ts.ScriptTarget.Latest, true);
   const out: SourceDeprecation[] = [];
-  const deprecated = (node: ts.Node) => ts.getJSDocTags(node).some((t) => t.tagName.text === "deprecated");
-  const members = (node: ts.Node): readonly ts.TypeElement[] =>
+  const deprecated = (node: TS.Node) => ts.getJSDocTags(node).some((t) => t.tagName.text === "deprecated");
+  const members = (node: TS.Node): readonly TS.TypeElement[] =>
     ts.isInterfaceDeclaration(node) ? node.members : ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type) ? node.type.members : [];
   for (const statement of source.statements) {
     if (!ts.isInterfaceDeclaration(statement) && !ts.isTypeAliasDeclaration(statement)) continue;
