@@ -102,6 +102,12 @@ export function startFormatter(): Formatter {
   const files: EmittedFile[] = [];
   const printed: (readonly string[])[] = [];
   const results: (string | undefined)[] = [];
+  /**
+   * Prettier prints the same text the same way, and releases share much of theirs: each distinct
+   * input is sent once. Keyed by prettier's input: the modules waiting for it, then its output.
+   */
+  const inputs = new Map<string, { readonly waiting: number[]; output?: string }>();
+  const sources: string[] = [];
   let pending = 0;
   let failure: Error | undefined;
   let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
@@ -113,7 +119,10 @@ export function startFormatter(): Formatter {
   worker.on("message", (reply: WorkerReply) => {
     if ("error" in reply) return fail(new Error(`prettier could not format ${files[reply.index]!.path}: ${reply.error}`));
     try {
-      results[reply.index] = restorePrinted(reply.content, printed[reply.index]!, files[reply.index]!.path);
+      const input = inputs.get(sources[reply.index]!)!;
+      input.output = reply.content;
+      // Each module gets back its own printed statements: the same input only means the same placeholders.
+      for (const index of input.waiting) results[index] = restorePrinted(reply.content, printed[index]!, files[index]!.path);
     } catch (error) {
       return fail(error as Error);
     }
@@ -130,6 +139,18 @@ export function startFormatter(): Formatter {
       if (file.verbatim) return void (results[index] = file.content);
       const { source, runs } = extractPrinted(markPrettierStable(file.content, markPrinted));
       printed[index] = runs;
+      const input = inputs.get(source);
+      if (input?.output !== undefined) {
+        try {
+          results[index] = restorePrinted(input.output, runs, file.path);
+        } catch (error) {
+          fail(error as Error);
+        }
+        return;
+      }
+      if (input) return void input.waiting.push(index);
+      inputs.set(source, { waiting: [index] });
+      sources[index] = source;
       pending++;
       worker.postMessage({ index, content: source });
     },

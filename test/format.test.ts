@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { check, format } from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadModels, render } from "../generator/generate.ts";
-import { formatFiles, PRETTIER_OPTIONS } from "../generator/format.ts";
+import { formatFiles, PRETTIER_OPTIONS, startFormatter } from "../generator/format.ts";
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
@@ -244,6 +244,20 @@ describe("the formatting worker", () => {
       { path: "runtime/x.ts", content: "const  kept = 1" },
       { path: "a.ts", content: 'export type A = "x" | "y";\n' },
     ]);
+  });
+  it("formats an input shared by several modules once, each module keeping its own printed statements", async () => {
+    const module = (kept: string) => printedStatements([{ exact: kept }, { source: "const  shared=2" }]);
+    const formatter = startFormatter();
+    try {
+      formatter.add({ path: "a.ts", content: module("const   a =1") });
+      formatter.add({ path: "b.ts", content: module("const   b =1") });
+      await formatter.finish();
+      // Added after the shared input came back: printed from that output at once.
+      formatter.add({ path: "c.ts", content: module("const   c =1") });
+      expect(await formatter.finish()).toEqual(["a", "b", "c"].map((name) => ({ path: `${name}.ts`, content: `const   ${name} =1\nconst shared = 2;\n` })));
+    } finally {
+      formatter.close();
+    }
   });
   it("a module prettier cannot parse is an error naming it", async () => {
     await expect(
