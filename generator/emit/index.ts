@@ -46,6 +46,17 @@ export function emitAll(models: readonly ProtocolModel[], options: RenderOptions
 
 /** `emitAll`, one file at a time as each is emitted, so a formatter can start on a file while the next is emitted. */
 export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}): Generator<EmittedFile> {
+  // The root modules first: they hold the most text prettier still formats, which it can then do
+  // while the releases are emitted rather than after the last one.
+  const rootOptions = options.rootRegenerateCommand === undefined ? options : { ...options, regenerateCommand: options.rootRegenerateCommand };
+  for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), rootOptions);
+  yield finishFile(
+    emitRootIndex(
+      models,
+      ROOT_EMITTERS.map((e) => e.module),
+    ),
+    rootOptions,
+  );
   for (const model of models) {
     const present = VERSION_EMITTERS.filter((e) => e.when?.(model) ?? true);
     const modules = present.map((e) => e.module);
@@ -60,14 +71,5 @@ export function* emitFiles(models: readonly ProtocolModel[], options: RenderOpti
     assertDistinctExports(model, emitted);
     yield finishFile(emitVersionIndex(model, modules), options);
   }
-  const rootOptions = options.rootRegenerateCommand === undefined ? options : { ...options, regenerateCommand: options.rootRegenerateCommand };
-  for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), rootOptions);
-  yield finishFile(
-    emitRootIndex(
-      models,
-      ROOT_EMITTERS.map((e) => e.module),
-    ),
-    rootOptions,
-  );
   for (const file of runtimeFiles()) yield finishFile(file, rootOptions);
 }
