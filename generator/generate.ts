@@ -1,7 +1,8 @@
-import { saveCodeCache } from "./code-cache.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { saveCodeCache } from "./code-cache.ts";
 import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
+import { startFormatter } from "./format.ts";
 import { loadSchema, verifySha256 } from "./load/load-schema.ts";
 import type { Lock } from "./load/lock.ts";
 import { storeLock } from "./load/pull.ts";
@@ -70,10 +71,11 @@ async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedS
 
 /**
  * Everything but the write: models → emitters → prettier, in memory, so `--check` can compare.
- * `renders` picks the files to format (generate skips the releases it reuses). The emitters and
- * prettier are imported here, on demand, so a run with nothing to render never loads them.
- * Prettier starts loading on its worker thread before anything else, so pass the models as a
- * promise to let it load while they are built (building them loads TypeScript too).
+ * `renders` picks the files to format (generate skips the releases it reuses). The emitters are
+ * imported here, on demand, and prettier only on the formatting worker, so a run with nothing to
+ * render loads neither. The worker starts before anything else, synchronously: pass the models as
+ * a promise so that prettier loads while they are built (building them loads TypeScript too; an
+ * `await` before the worker started would let that block the main thread first).
  */
 export async function render(
   models: readonly ProtocolModel[] | Promise<readonly ProtocolModel[]>,
@@ -83,7 +85,6 @@ export async function render(
   const building = Promise.resolve(models);
   // Awaited below, after the imports: until then a failure must not count as unhandled.
   building.catch(() => undefined);
-  const { startFormatter } = await import("./format.ts");
   const formatter = startFormatter();
   try {
     const { emitFiles } = await import("./emit/index.ts");
