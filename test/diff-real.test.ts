@@ -97,6 +97,28 @@ describe("diff on the real consecutive releases", () => {
     expect(count(diff(...PAIRS[2]), "era-changed")).toBe(0);
   });
 
+  it("reports JSON-RPC batches coming with 2025-03-26 and going with 2025-06-18, read from the message union", () => {
+    const batches = PAIRS.map(([a, b]) => diff(a, b).changes.filter((c) => c.subjectKind === "protocol" && c.subject === "batches"));
+    expect(batches.map((found) => found.map((c) => c.id))).toEqual([["batches-added"], ["batches-removed"], [], []]);
+    const removed = batches[1]![0]!;
+    expect([removed.before, removed.after, removed.oldPointer, removed.newPointer]).toEqual([
+      "allowed",
+      "not allowed",
+      "/definitions/JSONRPCMessage",
+      "/definitions/JSONRPCMessage",
+    ]);
+    expect(removed.severity).toEqual({ client: "breaking", server: "breaking" });
+    // The removed definitions and union members are still there, as places of the one entry.
+    expect(removed.locations.map((l) => `${l.id} ${l.subject} ${l.oldPointer}`)).toEqual([
+      "batches-removed batches /definitions/JSONRPCMessage",
+      "definition-removed JSONRPCBatchRequest /definitions/JSONRPCBatchRequest",
+      "definition-removed JSONRPCBatchResponse /definitions/JSONRPCBatchResponse",
+      "union-member-removed JSONRPCMessage /definitions/JSONRPCMessage/anyOf/2",
+      "union-member-removed JSONRPCMessage /definitions/JSONRPCMessage/anyOf/5",
+    ]);
+    expect(diff(...PAIRS[1]).changes.filter((c) => c.subjectKind === "definition" && /Batch/.test(c.subject))).toEqual([]);
+  });
+
   it("counts definitions added and removed (before rename detection) as 5/1, 11/3, 55/1, 42/32", () => {
     const counts = PAIRS.map((p) => {
       const d = diff(p[0], p[1]);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { descriptionFlags } from "../generator/diff/compare-nodes.ts";
 import { diffModels, type Change, type DiffReport } from "../generator/diff/index.ts";
+import { renderMarkdown } from "../generator/diff/render-markdown.ts";
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
@@ -317,5 +318,93 @@ describe("every change once, wire semantics decide", () => {
   it("flags what a description says: deprecation, RFC 2119 keywords, x-* keywords", () => {
     expect([...descriptionFlags("Deprecated: clients MUST NOT send `x-mcp-header` values; they MAY retry.")].sort()).toEqual(["MAY", "MUST NOT", "deprecated", "x-mcp-header"]);
     expect([...descriptionFlags("a must, may or should in prose is not normative; max-x is no keyword")]).toEqual([]);
+  });
+});
+
+/**
+ * JSON-RPC batches, as the model reads them (`envelope.batches`: an array member of the message union),
+ * on the base schema given an envelope: four message definitions and their union.
+ */
+describe("JSON-RPC batches coming and going", () => {
+  const envelope = (d: Defs) => {
+    const object = (...required: string[]) => ({ type: "object", properties: Object.fromEntries(required.map((k) => [k, { type: "string" }])), required });
+    d.JSONRPCRequest = object("jsonrpc", "id", "method");
+    d.JSONRPCNotification = object("jsonrpc", "method");
+    d.JSONRPCResponse = object("jsonrpc", "id", "result");
+    d.JSONRPCError = object("jsonrpc", "id", "error");
+    d.JSONRPCMessage = { anyOf: ["JSONRPCRequest", "JSONRPCNotification", "JSONRPCResponse", "JSONRPCError"].map(ref) };
+  };
+  const arrayOf = (...names: string[]) => ({ type: "array", items: { anyOf: names.map(ref) } });
+  // As 2025-03-26 writes them: inline arrays in the union, and definitions of the same shape beside it.
+  const batching = (d: Defs) => {
+    envelope(d);
+    d.JSONRPCMessage.anyOf.push(arrayOf("JSONRPCRequest", "JSONRPCNotification"), arrayOf("JSONRPCResponse", "JSONRPCError"));
+    d.JSONRPCBatchRequest = arrayOf("JSONRPCRequest", "JSONRPCNotification");
+    d.JSONRPCBatchResponse = arrayOf("JSONRPCResponse", "JSONRPCError");
+  };
+  const single = model("single", envelope);
+  const batches = model("batches", batching);
+  const entries = (diff: DiffReport) => diff.changes.map((c) => `${c.id} ${c.subject} [${c.locations.map((l) => `${l.id} ${l.subject}`).join(", ")}]`);
+
+  it.each([
+    {
+      given: "batches removed",
+      from: batches,
+      to: single,
+      want: [
+        "batches-removed batches [batches-removed batches, definition-removed JSONRPCBatchRequest, definition-removed JSONRPCBatchResponse, union-member-removed JSONRPCMessage, union-member-removed JSONRPCMessage]",
+      ],
+      state: ["allowed", "not allowed"],
+    },
+    {
+      given: "batches added",
+      from: single,
+      to: batches,
+      want: [
+        "batches-added batches [batches-added batches, definition-added JSONRPCBatchRequest, definition-added JSONRPCBatchResponse, union-member-added JSONRPCMessage, union-member-added JSONRPCMessage]",
+      ],
+      state: ["not allowed", "allowed"],
+    },
+  ])("$given: one protocol entry holding the union members and the definitions that spell them out", ({ from, to, want, state }) => {
+    expect([from.envelope.batches, to.envelope.batches]).toEqual(state.map((s) => s === "allowed"));
+    const diff = diffModels(from, to);
+    expect(entries(diff)).toEqual(want);
+    const entry = diff.changes[0]!;
+    expect([entry.subjectKind, entry.level, entry.before, entry.after, entry.oldPointer, entry.newPointer]).toEqual([
+      "protocol",
+      "wire",
+      ...state,
+      "/definitions/JSONRPCMessage",
+      "/definitions/JSONRPCMessage",
+    ]);
+    // Messages go both ways: each side sends batches (hurt when they go) and receives them (hurt when they come).
+    expect(severity(entry)).toEqual(["breaking", "breaking"]);
+    expect(entry.message).toContain("`JSONRPCBatchRequest`, `JSONRPCBatchResponse`");
+  });
+
+  it("a batch member given by reference brings its definition into the entry, whatever its name", () => {
+    const byRef = model("byRef", (d) => {
+      envelope(d);
+      d.Several = arrayOf("JSONRPCRequest");
+      d.JSONRPCMessage.anyOf.push(ref("Several"));
+    });
+    expect(entries(diffModels(single, byRef))).toEqual(["batches-added batches [batches-added batches, union-member-added JSONRPCMessage, definition-added Several]"]);
+  });
+
+  it("a definition named like a batch, outside the message union, is no batch", () => {
+    const named = model("named", (d) => {
+      envelope(d);
+      d.JSONRPCBatchRequest = arrayOf("JSONRPCRequest", "JSONRPCNotification");
+    });
+    expect(named.envelope.batches).toBe(false);
+    expect(entries(diffModels(single, named))).toEqual(["definition-added JSONRPCBatchRequest [definition-added JSONRPCBatchRequest]"]);
+  });
+
+  it("the Markdown lists it under its own summary topic and defines a batch", () => {
+    const text = renderMarkdown(diffModels(batches, single));
+    expect(text).toContain("- **JSON-RPC batches** (1): 🔴🔴 JSON-RPC batches removed");
+    expect(text).toContain("**Batch**: a JSON array of JSON-RPC messages sent as one");
+    expect(text).toMatch(/<summary><b>Protocol<\/b>: 1 \(1 breaking\)<\/summary>\n\n- 🔴🔴 JSON-RPC batches removed.* <sub>5 places<\/sub>/);
+    expect(renderMarkdown(diffModels(single, batches), { breakingOnly: true })).toContain("**JSON-RPC batches**\n\n- 🔴🔴 JSON-RPC batches allowed");
   });
 });

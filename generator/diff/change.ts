@@ -10,6 +10,8 @@ export type Severity = "breaking" | "compatible" | "none";
 
 export type ChangeId =
   | "era-changed"
+  | "batches-added"
+  | "batches-removed"
   | "method-added"
   | "method-removed"
   | "method-direction-changed"
@@ -104,6 +106,8 @@ export interface DiffSummary {
 /** The id `diff new old` reports for a change `diff old new` reports as `id`. */
 export const MIRROR_ID: Readonly<Record<ChangeId, ChangeId>> = {
   "era-changed": "era-changed",
+  "batches-added": "batches-removed",
+  "batches-removed": "batches-added",
   "method-added": "method-removed",
   "method-removed": "method-added",
   "method-direction-changed": "method-direction-changed",

@@ -1,6 +1,6 @@
 import type { MetaScope, ProtocolModel } from "../model/protocol-model.ts";
-import type { Finding, Side } from "./change.ts";
-import { callerOf, definitionMethods, definitionProducers } from "./roles.ts";
+import { SIDES, type Finding, type Side } from "./change.ts";
+import { callerOf, definitionMethods, definitionProducers, messageUnionOf } from "./roles.ts";
 import { EFFECT, same, severityFor, type Effect } from "./severity.ts";
 
 /** The era: a different handshake and envelope, so nothing written for one era talks to the other unchanged. */
@@ -18,6 +18,37 @@ export function compareEra(oldModel: ProtocolModel, newModel: ProtocolModel): Fi
       oldPointer: "",
       newPointer: "",
       severity: same("breaking"),
+    },
+  ];
+}
+
+/**
+ * JSON-RPC batches (`envelope.batches`: the message union admits arrays of messages), rated like any
+ * value by who writes and who reads it. Messages go both ways, so both sides write batches and both
+ * read them. Losing batches narrows what may be sent: old code that batches is refused by a new peer
+ * (breaking for writers); readers merely stop seeing arrays. Gaining them widens what may arrive: old
+ * code reading one object at a time meets an array (breaking for readers, whom the batching release
+ * obliges to accept them); writers lose nothing. Each side is both, so each is broken either way.
+ */
+export function compareBatches(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
+  const [before, after] = [oldModel.envelope.batches, newModel.envelope.batches];
+  if (before === after) return [];
+  const state = (batches: boolean) => (batches ? "allowed" : "not allowed");
+  const union = messageUnionOf(after ? newModel : oldModel);
+  return [
+    {
+      id: after ? "batches-added" : "batches-removed",
+      subjectKind: "protocol",
+      subject: "batches",
+      path: "",
+      message: after
+        ? "JSON-RPC batches allowed: the message union now admits arrays of messages, so a peer may receive several messages as one"
+        : "JSON-RPC batches removed: the message union admits single messages only, so a peer sends each message on its own and receives no arrays",
+      before: state(before),
+      after: state(after),
+      oldPointer: messageUnionOf(oldModel)?.definition.schema.pointer ?? null,
+      newPointer: messageUnionOf(newModel)?.definition.schema.pointer ?? null,
+      severity: severityFor(union?.writers ?? new Set(SIDES), after ? EFFECT.widened : EFFECT.narrowed),
     },
   ];
 }

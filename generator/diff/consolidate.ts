@@ -1,9 +1,9 @@
 import { compare } from "../compare.ts";
 import type { SchemaNode } from "../load/schema-node.ts";
-import { shapeKey } from "../load/shape.ts";
+import { deref, shapeKey } from "../load/shape.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { Change, ChangeId, Finding, Location } from "./change.ts";
-import { definitionMethods, messageUnionNames } from "./roles.ts";
+import { definitionMethods, messageUnionNames, messageUnionOf } from "./roles.ts";
 import { merge, same } from "./severity.ts";
 
 /**
@@ -14,6 +14,7 @@ import { merge, same } from "./severity.ts";
  */
 export function consolidate(findings: readonly Finding[], oldModel: ProtocolModel, newModel: ProtocolModel): Change[] {
   const pool = new Pool(findings);
+  foldBatches(pool, oldModel, newModel);
   foldLoosened(pool);
   foldMetaKeys(pool);
   foldIntoMethods(pool, oldModel, newModel);
@@ -124,6 +125,29 @@ function names(list: readonly string[], max = 4): string {
 
 function under(path: string, prefix: string): boolean {
   return prefix === "" ? path !== "" : path.startsWith(prefix + ".") || path.startsWith(prefix + "[") || path.startsWith(prefix + "{");
+}
+
+/**
+ * The message union's array members that came or went, and the definitions spelling out those arrays
+ * (`JSONRPCBatchRequest`: same shape, or referenced by the member), are the batches' own entry.
+ */
+function foldBatches(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolModel): void {
+  for (const f of pool.open((x) => x.id === "batches-added" || x.id === "batches-removed")) {
+    const added = f.id === "batches-added";
+    const model = added ? newModel : oldModel;
+    const union = messageUnionOf(model)?.definition.schema;
+    if (union === undefined) continue;
+    const root = deref(model.schema, union);
+    const arrays = (root.anyOf ?? root.oneOf ?? []).filter((m) => deref(model.schema, m).type?.includes("array") === true);
+    const pointers = new Set(arrays.map((m) => m.pointer));
+    const shapes = new Set(arrays.map((m) => shapeKey(deref(model.schema, m))));
+    const named = new Set(arrays.flatMap((m) => (m.ref === undefined ? [] : [m.ref])));
+    for (const [name, node] of model.schema.definitions) if (shapes.has(shapeKey(node))) named.add(name);
+    const members = pool.open((x) => x.id === (added ? "union-member-added" : "union-member-removed") && pointers.has((added ? x.newPointer : x.oldPointer) ?? ""));
+    const definitions = pool.open((x) => x.id === (added ? "definition-added" : "definition-removed") && named.has(x.subject));
+    const entry = pool.entry(f, definitions.length === 0 ? {} : { message: `${f.message} (${names(definitions.map((d) => d.subject))} ${added ? "added" : "removed"} with them)` });
+    for (const x of [...members, ...definitions]) pool.fold(entry, x);
+  }
 }
 
 /** What a loosened node dropped and its index signature are the loosening, not removals. */

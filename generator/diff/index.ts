@@ -3,7 +3,7 @@ import { compare } from "../compare.ts";
 import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
 import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";
-import { compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
+import { compareBatches, compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
 import { consolidate } from "./consolidate.ts";
 import { detectRenames } from "./renames.ts";
 import { definitionProducers } from "./roles.ts";
@@ -22,6 +22,7 @@ export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): Di
   const findings = [
     ...compareEra(oldModel, newModel),
     ...compareDialect(oldModel, newModel),
+    ...compareBatches(oldModel, newModel),
     ...compareMethods({ oldModel, newModel, renames: renameMap, oldRoles, newRoles }),
     ...compareDefinitions({ oldModel, newModel, renames, oldRoles, newRoles }),
     ...compareErrorCodes(oldModel, newModel),

@@ -4,10 +4,11 @@ import { gainsDeprecated } from "./consolidate.ts";
 import { merge } from "./severity.ts";
 
 /** What a maintainer acts on, in the order the summary lists it. */
-type Topic = "era" | "methods-removed" | "methods-added" | "methods-reshaped" | "required" | "error-codes" | "deprecations" | "meta-keys" | "other" | "no-wire";
+type Topic = "era" | "batches" | "methods-removed" | "methods-added" | "methods-reshaped" | "required" | "error-codes" | "deprecations" | "meta-keys" | "other" | "no-wire";
 
 const TOPIC_TITLE: Record<Topic, string> = {
   era: "Era",
+  batches: "JSON-RPC batches",
   "methods-removed": "Methods removed",
   "methods-added": "Methods added",
   "methods-reshaped": "Methods reshaped",
@@ -100,6 +101,9 @@ function legend(sides: readonly Side[], diff: DiffReport, short: boolean): strin
     ...(diff.changes.some((c) => c.id === "era-changed")
       ? ["**Era**: legacy releases open a session with `initialize`; modern ones are discovered with `server/discover` and carry the protocol version in every request's `_meta`."]
       : []),
+    ...(diff.changes.some((c) => c.id === "batches-added" || c.id === "batches-removed")
+      ? ["**Batch**: a JSON array of JSON-RPC messages sent as one (JSON-RPC 2.0 section 6); a batch of requests is answered with an array of responses."]
+      : []),
     ...(diff.changes.some((c) => /\binput\b/.test(c.message))
       ? ["**Input request**: a modern server→client request (sampling, elicitation, roots) sent inside an `input_required` result instead of as its own JSON-RPC request."]
       : []),
@@ -120,6 +124,9 @@ function topicOf(c: Change): Topic {
   switch (c.id) {
     case "era-changed":
       return "era";
+    case "batches-added":
+    case "batches-removed":
+      return "batches";
     case "method-removed":
       return "methods-removed";
     case "method-added":
@@ -158,7 +165,7 @@ function icons(c: Change, sides: readonly Side[]): string {
 
 /** Methods added or removed read best as a list of names per severity; the rest by their subject. */
 function summaryItems(topic: Topic, group: readonly Change[], sides: readonly Side[]): string {
-  if (topic === "era") return group.map((c) => `${icons(c, sides)} ${c.message}`).join(" · ");
+  if (topic === "era" || topic === "batches") return group.map((c) => `${icons(c, sides)} ${c.message}`).join(" · ");
   // One name per subject at its worst severity (a method reshaped twice is listed once).
   const worst = new Map<string, Change["severity"]>();
   for (const c of group) {

@@ -1,5 +1,5 @@
 import type { SchemaNode } from "../load/schema-node.ts";
-import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
+import type { DefinitionModel, Direction, ProtocolModel } from "../model/protocol-model.ts";
 import { SIDES, type Side } from "./change.ts";
 
 /** Who sends a method's message (the caller) and who answers it, for one direction. */
@@ -13,6 +13,15 @@ export function callerOf(direction: Direction): Side {
  */
 export function messageUnionNames(...models: readonly ProtocolModel[]): Set<string> {
   return new Set(models.flatMap((m) => m.messageUnions.map((u) => u.name)));
+}
+
+/** The union of every message (`JSONRPCMessage`), found by its role in the model; undefined where the schema has none. */
+export function messageUnionOf(model: ProtocolModel): { readonly definition: DefinitionModel; readonly writers: Set<Side> } | undefined {
+  const union = model.messageUnions.find((u) => u.role === "message");
+  const definition = union === undefined ? undefined : model.definitions.get(union.name);
+  if (union === undefined || definition === undefined) return undefined;
+  // A union of messages going both ways (direction null) is written, and read, by both sides.
+  return { definition, writers: new Set(union.direction === null ? SIDES : [callerOf(union.direction)]) };
 }
 
 /**
