@@ -105,9 +105,14 @@ describe("parse and encode", () => {
     expect(parseText('{"jsonrpc":"2.0","id":null,"method":"m"}')).toEqual({ ok: false, error: { code: -32600, message: "/id: expected string | integer, got null" } });
   });
 
-  it("parseMessage hands a checked message to the release's validation and words its first issue", () => {
+  it("parseMessage hands a checked message to the release's validation and words its first issue, keeping a request's id", () => {
     const refuse = () => ({ ok: false as const, code: -32601 as const, errors: [{ pointer: "/method", expected: "a request method", got: '"x"' }] });
-    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"x"}', refuse)).toEqual({ ok: false, error: { code: -32601, message: '/method: expected a request method, got "x"' } });
+    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"x"}', refuse)).toEqual({
+      ok: false,
+      error: { code: -32601, message: '/method: expected a request method, got "x"' },
+      id: 1,
+    });
+    expect(parseMessage('{"jsonrpc":"2.0","method":"x"}', refuse)).toEqual({ ok: false, error: { code: -32601, message: '/method: expected a request method, got "x"' } });
     expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"x"}', () => ({ ok: true }))).toMatchObject({ ok: true, message: { kind: "request" } });
   });
 

@@ -1,6 +1,6 @@
 import { abortController, type AbortHandle } from "./abort.js";
 import { isObject, own, type JsonObject } from "./json.js";
-import { parseText } from "./jsonrpc.js";
+import { isRequestId, parseText, refusalAnswer } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -165,10 +165,6 @@ export interface BatchDispatcher<C = unknown> {
   ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
-}
-
 function failure(
   id: RequestId | null,
   code: number,
@@ -179,23 +175,13 @@ function failure(
   return { jsonrpc: "2.0", id, error };
 }
 
-/** The id of a message `parse` rejected, when it can still be read; JSON-RPC answers with null otherwise. */
-function salvageId(text: string): {
-  id: RequestId | null;
-  response: boolean;
-  notification: boolean;
-} {
-  let value: unknown;
+/** Whether JSON-RPC answers a text `parse` refused: text that is no JSON is; JSON as `refusalAnswer` says. */
+function answered(text: string): boolean {
   try {
-    value = JSON.parse(text);
+    return refusalAnswer(JSON.parse(text)).answer;
   } catch {
-    return { id: null, response: false, notification: false };
+    return true;
   }
-  if (!isObject(value)) return { id: null, response: false, notification: false };
-  const response = !own(value, "method") && (own(value, "result") || own(value, "error"));
-  const notification =
-    value["jsonrpc"] === "2.0" && typeof value["method"] === "string" && !own(value, "id");
-  return { id: isRequestId(value["id"]) ? value["id"] : null, response, notification };
 }
 
 /** Capabilities in `required` that `declared` lacks, keeping `required`'s shape; undefined when none are missing. */
@@ -515,11 +501,9 @@ export function createDispatcher<C>(
     // Every release parses alike (the release's validators come after, in `spec.validate`).
     const parsed = parseText(text);
     if (!parsed.ok) {
-      const salvaged = salvageId(text);
-      // Never answer a malformed response: two peers would bounce errors at each other forever.
-      // Nor a notification, however malformed its params: JSON-RPC 2.0 §4.1 forbids any reply.
-      if (salvaged.response || salvaged.notification) return undefined;
-      return unreadable(failure(salvaged.id, parsed.error.code, parsed.error.message));
+      // Never a malformed response or notification (`refusalAnswer`); `parse` read the id, if any.
+      if (!answered(text)) return undefined;
+      return unreadable(failure(parsed.id ?? null, parsed.error.code, parsed.error.message));
     }
     const message = parsed.message;
     if (message.kind === "notification")

@@ -4,6 +4,11 @@ import { describeValue, isObject, own, type JsonObject } from "./json.js";
 
 export type RequestIdValue = string | number;
 
+/** A request id: a string or an integer (JSON-RPC 2.0 section 4; its null only answers an unreadable id). */
+export function isRequestId(value: unknown): value is RequestIdValue {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
 /** Why a value was refused: an RFC 6901 pointer into it, what was expected there, and what was found. */
 export interface ValidationIssue {
   /** RFC 6901 pointer into the value that was checked. */
@@ -19,6 +24,12 @@ export interface ValidationIssue {
 export type ParseFailure = {
   ok: false;
   error: { code: -32700 | -32600 | -32601 | -32602; message: string };
+  /**
+   * The id of the refused request, for the error response (JSON-RPC 2.0 section 5). Absent when none
+   * could be read (not JSON, not an object, no string or integer id) and when the text was a
+   * notification or a response, which get no answer.
+   */
+  id?: RequestIdValue;
 };
 
 export type ParseOutcome<M> = { ok: true; message: M } | ParseFailure;
@@ -64,12 +75,7 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   // JSON-RPC 2.0 (section 5) answers with a null id when the request's id could not be read;
   // anything else with a null id (a request, a result) is refused, and ids are never fractional.
   const nullId = id === null && hasError && !hasResult && !own(value, "method");
-  if (
-    hasId &&
-    !nullId &&
-    typeof id !== "string" &&
-    !(typeof id === "number" && Number.isInteger(id))
-  )
+  if (hasId && !nullId && !isRequestId(id))
     return refuse("/id", "string | integer", describeValue(id));
   if (own(value, "method")) {
     const method = value["method"];
@@ -141,20 +147,41 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   };
 }
 
-/** The one wording of a refusal, shared by `parse` with and without validation. */
+/** Whether a refused message gets an error response, and with which request id. */
+export type RefusalAnswer =
+  { readonly answer: false } | { readonly answer: true; readonly id: RequestIdValue | undefined };
+
+/**
+ * How JSON-RPC 2.0 answers a value the envelope checker refused: a response gets no answer (two peers
+ * would bounce errors at each other forever), nor does a notification, however malformed (section
+ * 4.1); anything else gets an error, with the request's id when one can be read (section 5).
+ * `parse` and the dispatchers both go by it.
+ */
+export function refusalAnswer(value: unknown): RefusalAnswer {
+  if (!isObject(value)) return { answer: true, id: undefined };
+  const hasMethod = own(value, "method");
+  if (!hasMethod && (own(value, "result") || own(value, "error"))) return { answer: false };
+  if (!own(value, "id"))
+    return value["jsonrpc"] === "2.0" && hasMethod && typeof value["method"] === "string"
+      ? { answer: false }
+      : { answer: true, id: undefined };
+  const id = value["id"];
+  return { answer: true, id: isRequestId(id) ? id : undefined };
+}
+
+/** The one wording of a refusal, shared by `parse` with and without validation; `id` is the request's, when known. */
 export function parseFailure(
   code: -32600 | -32601 | -32602,
   issue: ValidationIssue | undefined,
+  id?: RequestIdValue,
 ): ParseFailure {
-  return {
-    ok: false,
-    error: {
-      code,
-      message: issue
-        ? `${issue.pointer || "/"}: expected ${issue.expected}, got ${issue.got}`
-        : "invalid message",
-    },
+  const error = {
+    code,
+    message: issue
+      ? `${issue.pointer || "/"}: expected ${issue.expected}, got ${issue.got}`
+      : "invalid message",
   };
+  return id === undefined ? { ok: false, error } : { ok: false, error, id };
 }
 
 /** JSON text → checked message. Never throws: JSON.parse errors (including a RangeError on absurd input) become -32700. */
@@ -168,7 +195,13 @@ export function parseText(text: unknown): ParseOutcome<WireMessage> {
     return { ok: false, error: { code: -32700, message: "not JSON" } };
   }
   const checked = checkEnvelope(value);
-  return checked.ok ? checked : parseFailure(checked.inParams ? -32602 : -32600, checked.issue);
+  if (checked.ok) return checked;
+  const refused = refusalAnswer(value);
+  return parseFailure(
+    checked.inParams ? -32602 : -32600,
+    checked.issue,
+    refused.answer ? refused.id : undefined,
+  );
 }
 
 const MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
@@ -207,5 +240,11 @@ export function parseMessage(
   const outcome = parseText(text);
   if (!outcome.ok || validate === undefined) return outcome;
   const checked = validate(outcome.message);
-  return checked.ok ? outcome : parseFailure(checked.code, checked.errors[0]);
+  if (checked.ok) return outcome;
+  const message = outcome.message;
+  return parseFailure(
+    checked.code,
+    checked.errors[0],
+    message.kind === "request" ? message.id : undefined,
+  );
 }
