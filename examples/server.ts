@@ -540,7 +540,7 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
 
   const serveModern = async (req: IncomingMessage, res: ServerResponse, body: string): Promise<void> => {
     const parsed = modern.parse(body);
-    if (!parsed.ok) return sendJson(res, 400, modern.errorResponse(undefined, parsed.error.code, parsed.error.message));
+    if (!parsed.ok) return sendJson(res, 400, modern.errorResponse(parsed.id, parsed.error.code, parsed.error.message));
     const message = parsed.message;
     if (message.kind === "result" || message.kind === "error") {
       // A stateless server never asks the client anything, so there is nothing a response could answer.
@@ -558,7 +558,7 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
 
   const serveLegacy = async (req: IncomingMessage, res: ServerResponse, body: string, sessionId: string | undefined): Promise<void> => {
     const parsed = legacy.parse(body);
-    if (!parsed.ok) return sendJson(res, 400, legacy.errorResponse(undefined, parsed.error.code, parsed.error.message));
+    if (!parsed.ok) return sendJson(res, 400, legacy.errorResponse(parsed.id, parsed.error.code, parsed.error.message));
     const message = parsed.message;
     let session = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined && session === undefined) return sendError(res, 404, legacy.ErrorCode.InvalidRequest, "Session not found");

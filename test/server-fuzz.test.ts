@@ -5,6 +5,7 @@ import { request as httpRequest, Agent } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ExampleServer } from "../examples/server.ts";
+import { officialSchema } from "./support/official-schema.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 10_000);
 const BODY_LIMIT = 4096;
@@ -24,6 +25,7 @@ afterAll(async () => {
 interface Answer {
   readonly status: number;
   readonly type: string | undefined;
+  readonly session: string | undefined;
   readonly body: string;
 }
 
@@ -33,7 +35,15 @@ function send(method: string, headers: Record<string, string>, body: string | Bu
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => {
+        const session = res.headers["mcp-session-id"];
+        resolve({
+          status: res.statusCode ?? 0,
+          type: res.headers["content-type"],
+          session: typeof session === "string" ? session : undefined,
+          body: Buffer.concat(chunks).toString("utf8"),
+        });
+      });
       res.on("error", reject);
     });
     req.on("error", reject);
@@ -130,5 +140,36 @@ describe("example server under random input", () => {
     const answer = await send(verb, extra, text);
     expect(answer.status).toBe(status);
     expect(JSON.parse(answer.body)).toEqual({ jsonrpc: "2.0", error: { code, message: expect.any(String) } });
+  });
+});
+
+describe("example server errors carry the request's id when it can be read", () => {
+  const JSON_TYPE = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const MODERN = { ...JSON_TYPE, "mcp-protocol-version": "2026-07-28" };
+  const judge = { "2026-07-28": officialSchema("2026-07-28"), "2025-11-25": officialSchema("2025-11-25") };
+  let session: string;
+
+  beforeAll(async () => {
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const answer = await send("POST", JSON_TYPE, JSON.stringify(initialize));
+    expect(answer.status).toBe(200);
+    session = answer.session!;
+  });
+
+  // given a body on one era's path, want the HTTP status (as before) and the error code, with the request's id.
+  it.each([
+    ["2026-07-28", "a request with params by position", { "mcp-method": "tools/list" }, { jsonrpc: "2.0", id: 7, method: "tools/list", params: [] }, 400, -32602],
+    ["2026-07-28", "a request whose method is no string", {}, { jsonrpc: "2.0", id: "req-8", method: 8 }, 400, -32600],
+    ["2026-07-28", "an unknown method", { "mcp-method": "nope" }, { jsonrpc: "2.0", id: 9, method: "nope", params: { _meta: META } }, 404, -32601],
+    ["2025-11-25", "a request with params by position", {}, { jsonrpc: "2.0", id: 10, method: "tools/list", params: [1] }, 400, -32602],
+    ["2025-11-25", "a request with params null", {}, { jsonrpc: "2.0", id: "req-11", method: "tools/list", params: null }, 400, -32600],
+    ["2025-11-25", "an unknown method", {}, { jsonrpc: "2.0", id: 12, method: "nope" }, 200, -32601],
+  ] as const)("%s: %s", async (era, _label, extra, message, status, code) => {
+    const headers = era === "2026-07-28" ? { ...MODERN, ...extra } : { ...JSON_TYPE, "mcp-protocol-version": era, "mcp-session-id": session, ...extra };
+    const answer = await send("POST", headers, JSON.stringify(message));
+    expect(answer.status).toBe(status);
+    const response: unknown = JSON.parse(answer.body);
+    expect(response).toEqual({ jsonrpc: "2.0", id: message.id, error: { code, message: expect.any(String) } });
+    expect(judge[era]("JSONRPCErrorResponse", response)).toBeNull();
   });
 });
