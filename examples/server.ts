@@ -95,9 +95,9 @@ function sendJson(res: ServerResponse, status: number, body: object, headers: Re
   res.writeHead(status, { ...headers, "Content-Type": "application/json" }).end(JSON.stringify(body));
 }
 
-/** An error before any request id could be read: the response carries none. */
-function sendError(res: ServerResponse, status: number, code: number, message: string): void {
-  sendJson(res, status, legacy.errorResponse(undefined, code, message));
+/** An error outside the dispatchers: with the request's id once the body has been read as a request, else none. */
+function sendError(res: ServerResponse, status: number, code: number, message: string, id?: legacy.RequestId): void {
+  sendJson(res, status, legacy.errorResponse(id, code, message));
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -560,14 +560,16 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
     const parsed = legacy.parse(body);
     if (!parsed.ok) return sendJson(res, 400, legacy.errorResponse(parsed.id, parsed.error.code, parsed.error.message));
     const message = parsed.message;
+    const id = message.kind === "request" ? message.id : undefined;
     let session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && session === undefined) return sendError(res, 404, legacy.ErrorCode.InvalidRequest, "Session not found");
+    if (sessionId !== undefined && session === undefined) return sendError(res, 404, legacy.ErrorCode.InvalidRequest, "Session not found", id);
     const version = header(req, "mcp-protocol-version");
     if (session !== undefined && version !== undefined && version !== legacy.PROTOCOL_VERSION) {
-      return sendError(res, 400, legacy.ErrorCode.InvalidRequest, `Unsupported MCP-Protocol-Version: ${version}`);
+      return sendError(res, 400, legacy.ErrorCode.InvalidRequest, `Unsupported MCP-Protocol-Version: ${version}`, id);
     }
     if (session === undefined) {
-      if (message.kind !== "request" || message.method !== "initialize") return sendError(res, 400, legacy.ErrorCode.InvalidRequest, "Missing Mcp-Session-Id: initialize first");
+      if (message.kind !== "request" || message.method !== "initialize")
+        return sendError(res, 400, legacy.ErrorCode.InvalidRequest, "Missing Mcp-Session-Id: initialize first", id);
       let counter = 0;
       session = { id: randomUUID(), logLevel: undefined, subscriptions: new Set(), requesters: new Set(), nextId: () => ++counter, standalone: undefined };
       const response = await legacyDispatcher.handle(message, { session, reply: new Reply(res) });

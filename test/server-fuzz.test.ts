@@ -126,14 +126,14 @@ describe("example server under random input", () => {
     ["the wrong content type", "POST", { "content-type": "text/plain" }, "{}", 415, -32600],
     ["a foreign Origin", "POST", { "content-type": "application/json", origin: "http://evil.example.com" }, "{}", 403, -32600],
     [
-      "a legacy request without a session",
+      "a legacy notification without a session",
       "POST",
       { "content-type": "application/json", "mcp-protocol-version": "2025-11-25" },
-      '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
       400,
       -32600,
     ],
-    ["an unknown session", "POST", { "content-type": "application/json", "mcp-session-id": "nope" }, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', 404, -32600],
+    ["an unknown session", "POST", { "content-type": "application/json", "mcp-session-id": "nope" }, '{"jsonrpc":"2.0","method":"notifications/initialized"}', 404, -32600],
     ["GET without a session (no standalone stream in 2026-07-28)", "GET", {}, "", 405, -32600],
     ["PUT", "PUT", {}, "", 405, -32600],
   ])("answers %s with its HTTP status and a JSON-RPC error without id (none could be read)", async (_, verb, extra, text, status, code) => {
@@ -156,16 +156,36 @@ describe("example server errors carry the request's id when it can be read", () 
     session = answer.session!;
   });
 
-  // given a body on one era's path, want the HTTP status (as before) and the error code, with the request's id.
+  const inSession = (id: string) => ({ ...JSON_TYPE, "mcp-protocol-version": "2025-11-25", "mcp-session-id": id });
+
+  // given a body and headers (of the session opened above) on one era's path, want the HTTP status (as before) and the error
+  // code, with the request's id.
   it.each([
-    ["2026-07-28", "a request with params by position", { "mcp-method": "tools/list" }, { jsonrpc: "2.0", id: 7, method: "tools/list", params: [] }, 400, -32602],
-    ["2026-07-28", "a request whose method is no string", {}, { jsonrpc: "2.0", id: "req-8", method: 8 }, 400, -32600],
-    ["2026-07-28", "an unknown method", { "mcp-method": "nope" }, { jsonrpc: "2.0", id: 9, method: "nope", params: { _meta: META } }, 404, -32601],
-    ["2025-11-25", "a request with params by position", {}, { jsonrpc: "2.0", id: 10, method: "tools/list", params: [1] }, 400, -32602],
-    ["2025-11-25", "a request with params null", {}, { jsonrpc: "2.0", id: "req-11", method: "tools/list", params: null }, 400, -32600],
-    ["2025-11-25", "an unknown method", {}, { jsonrpc: "2.0", id: 12, method: "nope" }, 200, -32601],
-  ] as const)("%s: %s", async (era, _label, extra, message, status, code) => {
-    const headers = era === "2026-07-28" ? { ...MODERN, ...extra } : { ...JSON_TYPE, "mcp-protocol-version": era, "mcp-session-id": session, ...extra };
+    [
+      "2026-07-28",
+      "a request with params by position",
+      () => ({ ...MODERN, "mcp-method": "tools/list" }),
+      { jsonrpc: "2.0", id: 7, method: "tools/list", params: [] },
+      400,
+      -32602,
+    ],
+    ["2026-07-28", "a request whose method is no string", () => MODERN, { jsonrpc: "2.0", id: "req-8", method: 8 }, 400, -32600],
+    ["2026-07-28", "an unknown method", () => ({ ...MODERN, "mcp-method": "nope" }), { jsonrpc: "2.0", id: 9, method: "nope", params: { _meta: META } }, 404, -32601],
+    ["2025-11-25", "a request with params by position", inSession, { jsonrpc: "2.0", id: 10, method: "tools/list", params: [1] }, 400, -32602],
+    ["2025-11-25", "a request with params null", inSession, { jsonrpc: "2.0", id: "req-11", method: "tools/list", params: null }, 400, -32600],
+    ["2025-11-25", "an unknown method", inSession, { jsonrpc: "2.0", id: 12, method: "nope" }, 200, -32601],
+    ["2025-11-25", "a request without a session", () => ({ ...JSON_TYPE, "mcp-protocol-version": "2025-11-25" }), { jsonrpc: "2.0", id: 13, method: "tools/list" }, 400, -32600],
+    ["2025-11-25", "a request to an unknown session", () => ({ ...JSON_TYPE, "mcp-session-id": "nope" }), { jsonrpc: "2.0", id: 14, method: "tools/list" }, 404, -32600],
+    [
+      "2025-11-25",
+      "a request in the session under another MCP-Protocol-Version",
+      (id: string) => ({ ...inSession(id), "mcp-protocol-version": "2025-06-18" }),
+      { jsonrpc: "2.0", id: "req-15", method: "tools/list" },
+      400,
+      -32600,
+    ],
+  ] as const)("%s: %s", async (era, _label, headersIn, message, status, code) => {
+    const headers = headersIn(session);
     const answer = await send("POST", headers, JSON.stringify(message));
     expect(answer.status).toBe(status);
     const response: unknown = JSON.parse(answer.body);
