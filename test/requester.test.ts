@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRequesterCore, type BuildRequest, type InputHandler, type RequesterOptions, type RequesterSpec } from "../generator/runtime/requester.ts";
 import { RpcError } from "../generator/runtime/rpc-error.ts";
+import * as batching from "../generated/2025-03-26/index.js";
+import * as later from "../generated/2025-06-18/index.js";
 
 type Sent = { jsonrpc: "2.0"; id?: string | number; method: string; params?: Record<string, unknown> };
 
@@ -13,7 +15,11 @@ const build: BuildRequest = (method, params, id) => ({
 });
 
 /** The facts a modern release passes (dispatch.cancel from the model). */
-const SPEC: RequesterSpec = { cancel: { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] }, internalErrorCode: -32603 };
+const SPEC: RequesterSpec = {
+  cancel: { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] },
+  internalErrorCode: -32603,
+  batches: false,
+};
 
 function harness(options: RequesterOptions = {}) {
   const sent: Sent[] = [];
@@ -104,7 +110,7 @@ describe("createRequesterCore", () => {
 
   it("sends no cancel notification in a release without one, and still fails the call", async () => {
     const sent: Sent[] = [];
-    const requester = createRequesterCore({ cancel: null, internalErrorCode: -32603 }, build, (message) => void sent.push(message), { timeoutMs: 5 });
+    const requester = createRequesterCore({ ...SPEC, cancel: null }, build, (message) => void sent.push(message), { timeoutMs: 5 });
     await expect(requester.request("ping", undefined)).rejects.toMatchObject({ name: "TimeoutError" });
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((message) => message.method)).toEqual(["ping"]);
@@ -177,5 +183,100 @@ describe("createRequesterCore", () => {
     await flush();
     requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { r: { method: "roots/list" } } } });
     await expect(call).rejects.toMatchObject({ code: -32601, message: "roots/list not handled" });
+  });
+});
+
+/**
+ * JSON-RPC batches (2025-03-26 only, `envelope.batches` in its model): a server may answer a batch with an
+ * array and send arrays over its SSE stream. Each element is received in order, as if it came alone.
+ */
+describe("receiving a batch", () => {
+  const legacyBuild: BuildRequest = (method, params, id) => ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+  const batching = (batches: boolean) => {
+    const sent: Sent[] = [];
+    const requester = createRequesterCore({ ...SPEC, batches }, legacyBuild, (message) => void sent.push(message));
+    return { sent, requester };
+  };
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("settles every pending call an array answers, and is true when every element was one of its responses", async () => {
+    const { requester } = batching(true);
+    const calls = [requester.request("tools/list", {}), requester.request("tools/call", { name: "x" }), requester.request("prompts/list", {})];
+    await flush();
+    const answer = [
+      { jsonrpc: "2.0", id: 3, result: { prompts: [] } },
+      { jsonrpc: "2.0", id: 1, result: { tools: [] } },
+      { jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Unknown tool" } },
+    ];
+    expect(requester.receive(answer)).toBe(true);
+    expect(requester.pending).toBe(0);
+    const settled = await Promise.allSettled(calls);
+    expect(settled.map((s) => (s.status === "fulfilled" ? s.value : (s.reason as RpcError).code))).toEqual([{ tools: [] }, -32602, { prompts: [] }]);
+  });
+
+  it.each([
+    ["a request from the peer", { jsonrpc: "2.0", id: 7, method: "roots/list" }],
+    ["a notification", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } }],
+    ["a response to an unknown id", { jsonrpc: "2.0", id: 99, result: {} }],
+    ["a nested array (batches do not nest)", [{ jsonrpc: "2.0", id: 2, result: {} }]],
+  ])("still settles its responses beside %s, and is false: the array is the caller's to pass on", async (_, other) => {
+    const { requester } = batching(true);
+    const first = requester.request("ping", undefined);
+    void requester.request("ping", undefined).catch(() => undefined);
+    await flush();
+    expect(requester.receive([{ jsonrpc: "2.0", id: 1, result: {} }, other])).toBe(false);
+    expect(requester.pending).toBe(1);
+    await expect(first).resolves.toEqual({});
+  });
+
+  it("takes nothing from an empty array", () => {
+    expect(batching(true).requester.receive([])).toBe(false);
+  });
+
+  it("refuses an array where the release has no batches, settling nothing", async () => {
+    const { requester } = batching(false);
+    void requester.request("ping", undefined).catch(() => undefined);
+    await flush();
+    expect(requester.receive([{ jsonrpc: "2.0", id: 1, result: {} }])).toBe(false);
+    expect(requester.pending).toBe(1);
+  });
+});
+
+describe("per release: a 2025-03-26 client takes batched messages, a 2025-06-18 client does not", () => {
+  const exchange = async (requester: { request(method: "ping", params: undefined): Promise<unknown>; receive(message: unknown): boolean; readonly pending: number }) => {
+    const calls = [requester.request("ping", undefined), requester.request("ping", undefined)];
+    await new Promise((resolve) => setImmediate(resolve));
+    return calls;
+  };
+  const answer = [
+    { jsonrpc: "2.0", id: 2, result: {} },
+    { jsonrpc: "2.0", id: 1, result: {} },
+  ];
+
+  it("2025-03-26: a batched response array settles each pending request", async () => {
+    const requester = batching.createRequester(() => undefined);
+    const calls = await exchange(requester);
+    expect(requester.receive(answer)).toBe(true);
+    await expect(Promise.all(calls)).resolves.toEqual([{}, {}]);
+  });
+
+  it("2025-03-26: what the requester leaves in a batch goes to the client dispatcher, which answers it with an array", async () => {
+    const requester = batching.createRequester(() => undefined);
+    const dispatcher = batching.createClientDispatcher({ "roots/list": () => ({ roots: [] }) });
+    const [call] = await exchange(requester);
+    const fromServer = [answer[1], { jsonrpc: "2.0", id: "s1", method: "roots/list" }, { jsonrpc: "2.0", method: "notifications/tools/list_changed" }];
+    expect(requester.receive(fromServer)).toBe(false);
+    expect(requester.pending).toBe(1);
+    await expect(call).resolves.toEqual({});
+    expect(await dispatcher.handle(fromServer)).toEqual([{ jsonrpc: "2.0", id: "s1", result: { roots: [] } }]);
+  });
+
+  it("2025-06-18: an array is refused as before, and settles nothing", async () => {
+    const requester = later.createRequester(() => undefined);
+    const calls = await exchange(requester);
+    expect(requester.receive(answer)).toBe(false);
+    expect(requester.pending).toBe(2);
+    requester.close();
+    expect((await Promise.allSettled(calls)).map((s) => s.status)).toEqual(["rejected", "rejected"]);
   });
 });

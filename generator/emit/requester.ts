@@ -30,7 +30,8 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     return cancelFor(direction) === "null" || cancel === null ? "" : ` | NotificationEnvelope<${JSON.stringify(cancel.method)}>`;
   };
 
-  const spec = (direction: Direction): string => `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError} }`;
+  const batchNote = model.envelope.batches ? " (one by one, or in a JSON-RPC batch: an array)" : "";
+  const spec = (direction: Direction): string => `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError}, batches: ${model.envelope.batches} }`;
   const lines = [
     `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
     `import type { NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,
@@ -49,7 +50,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     `  request<M extends ClientRequestMethod>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<ClientRequests[M]["result"]>;`,
     `}`,
     ``,
-    `/** Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`; ids, timeouts and cancellation included. */`,
+    `/** Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`${batchNote}; ids, timeouts and cancellation included. */`,
     `export function createRequester(send: (message: ClientOutgoing) => void | Promise<void>, options: RequesterOptions${modern ? "" : " = {}"}): Requester {`,
     `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ ...options, id }")};`,
     `  return createRequesterCore<Requester>(${spec("client-to-server")}, build, send, options);`,
@@ -67,7 +68,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
       `  request<M extends ServerRequestMethod>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<ServerRequests[M]["result"]>;`,
       `}`,
       ``,
-      `/** Sends ${model.version} server→client requests through \`send\` and correlates the client's responses fed to \`receive\`. */`,
+      `/** Sends ${model.version} server→client requests through \`send\` and correlates the client's responses fed to \`receive\`${batchNote}. */`,
       `export function createServerRequester(send: (message: ServerOutgoing) => void | Promise<void>, options: ServerRequesterOptions = {}): ServerRequester {`,
       `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ id }")};`,
       `  return createRequesterCore<ServerRequester>(${spec("server-to-client")}, build, send, options);`,

@@ -23,6 +23,8 @@ export interface RequesterSpec {
   readonly cancel: CancelSpec | null;
   /** The code of errors the requester raises itself (no answer to an input request, too many rounds). */
   readonly internalErrorCode: number;
+  /** Whether messages may come in JSON-RPC batches (the model's `envelope.batches`, as for the release's dispatchers): `receive` then takes arrays. */
+  readonly batches: boolean;
 }
 
 /** The release's `request(method, params, { id, ...meta })` builder, bound to the requester's `_meta` options. */
@@ -66,7 +68,12 @@ export interface CallOptions {
 
 /** What every typed requester has beside its release's `request`. */
 export interface RequesterLifecycle {
-  /** Give it every message received; true when it was the response to one of its calls. */
+  /**
+   * Give it every message received; true when it was the response to one of its calls. Where the
+   * release has JSON-RPC batches, an array is received element by element, in order: true when every
+   * element was such a response; otherwise the array is still the caller's, for whatever takes its
+   * requests and notifications (a batch dispatcher ignores the responses in it, settled here).
+   */
   receive(message: unknown): boolean;
   /** Fails every pending call (the transport closed). */
   close(reason?: Error): void;
@@ -75,7 +82,7 @@ export interface RequesterLifecycle {
 
 export interface RequesterCore {
   request(method: string, params: object | undefined, options?: CallOptions): Promise<unknown>;
-  /** Takes a received message; true when it was the response to a pending call (anything else is the caller's). */
+  /** Takes a received message (or a batch, where the release has them); true when it was the response to a pending call (anything else is the caller's). */
   receive(message: unknown): boolean;
   /** Fails every pending call with `reason` (the transport closed, say). */
   close(reason?: Error): void;
@@ -187,7 +194,14 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     }
   }
 
+  // JSON-RPC 2.0 section 6: each element as if it came alone (batches do not nest), every one taken
+  // even after one that is not a response; an empty array holds nothing to take.
   function receive(message: unknown): boolean {
+    if (!spec.batches || !Array.isArray(message)) return receiveOne(message);
+    return message.map(receiveOne).reduce((all, taken) => all && taken, message.length > 0);
+  }
+
+  function receiveOne(message: unknown): boolean {
     if (!isObject(message) || "method" in message) return false;
     const id = message["id"];
     if (typeof id !== "string" && typeof id !== "number") return false;
