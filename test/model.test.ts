@@ -190,8 +190,14 @@ describe("release-specific pairings", () => {
   });
 
   it("names the response envelopes and whether an error may omit its id", () => {
-    expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false, batches: false });
-    expect(model("2025-11-25").envelope).toEqual({ resultResponse: "JSONRPCResultResponse", errorResponse: "JSONRPCErrorResponse", errorIdOptional: true, batches: false });
+    expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false, batches: false, batchMembers: [] });
+    expect(model("2025-11-25").envelope).toEqual({
+      resultResponse: "JSONRPCResultResponse",
+      errorResponse: "JSONRPCErrorResponse",
+      errorIdOptional: true,
+      batches: false,
+      batchMembers: [],
+    });
     expect(model("2026-07-28").envelope.errorIdOptional).toBe(true);
   });
 
@@ -203,6 +209,8 @@ describe("release-specific pairings", () => {
     ["2026-07-28", false],
   ])("%s: batches is %s, read from the message union's array members", (version, batches) => {
     expect(model(version).envelope.batches).toBe(batches);
+    // The union's array members as it writes them (inline in 2025-03-26), for the diff to point at.
+    expect(model(version).envelope.batchMembers.map((m) => m.pointer)).toEqual(batches ? ["/definitions/JSONRPCMessage/anyOf/2", "/definitions/JSONRPCMessage/anyOf/5"] : []);
     // Where batches exist, initialize must never be part of one (the 2025-03-26 lifecycle page, schema/facts.json).
     expect(model(version).dispatch.batch).toEqual(batches ? { notBatchable: ["initialize"] } : null);
   });

@@ -3,7 +3,7 @@ import type { SchemaNode } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { Change, ChangeId, Finding, Location } from "./change.ts";
-import { definitionMethods, messageUnionNames, messageUnionOf } from "./roles.ts";
+import { definitionMethods, messageUnionNames } from "./roles.ts";
 import { merge, same } from "./severity.ts";
 
 /**
@@ -135,10 +135,7 @@ function foldBatches(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMode
   for (const f of pool.open((x) => x.id === "batches-added" || x.id === "batches-removed")) {
     const added = f.id === "batches-added";
     const model = added ? newModel : oldModel;
-    const union = messageUnionOf(model)?.definition.schema;
-    if (union === undefined) continue;
-    const root = deref(model.schema, union);
-    const arrays = (root.anyOf ?? root.oneOf ?? []).filter((m) => deref(model.schema, m).type?.includes("array") === true);
+    const arrays = model.envelope.batchMembers;
     const pointers = new Set(arrays.map((m) => m.pointer));
     const shapes = new Set(arrays.map((m) => shapeKey(deref(model.schema, m))));
     const named = new Set(arrays.flatMap((m) => (m.ref === undefined ? [] : [m.ref])));

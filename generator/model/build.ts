@@ -329,17 +329,18 @@ function envelope(schema: NormalisedSchema): EnvelopeModel {
   const resultResponse = first(["JSONRPCResultResponse", "JSONRPCResponse"]);
   const errorResponse = first(["JSONRPCErrorResponse", "JSONRPCError"]);
   const id = errorResponse === null ? undefined : propertyOf(schema, schema.definitions.get(errorResponse)!, "id");
-  return { resultResponse, errorResponse, errorIdOptional: id !== undefined && !id.required, batches: admitsBatches(schema) };
+  const batchMembers = batchMembersOf(schema);
+  return { resultResponse, errorResponse, errorIdOptional: id !== undefined && !id.required, batches: batchMembers.length > 0, batchMembers };
 }
 
 /** A member of the message union that is an array (inline or by reference) is a JSON-RPC batch. */
-function admitsBatches(schema: NormalisedSchema): boolean {
+function batchMembersOf(schema: NormalisedSchema): SchemaNode[] {
   const union = MESSAGE_UNIONS.find((u) => u.role === "message");
   const node = union === undefined ? undefined : schema.definitions.get(union.name);
-  if (node === undefined) return false;
+  if (node === undefined) return [];
   const message = deref(schema, node);
   const members = message.anyOf ?? message.oneOf ?? [];
-  return members.some((member) => deref(schema, member).type?.includes("array") === true);
+  return members.filter((member) => deref(schema, member).type?.includes("array") === true);
 }
 
 function eraEvidence(schema: NormalisedSchema, methods: ReadonlyMap<string, FoundMethod>): EraEvidence {

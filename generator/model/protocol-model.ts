@@ -166,6 +166,8 @@ export interface EnvelopeModel {
   readonly errorIdOptional: boolean;
   /** Whether the message union (`JSONRPCMessage`) admits arrays of messages: JSON-RPC batches (2025-03-26 only). */
   readonly batches: boolean;
+  /** The message union's members that are those arrays, as the union writes them (a `$ref` or inline): empty unless `batches`. */
+  readonly batchMembers: readonly SchemaNode[];
 }
 
 export interface ProtocolModel {
