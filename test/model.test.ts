@@ -1,3 +1,5 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSchema } from "../generator/load/load-schema.ts";
@@ -120,6 +122,21 @@ describe("release-specific pairings", () => {
     expect(method(m, "sampling/createMessage").deprecated).toBe(true);
     expect(method(m, "notifications/message").deprecated).toBe(true);
     expect(method(m, "tools/call").deprecated).toBe(false);
+  });
+
+  it.each(EXPECTED.map((e) => e.version))("%s: the input_required result and its members come from the schema, null where the release has none", (version) => {
+    const want =
+      version === "2026-07-28"
+        ? {
+            definition: "InputRequiredResult",
+            resultType: "input_required",
+            requests: "inputRequests",
+            responses: "inputResponses",
+            state: "requestState",
+            methods: ["prompts/get", "resources/read", "tools/call"],
+          }
+        : null;
+    expect(model(version).inputRequired).toEqual(want);
   });
 
   it("2025-11-25: task-augmentable requests may answer CreateTaskResult", () => {
@@ -287,6 +304,15 @@ describe("reserved _meta keys", () => {
 
 describe("era detection on a release nobody has heard of", () => {
   const future = (fixture: string) => buildModel("2031-01-01", loadSchema(join(FIXTURES, fixture)), facts);
+  const synthetic = (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-model-"));
+    try {
+      writeFileSync(join(dir, "schema.json"), text);
+      return buildModel("2031-01-01", loadSchema(join(dir, "schema.json")), facts);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
 
   it("server/discover and no initialize ⇒ modern, with modern-only facts applied", () => {
     const m = future("modern-minimal.json");
@@ -296,6 +322,32 @@ describe("era detection on a release nobody has heard of", () => {
     expect(m.methods.find((x) => x.name === "elicitation/create")).toMatchObject({ kind: "input", results: ["ElicitResult"] });
     expect(m.methods.find((x) => x.name === "tools/call")?.results).toEqual(["CallToolResult", "InputRequiredResult"]);
     expect(m.metaKeys.find((k) => k.name === "protocolVersion")?.requiredIn).toEqual(["request"]);
+  });
+
+  it("the input_required members are read by shape, not by name", () => {
+    const renamed = readFileSync(join(FIXTURES, "modern-minimal.json"), "utf8")
+      .replaceAll("InputRequiredResult", "AskResult")
+      .replaceAll('"input_required"', '"more_please"')
+      .replaceAll("inputRequests", "asks")
+      .replaceAll("inputResponses", "answers")
+      .replaceAll("requestState", "cursor");
+    expect(synthetic(renamed).inputRequired).toEqual({
+      definition: "AskResult",
+      resultType: "more_please",
+      requests: "asks",
+      responses: "answers",
+      state: "cursor",
+      methods: ["tools/call"],
+    });
+  });
+
+  it("an input_required result whose state the retried params do not declare is refused with its pointer", () => {
+    const text = readFileSync(join(FIXTURES, "modern-minimal.json"), "utf8").replace(
+      '"requestState": { "type": "string" }\n      },\n      "required": ["_meta", "name"]',
+      '"other": { "type": "string" }\n      },\n      "required": ["_meta", "name"]',
+    );
+    expect(text).not.toBe(readFileSync(join(FIXTURES, "modern-minimal.json"), "utf8"));
+    expect(() => synthetic(text)).toThrow(/#\/\$defs\/InputRequiredResult: expected one string member the params of tools\/call declare too \(found 0\)/);
   });
 
   it("initialize present ⇒ legacy, whatever the date", () => {

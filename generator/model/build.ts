@@ -1,6 +1,6 @@
 import { compare } from "../compare.ts";
 import { BindgenError, joinPointer } from "../errors.ts";
-import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
+import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import type { SourceDeprecation } from "../load/typescript-deprecations.ts";
 import { appliesTo, type Facts } from "./facts.ts";
@@ -13,6 +13,7 @@ import {
   type Era,
   type EraEvidence,
   type ErrorCodeModel,
+  type InputRequiredModel,
   type MetaKeyModel,
   type MetaScope,
   type MethodModel,
@@ -106,6 +107,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     deprecations,
     http,
     dispatch,
+    inputRequired: dispatch.resultTypeDefault === null ? null : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
     uiExtension: { ...facts.uiExtension },
     schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
   };
@@ -315,6 +317,70 @@ function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): st
   }
   const primary = results.find((r) => r === `${base}Result`) ?? results.find((r) => r === "EmptyResult") ?? results[0]!;
   return [primary, ...uniqueSorted(results.filter((r) => r !== primary))];
+}
+
+/**
+ * The result that asks for more input: a request's alternative result whose `resultType` key is a const other than the
+ * default (`InputRequiredResult`, once facts fix the const the schema leaves in prose). Its members are told apart by
+ * shape, not name: the requests are a map of the input request union, the state is the member the retried params
+ * declare too, and the answers are the params' map of the input requests' results.
+ */
+function inputRequiredOf(
+  schema: NormalisedSchema,
+  definitions: ReadonlyMap<string, DefinitionModel>,
+  methods: readonly MethodModel[],
+  resultType: { readonly property: string; readonly value: string },
+): InputRequiredModel | null {
+  const marker = (name: string) => {
+    const node = definitions.get(name)?.schema;
+    const value = node === undefined ? undefined : propertyOf(schema, node, resultType.property)?.schema.const;
+    return typeof value === "string" && value !== resultType.value ? value : undefined;
+  };
+  const asking = methods.filter((m) => m.kind === "request" && m.results.slice(1).some((r) => marker(r) !== undefined));
+  const found = uniqueSorted(asking.flatMap((m) => m.results.slice(1).filter((r) => marker(r) !== undefined)));
+  if (found.length === 0) return null;
+  const definition = found[0]!;
+  const node = definitions.get(definition)!.schema;
+  const where = node.pointer;
+  if (found.length > 1) throw new BindgenError(schema.file, where, `one result marked by a ${resultType.property} const (found ${found.join(", ")})`);
+  const inputs = methods.filter((m) => m.kind === "input");
+  const inputDefinitions = new Set(inputs.map((m) => m.definition));
+  const inputResults = new Set(inputs.flatMap((m) => m.results));
+  /** The definitions a map's values may be (`{ [key]: X }` or `{ [key]: A | B }`, through refs); empty for anything else. */
+  const valuesOf = (property: SchemaProperty): string[] => {
+    const values = deref(schema, property.schema).additionalProperties;
+    if (typeof values !== "object") return [];
+    const union = deref(schema, values);
+    const members = union.anyOf ?? union.oneOf;
+    return members === undefined ? (values.ref === undefined ? [] : [values.ref]) : members.flatMap((v) => (v.ref === undefined ? [] : [v.ref]));
+  };
+  const mapsTo = (property: SchemaProperty, allowed: ReadonlySet<string>) => {
+    const values = valuesOf(property);
+    return values.length > 0 && values.every((v) => allowed.has(v));
+  };
+  const members = (deref(schema, node).properties ?? []).filter((p) => p.name !== resultType.property);
+  const requests = members.filter((p) => mapsTo(p, inputDefinitions));
+  if (requests.length !== 1) throw new BindgenError(schema.file, where, `one member that maps keys to input requests (found ${requests.length})`);
+  const params = asking.map((m) => (m.params === null ? undefined : resolveRef(schema, m.params)));
+  const inEveryParams = (name: string) => params.every((p) => p !== undefined && propertyOf(schema, p, name) !== undefined);
+  const state = members.filter((p) => p !== requests[0] && deref(schema, p.schema).type?.includes("string") === true && inEveryParams(p.name));
+  if (state.length !== 1) throw new BindgenError(schema.file, where, `one string member the params of ${asking.map((m) => m.name).join(", ")} declare too (found ${state.length})`);
+  const first = params[0];
+  const responses = (first === undefined ? [] : (deref(schema, first).properties ?? [])).filter((p) => mapsTo(p, inputResults) && inEveryParams(p.name));
+  if (responses.length !== 1)
+    throw new BindgenError(
+      schema.file,
+      where,
+      `one params member of ${asking.map((m) => m.name).join(", ")} that maps keys to the input requests' results (found ${responses.length})`,
+    );
+  return {
+    definition,
+    resultType: marker(definition)!,
+    requests: requests[0]!.name,
+    responses: responses[0]!.name,
+    state: state[0]!.name,
+    methods: asking.map((m) => m.name),
+  };
 }
 
 export function resolveRef(schema: NormalisedSchema, ref: TypeRef): SchemaNode | undefined {

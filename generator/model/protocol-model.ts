@@ -129,6 +129,24 @@ export interface DispatchModel {
   readonly batch: { readonly notBatchable: readonly string[] } | null;
 }
 
+/**
+ * A stateless release's result that asks the client for more input before the request can finish (`input_required`),
+ * and the members that carry the exchange; read from the schema's structure.
+ */
+export interface InputRequiredModel {
+  readonly definition: string;
+  /** The value of the `dispatch.resultTypeDefault` key that marks it (`input_required`): the const of that key in its definition. */
+  readonly resultType: string;
+  /** Its member holding the embedded input requests, keyed by the server (`inputRequests`): a map of the input request union. */
+  readonly requests: string;
+  /** The retried request's params member carrying the client's answers under the same keys (`inputResponses`): a map of the input requests' results. */
+  readonly responses: string;
+  /** Its opaque state, echoed untouched in the retried request's params (`requestState`): the member both declare. */
+  readonly state: string;
+  /** The requests that may answer with it, sorted. */
+  readonly methods: readonly string[];
+}
+
 export interface UiExtensionModel {
   readonly id: string;
   readonly metaKey: string;
@@ -197,6 +215,8 @@ export interface ProtocolModel {
   /** Present for eras whose HTTP transport routes on headers. */
   readonly http: HttpModel | null;
   readonly dispatch: DispatchModel;
+  /** Null where no result asks for more input (every session-based release). */
+  readonly inputRequired: InputRequiredModel | null;
   readonly uiExtension: UiExtensionModel;
   /** This release's schema reference page on the spec site, if it has one. */
   readonly schemaPage: string | null;
