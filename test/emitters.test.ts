@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitEnvelope } from "../generator/emit/envelope.ts";
+import { emitRequester } from "../generator/emit/requester.ts";
+import { emitRuntime } from "../generator/emit/runtime.ts";
 import { frozenType } from "../generator/emit/literal-type.ts";
 import { finishFile, NOCHECK_PRAGMA, withImportExtension } from "../generator/emit/output-file.ts";
 import { SchemaTypes } from "../generator/emit/schema-type.ts";
@@ -202,6 +204,35 @@ describe("builders per era (envelope.ts)", () => {
     { rule: "no runtime code is emitted: the builders import it", text: modern, has: 'from "../runtime/builders.js"', want: true },
   ])("$rule", ({ text, has, want }) => {
     expect(text.includes(has)).toBe(want);
+  });
+});
+
+describe("the runtime's resultType and input_required facts come from the model", () => {
+  const real = realModel("2026-07-28");
+  // Made-up facts: output that still said resultType/input_required/inputRequests would have re-derived them.
+  const changed = {
+    ...real,
+    dispatch: { ...real.dispatch, resultTypeDefault: { property: "kind", value: "done" } },
+    inputRequired: { ...real.inputRequired!, resultType: "more", requests: "asks", responses: "answers", state: "cursor" },
+  };
+  const flat = (text: string) => text.replace(/\s+/g, "");
+  const facts = '{"key":"kind","complete":"done","inputRequired":"more"}';
+  it.each([
+    {
+      rule: "the client requester gets the input_required facts",
+      text: emitRequester(changed).content,
+      has: `inputRequired:{"resultType":${facts},"requests":"asks","responses":"answers","state":"cursor"}`,
+    },
+    { rule: "a session release's requester gets none", text: emitRequester(realModel("2025-06-18")).content, has: "inputRequired:null" },
+    { rule: "the release's resultResponse gets the key and default", text: emitEnvelope(changed).content, has: 'MetaKey.serverInfo,{"key":"kind","complete":"done"})' },
+    {
+      rule: "the root gets the newest stateless release's facts",
+      text: emitRuntime([changed, realModel("2025-06-18")]).content,
+      has: `constRESULT_TYPE:ResultTypeFacts|null=${facts};`,
+    },
+    { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:ResultTypeFacts|null=null;" },
+  ])("$rule", ({ text, has }) => {
+    expect(flat(text)).toContain(has);
   });
 });
 

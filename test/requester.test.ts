@@ -14,16 +14,22 @@ const build: BuildRequest = (method, params, id) => ({
   params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
 });
 
-/** The facts a modern release passes (dispatch.cancel from the model). */
+/** The facts a modern release passes (dispatch.cancel and inputRequired from the model). */
 const SPEC: RequesterSpec = {
   cancel: { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] },
   internalErrorCode: -32603,
   batches: false,
+  inputRequired: {
+    resultType: { key: "resultType", complete: "complete", inputRequired: "input_required" },
+    requests: "inputRequests",
+    responses: "inputResponses",
+    state: "requestState",
+  },
 };
 
-function harness(options: RequesterOptions = {}) {
+function harness(options: RequesterOptions = {}, spec: RequesterSpec = SPEC) {
   const sent: Sent[] = [];
-  const requester = createRequesterCore(SPEC, build, (message) => void sent.push(message), options);
+  const requester = createRequesterCore(spec, build, (message) => void sent.push(message), options);
   const flush = () => new Promise((resolve) => setImmediate(resolve));
   return { sent, requester, flush };
 }
@@ -174,6 +180,36 @@ describe("createRequesterCore", () => {
     }
     await expect(endless).rejects.toBeInstanceOf(RpcError);
     expect(looping.sent).toHaveLength(3);
+  });
+
+  it("reads the input_required result and writes the retry by the facts it is given, and ignores it where they are null", async () => {
+    const asked: unknown[] = [];
+    const inputHandler: InputHandler = {
+      answerInputRequests: async (requests) => {
+        asked.push(requests);
+        return { inputResponses: { k: { ok: true } }, errors: {} };
+      },
+    };
+    const renamed: RequesterSpec = {
+      ...SPEC,
+      inputRequired: { resultType: { key: "kind", complete: "done", inputRequired: "more" }, requests: "asks", responses: "answers", state: "cursor" },
+    };
+    const { sent, requester, flush } = harness({ inputHandler }, renamed);
+    const call = requester.request("tools/call", { name: "x" });
+    await flush();
+    requester.receive({ jsonrpc: "2.0", id: 1, result: { kind: "more", cursor: "c1", asks: { k: { method: "roots/list" } } } });
+    await flush();
+    expect(asked).toEqual([{ k: { method: "roots/list" } }]);
+    expect(sent[1]?.params).toEqual({ name: "x", cursor: "c1", answers: { k: { ok: true } }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } });
+    requester.receive({ jsonrpc: "2.0", id: 2, result: { resultType: "input_required", inputRequests: {} } });
+    await expect(call).resolves.toEqual({ resultType: "input_required", inputRequests: {} });
+
+    const session = harness({ inputHandler }, { ...SPEC, inputRequired: null });
+    const plain = session.requester.request("tools/call", { name: "x" });
+    await session.flush();
+    session.requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { k: {} } } });
+    await expect(plain).resolves.toEqual({ resultType: "input_required", inputRequests: { k: {} } });
+    expect(asked).toHaveLength(1);
   });
 
   it("fails the call with the error of an input request the handler could not answer", async () => {

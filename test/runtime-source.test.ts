@@ -26,11 +26,15 @@ import {
 import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../generator/runtime/routing.ts";
 import { deepFreeze, describeValue, setOwn } from "../generator/runtime/json.ts";
 import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../generator/runtime/jsonrpc.ts";
-import { isInputRequired, responseError, responseResult, resultType } from "../generator/runtime/responses.ts";
+import { isInputRequiredIn, responseError, responseResult, resultTypeIn, type ResultTypeFacts } from "../generator/runtime/responses.ts";
 import { TYPE_BITS, type WireNamedTable, type WireTable } from "../generator/runtime/table-format.ts";
 import { decodeTable, guard, validateDefinition, validateEnvelope, validateMethodResult } from "../generator/runtime/validator.ts";
 
 /** The runtime as source, tested directly: one row per rule, given → want. */
+
+/** The resultType facts a 2026-07-28 model hands the runtime, and made-up ones that show the runtime reads them. */
+const RESULT_TYPE: ResultTypeFacts = { key: "resultType", complete: "complete", inputRequired: "input_required" };
+const OTHER: ResultTypeFacts = { key: "kind", complete: "done", inputRequired: "more" };
 
 describe("json helpers", () => {
   it("deepFreeze freezes every nested object and array and returns its argument", () => {
@@ -188,7 +192,7 @@ describe("request builders, per era", () => {
 
   it("any version, session releases only: a stateless protocolVersion throws a RangeError (its _meta keys are unknown)", () => {
     expect(() => anyVersionRequest("m", undefined, { id: 1, protocolVersion: "2026-07-28" }, SESSION_ONLY, {})).toThrow(RangeError);
-    expect(() => anyVersionResult(1, {}, { protocolVersion: "2026-07-28" }, true, SESSION_ONLY)).toThrow(RangeError);
+    expect(() => anyVersionResult(1, {}, { protocolVersion: "2026-07-28" }, true, SESSION_ONLY, null)).toThrow(RangeError);
   });
 
   it("a notification never has an id", () => {
@@ -209,26 +213,56 @@ describe("response builders, per era", () => {
     { name: "session", got: sessionResult(1, { a: 1 }), want: { jsonrpc: "2.0", id: 1, result: { a: 1 } } },
     {
       name: "stateless: resultType defaults to complete",
-      got: statelessResult(1, { a: 1 }, undefined, undefined, "si"),
+      got: statelessResult(1, { a: 1 }, undefined, undefined, "si", RESULT_TYPE),
       want: { jsonrpc: "2.0", id: 1, result: { a: 1, resultType: "complete" } },
     },
     {
       name: "stateless: serverInfo in _meta, the result's own resultType kept",
-      got: statelessResult(1, { resultType: "input_required" }, undefined, { name: "s" }, "si"),
+      got: statelessResult(1, { resultType: "input_required" }, undefined, { name: "s" }, "si", RESULT_TYPE),
       want: { jsonrpc: "2.0", id: 1, result: { resultType: "input_required", _meta: { si: { name: "s" } } } },
     },
     {
       name: "any version towards legacy: resultType dropped",
-      got: anyVersionResult(1, { a: 1, resultType: "complete" }, {}, false, ANY),
+      got: anyVersionResult(1, { a: 1, resultType: "complete" }, {}, false, ANY, RESULT_TYPE),
       want: { jsonrpc: "2.0", id: 1, result: { a: 1 } },
     },
-    { name: "any version towards modern", got: anyVersionResult(1, {}, { resultType: "x" }, true, ANY), want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } } },
+    { name: "any version towards modern", got: anyVersionResult(1, {}, { resultType: "x" }, true, ANY, RESULT_TYPE), want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } } },
   ])("$name", ({ got, want }) => {
     expect(got).toEqual(want);
   });
 
   it("another resultType towards a legacy client throws a RangeError", () => {
-    expect(() => anyVersionResult(1, {}, { resultType: "input_required", protocolVersion: "2025-06-18" }, false, ANY)).toThrow(RangeError);
+    expect(() => anyVersionResult(1, {}, { resultType: "input_required", protocolVersion: "2025-06-18" }, false, ANY, RESULT_TYPE)).toThrow(RangeError);
+  });
+
+  it.each([
+    {
+      name: "stateless: the key and default come from the facts",
+      got: () => statelessResult(1, { a: 1 }, undefined, undefined, "si", OTHER),
+      want: { jsonrpc: "2.0", id: 1, result: { a: 1, kind: "done" } },
+    },
+    {
+      name: "stateless: the result's own value under the facts' key is kept",
+      got: () => statelessResult(1, { kind: "more" }, undefined, undefined, "si", OTHER),
+      want: { jsonrpc: "2.0", id: 1, result: { kind: "more" } },
+    },
+    {
+      name: "towards legacy: the facts' key is dropped, others kept",
+      got: () => anyVersionResult(1, { kind: "done", resultType: "x" }, { resultType: "done" }, false, ANY, OTHER),
+      want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } },
+    },
+    {
+      name: "towards legacy without facts: the result as given",
+      got: () => anyVersionResult(1, { resultType: "complete" }, {}, false, ANY, null),
+      want: { jsonrpc: "2.0", id: 1, result: { resultType: "complete" } },
+    },
+  ])("$name", ({ got, want }) => {
+    expect(got()).toEqual(want);
+  });
+
+  it("without facts (no stateless release generated) no resultType can be asked for, even towards a legacy client", () => {
+    expect(() => anyVersionResult(1, {}, { resultType: "complete", protocolVersion: "2025-06-18" }, false, ANY, null)).toThrow("the resultType key is unknown");
+    expect(() => anyVersionResult(1, {}, { resultType: "complete" }, false, ANY, OTHER)).toThrow('cannot receive resultType "complete"');
   });
 
   const table: ErrorCodeTable = {
@@ -318,8 +352,24 @@ describe("versions, apps and responses", () => {
     expect(responseResult({ error: {} })).toBeUndefined();
     expect(responseError({ error: { code: 1, message: "m" } })).toEqual({ code: 1, message: "m", data: undefined });
     expect(responseError({ error: { code: "1", message: "m" } })).toBeUndefined();
-    expect(resultType({})).toBe("complete");
-    expect(isInputRequired({ resultType: "input_required" })).toBe(true);
+    expect(resultTypeIn({}, RESULT_TYPE)).toBe("complete");
+    expect(isInputRequiredIn({ resultType: "input_required" }, RESULT_TYPE)).toBe(true);
+  });
+
+  it.each([
+    { given: {}, facts: OTHER, type: "done", input: false },
+    { given: { kind: "more" }, facts: OTHER, type: "more", input: true },
+    { given: { resultType: "input_required" }, facts: OTHER, type: "done", input: false },
+    { given: { kind: 5 }, facts: OTHER, type: "done", input: false },
+    { given: { kind: "more" }, facts: { ...OTHER, inputRequired: null }, type: "more", input: false },
+  ])("resultTypeIn($given) is $type, isInputRequiredIn is $input, by the facts given", ({ given, facts, type, input }) => {
+    expect(resultTypeIn(given, facts)).toBe(type);
+    expect(isInputRequiredIn(given, facts)).toBe(input);
+  });
+
+  it("without facts resultTypeIn throws a RangeError and isInputRequiredIn is false", () => {
+    expect(() => resultTypeIn({ resultType: "complete" }, null)).toThrow(RangeError);
+    expect(isInputRequiredIn({ resultType: "input_required" }, null)).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 import { VariableDeclarationKind } from "../ts-morph.ts";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { httpFacts, requireMetaKeys, type RoutingFactsData } from "./runtime-data.ts";
+import { BindgenError } from "../errors.ts";
+import { httpFacts, requireMetaKeys, resultTypeFacts, type RoutingFactsData } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
@@ -124,6 +125,9 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
+  const resultType = resultTypeFacts(model);
+  if (modern && resultType === null)
+    throw new BindgenError(model.file, model.schema.definitionsPointer, "a default resultType (schema/facts.json) for a stateless release", "its results always carry one");
   const idType = model.envelope.errorIdOptional ? "T.RequestId | undefined" : "T.RequestId";
   if (modern) {
     file.addInterface({
@@ -152,7 +156,7 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     returnType: "ResultEnvelope<ResultOf<M>>",
     statements: [
       modern
-        ? "return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo) as ResultEnvelope<ResultOf<M>>;"
+        ? `return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo, ${JSON.stringify({ key: resultType?.key, complete: resultType?.complete })}) as ResultEnvelope<ResultOf<M>>;`
         : "return sessionResult(id, result) as ResultEnvelope<ResultOf<M>>;",
     ],
   });

@@ -2,6 +2,7 @@ import { BindgenError } from "../errors.ts";
 import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { buildRequestCall } from "./envelope.ts";
+import { inputRequiredSpec } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
@@ -31,7 +32,10 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
   };
 
   const batchNote = model.envelope.batches ? " (one by one, or in a JSON-RPC batch: an array)" : "";
-  const spec = (direction: Direction): string => `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError}, batches: ${model.envelope.batches} }`;
+  // Only a client's calls may be answered with an `input_required` result.
+  const inputRequired = (direction: Direction): string => (direction === "client-to-server" ? JSON.stringify(inputRequiredSpec(model)) : "null");
+  const spec = (direction: Direction): string =>
+    `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError}, batches: ${model.envelope.batches}, inputRequired: ${inputRequired(direction)} }`;
   const lines = [
     `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
     `import type { NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,

@@ -40,3 +40,26 @@ export function requireMetaKeys(model: ProtocolModel, names: readonly string[]):
     }
   }
 }
+
+/** The model's `resultType` facts in the shape of the runtime's `ResultTypeFacts` (responses.ts); null for a session-based release. */
+export interface ResultTypeFactsData {
+  readonly key: string;
+  readonly complete: string;
+  readonly inputRequired: string | null;
+}
+
+export function resultTypeFacts(model: ProtocolModel): ResultTypeFactsData | null {
+  const defaulted = model.dispatch.resultTypeDefault;
+  if (defaulted === null) return null;
+  return { key: defaulted.property, complete: defaulted.value, inputRequired: model.inputRequired?.resultType ?? null };
+}
+
+/** The model's `input_required` result in the shape of the runtime's `InputRequiredSpec` (requester.ts); null where the release has none. */
+export function inputRequiredSpec(
+  model: ProtocolModel,
+): { readonly resultType: ResultTypeFactsData; readonly requests: string; readonly responses: string; readonly state: string } | null {
+  const facts = resultTypeFacts(model);
+  const input = model.inputRequired;
+  if (facts === null || input === null) return null;
+  return { resultType: facts, requests: input.requests, responses: input.responses, state: input.state };
+}

@@ -4,7 +4,7 @@ import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBuilder } from "./envelope.ts";
 import { frozenType } from "./literal-type.ts";
 import { versionNamespace } from "./names.ts";
-import { httpFacts } from "./runtime-data.ts";
+import { httpFacts, resultTypeFacts, type ResultTypeFactsData } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { compare } from "../compare.ts";
@@ -22,6 +22,11 @@ function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolMode
   const out = new Map<string, V>();
   for (const m of models) for (const { name, value } of pick(m)) if (!out.has(name)) out.set(name, value);
   return new Map([...out].sort(([a], [b]) => compare(a, b)));
+}
+
+/** What the version-agnostic `resultType` helpers and builders know: the newest stateless release's facts, if any. */
+function newestResultType(models: readonly ProtocolModel[]): ResultTypeFactsData | null {
+  return models.map(resultTypeFacts).find((f) => f !== null) ?? null;
 }
 
 function union(models: readonly ProtocolModel[], member: (alias: string) => string): string {
@@ -65,7 +70,8 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     });
   }
   file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 0) });
-  file.addExportDeclaration({ namedExports: ["isInputRequired", "responseError", "responseResult", "resultType"], moduleSpecifier: runtimeImport("responses", 0) });
+  file.addImportDeclaration({ namedImports: ["isInputRequiredIn", "resultTypeIn", { name: "ResultTypeFacts", isTypeOnly: true }], moduleSpecifier: runtimeImport("responses", 0) });
+  file.addExportDeclaration({ namedExports: ["responseError", "responseResult"], moduleSpecifier: runtimeImport("responses", 0) });
   // DNS-rebinding protection for HTTP servers of any release (basic/transports, "Security Warning").
   file.addExportDeclaration({
     namedExports: [
@@ -149,6 +155,11 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
     declarationKind: VariableDeclarationKind.Const,
     docs: ["The `_meta` keys the builders write; `stateless` is null when no generated release is stateless."],
     declarations: [{ name: "META", type: "AnyVersionMetaKeys", initializer: JSON.stringify({ progressToken: metaKeys.get("progressToken"), stateless }) }],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The newest stateless release's `resultType` facts; null when no generated release is stateless."],
+    declarations: [{ name: "RESULT_TYPE", type: "ResultTypeFacts | null", initializer: JSON.stringify(newestResultType(models)) }],
   });
 
   const signals = [...new Set(models.flatMap((m) => m.modernSignalCodes))].sort((a, b) => b - a);
@@ -377,7 +388,7 @@ function addBuilders(file: StatementSink): void {
     returnType: "ResultEnvelope",
     statements: [
       "const modern = options.protocolVersion !== undefined && towardsModern(options.protocolVersion, LEGACY, MODERN);",
-      "return anyVersionResult(id, result, options, modern, META) as ResultEnvelope;",
+      "return anyVersionResult(id, result, options, modern, META, RESULT_TYPE) as ResultEnvelope;",
     ],
   });
   file.addFunction({
@@ -400,6 +411,31 @@ function addBuilders(file: StatementSink): void {
 }
 
 function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void {
+  const facts = newestResultType(models);
+  file.addFunction({
+    name: "resultType",
+    isExported: true,
+    docs: [
+      facts === null
+        ? "A result's `resultType`. No generated release is stateless, so its key is unknown: this throws a RangeError."
+        : `A result's \`${facts.key}\`; absent means ${JSON.stringify(facts.complete)}, as the spec requires for results from older servers.`,
+    ],
+    parameters: [{ name: "result", type: "unknown" }],
+    returnType: "string",
+    statements: ["return resultTypeIn(result, RESULT_TYPE);"],
+  });
+  file.addFunction({
+    name: "isInputRequired",
+    isExported: true,
+    docs: [
+      facts?.inputRequired == null
+        ? "Whether the server asks for more input before it can finish: never, as no generated release can."
+        : `Whether the server asks for more input before it can finish (\`${facts.key}: ${JSON.stringify(facts.inputRequired)}\`).`,
+    ],
+    parameters: [{ name: "result", type: "unknown" }],
+    returnType: "boolean",
+    statements: ["return isInputRequiredIn(result, RESULT_TYPE);"],
+  });
   file.addFunction({
     name: "parse",
     isExported: true,

@@ -3,6 +3,7 @@
 // wraps these in its own types and passes its own data (meta keys, error codes, version).
 import { isObject, own, type JsonObject } from "./json.js";
 import type { RequestIdValue } from "./jsonrpc.js";
+import type { ResultTypeFacts } from "./responses.js";
 
 /** The reserved `_meta` keys a request builder writes, by short name (a release's `MetaKey` fits). */
 export interface RequestMetaKeys {
@@ -169,35 +170,42 @@ export function notificationEnvelope(method: string, params: unknown): JsonObjec
   return envelope(method, params as JsonObject | undefined, undefined);
 }
 
+/** The `resultType` key and its default value, from a stateless release's model. */
+export type ResultTypeDefault = Pick<ResultTypeFacts, "key" | "complete">;
+
+const NO_RESULT_TYPE = "no stateless release was generated: the resultType key is unknown";
+
 /** A result towards a session-based client: as given, since it knows no `resultType`. */
 export function sessionResult(id: RequestIdValue, result: unknown): JsonObject {
   return { jsonrpc: "2.0", id, result };
 }
 
-/** A result towards a stateless client: `resultType` (default `"complete"`) always, `serverInfo` in `_meta` when given. */
+/** A result towards a stateless client: `resultType` (default: complete) always, `serverInfo` in `_meta` when given. */
 export function statelessResult(
   id: RequestIdValue,
   result: unknown,
   resultType: string | undefined,
   serverInfo: unknown,
   serverInfoKey: string,
+  facts: ResultTypeDefault,
 ): JsonObject {
   const given = result as JsonObject;
   const meta =
     serverInfo === undefined ? metaOf(given) : { ...metaOf(given), [serverInfoKey]: serverInfo };
-  const type =
-    resultType ?? (typeof given["resultType"] === "string" ? given["resultType"] : "complete");
+  const stated = given[facts.key];
+  const type = resultType ?? (typeof stated === "string" ? stated : facts.complete);
   return {
     jsonrpc: "2.0",
     id,
-    result: { ...given, ...(meta === undefined ? {} : { _meta: meta }), resultType: type },
+    result: { ...given, ...(meta === undefined ? {} : { _meta: meta }), [facts.key]: type },
   };
 }
 
 /**
  * A result towards a client of any release (`protocolVersion`); `modern` says whether that version is stateless.
- * A session-based client does not know `resultType` (it treats an absent one as `"complete"`), so asking one for
- * another `resultType` throws a RangeError rather than dropping it silently.
+ * A session-based client does not know `resultType` (it treats an absent one as complete), so asking one for
+ * another `resultType` throws a RangeError rather than dropping it silently. `facts` are the newest stateless
+ * release's; null when none was generated, and then no `resultType` can be asked for at all.
  */
 export function anyVersionResult(
   id: RequestIdValue,
@@ -209,19 +217,24 @@ export function anyVersionResult(
   },
   modern: boolean,
   keys: AnyVersionMetaKeys,
+  facts: ResultTypeDefault | null,
 ): JsonObject {
   if (modern) {
     const { serverInfo } = statelessKeys(keys, options.protocolVersion ?? "");
-    return statelessResult(id, result, options.resultType, options.serverInfo, serverInfo);
+    if (facts === null) throw new RangeError(NO_RESULT_TYPE);
+    return statelessResult(id, result, options.resultType, options.serverInfo, serverInfo, facts);
   }
-  if (options.resultType !== undefined && options.resultType !== "complete") {
+  if (options.resultType !== undefined && options.resultType !== facts?.complete) {
     throw new RangeError(
-      `a ${options.protocolVersion ?? "legacy"} client cannot receive resultType "${options.resultType}"`,
+      facts === null
+        ? NO_RESULT_TYPE
+        : `a ${options.protocolVersion ?? "legacy"} client cannot receive resultType "${options.resultType}"`,
     );
   }
-  const plain = own(result, "resultType")
-    ? Object.fromEntries(Object.entries(result).filter(([k]) => k !== "resultType"))
-    : { ...result };
+  const plain =
+    facts !== null && own(result, facts.key)
+      ? Object.fromEntries(Object.entries(result).filter(([k]) => k !== facts.key))
+      : { ...result };
   return sessionResult(id, plain);
 }
 

@@ -6,7 +6,7 @@
  * Per-release wrappers give it the release's request builder, its facts and the method tables' types.
  */
 import { isObject, own, type JsonObject } from "./json.js";
-import { isInputRequired, responseError } from "./responses.js";
+import { isInputRequiredIn, responseError, type ResultTypeFacts } from "./responses.js";
 import { abortReason } from "./abort.js";
 import type { CancelSpec } from "./dispatcher.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
@@ -25,6 +25,18 @@ export interface RequesterSpec {
   readonly internalErrorCode: number;
   /** Whether messages may come in JSON-RPC batches (the model's `envelope.batches`, as for the release's dispatchers): `receive` then takes arrays. */
   readonly batches: boolean;
+  /** The model's `input_required` result: how it is told apart and the members of the exchange; null where no result asks for input. */
+  readonly inputRequired: InputRequiredSpec | null;
+}
+
+export interface InputRequiredSpec {
+  readonly resultType: ResultTypeFacts & { readonly inputRequired: string };
+  /** The result's member holding the input requests (`inputRequests`). */
+  readonly requests: string;
+  /** The retried params' member carrying the answers (`inputResponses`). */
+  readonly responses: string;
+  /** The opaque state the result may carry and the retry echoes (`requestState`). */
+  readonly state: string;
 }
 
 /** The release's `request(method, params, { id, ...meta })` builder, bound to the requester's `_meta` options. */
@@ -184,13 +196,15 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     for (let round = 0; ; round++) {
       const result = await exchange(method, current, call);
       const handler = options.inputHandler;
-      if (handler === undefined || !isObject(result) || !isInputRequired(result)) return result;
+      const input = spec.inputRequired;
+      if (handler === undefined || input === null || !isObject(result)) return result;
+      if (!isInputRequiredIn(result, input.resultType)) return result;
       if (round >= rounds)
         throw new RpcError(
           spec.internalErrorCode,
-          `${method}: still input_required after ${rounds} rounds`,
+          `${method}: still ${input.resultType.inputRequired} after ${rounds} rounds`,
         );
-      current = await retryParams(params, result, handler, call.signal);
+      current = await retryParams(input, params, result, handler, call.signal);
     }
   }
 
@@ -238,17 +252,19 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
  * handler could not answer fails the call with its error.
  */
 async function retryParams(
+  input: InputRequiredSpec,
   original: object | undefined,
   result: JsonObject,
   handler: InputHandler,
   signal: AbortSignal | undefined,
 ): Promise<object> {
-  const answers = await handler.answerInputRequests(result["inputRequests"], undefined, signal);
+  const answers = await handler.answerInputRequests(result[input.requests], undefined, signal);
   const failed = Object.values(answers.errors)[0];
   if (failed !== undefined) throw new RpcError(failed.code, failed.message, failed.data);
-  const retry: JsonObject = { ...original, inputResponses: answers.inputResponses };
-  if (typeof result["requestState"] === "string") retry["requestState"] = result["requestState"];
-  else delete retry["requestState"];
+  const retry: JsonObject = { ...original, [input.responses]: answers.inputResponses };
+  const state = result[input.state];
+  if (typeof state === "string") retry[input.state] = state;
+  else delete retry[input.state];
   return retry;
 }
 

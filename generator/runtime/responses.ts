@@ -17,13 +17,32 @@ export function responseError(
   return { code: error["code"], message: error["message"], data: error["data"] };
 }
 
-/** A result's `resultType`; absent means `"complete"`, as the spec requires for results from older servers. */
-export function resultType(result: unknown): string {
-  const value = isObject(result) ? result["resultType"] : undefined;
-  return typeof value === "string" ? value : "complete";
+/**
+ * A stateless release's `resultType` facts, from its model: the key, the value meaning done (which an absent key also
+ * means), and the value that asks the client for more input (null where no result does).
+ */
+export interface ResultTypeFacts {
+  readonly key: string;
+  readonly complete: string;
+  readonly inputRequired: string | null;
 }
 
-/** Whether the server asks for more input before it can finish (`resultType: "input_required"`). */
-export function isInputRequired(result: unknown): boolean {
-  return resultType(result) === "input_required";
+/**
+ * A result's `resultType`; absent means complete, as the spec requires for results from older servers. Without facts
+ * (no stateless release was generated) the key is unknown, so this throws a RangeError rather than guess.
+ */
+export function resultTypeIn(result: unknown, facts: ResultTypeFacts | null): string {
+  if (facts === null)
+    throw new RangeError("no stateless release was generated: the resultType key is unknown");
+  const value = isObject(result) ? result[facts.key] : undefined;
+  return typeof value === "string" ? value : facts.complete;
+}
+
+/** Whether the server asks for more input before it can finish; never without facts saying how it would. */
+export function isInputRequiredIn(result: unknown, facts: ResultTypeFacts | null): boolean {
+  return (
+    facts !== null &&
+    facts.inputRequired !== null &&
+    resultTypeIn(result, facts) === facts.inputRequired
+  );
 }
