@@ -228,11 +228,16 @@ describe("the runtime's resultType and input_required facts come from the model"
     {
       rule: "the root gets the newest stateless release's facts",
       text: emitRuntime([changed, realModel("2025-06-18")]).content,
-      has: `constRESULT_TYPE:ResultTypeFacts|null=${facts};`,
+      has: `constRESULT_TYPE:ResultTypeFacts=${facts};`,
     },
-    { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:ResultTypeFacts|null=null;" },
+    { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:null=null;" },
   ])("$rule", ({ text, has }) => {
     expect(flat(text)).toContain(has);
+  });
+  it("a root of session releases has no resultType readers: there is no key to read", () => {
+    const root = emitRuntime([realModel("2024-11-05"), realModel("2025-06-18")]).content;
+    expect(root).not.toMatch(/export function (resultType|isInputRequired)\b/);
+    expect(emitRuntime([realModel("2025-06-18"), changed]).content).toMatch(/export function resultType\b[\s\S]*export function isInputRequired\b/);
   });
 });
 

@@ -366,11 +366,6 @@ describe("versions, apps and responses", () => {
     expect(resultTypeIn(given, facts)).toBe(type);
     expect(isInputRequiredIn(given, facts)).toBe(input);
   });
-
-  it("without facts resultTypeIn throws a RangeError and isInputRequiredIn is false", () => {
-    expect(() => resultTypeIn({ resultType: "complete" }, null)).toThrow(RangeError);
-    expect(isInputRequiredIn({ resultType: "input_required" }, null)).toBe(false);
-  });
 });
 
 describe("the validator interpreter on a small table", () => {

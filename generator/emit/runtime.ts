@@ -70,7 +70,11 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     });
   }
   file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 0) });
-  file.addImportDeclaration({ namedImports: ["isInputRequiredIn", "resultTypeIn", { name: "ResultTypeFacts", isTypeOnly: true }], moduleSpecifier: runtimeImport("responses", 0) });
+  if (newestResultType(models) !== null)
+    file.addImportDeclaration({
+      namedImports: ["isInputRequiredIn", "resultTypeIn", { name: "ResultTypeFacts", isTypeOnly: true }],
+      moduleSpecifier: runtimeImport("responses", 0),
+    });
   file.addExportDeclaration({ namedExports: ["responseError", "responseResult"], moduleSpecifier: runtimeImport("responses", 0) });
   // DNS-rebinding protection for HTTP servers of any release (basic/transports, "Security Warning").
   file.addExportDeclaration({
@@ -159,7 +163,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     docs: ["The newest stateless release's `resultType` facts; null when no generated release is stateless."],
-    declarations: [{ name: "RESULT_TYPE", type: "ResultTypeFacts | null", initializer: JSON.stringify(newestResultType(models)) }],
+    declarations: [{ name: "RESULT_TYPE", type: newestResultType(models) === null ? "null" : "ResultTypeFacts", initializer: JSON.stringify(newestResultType(models)) }],
   });
 
   const signals = [...new Set(models.flatMap((m) => m.modernSignalCodes))].sort((a, b) => b - a);
@@ -412,30 +416,30 @@ function addBuilders(file: StatementSink): void {
 
 function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void {
   const facts = newestResultType(models);
-  file.addFunction({
-    name: "resultType",
-    isExported: true,
-    docs: [
-      facts === null
-        ? "A result's `resultType`. No generated release is stateless, so its key is unknown: this throws a RangeError."
-        : `A result's \`${facts.key}\`; absent means ${JSON.stringify(facts.complete)}, as the spec requires for results from older servers.`,
-    ],
-    parameters: [{ name: "result", type: "unknown" }],
-    returnType: "string",
-    statements: ["return resultTypeIn(result, RESULT_TYPE);"],
-  });
-  file.addFunction({
-    name: "isInputRequired",
-    isExported: true,
-    docs: [
-      facts?.inputRequired == null
-        ? "Whether the server asks for more input before it can finish: never, as no generated release can."
-        : `Whether the server asks for more input before it can finish (\`${facts.key}: ${JSON.stringify(facts.inputRequired)}\`).`,
-    ],
-    parameters: [{ name: "result", type: "unknown" }],
-    returnType: "boolean",
-    statements: ["return isInputRequiredIn(result, RESULT_TYPE);"],
-  });
+  // A tree of session releases alone has no resultType key to read: no readers, so calling one is a
+  // compile error there rather than a function that could only throw.
+  if (facts !== null) {
+    file.addFunction({
+      name: "resultType",
+      isExported: true,
+      docs: [`A result's \`${facts.key}\`; absent means ${JSON.stringify(facts.complete)}, as the spec requires for results from older servers.`],
+      parameters: [{ name: "result", type: "unknown" }],
+      returnType: "string",
+      statements: ["return resultTypeIn(result, RESULT_TYPE);"],
+    });
+    file.addFunction({
+      name: "isInputRequired",
+      isExported: true,
+      docs: [
+        facts.inputRequired === null
+          ? "Whether the server asks for more input before it can finish: never, as no generated release can."
+          : `Whether the server asks for more input before it can finish (\`${facts.key}: ${JSON.stringify(facts.inputRequired)}\`).`,
+      ],
+      parameters: [{ name: "result", type: "unknown" }],
+      returnType: "boolean",
+      statements: ["return isInputRequiredIn(result, RESULT_TYPE);"],
+    });
+  }
   file.addFunction({
     name: "parse",
     isExported: true,

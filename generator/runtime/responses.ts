@@ -27,22 +27,13 @@ export interface ResultTypeFacts {
   readonly inputRequired: string | null;
 }
 
-/**
- * A result's `resultType`; absent means complete, as the spec requires for results from older servers. Without facts
- * (no stateless release was generated) the key is unknown, so this throws a RangeError rather than guess.
- */
-export function resultTypeIn(result: unknown, facts: ResultTypeFacts | null): string {
-  if (facts === null)
-    throw new RangeError("no stateless release was generated: the resultType key is unknown");
+/** A result's `resultType`; absent means complete, as the spec requires for results from older servers. */
+export function resultTypeIn(result: unknown, facts: ResultTypeFacts): string {
   const value = isObject(result) ? result[facts.key] : undefined;
   return typeof value === "string" ? value : facts.complete;
 }
 
-/** Whether the server asks for more input before it can finish; never without facts saying how it would. */
-export function isInputRequiredIn(result: unknown, facts: ResultTypeFacts | null): boolean {
-  return (
-    facts !== null &&
-    facts.inputRequired !== null &&
-    resultTypeIn(result, facts) === facts.inputRequired
-  );
+/** Whether the server asks for more input before it can finish; never where no result can. */
+export function isInputRequiredIn(result: unknown, facts: ResultTypeFacts): boolean {
+  return facts.inputRequired !== null && resultTypeIn(result, facts) === facts.inputRequired;
 }
