@@ -1,32 +1,15 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import * as batching from "../generated/2025-03-26/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
-import { REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
+import { officialSchema } from "./support/official-schema.ts";
 
-/** Every kind of answer the dispatchers give, judged by Ajv on the official schema of the release, in its dialect. */
-function official(version: string): (definition: string, value: unknown) => string | null {
-  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json"), "utf8")) as object;
-  const is2020 = Object.prototype.hasOwnProperty.call(schema, "$defs");
-  const ajv = is2020 ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
-  addFormats.default(ajv, { mode: "fast" });
-  ajv.addSchema(schema, "mcp");
-  return (definition, value) => {
-    // A definition, or a JSON pointer below the definitions (`JSONRPCError/properties/error`).
-    const check = ajv.getSchema(`mcp#/${is2020 ? "$defs" : "definitions"}/${definition}`)!;
-    return check(value) ? null : `${definition}: ${ajv.errorsText(check.errors)} in ${JSON.stringify(value)}`;
-  };
-}
+// Every kind of answer the dispatchers give, judged by Ajv on the official schema of the release (officialSchema), in its dialect.
 
 const meta = (version = "2026-07-28") => ({ "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} });
 
 describe("2026-07-28 dispatcher answers fit the official schema", () => {
-  const check = official("2026-07-28");
+  const check = officialSchema("2026-07-28");
   const server = modern.createServerDispatcher(
     {
       "tools/call": (params, ctx) => {
@@ -64,12 +47,12 @@ describe("2026-07-28 dispatcher answers fit the official schema", () => {
 describe.each(["2025-11-25", "2026-07-28"])("the official schema (%s) wants params to be an object", (version) => {
   // JSON-RPC 2.0 §4.2 allows params by position; MCP's JSONRPCRequest does not, so such a request is well formed but its params are invalid (-32602).
   it.each([[[]], [[1]], ["x"], [null]])("refuses params %j", (params) => {
-    expect(official(version)("JSONRPCRequest", { jsonrpc: "2.0", id: 1, method: "tools/list", params })).not.toBeNull();
+    expect(officialSchema(version)("JSONRPCRequest", { jsonrpc: "2.0", id: 1, method: "tools/list", params })).not.toBeNull();
   });
 });
 
 describe("2025-11-25 dispatcher answers fit the official schema", () => {
-  const check = official("2025-11-25");
+  const check = officialSchema("2025-11-25");
   const server = legacy.createServerDispatcher({ "tools/list": () => ({ tools: [] }) });
   it.each([
     ["a result", { jsonrpc: "2.0", id: 1, method: "tools/list" }, "JSONRPCResultResponse"],
@@ -83,7 +66,7 @@ describe("2025-11-25 dispatcher answers fit the official schema", () => {
 });
 
 describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits the official schema", () => {
-  const check = official("2025-03-26");
+  const check = officialSchema("2025-03-26");
   const server = batching.createServerDispatcher(
     {
       "tools/list": () => ({ tools: [] }),
