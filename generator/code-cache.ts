@@ -43,8 +43,8 @@ function privateDir(dir: string): boolean {
 }
 
 /** One file per module text: its path, an exact checksum of the text, and V8's version and flags. */
-function cacheFile(dir: string, filename: string, content: string): string {
-  const name = `${zlib.crc32(filename).toString(16)}-${crc32!(content).toString(16)}-${content.length.toString(16)}-${cachedDataVersionTag().toString(16)}`;
+function cacheFile(dir: string, filename: string, content: string, checksum: (data: string) => number): string {
+  const name = `${checksum(filename).toString(16)}-${checksum(content).toString(16)}-${content.length.toString(16)}-${cachedDataVersionTag().toString(16)}`;
   return join(dir, name);
 }
 
@@ -87,9 +87,9 @@ const pending: Pending[] = [];
  * Compiles one CommonJS module as Node's loader would (the same wrapper, `require`, `module`,
  * `__filename` and `__dirname`), through a `vm.Script` that reads and feeds V8's code cache.
  */
-function compileWithCache(dir: string, counts: { hits: number; misses: number }) {
+function compileWithCache(dir: string, checksum: (data: string) => number, counts: { hits: number; misses: number }) {
   return function (this: CompilingModule, content: string, filename: string): unknown {
-    const file = cacheFile(dir, filename, content);
+    const file = cacheFile(dir, filename, content, checksum);
     const cachedData = readCache(file);
     const script = new Script(Module.wrap(content), {
       filename,
@@ -122,7 +122,7 @@ export function requireWithCodeCache(
   if (dir === null || crc32 === undefined || !privateDir(dir)) return { exports: require(specifier), report: counts };
   const prototype = Module.prototype as unknown as CompilingModule;
   const compile = prototype._compile;
-  prototype._compile = compileWithCache(dir, counts);
+  prototype._compile = compileWithCache(dir, crc32, counts);
   try {
     return { exports: require(specifier), report: counts };
   } finally {
