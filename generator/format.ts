@@ -71,6 +71,12 @@ parentPort.on("message", (message) => {
 });
 `;
 
+/** One distinct prettier input: the modules waiting for it, then prettier's output for it. */
+interface SharedInput {
+  readonly waiting: number[];
+  output?: string;
+}
+
 type WorkerReply = { readonly index: number; readonly content: string } | { readonly index: number; readonly error: string };
 
 /** Formats emitted files with prettier on a worker thread while the caller goes on emitting. */
@@ -106,8 +112,9 @@ export function startFormatter(): Formatter {
    * Prettier prints the same text the same way, and releases share much of theirs: each distinct
    * input is sent once. Keyed by prettier's input: the modules waiting for it, then its output.
    */
-  const inputs = new Map<string, { readonly waiting: number[]; output?: string }>();
-  const sources: string[] = [];
+  const inputs = new Map<string, SharedInput>();
+  /** By the index of the module that sent it: the input a worker reply answers. */
+  const sentInput: SharedInput[] = [];
   let pending = 0;
   let failure: Error | undefined;
   let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
@@ -119,7 +126,7 @@ export function startFormatter(): Formatter {
   worker.on("message", (reply: WorkerReply) => {
     if ("error" in reply) return fail(new Error(`prettier could not format ${files[reply.index]!.path}: ${reply.error}`));
     try {
-      const input = inputs.get(sources[reply.index]!)!;
+      const input = sentInput[reply.index]!;
       input.output = reply.content;
       // Each module gets back its own printed statements: the same input only means the same placeholders.
       for (const index of input.waiting) results[index] = restorePrinted(reply.content, printed[index]!, files[index]!.path);
@@ -149,8 +156,9 @@ export function startFormatter(): Formatter {
         return;
       }
       if (input) return void input.waiting.push(index);
-      inputs.set(source, { waiting: [index] });
-      sources[index] = source;
+      const sent = { waiting: [index] };
+      inputs.set(source, sent);
+      sentInput[index] = sent;
       pending++;
       worker.postMessage({ index, content: source });
     },
