@@ -2,7 +2,8 @@ import { VariableDeclarationKind } from "../ts-morph.ts";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { BindgenError } from "../errors.ts";
-import { httpFacts, requireMetaKeys, resultTypeFacts, type RoutingFactsData } from "./runtime-data.ts";
+import type { RoutingFacts } from "../runtime/routing.ts";
+import { httpFacts, requireMetaKeys, resultTypeFacts } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
@@ -125,16 +126,24 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
-  const resultType = resultTypeFacts(model);
-  if (modern && resultType === null)
+  const facts = resultTypeFacts(model);
+  if (modern && facts === null)
     throw new BindgenError(model.file, model.schema.definitionsPointer, "a default resultType (schema/facts.json) for a stateless release", "its results always carry one");
+  // What statelessResult takes: the key and its default, in the runtime's shape.
+  const resultType = facts === null ? null : { key: facts.key, complete: facts.complete };
   const idType = model.envelope.errorIdOptional ? "T.RequestId | undefined" : "T.RequestId";
-  if (modern) {
+  if (resultType !== null) {
     file.addInterface({
       name: "ResultOptions",
       isExported: true,
       properties: [
-        { name: "resultType", hasQuestionToken: true, isReadonly: true, type: "string", docs: ['Overrides the result\'s own `resultType`; the default is `"complete"`.'] },
+        {
+          name: "resultType",
+          hasQuestionToken: true,
+          isReadonly: true,
+          type: "string",
+          docs: [`Overrides the result's own \`${resultType.key}\`; the default is \`${JSON.stringify(resultType.complete)}\`.`],
+        },
         { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation", docs: ["Written to `_meta` so the client can show who answered."] },
       ],
     });
@@ -144,19 +153,19 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     isExported: true,
     typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
     docs: [
-      modern
-        ? `A successful ${model.version} response. \`resultType\` is required in this version and defaults to \`"complete"\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it.`
+      resultType !== null
+        ? `A successful ${model.version} response. \`${resultType.key}\` is required in this version and defaults to \`${JSON.stringify(resultType.complete)}\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it.`
         : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).`,
     ],
     parameters: [
       { name: "id", type: "T.RequestId" },
       { name: "result", type: "ResultInput<ResultOf<M>>" },
-      ...(modern ? [{ name: "options", type: "ResultOptions", initializer: "{}" }] : []),
+      ...(resultType !== null ? [{ name: "options", type: "ResultOptions", initializer: "{}" }] : []),
     ],
     returnType: "ResultEnvelope<ResultOf<M>>",
     statements: [
-      modern
-        ? `return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo, ${JSON.stringify({ key: resultType?.key, complete: resultType?.complete })}) as ResultEnvelope<ResultOf<M>>;`
+      resultType !== null
+        ? `return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo, ${JSON.stringify(resultType)}) as ResultEnvelope<ResultOf<M>>;`
         : "return sessionResult(id, result) as ResultEnvelope<ResultOf<M>>;",
     ],
   });
@@ -369,7 +378,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
 const ENVELOPE_LIKE = "{ readonly method: string; readonly id?: unknown; readonly params?: unknown }";
 
 /** `protocolVersionOf`, `routingName` and `httpHeaders` over a release's (or every release's) HTTP facts. */
-export function addHttpFunctions(file: StatementSink, facts: RoutingFactsData, options: { readonly headersFrom: string | null }): void {
+export function addHttpFunctions(file: StatementSink, facts: RoutingFacts, options: { readonly headersFrom: string | null }): void {
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [{ name: "HTTP", type: "RoutingFacts", initializer: JSON.stringify(facts) }],

@@ -1,21 +1,16 @@
 import { BindgenError } from "../errors.ts";
 import type { HttpModel, MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
+import type { InputRequiredSpec } from "../runtime/requester.ts";
+import type { ResultTypeFacts } from "../runtime/responses.ts";
+import type { RoutingFacts } from "../runtime/routing.ts";
 
 /**
  * The data a generated module hands to the shared runtime (generator/runtime/), read from the
  * model: the runtime knows no release, so everything release-specific arrives through here.
  */
 
-/** The model's HTTP facts in the shape of the runtime's `RoutingFacts` (routing.ts), written into the output as a literal. */
-export interface RoutingFactsData {
-  readonly protocolVersionHeader: string;
-  readonly methodHeader: string;
-  readonly nameHeader: string;
-  readonly nameParam: Readonly<Record<string, string>>;
-  readonly protocolVersionKey: string;
-}
-
-export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): RoutingFactsData {
+/** The model's HTTP facts as the runtime's `RoutingFacts` (routing.ts), written into the output as a literal. */
+export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): RoutingFacts {
   const protocolVersionKey = metaKeys.find((k) => k.name === "protocolVersion")?.key;
   if (protocolVersionKey === undefined) throw new Error("httpFacts: the model has HTTP facts but no protocolVersion _meta key");
   return {
@@ -41,25 +36,17 @@ export function requireMetaKeys(model: ProtocolModel, names: readonly string[]):
   }
 }
 
-/** The model's `resultType` facts in the shape of the runtime's `ResultTypeFacts` (responses.ts); null for a session-based release. */
-export interface ResultTypeFactsData {
-  readonly key: string;
-  readonly complete: string;
-  readonly inputRequired: string | null;
-}
-
-export function resultTypeFacts(model: ProtocolModel): ResultTypeFactsData | null {
+/** The model's `resultType` facts as the runtime's `ResultTypeFacts` (responses.ts); null for a session-based release. */
+export function resultTypeFacts(model: ProtocolModel): ResultTypeFacts | null {
   const defaulted = model.dispatch.resultTypeDefault;
   if (defaulted === null) return null;
   return { key: defaulted.property, complete: defaulted.value, inputRequired: model.inputRequired?.resultType ?? null };
 }
 
-/** The model's `input_required` result in the shape of the runtime's `InputRequiredSpec` (requester.ts); null where the release has none. */
-export function inputRequiredSpec(
-  model: ProtocolModel,
-): { readonly resultType: ResultTypeFactsData; readonly requests: string; readonly responses: string; readonly state: string } | null {
+/** The model's `input_required` result as the runtime's `InputRequiredSpec` (requester.ts); null where the release has none. */
+export function inputRequiredSpec(model: ProtocolModel): InputRequiredSpec | null {
   const facts = resultTypeFacts(model);
   const input = model.inputRequired;
   if (facts === null || input === null) return null;
-  return { resultType: facts, requests: input.requests, responses: input.responses, state: input.state };
+  return { resultType: { ...facts, inputRequired: input.resultType }, requests: input.requests, responses: input.responses, state: input.state };
 }

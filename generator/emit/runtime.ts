@@ -4,7 +4,8 @@ import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBuilder } from "./envelope.ts";
 import { frozenType } from "./literal-type.ts";
 import { versionNamespace } from "./names.ts";
-import { httpFacts, resultTypeFacts, type ResultTypeFactsData } from "./runtime-data.ts";
+import type { ResultTypeFacts } from "../runtime/responses.ts";
+import { httpFacts, resultTypeFacts } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { compare } from "../compare.ts";
@@ -25,7 +26,7 @@ function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolMode
 }
 
 /** What the version-agnostic `resultType` helpers and builders know: the newest stateless release's facts, if any. */
-function newestResultType(models: readonly ProtocolModel[]): ResultTypeFactsData | null {
+function newestResultType(models: readonly ProtocolModel[]): ResultTypeFacts | null {
   return models.map(resultTypeFacts).find((f) => f !== null) ?? null;
 }
 
