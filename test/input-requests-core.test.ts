@@ -3,7 +3,7 @@ import * as modern from "../generated/2026-07-28/index.js";
 import { answerInputRequests, type InputSpec } from "../generator/runtime/input-requests.ts";
 import { RpcError } from "../generator/runtime/rpc-error.ts";
 
-// What the 2026-07-28 emitter writes: the input methods and a validator by their params definitions.
+// What the 2026-07-28 emitter writes: the input methods, their params definitions and the release's validator.
 const PARAMS: Record<string, modern.DefinitionName> = {
   "elicitation/create": "ElicitRequestParams",
   "roots/list": "RequestParams",
@@ -13,7 +13,8 @@ const SPEC: InputSpec = {
   version: "2026-07-28",
   inputs: modern.INPUT_REQUEST_METHODS,
   codes: { methodNotFound: -32601, invalidParams: -32602, internalError: -32603 },
-  validateInput: (method, params) => modern.validate(PARAMS[method]!, params),
+  inputParams: PARAMS,
+  validateDefinition: (definition, value) => modern.validate(definition as modern.DefinitionName, value),
 };
 const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const elicit = {

@@ -115,11 +115,7 @@ export const emitDispatch: VersionEmitter = (model) => {
         `export function createClientDispatcher<C = undefined>(handlers: ClientDispatchHandlers<C>, options: DispatcherOptions<C> = {}): ClientDispatcher<C> {`,
         hasInputs
           ? [
-              `  const validateInput = (method: string, params: unknown) => {`,
-              `    const name = INPUT_PARAMS[method];`,
-              `    return name === undefined ? { ok: true as const } : validate(name, params);`,
-              `  };`,
-              `  const spec = { ...RELEASE, ${side("client")}, inputs: INPUT_REQUEST_METHODS, validateInput };`,
+              `  const spec = { ...RELEASE, ${side("client")}, inputs: INPUT_REQUEST_METHODS, inputParams: INPUT_PARAMS, validateDefinition: validate };`,
               `  return createInputDispatcher<C, T.InputRequests, T.InputResponses>(spec, handlers, options);`,
             ].join("\n")
           : `  return createDispatcher({ ...RELEASE, ${side("client")} }, handlers, options);`,

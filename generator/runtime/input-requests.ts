@@ -23,11 +23,16 @@ export interface InputSpec {
     readonly invalidParams: number;
     readonly internalError: number;
   };
-  /** Checks an input request's params against its definition; an `ok: false` lists the issues. */
-  readonly validateInput: (
-    method: string,
-    params: unknown,
-  ) =>
+  /** Input request method → the definition its params must match; a method not here takes any params. */
+  readonly inputParams: { readonly [method: string]: string };
+  /**
+   * The release's `validate(definition, value)`; an `ok: false` lists the issues. A method, so that the
+   * release's own, which takes only its definition names, fits (`inputParams` holds only those).
+   */
+  validateDefinition(
+    definition: string,
+    value: unknown,
+  ):
     | { readonly ok: true }
     | {
         readonly ok: false;
@@ -85,7 +90,11 @@ export async function answerInputRequests<C>(
       return;
     }
     if (options.validate ?? true) {
-      const checked = spec.validateInput(method, params);
+      const definition = own(spec.inputParams, method) ? spec.inputParams[method] : undefined;
+      const checked =
+        definition === undefined
+          ? { ok: true as const }
+          : spec.validateDefinition(definition, params);
       if (!checked.ok) {
         setOwn(errors, key, {
           code: spec.codes.invalidParams,
