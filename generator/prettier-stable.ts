@@ -288,7 +288,11 @@ function topLevelUnion(type: string): string[] | undefined {
   let from = 0;
   for (let k = 0; k < type.length; k++) {
     const c = type[k];
-    if (c === "(" || c === "<") depth++;
+    // A string member may hold brackets: skipped, as splitTopLevel and closingBracket skip them.
+    if (c === '"') {
+      k = type.indexOf('"', k + 1);
+      if (k < 0) return undefined;
+    } else if (c === "(" || c === "<") depth++;
     else if (c === ")" || c === ">") depth--;
     else if (depth === 0 && type.startsWith(" | ", k)) {
       parts.push(type.slice(from, k));

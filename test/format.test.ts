@@ -169,6 +169,11 @@ describe("statements recognised as already in prettier's form (prettier-stable.t
       passes: true,
     },
     { rule: "an indexed typeof, parenthesised as prettier does", given: "export type E = (typeof E)[keyof typeof E];", passes: true },
+    {
+      rule: "a union too wide whose string members hold brackets: a member per line",
+      given: `export type U = ${[...Array.from({ length: 7 }, (_, k) => `"member-number-${k}"`), '"("', '"<"', '"x"', '">"', '")"'].join(" | ")};`,
+      passes: true,
+    },
     { rule: "a one-line const", given: 'export const V: A<B> = f(a, { b: 1, c: [1, "x"] });', passes: true },
     {
       rule: "a JSON string with more double quotes than single: single-quoted",
