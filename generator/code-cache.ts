@@ -3,7 +3,7 @@
 // could be emitted. Node 22 has `module.enableCompileCache()`; Node 20 has only `vm.Script`'s
 // `cachedData`, which is what this uses. The cache is only ever an optimisation: any failure
 // to read or write it leaves the module compiled as Node would compile it.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -34,7 +34,8 @@ export function defaultCodeCacheDir(): string | null {
 function privateDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = statSync(dir);
+    // lstat: a symlink planted under the expected name is not the user's folder, wherever it points.
+    const stat = lstatSync(dir);
     const uid = process.getuid?.();
     return stat.isDirectory() && (uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0));
   } catch {
@@ -73,7 +74,7 @@ interface Pending {
   readonly script: Script;
 }
 
-/** What one `requireWithCodeCache` call did, for tests and the profile. */
+/** What one `requireWithCodeCache` call did, for tests. */
 export interface CodeCacheReport {
   /** Modules compiled from the cache. */
   readonly hits: number;

@@ -7,7 +7,8 @@ import { PRINT_WIDTH } from "./emit/printed.ts";
  * a release's types come out that way. The grammar accepted is deliberately small (declarations
  * of types built from names, string and integer literals, `|`, `&`, `[]`, `<>` and parentheses;
  * JSDoc; nested members), every line within the print width; anything else is left to prettier.
- * One rewrite: a type alias of a union too long for one line is broken as prettier breaks it. test/format.test.ts holds every module of every release, and of synthetic schemas,
+ * Where prettier would break a line (a union, a list, type arguments, a signature) it is broken as prettier breaks it,
+ * and strings and keys are quoted as prettier quotes them. test/format.test.ts holds every module of every release, and of synthetic schemas,
  * to prettier's own output.
  */
 

@@ -37,14 +37,10 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
 export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [{ module: "runtime", emit: emitRuntime }];
 
 /**
- * Every output file, unformatted: each release's folder, the root modules, and the shared
- * runtime copied from generator/runtime/. Headers and import extensions follow `options`.
+ * Every output file, unformatted: each release's folder, the root modules, and the shared runtime
+ * copied from generator/runtime/; headers and import extensions follow `options`. One file at a time
+ * as each is emitted, so a formatter can start on a file while the next is emitted.
  */
-export function emitAll(models: readonly ProtocolModel[], options: RenderOptions = {}): EmittedFile[] {
-  return [...emitFiles(models, options)];
-}
-
-/** `emitAll`, one file at a time as each is emitted, so a formatter can start on a file while the next is emitted. */
 export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}): Generator<EmittedFile> {
   // The root modules first: they hold the most text prettier still formats, which it can then do
   // while the releases are emitted rather than after the last one.

@@ -90,7 +90,7 @@ export function sourceFilePrinter(): SourceFilePrinter | null {
   return printer;
 }
 
-/** Builds one output module through ts-morph structures, printed once, and returns its text (the header is added by `emitAll`). */
+/** Builds one output module through ts-morph structures, printed once, and returns its text (the header is added by `emitFiles`). */
 export function buildSourceFile(path: string, build: (file: StatementSink) => void): string {
   const sink = new StatementSink();
   build(sink);
