@@ -14,8 +14,10 @@ export const emitDispatch: VersionEmitter = (model) => {
   const path = `${model.version}/dispatch.ts`;
   const modern = model.era === "modern";
   const hasInputs = model.methods.some((m) => m.kind === "input");
-  // Batch releases' `handle` also answers arrays, so their dispatchers have the wider type.
-  const { batches } = model.envelope;
+  // Batch releases' `handle` also answers arrays, so their dispatchers have the wider type. The
+  // model's batch rules exist exactly where its schema admits batches (envelope.batches).
+  const { batch } = model.dispatch;
+  const batches = batch !== null;
   const dispatcherType = batches ? "BatchDispatcher" : "Dispatcher";
   // The number, not `ErrorCode.${name}`: a property read in a top-level initialiser counts as a side
   // effect to bundlers, which then kept the dispatch specs, parse and the whole validator in every
@@ -30,7 +32,7 @@ export const emitDispatch: VersionEmitter = (model) => {
     if (key === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}"`, "dispatchers read it");
     return key;
   };
-  const { cancel, progress, resultTypeDefault, batch } = model.dispatch;
+  const { cancel, progress, resultTypeDefault } = model.dispatch;
   const requestMeta = modern
     ? `{ protocolVersion: ${JSON.stringify(metaKey("protocolVersion"))}, clientCapabilities: ${JSON.stringify(metaKey("clientCapabilities"))}, required: ${JSON.stringify(
         model.metaKeys.filter((k) => k.requiredIn.includes("request")).map((k) => k.key),
@@ -97,7 +99,7 @@ export const emitDispatch: VersionEmitter = (model) => {
         ``,
         `const RELEASE: DispatchRelease<${batches}> = {`,
         `  version: ${JSON.stringify(model.version)},`,
-        `  batches: ${batches ? JSON.stringify({ notBatchable: batch?.notBatchable ?? [] }) : "false"},`,
+        `  batches: ${batch === null ? "false" : JSON.stringify({ notBatchable: batch.notBatchable })},`,
         `  codes: { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} },`,
         `  cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},`,
         `  progress: ${progress === null ? "null" : JSON.stringify(progress)},`,
