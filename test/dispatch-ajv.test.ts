@@ -75,6 +75,8 @@ describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits 
         return { content: [{ type: "text", text: params.name }] };
       },
       ping: () => ({}),
+      // Answers when asked alone: inside a batch it must never run (the release's lifecycle page).
+      initialize: () => ({ protocolVersion: "2025-03-26", capabilities: {}, serverInfo: { name: "s", version: "1" } }),
       "notifications/initialized": () => undefined,
     },
     { onError: () => undefined },
@@ -108,6 +110,12 @@ describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits 
       // JSON-RPC 2.0 §5 answers an unreadable id with null; 2025-03-26's JSONRPCError has no null id, so only its error is judged.
       expect(check("JSONRPCError/properties/error", (response as { error: unknown }).error)).toBeNull();
     }
+  });
+
+  it("initialize inside a batch is refused with -32600, though its handler answers it alone", async () => {
+    const initialize = { jsonrpc: "2.0", id: 10, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    expect(await server.handle(initialize)).toMatchObject({ id: 10, result: { protocolVersion: "2025-03-26" } });
+    expect(await server.handle([initialize])).toMatchObject([{ id: 10, error: { code: -32600 } }]);
   });
 
   it("only notifications, or only responses: no answer", async () => {
