@@ -206,6 +206,14 @@ describe("release-specific pairings", () => {
     expect(model("2024-11-05").schemaPage).toBeNull();
   });
 
+  it.each([
+    ["2024-11-05", ["initialize"]],
+    ["2025-11-25", ["initialize"]],
+    ["2026-07-28", []],
+  ])("%s: the requests a cancellation must not name are %j (schema/facts.json, kept where the release has them)", (version, notCancellable) => {
+    expect(model(version).dispatch.cancel?.notCancellable).toEqual(notCancellable);
+  });
+
   it("names the response envelopes and whether an error may omit its id", () => {
     expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false, batches: false, batchMembers: [] });
     expect(model("2025-11-25").envelope).toEqual({
