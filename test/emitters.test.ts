@@ -226,8 +226,12 @@ describe("the runtime's resultType and input_required facts come from the model"
     { rule: "a session release's requester gets none", text: emitRequester(realModel("2025-06-18")).content, has: "inputRequired:null" },
     { rule: "the release's resultResponse gets the key and default", text: emitEnvelope(changed).content, has: 'MetaKey.serverInfo,{"key":"kind","complete":"done"})' },
     {
-      rule: "the root gets the newest stateless release's facts",
-      text: emitRuntime([changed, realModel("2025-06-18")]).content,
+      rule: "the root gets the newest stateless release's facts (models come newest first)",
+      text: emitRuntime([
+        changed,
+        { ...changed, version: "2026-01-01", dispatch: { ...changed.dispatch, resultTypeDefault: { property: "older", value: "x" } } },
+        realModel("2025-06-18"),
+      ]).content,
       has: `constRESULT_TYPE:ResultTypeFacts=${facts};`,
     },
     { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:null=null;" },
