@@ -34,7 +34,7 @@ function union(models: readonly ProtocolModel[], member: (alias: string) => stri
   return models.map((m) => member(versionNamespace(m.version))).join(" | ") || "never";
 }
 
-function addImports(file: StatementSink, models: readonly ProtocolModel[], http: ProtocolModel | undefined): void {
+function addImports(file: StatementSink, models: readonly ProtocolModel[], http: ProtocolModel | undefined, resultType: ResultTypeFacts | null): void {
   for (const m of models) {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
@@ -71,7 +71,7 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     });
   }
   file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 0) });
-  if (newestResultType(models) !== null)
+  if (resultType !== null)
     file.addImportDeclaration({
       namedImports: ["isInputRequiredIn", "resultTypeIn", { name: "ResultTypeFacts", isTypeOnly: true }],
       moduleSpecifier: runtimeImport("responses", 0),
@@ -90,7 +90,7 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
   });
 }
 
-function addConstants(file: StatementSink, models: readonly ProtocolModel[]): void {
+function addConstants(file: StatementSink, models: readonly ProtocolModel[], resultType: ResultTypeFacts | null): void {
   const list = (ms: readonly ProtocolModel[]) => `[${ms.map((m) => JSON.stringify(m.version)).join(", ")}]`;
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
@@ -164,7 +164,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[]): vo
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     docs: ["The newest stateless release's `resultType` facts; null when no generated release is stateless."],
-    declarations: [{ name: "RESULT_TYPE", type: newestResultType(models) === null ? "null" : "ResultTypeFacts", initializer: JSON.stringify(newestResultType(models)) }],
+    declarations: [{ name: "RESULT_TYPE", type: resultType === null ? "null" : "ResultTypeFacts", initializer: JSON.stringify(resultType) }],
   });
 
   const signals = [...new Set(models.flatMap((m) => m.modernSignalCodes))].sort((a, b) => b - a);
@@ -415,8 +415,7 @@ function addBuilders(file: StatementSink): void {
   addModernErrorBuilders(file, { idType: "string | number | undefined", capabilitiesType: "Readonly<JsonObject>", errors: "ERRORS", supportedDefault: "ALL" });
 }
 
-function addReaders(file: StatementSink, models: readonly ProtocolModel[]): void {
-  const facts = newestResultType(models);
+function addReaders(file: StatementSink, models: readonly ProtocolModel[], facts: ResultTypeFacts | null): void {
   // A tree of session releases alone has no resultType key to read: no readers, so calling one is a
   // compile error there rather than a function that could only throw.
   if (facts !== null) {
@@ -462,15 +461,16 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
     throw new BindgenError(models[0]!.file, models[0]!.schema.definitionsPointer, 'a reserved _meta key "progressToken"', "every request builder writes it");
   }
   const http = models.find((m) => m.http !== null);
+  const resultType = newestResultType(models);
   const content = buildSourceFile(path, (file) => {
-    addImports(file, models, http);
+    addImports(file, models, http, resultType);
     addTypes(file, models);
-    addConstants(file, models);
+    addConstants(file, models, resultType);
     addIdentity(file, models);
     addBuilders(file);
     // The newest stateless release's Streamable HTTP headers: the transport's rules live in its `http.ts`.
     if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headersFrom: "releaseHttpHeaders" });
-    addReaders(file, models);
+    addReaders(file, models, resultType);
   });
   return { path, content };
 }
