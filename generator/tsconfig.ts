@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isObject } from "./runtime/json.ts";
 
 export interface TsconfigOption {
   readonly value: unknown;
@@ -34,7 +35,7 @@ function readChain(file: string, chain: readonly string[], show: (path: string) 
     problems.push(`${show(file)} could not be read as JSON`);
     return options;
   }
-  if (!isRecord(doc)) return options;
+  if (!isObject(doc)) return options;
   const bases = typeof doc["extends"] === "string" ? [doc["extends"]] : Array.isArray(doc["extends"]) ? (doc["extends"] as unknown[]) : [];
   for (const spec of bases) {
     const base = typeof spec === "string" ? findBase(spec, file) : undefined;
@@ -43,7 +44,7 @@ function readChain(file: string, chain: readonly string[], show: (path: string) 
     else for (const [name, option] of readChain(base, [...chain, base], show, problems)) options.set(name, option);
   }
   const own = doc["compilerOptions"];
-  if (isRecord(own)) for (const name of Object.keys(own)) options.set(name, { value: own[name], file });
+  if (isObject(own)) for (const name of Object.keys(own)) options.set(name, { value: own[name], file });
   return options;
 }
 
@@ -74,14 +75,10 @@ function packageTsconfigField(file: string): string | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const doc = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    return isRecord(doc) && typeof doc["tsconfig"] === "string" ? doc["tsconfig"] : undefined;
+    return isObject(doc) && typeof doc["tsconfig"] === "string" ? doc["tsconfig"] : undefined;
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isFile(path: string): boolean {
