@@ -19,19 +19,14 @@ export function buildWireTables(model: ProtocolModel): WireTables {
   return split(new TableBuilder(model).build());
 }
 
-/** Entries a node refers to; an alias entry refers to its target. */
+/** Entries a node refers to; an alias entry refers to its target. `renumber` is the one list of a node's reference fields. */
 function references(w: WireEntry): number[] {
-  if (typeof w === "number") return [w];
   const refs: number[] = [];
-  for (let k = 1; w.p && k < w.p.length; k += 2) refs.push(unrequired(w.p[k] as number));
-  if (w.a !== undefined) refs.push(w.a);
-  if (w.i !== undefined) refs.push(w.i);
-  refs.push(...(w.u ?? []), ...(w.o ?? []), ...(w.l ?? []));
+  renumber(w, (i) => {
+    refs.push(i);
+    return i;
+  });
   return refs;
-}
-
-function unrequired(ref: number): number {
-  return ref < 0 ? ~ref : ref;
 }
 
 /** The same node with every reference renumbered. */
