@@ -84,7 +84,7 @@ describe.each(RELEASES)("%s: parse failures carry the request's id when it can b
   const check = officialSchema(version);
   const dispatcher = release.createServerDispatcher({}, { onError: () => undefined });
 
-  /** The dispatcher reads the id by the same rule: null up to 2025-06-18 and none from 2025-11-25 on where it cannot (`unreadableId`). */
+  /** The dispatcher answers with the same id where one can be read; how it answers an unreadable one (null or none, `unreadableId`) is dispatch-ajv.test.ts's. */
   const dispatcherAgrees = async (row: Row): Promise<void> => {
     const response = await dispatcher.handle(row.given);
     if (row.silent) expect(response).toBeUndefined();
