@@ -52,10 +52,9 @@ const width = Math.max(...rows.map(([n]) => n.length));
 for (const [name, ms] of rows) process.stdout.write(`${name.padEnd(width)}  ${ms.toFixed(0).padStart(5)} ms  ${((ms / (total + startup)) * 100).toFixed(0).padStart(3)} %\n`);
 process.stdout.write(`${"total".padEnd(width)}  ${(total + startup).toFixed(0).padStart(5)} ms\n`);
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
-const { markPrettierStable } = await import("../generator/prettier-stable.ts");
-const { extractPrinted, markPrinted } = await import("../generator/emit/printed.ts");
+const { prettierInput } = await import("../generator/format.ts");
 const formattable = emitted.filter((f) => !f.verbatim);
-const seen = formattable.reduce((n, f) => n + extractPrinted(markPrettierStable(f.content, markPrinted)).source.length, 0);
+const seen = formattable.reduce((n, f) => n + prettierInput(f.content).source.length, 0);
 process.stdout.write(
   `prettier sees ${kb(seen)} of the ${kb(formattable.reduce((n, f) => n + f.content.length, 0))} emitted (the rest is printed by the emitters or already in prettier's form; the runtime, ${kb(emitted.reduce((n, f) => n + (f.verbatim ? f.content.length : 0), 0))}, is copied)\n`,
 );

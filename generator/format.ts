@@ -71,6 +71,14 @@ parentPort.on("message", (message) => {
 });
 `;
 
+/**
+ * What prettier sees of a module: the statements an emitter printed itself and those already in
+ * prettier's form become placeholders (`source`); `runs` are what they stand for, put back after.
+ */
+export function prettierInput(content: string): { readonly source: string; readonly runs: readonly string[] } {
+  return extractPrinted(markPrettierStable(content, markPrinted));
+}
+
 /** One distinct prettier input: the modules waiting for it, then prettier's output for it. */
 interface SharedInput {
   readonly waiting: number[];
@@ -144,7 +152,7 @@ export function startFormatter(): Formatter {
     add(file) {
       const index = files.push(file) - 1;
       if (file.verbatim) return void (results[index] = file.content);
-      const { source, runs } = extractPrinted(markPrettierStable(file.content, markPrinted));
+      const { source, runs } = prettierInput(file.content);
       printed[index] = runs;
       const input = inputs.get(source);
       if (input?.output !== undefined) {
