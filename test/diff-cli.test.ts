@@ -100,6 +100,10 @@ describe("mcp-bindgen diff", () => {
     const { code, err } = await run("diff", "2024-11-05", "./drafts/nope.json");
     expect(code).toBe(1);
     expect(err).toMatch(/drafts\/nope\.json: expected a readable schema file .*\(file not found\)/);
+    // A bare file name is a path too, by its extension alone.
+    const bare = await run("diff", "2024-11-05", "nope.json");
+    expect(bare.code).toBe(1);
+    expect(bare.err).toMatch(/nope\.json: expected a readable schema file .*\(file not found\)/);
   });
 
   it("diffs locked versions, and takes a schema path's version from its date folder", async () => {
