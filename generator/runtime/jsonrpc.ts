@@ -95,7 +95,8 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
           : { kind: "notification", jsonrpc: "2.0", method },
       };
     const params = value["params"];
-    // An own `params: undefined` (a JS value, never JSON) reads as missing params, which only the method can judge.
+    // Params that are no object are the params' fault (-32602), as by position; an own `params: undefined` (a JS value,
+    // never JSON) included, whatever the method: only an absent `params` is left for the method to judge.
     if (!isObject(params))
       return refuse(
         "/params",
