@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { check, format } from "prettier";
-import { beforeAll, describe, expect, it } from "vitest";
+import { Worker } from "node:worker_threads";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { loadModels, render } from "../generator/generate.ts";
 import { formatFiles, PRETTIER_OPTIONS, startFormatter } from "../generator/format.ts";
 import { normalise } from "../generator/load/normalise.ts";
@@ -252,6 +253,8 @@ describe("the formatting worker", () => {
   });
   it("formats an input shared by several modules once, each module keeping its own printed statements", async () => {
     const module = (kept: string) => printedStatements([{ exact: kept }, { source: "const  shared=2" }]);
+    // What reaches the worker: one message per input prettier formats.
+    const sent = vi.spyOn(Worker.prototype, "postMessage");
     const formatter = startFormatter();
     try {
       formatter.add({ path: "a.ts", content: module("const   a =1") });
@@ -260,7 +263,9 @@ describe("the formatting worker", () => {
       // Added after the shared input came back: printed from that output at once.
       formatter.add({ path: "c.ts", content: module("const   c =1") });
       expect(await formatter.finish()).toEqual(["a", "b", "c"].map((name) => ({ path: `${name}.ts`, content: `const   ${name} =1\nconst shared = 2;\n` })));
+      expect(sent).toHaveBeenCalledTimes(1);
     } finally {
+      sent.mockRestore();
       formatter.close();
     }
   });

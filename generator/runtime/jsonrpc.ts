@@ -95,8 +95,8 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
           : { kind: "notification", jsonrpc: "2.0", method },
       };
     const params = value["params"];
-    // Params that are no object are the params' fault (-32602), as by position; an own `params: undefined` (a JS value,
-    // never JSON) included, whatever the method: only an absent `params` is left for the method to judge.
+    // Params by position (an array) and an own `params: undefined` (a JS value, never JSON) are the params' fault
+    // (-32602) whatever the method; any other non-object makes the envelope invalid (-32600).
     if (!isObject(params))
       return refuse(
         "/params",
