@@ -134,7 +134,7 @@ class HttpChannel {
     // An error whose id the server could not read (id null) still answers this POST: it fails the request sent.
     if (parsed?.ok === true && parsed.message.kind === "error" && parsed.message.id === null) {
       const { code, message: reason, data } = parsed.message.error;
-      throw new modern.RpcError(code, reason, data);
+      throw modern.RpcError.custom(code, reason, data);
     }
     if (parsed?.ok === true) return this.onMessage(parsed.message);
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${this.url}${text === "" ? "" : `: ${text.slice(0, 200)}`}`);

@@ -22,7 +22,7 @@ describe("createServerDispatcher, 2026-07-28", () => {
     {
       "tools/call": (params, ctx) => {
         if (params.name === "needs-sampling") ctx.requireClientCapability("sampling");
-        if (params.name === "rpc") throw new modern.RpcError(-32000, "custom", { why: 1 });
+        if (params.name === "rpc") throw modern.RpcError.custom(-32000, "custom", { why: 1 });
         if (params.name === "boom") throw new Error("secret detail");
         return { content: [{ type: "text", text: params.name }] };
       },

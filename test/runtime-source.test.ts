@@ -28,6 +28,7 @@ import { deepFreeze, describeValue, setOwn } from "../generator/runtime/json.ts"
 import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../generator/runtime/jsonrpc.ts";
 import { isInputRequiredIn, responseError, responseResult, resultTypeIn, type ResultTypeFacts } from "../generator/runtime/responses.ts";
 import { TYPE_BITS, type WireNamedTable, type WireTable } from "../generator/runtime/table-format.ts";
+import { RpcError } from "../generator/runtime/rpc-error.ts";
 import { decodeTable, guard, validateDefinition, validateEnvelope, validateMethodResult } from "../generator/runtime/validator.ts";
 
 /** The runtime as source, tested directly: one row per rule, given → want. */
@@ -464,5 +465,13 @@ describe("abort.ts's AbortSignal, the one the dispatcher, input requests and req
     { platform: "neither", lib: ["lib.es2022.d.ts"], types: [] },
   ])("compiles beside $platform's", ({ lib, types }) => {
     expect(formatDiagnostics(typecheck(sources, { ...STRICT_OPTIONS, lib, types, skipLibCheck: false }))).toBe("");
+  });
+});
+
+describe("RpcError.custom, the visible escape for an application's own code", () => {
+  it("builds the same class as the constructor, with the code, message and data given", () => {
+    const error = RpcError.custom(12345, "quota", { retryAfter: 3 });
+    expect(error).toBeInstanceOf(RpcError);
+    expect([error.name, error.code, error.message, error.data]).toEqual(["RpcError", 12345, "quota", { retryAfter: 3 }]);
   });
 });

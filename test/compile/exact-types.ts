@@ -1,0 +1,52 @@
+// Types as exact as the wire (issue #23), in every release where a row applies. Checked by tsc through
+// test/compile.test.ts: each @ts-expect-error row must stay a compile error, everything else must compile.
+import { v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28 } from "../../generated/index.js";
+
+// RpcError takes the release's ErrorCode; an application's own code goes through RpcError.custom, visibly.
+export const rpcErrors: readonly Error[] = [
+  new v2024_11_05.RpcError(v2024_11_05.ErrorCode.InvalidParams, "bad"),
+  new v2025_03_26.RpcError(-32601, "no such method"),
+  new v2025_06_18.RpcError(v2025_06_18.ErrorCode.InternalError, "failed", { detail: 1 }),
+  new v2025_11_25.RpcError(v2025_11_25.ErrorCode.URLElicitationRequired, "needs a URL"),
+  new v2026_07_28.RpcError(v2026_07_28.ErrorCode.MissingRequiredClientCapability, "needs elicitation"),
+  v2024_11_05.RpcError.custom(12345, "an application's own code"),
+  v2025_03_26.RpcError.custom(-1, "declined"),
+  v2025_06_18.RpcError.custom(1, "quota"),
+  v2025_11_25.RpcError.custom(42, "quota", { retryAfter: 3 }),
+  v2026_07_28.RpcError.custom(-31999, "custom"),
+  // @ts-expect-error 2024-11-05: 12345 is no ErrorCode; RpcError.custom says so on purpose
+  new v2024_11_05.RpcError(12345, "typo"),
+  // @ts-expect-error 2025-03-26: 12345 is no ErrorCode
+  new v2025_03_26.RpcError(12345, "typo"),
+  // @ts-expect-error 2025-06-18: 12345 is no ErrorCode
+  new v2025_06_18.RpcError(12345, "typo"),
+  // @ts-expect-error 2025-11-25: 12345 is no ErrorCode
+  new v2025_11_25.RpcError(12345, "typo"),
+  // @ts-expect-error 2026-07-28: 12345 is no ErrorCode
+  new v2026_07_28.RpcError(12345, "typo"),
+  // @ts-expect-error 2025-06-18: -32042 (URL elicitation required) came with 2025-11-25
+  new v2025_06_18.RpcError(-32042, "too early"),
+  // @ts-expect-error 2026-07-28: -32042 is 2025-11-25's alone
+  new v2026_07_28.RpcError(-32042, "gone"),
+];
+
+// One RpcError class behind every release: what a requester rejects with is an instance of each.
+export function codeOf(error: unknown): number | undefined {
+  return error instanceof v2026_07_28.RpcError || error instanceof v2024_11_05.RpcError ? error.code : undefined;
+}
+
+// Standalone handlers: ServerHandler / ClientHandler name the table's own handler type.
+type Ctx = { readonly user: string };
+export const callTool: v2026_07_28.ServerHandler<"tools/call", Ctx> = async (params, ctx) => ({
+  content: [{ type: "text", text: `${params.name} for ${ctx.context.user}` }],
+});
+export const listTools: v2025_11_25.ServerHandler<"tools/list"> = () => ({ tools: [] });
+export const cancelled: v2025_06_18.ServerHandler<"notifications/cancelled", Ctx> = (params, ctx) => void [params.requestId, ctx.context.user];
+export const elicit: v2026_07_28.ClientHandler<"elicitation/create", Ctx> = (params, ctx) => ({ action: "accept", content: { key: ctx.key, message: params.message } });
+export const roots: v2024_11_05.ClientHandler<"roots/list"> = () => ({ roots: [] });
+export const server2026 = v2026_07_28.createServerDispatcher<Ctx>({ "tools/call": callTool });
+export const server2025 = v2025_11_25.createServerDispatcher({ "tools/list": listTools });
+// @ts-expect-error a handler alias is typed by the method: tools/call answers a CallToolResult
+export const wrongResult: v2025_03_26.ServerHandler<"tools/call"> = () => ({ tools: [] });
+// @ts-expect-error the method must be one the side receives: a server does not receive roots/list
+export type NotReceived = v2025_11_25.ServerHandler<"roots/list">;
