@@ -41,6 +41,16 @@ describe("SchemaTypes.typeOf", () => {
     { rule: "oneOf alone is the union of its members", given: node({ oneOf: [node({ const: 1 }), node({ const: 2 })] }), want: "1 | 2" },
     { rule: "allOf is an intersection", given: node({ allOf: [node({ ref: "Tool" }), node({ ref: "Role" })] }), want: "Tool & Role" },
     {
+      rule: "an open string with known values lists them and stays open",
+      given: node({ type: ["string"], known: ["complete", "input_required"] }),
+      want: '"complete" | "input_required" | (string & {})',
+    },
+    {
+      rule: "an open string with known values is parenthesised as an array element",
+      given: node({ type: ["array"], items: node({ type: ["string"], known: ["a"] }) }),
+      want: '("a" | (string & {}))[]',
+    },
+    {
       rule: "a union inside an intersection is parenthesised",
       given: node({ ref: "Tool", anyOf: [node({ ref: "Role" }), node({ type: ["null"] })] }),
       want: "Tool & (Role | null)",
@@ -212,7 +222,7 @@ describe("the runtime's resultType and input_required facts come from the model"
   // Made-up facts: output that still said resultType/input_required/inputRequests would have re-derived them.
   const changed = {
     ...real,
-    dispatch: { ...real.dispatch, resultTypeDefault: { property: "kind", value: "done" } },
+    dispatch: { ...real.dispatch, resultTypeDefault: { property: "kind", value: "done", definition: null } },
     inputRequired: { ...real.inputRequired!, resultType: "more", requests: "asks", responses: "answers", state: "cursor" },
   };
   const flat = (text: string) => text.replace(/\s+/g, "");
@@ -229,12 +239,15 @@ describe("the runtime's resultType and input_required facts come from the model"
       rule: "the root gets the newest stateless release's facts (models come newest first)",
       text: emitRuntime([
         changed,
-        { ...changed, version: "2026-01-01", dispatch: { ...changed.dispatch, resultTypeDefault: { property: "older", value: "x" } } },
+        { ...changed, version: "2026-01-01", dispatch: { ...changed.dispatch, resultTypeDefault: { property: "older", value: "x", definition: null } } },
         realModel("2025-06-18"),
       ]).content,
       has: `constRESULT_TYPE:ResultTypeFacts=${facts};`,
     },
     { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:null=null;" },
+    { rule: "a result handed to resultResponse takes the release's open enum of resultType values", text: emitEnvelope(real).content, has: "&{resultType?:T.ResultType}" },
+    { rule: "and so does its resultType option", text: emitEnvelope(real).content, has: "readonlyresultType?:T.ResultType;" },
+    { rule: "without an open enum in the model, a plain string", text: emitEnvelope(changed).content, has: "&{kind?:string}" },
   ])("$rule", ({ text, has }) => {
     expect(flat(text)).toContain(has);
   });

@@ -250,6 +250,17 @@ describe("release-specific pairings", () => {
   });
 });
 
+describe("open enums (facts.openEnums)", () => {
+  it("2026-07-28: ResultType lists its known values, every result's resultType names it, the schema keeps a plain string", () => {
+    const m = model("2026-07-28");
+    expect(m.definitions.get("ResultType")!.schema.known).toEqual(["complete", "input_required"]);
+    const resultType = (name: string) => m.definitions.get(name)!.schema.properties!.find((p) => p.name === "resultType")!.schema;
+    expect([resultType("Result").ref, resultType("CallToolResult").ref, resultType("InputRequiredResult").const]).toEqual(["ResultType", "ResultType", "input_required"]);
+    expect(m.schema.definitions.get("ResultType")!.known).toBeUndefined();
+    expect(m.dispatch.resultTypeDefault).toEqual({ property: "resultType", value: "complete", definition: "ResultType" });
+  });
+});
+
 describe("error codes", () => {
   const codes = (v: string) => new Map(model(v).errorCodes.map((e) => [e.code, e]));
 

@@ -57,7 +57,7 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const defaulted = model.dispatch.resultTypeDefault;
   alias(
     "ResultInput",
-    defaulted === null ? "R" : `R extends object ? { [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] } & { ${defaulted.property}?: string } : R`,
+    defaulted === null ? "R" : `R extends object ? { [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] } & { ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
     defaulted === null
       ? "A result as a server hands it to `resultResponse`."
       : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`).`,
@@ -141,7 +141,7 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
           name: "resultType",
           hasQuestionToken: true,
           isReadonly: true,
-          type: "string",
+          type: openEnumType(model.dispatch.resultTypeDefault?.definition ?? null),
           docs: [`Overrides the result's own \`${resultType.key}\`; the default is \`${JSON.stringify(resultType.complete)}\`.`],
         },
         { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation", docs: ["Written to `_meta` so the client can show who answered."] },
@@ -418,4 +418,9 @@ export function addHttpFunctions(file: StatementSink, facts: RoutingFacts, optio
     returnType: "Record<string, string>",
     statements: [`return ${options.headersFrom}(envelope);`],
   });
+}
+
+/** The release's open enum of `resultType` values (its known values listed, any string accepted), or a plain string. */
+function openEnumType(definition: string | null): string {
+  return definition === null ? "string" : `T.${definition}`;
 }

@@ -121,6 +121,8 @@ export class SchemaTypes {
     if (node.ref !== undefined) return atom(node.ref);
     if (node.const !== undefined) return literal(node.const);
     if (node.enum !== undefined) return combine(node.enum.map(literal), "union");
+    // Open on purpose: the known values stay visible (editors complete them) and any other string fits.
+    if (node.known !== undefined) return combine([...node.known.map(literal), atom("(string & {})")], "union");
     if (node.type === undefined) return atom("unknown");
     const seen = new Set<string>();
     const parts: TypeOut[] = [];

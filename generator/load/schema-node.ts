@@ -46,6 +46,8 @@ export interface SchemaNode {
   readonly pattern?: string;
   readonly default?: JsonValue;
   readonly deprecated?: boolean;
+  /** Types only (the model adds it from facts, never the loader): values an open string is known to take, listed beside `string`. */
+  readonly known?: readonly string[];
   /** `x-*` annotation keywords, by name (sorted). */
   readonly extensions?: Readonly<Record<string, JsonValue>>;
 }

@@ -39,10 +39,12 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const deprecatedMethods = new Set(deprecations.filter((d) => d.kind === "method").map((d) => d.name));
   const definitions = new Map<string, DefinitionModel>();
   const openMeta = appliesTo(facts.openMeta.versions, version, era) ? metaDefinitions(schema) : null;
+  const defined = new Set(schema.definitions.keys());
   for (const [name, node] of schema.definitions) {
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
     const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
-    const typed = correct(schema.file, refine(node, refinements), corrections);
+    const enums = facts.openEnums.filter((e) => appliesTo(e.versions, version, era));
+    const typed = listKnown(name, correct(schema.file, refine(node, refinements), corrections), enums, defined);
     const refined = openMeta === null ? typed : openMetaObjects(openMeta.has(name), typed);
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
@@ -84,7 +86,14 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
         : null,
     progress:
       appliesTo(progress.versions, version, era) && hasMethod(progress.method) ? { method: progress.method, tokenParam: progress.tokenParam, metaKey: progress.metaKey } : null,
-    resultTypeDefault: appliesTo(resultTypeDefault.versions, version, era) ? { property: resultTypeDefault.property, value: resultTypeDefault.value } : null,
+    resultTypeDefault: appliesTo(resultTypeDefault.versions, version, era)
+      ? {
+          property: resultTypeDefault.property,
+          value: resultTypeDefault.value,
+          definition:
+            facts.openEnums.find((e) => e.property === resultTypeDefault.property && appliesTo(e.versions, version, era) && schema.definitions.has(e.definition))?.definition ?? null,
+        }
+      : null,
     batch: envelopeModel.batches && appliesTo(batch.versions, version, era) ? { notBatchable: batch.notBatchable.filter(hasMethod) } : null,
   };
 
@@ -130,6 +139,33 @@ function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrect
     out = replace(out, c.path);
   }
   return out;
+}
+
+/**
+ * Gives open strings their known values: the fact's definition itself, and every property of its name that is a plain
+ * string, which then names that definition as schema.ts does (`resultType: ResultType`) where the schema has it.
+ */
+function listKnown(name: string, node: SchemaNode, enums: Facts["openEnums"], defined: ReadonlySet<string>): SchemaNode {
+  if (enums.length === 0) return node;
+  const plainString = (n: SchemaNode): boolean => n.type?.length === 1 && n.type[0] === "string" && n.const === undefined && n.enum === undefined && n.ref === undefined;
+  const walk = (n: SchemaNode): SchemaNode => {
+    const properties = n.properties?.map((p) => {
+      const e = enums.find((x) => x.property === p.name);
+      if (e === undefined || !plainString(p.schema)) return { ...p, schema: walk(p.schema) };
+      const { type: _type, ...rest } = p.schema;
+      return { ...p, schema: defined.has(e.definition) ? { ...rest, ref: e.definition } : { ...p.schema, known: e.values } };
+    });
+    return {
+      ...n,
+      ...(properties ? { properties } : {}),
+      ...(n.items ? { items: walk(n.items) } : {}),
+      ...(n.anyOf ? { anyOf: n.anyOf.map(walk) } : {}),
+      ...(n.oneOf ? { oneOf: n.oneOf.map(walk) } : {}),
+      ...(n.allOf ? { allOf: n.allOf.map(walk) } : {}),
+    };
+  };
+  const own = enums.find((e) => e.definition === name);
+  return own !== undefined && plainString(node) ? { ...walk(node), known: own.values } : walk(node);
 }
 
 /** Definitions that a `_meta` property refers to, directly or through aliases: the shapes of `_meta` objects. */

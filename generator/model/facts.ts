@@ -70,6 +70,11 @@ export interface Facts {
   readonly typeCorrections: readonly { versions: VersionSelector; definition: string; path: readonly (string | number)[]; type: readonly JsonType[]; source: string }[];
   /** Releases whose `_meta` objects are open (an index signature beside the reserved keys). */
   readonly openMeta: { versions: VersionSelector; source: string };
+  /**
+   * Strings the schema leaves open whose known values schema.ts lists (`ResultType`): the definition and every property
+   * so named that the schema types as a plain string list them and stay open. Types only.
+   */
+  readonly openEnums: readonly { versions: VersionSelector; definition: string; property: string; values: readonly string[]; source: string }[];
   /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
   readonly typeRefinements: readonly { versions: VersionSelector; definition: string; property: string; const: string | number | boolean; source: string }[];
   /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
@@ -134,6 +139,10 @@ export function loadFacts(file: string): Facts {
     }
     return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), const: value, source: c.string(o, p, "source") };
   });
+  const openEnums = c.array(root, "openEnums").map(([v, p]) => {
+    const o = c.object(v, p);
+    return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), values: c.strings(o, p, "values"), source: c.string(o, p, "source") };
+  });
   const http = c.object(root["http"], "/http");
   const nameParam = c.object(http["nameParam"], "/http/nameParam");
   const ui = c.object(root["uiExtension"], "/uiExtension");
@@ -165,6 +174,7 @@ export function loadFacts(file: string): Facts {
     metaKeys,
     deprecations,
     typeRefinements,
+    openEnums,
     http: {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
       methodHeader: c.string(http, "/http", "methodHeader"),

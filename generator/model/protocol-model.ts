@@ -124,7 +124,8 @@ export interface DispatchModel {
   readonly cancel: { readonly method: string; readonly requestIdParam: string; readonly notCancellable: readonly string[] } | null;
   readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
   /** Modern: the `resultType` a result gets when the handler leaves it out. */
-  readonly resultTypeDefault: { readonly property: string; readonly value: string } | null;
+  /** `definition`: the open enum of its values (`ResultType`, facts.openEnums) where the schema defines one, else null (a plain string). */
+  readonly resultTypeDefault: { readonly property: string; readonly value: string; readonly definition: string | null } | null;
   /** Where messages may come in batches (`envelope.batches`): the requests a batch must not hold (initialize); null elsewhere. */
   readonly batch: { readonly notBatchable: readonly string[] } | null;
 }

@@ -50,3 +50,19 @@ export const server2025 = v2025_11_25.createServerDispatcher({ "tools/list": lis
 export const wrongResult: v2025_03_26.ServerHandler<"tools/call"> = () => ({ tools: [] });
 // @ts-expect-error the method must be one the side receives: a server does not receive roots/list
 export type NotReceived = v2025_11_25.ServerHandler<"roots/list">;
+
+// ResultType (2026-07-28): the known values are literal members, any other string still fits (the spec keeps it open).
+export const complete: v2026_07_28.ResultType = "complete";
+export const future: v2026_07_28.ResultType = "some_future_kind";
+export function finished(result: v2026_07_28.CallToolResult): boolean {
+  // Narrowing by a known value works, and a known value is what a result's resultType is typed as.
+  const kind: v2026_07_28.ResultType = result.resultType;
+  return kind === "complete";
+}
+export const answered = v2026_07_28.resultResponse<"tools/list">(1, { tools: [], ttlMs: 0, cacheScope: "private" }, { resultType: "complete" });
+// The known values are listed in the type itself, so editors complete them: not folded into a plain string.
+type LiteralMembers<U> = U extends string ? (string extends U ? never : U) : never;
+type Listed = LiteralMembers<v2026_07_28.ResultType>;
+export const listed: readonly Listed[] = ["complete", "input_required"];
+// @ts-expect-error "completed" is no listed value (it still fits ResultType, which stays open)
+export const notListed: Listed = "completed";
