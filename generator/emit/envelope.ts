@@ -57,7 +57,9 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const defaulted = model.dispatch.resultTypeDefault;
   alias(
     "ResultInput",
-    defaulted === null ? "R" : `R extends object ? { [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] } & { ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
+    defaulted === null
+      ? "R"
+      : `R extends object ? { [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] } & { ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
     defaulted === null
       ? "A result as a server hands it to `resultResponse`."
       : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`).`,

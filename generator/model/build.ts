@@ -91,7 +91,8 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
           property: resultTypeDefault.property,
           value: resultTypeDefault.value,
           definition:
-            facts.openEnums.find((e) => e.property === resultTypeDefault.property && appliesTo(e.versions, version, era) && schema.definitions.has(e.definition))?.definition ?? null,
+            facts.openEnums.find((e) => e.property === resultTypeDefault.property && appliesTo(e.versions, version, era) && schema.definitions.has(e.definition))?.definition ??
+            null,
         }
       : null,
     batch: envelopeModel.batches && appliesTo(batch.versions, version, era) ? { notBatchable: batch.notBatchable.filter(hasMethod) } : null,

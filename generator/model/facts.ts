@@ -141,7 +141,13 @@ export function loadFacts(file: string): Facts {
   });
   const openEnums = c.array(root, "openEnums").map(([v, p]) => {
     const o = c.object(v, p);
-    return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), values: c.strings(o, p, "values"), source: c.string(o, p, "source") };
+    return {
+      versions: c.selector(o, p),
+      definition: c.string(o, p, "definition"),
+      property: c.string(o, p, "property"),
+      values: c.strings(o, p, "values"),
+      source: c.string(o, p, "source"),
+    };
   });
   const http = c.object(root["http"], "/http");
   const nameParam = c.object(http["nameParam"], "/http/nameParam");
