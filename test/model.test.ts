@@ -261,6 +261,24 @@ describe("open enums (facts.openEnums)", () => {
   });
 });
 
+describe("open objects (facts.openObjects)", () => {
+  it.each(EXPECTED.map((e) => e.version))("%s: Tool.inputSchema is open in the types, and outputSchema where the release has it; the schema keeps its own", (version) => {
+    const m = model(version);
+    const open = (definition: ReturnType<typeof model>["schema"]["definitions"]) => (key: string) =>
+      definition.get("Tool")!.properties!.find((p) => p.name === key)?.schema.additionalProperties !== undefined;
+    const types = new Map([...m.definitions].map(([name, d]) => [name, d.schema]));
+    const hasOutput = m.definitions.get("Tool")!.schema.properties!.some((p) => p.name === "outputSchema");
+    expect([open(types)("inputSchema"), open(types)("outputSchema")]).toEqual([true, hasOutput]);
+    expect(open(m.schema.definitions)("inputSchema")).toBe(version === "2026-07-28");
+  });
+
+  it.each(["annotations", "nope"])("Tool.%s in the facts, a reference or no property, is an error naming it", (key) => {
+    const file = join(REAL_SCHEMA_DIR, "2025-11-25", "schema.json");
+    const wrong = { ...facts, openObjects: [{ versions: "*" as const, properties: [`Tool.${key}`], source: "test" }] };
+    expect(() => buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), wrong)).toThrow(`/$defs/Tool/properties/${key}: expected an inline object for Tool.${key}`);
+  });
+});
+
 describe("error codes", () => {
   const codes = (v: string) => new Map(model(v).errorCodes.map((e) => [e.code, e]));
 

@@ -40,12 +40,14 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const definitions = new Map<string, DefinitionModel>();
   const openMeta = appliesTo(facts.openMeta.versions, version, era) ? metaDefinitions(schema) : null;
   const defined = new Set(schema.definitions.keys());
+  const openObjects = facts.openObjects.filter((o) => appliesTo(o.versions, version, era)).flatMap((o) => o.properties);
   for (const [name, node] of schema.definitions) {
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
     const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
     const enums = facts.openEnums.filter((e) => appliesTo(e.versions, version, era));
     const typed = listKnown(name, correct(schema.file, refine(node, refinements), corrections), enums, defined);
-    const refined = openMeta === null ? typed : openMetaObjects(openMeta.has(name), typed);
+    const withOpen = openProperties(schema.file, name, typed, openObjects);
+    const refined = openMeta === null ? withOpen : openMetaObjects(openMeta.has(name), withOpen);
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
 
@@ -195,6 +197,18 @@ function opened(node: SchemaNode): SchemaNode {
   const isObjectType = node.type === undefined || node.type.includes("object");
   if (!isObjectType || node.ref !== undefined || node.additionalProperties !== undefined) return node;
   return { ...node, type: node.type ?? ["object"], additionalProperties: { pointer: joinPointer(node.pointer, "additionalProperties") } };
+}
+
+/** Opens the inline objects facts.openObjects names (`Tool.inputSchema`); one the definition does not hold inline is an error in the facts. */
+function openProperties(file: string, name: string, node: SchemaNode, open: readonly string[]): SchemaNode {
+  const keys = open.filter((p) => p.startsWith(`${name}.`)).map((p) => p.slice(name.length + 1));
+  if (keys.length === 0) return node;
+  for (const key of keys) {
+    const found = node.properties?.find((p) => p.name === key);
+    if (found === undefined || found.schema.ref !== undefined)
+      throw new BindgenError(file, joinPointer(node.pointer, "properties", key), `an inline object for ${name}.${key} (facts.openObjects)`);
+  }
+  return { ...node, properties: node.properties!.map((p) => (keys.includes(p.name) ? { ...p, schema: opened(p.schema) } : p)) };
 }
 
 /** Opens every inline `_meta` object in a definition, and the definition itself when it is a `_meta` shape. */

@@ -68,6 +68,8 @@ export interface Facts {
   };
   /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types. Types only. */
   readonly typeCorrections: readonly { versions: VersionSelector; definition: string; path: readonly (string | number)[]; type: readonly JsonType[]; source: string }[];
+  /** `Definition.property` objects the JSON leaves open for a reason (JSON Schema objects): typed with an index signature beside their keys. Types only. */
+  readonly openObjects: readonly { versions: VersionSelector; properties: readonly string[]; source: string }[];
   /** Releases whose `_meta` objects are open (an index signature beside the reserved keys). */
   readonly openMeta: { versions: VersionSelector; source: string };
   /**
@@ -139,6 +141,12 @@ export function loadFacts(file: string): Facts {
     }
     return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), const: value, source: c.string(o, p, "source") };
   });
+  const openObjects = c.array(root, "openObjects").map(([v, p]) => {
+    const o = c.object(v, p);
+    const properties = c.strings(o, p, "properties");
+    if (!properties.every((x) => /^\w+\.\w+$/.test(x))) throw new BindgenError(file, p + "/properties", "Definition.property names");
+    return { versions: c.selector(o, p), properties, source: c.string(o, p, "source") };
+  });
   const openEnums = c.array(root, "openEnums").map(([v, p]) => {
     const o = c.object(v, p);
     return {
@@ -181,6 +189,7 @@ export function loadFacts(file: string): Facts {
     deprecations,
     typeRefinements,
     openEnums,
+    openObjects,
     http: {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
       methodHeader: c.string(http, "/http", "methodHeader"),

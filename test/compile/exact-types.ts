@@ -66,3 +66,36 @@ type Listed = LiteralMembers<v2026_07_28.ResultType>;
 export const listed: readonly Listed[] = ["complete", "input_required"];
 // @ts-expect-error "completed" is no listed value (it still fits ResultType, which stays open)
 export const notListed: Listed = "completed";
+
+// What JSON leaves open for a reason accepts extra keys: a 2020-12 inputSchema literal, custom _meta keys,
+// arguments and structuredContent. The keys the schema declares keep their types.
+const schema2020 = {
+  type: "object",
+  $defs: { point: { type: "object", properties: { x: { type: "number" } } } },
+  properties: { at: { $ref: "#/$defs/point" }, mode: { enum: ["a", "b"] } },
+  required: ["at"],
+  allOf: [{ if: { properties: { mode: { const: "a" } } }, then: { required: ["mode"] }, else: {} }],
+  additionalProperties: false,
+};
+export const tool2024: v2024_11_05.Tool = { name: "t", inputSchema: { type: "object", $defs: {}, additionalProperties: false } };
+export const tool2025_03: v2025_03_26.Tool = { name: "t", inputSchema: { type: "object", allOf: [{ required: ["a"] }] } };
+export const tool2025_06: v2025_06_18.Tool = { name: "t", inputSchema: { type: "object", if: {}, then: {}, else: {} }, outputSchema: { type: "object", $defs: {} } };
+export const tool2025_11: v2025_11_25.Tool = {
+  name: "t",
+  inputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    $defs: { point: { type: "object" } },
+    allOf: [{ if: { required: ["a"] }, then: { required: ["b"] }, else: { required: ["c"] } }],
+    additionalProperties: false,
+  },
+  outputSchema: { type: "object", additionalProperties: { type: "string" } },
+};
+export const tool2026: v2026_07_28.Tool = { name: "t", inputSchema: { type: "object", $defs: {}, allOf: [] } };
+export const fromAVariable: v2025_11_25.Tool = { name: "t", inputSchema: { ...schema2020, type: "object" } };
+export const callParams: v2025_11_25.CallToolRequestParams = { name: "t", arguments: { any: 1, nested: { deep: [true] } }, _meta: { "com.example/trace": "abc" } };
+export const callResult: v2025_11_25.CallToolResult = { content: [], structuredContent: { any: 1, nested: { x: null } }, _meta: { "com.example/cost": 3 } };
+// @ts-expect-error 2025-11-25: the declared keys keep their types: a tool's inputSchema is of type "object"
+export const notAnObjectSchema: v2025_11_25.Tool = { name: "t", inputSchema: { type: "array" } };
+// @ts-expect-error 2024-11-05: and it keeps its required type
+export const untypedSchema: v2024_11_05.Tool = { name: "t", inputSchema: { $defs: {} } };
