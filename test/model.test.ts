@@ -275,7 +275,9 @@ describe("open objects (facts.openObjects)", () => {
   it.each(["annotations", "nope"])("Tool.%s in the facts, a reference or no property, is an error naming it", (key) => {
     const file = join(REAL_SCHEMA_DIR, "2025-11-25", "schema.json");
     const wrong = { ...facts, openObjects: [{ versions: "*" as const, properties: [`Tool.${key}`], source: "test" }] };
-    expect(() => buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), wrong)).toThrow(`/$defs/Tool/properties/${key}: expected an inline object for Tool.${key}`);
+    expect(() => buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), wrong)).toThrow(
+      `/$defs/Tool/properties/${key}: expected an inline object for Tool.${key}`,
+    );
   });
 });
 
