@@ -261,6 +261,33 @@ describe("open enums (facts.openEnums)", () => {
   });
 });
 
+describe("type corrections (facts.typeCorrections)", () => {
+  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])(
+    "%s: ElicitResult.content takes numbers in the types and in what the validators check; the schema keeps integer",
+    (version) => {
+      const m = model(version);
+      const kinds = (definitions: ProtocolModel["schema"]["definitions"]) =>
+        JSON.stringify(definitions.get("ElicitResult")!.properties!.find((p) => p.name === "content")!.schema.additionalProperties);
+      expect(kinds(m.validated.definitions)).toContain('["boolean","number","string"]');
+      expect(JSON.stringify(m.definitions.get("ElicitResult")!.schema)).toContain('["boolean","number","string"]');
+      expect(kinds(m.schema.definitions)).toContain('"integer"');
+    },
+  );
+
+  it("a correction whose path does not resolve is an error naming the pointer", () => {
+    const file = join(REAL_SCHEMA_DIR, "2025-11-25", "schema.json");
+    const wrong = {
+      ...facts,
+      typeCorrections: [
+        { versions: "*" as const, definition: "ElicitResult", path: ["properties", "contents", "additionalProperties"], type: ["number" as const], source: "test" },
+      ],
+    };
+    expect(() => buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), wrong)).toThrow(
+      "/$defs/ElicitResult/properties/contents/additionalProperties: expected a node for the type correction of ElicitResult",
+    );
+  });
+});
+
 describe("open objects (facts.openObjects)", () => {
   it.each(EXPECTED.map((e) => e.version))("%s: Tool.inputSchema is open in the types, and outputSchema where the release has it; the schema keeps its own", (version) => {
     const m = model(version);

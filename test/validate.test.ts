@@ -188,6 +188,24 @@ describe.each(VERSIONS)("hand-written invalid values are rejected where they go 
   });
 });
 
+describe("integer and number: the validators agree with schema.ts (facts.typeCorrections) and name the field", () => {
+  const completeIn = (v: string) => (v === "2026-07-28" ? { resultType: "complete" } : {});
+  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])("%s: a form answer of 95.5 for a number field is a valid ElicitResult", (v) => {
+    const validators = mods.get(v)!;
+    expect(validators.validate("ElicitResult", { action: "accept", content: { score: 95.5, age: 30, name: "x", ok: true }, ...completeIn(v) })).toEqual({ ok: true });
+    expect(validators.validateResult("elicitation/create", { action: "accept", content: { score: 95.5 }, ...completeIn(v) })).toEqual({ ok: true });
+    // The corrected node keeps the rest of the schema: an object is still no form value.
+    expect(pointers(validators.validate("ElicitResult", { action: "accept", content: { score: {} }, ...completeIn(v) }))).toEqual(["/content/score"]);
+  });
+  it("2026-07-28: JSONValue takes null and fractions, as schema.ts declares", () => {
+    const v = mods.get("2026-07-28")!;
+    expect([v.isJSONValue(null), v.isJSONValue(1.5), v.isJSONValue({ a: [null, 0.25] })]).toEqual([true, true, true]);
+  });
+  it.each(VERSIONS)("%s: where both say integer, a fraction is refused at the field's pointer", (v) => {
+    expect(mods.get(v)!.validate("Resource", { uri: "file:///a", name: "a", size: 1.5 })).toEqual({ ok: false, errors: [{ pointer: "/size", expected: "integer", got: "1.5" }] });
+  });
+});
+
 describe("limits", () => {
   const v = mods.get("2026-07-28")!;
 

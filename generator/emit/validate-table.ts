@@ -100,16 +100,16 @@ class TableBuilder {
   private readonly shared = new Map<string, number>();
 
   constructor(private readonly model: ProtocolModel) {
-    // The schema's own nodes, not `model.definitions`: those carry type-only refinements the
-    // validators must ignore to keep the JSON schema's semantics.
-    this.names = [...model.schema.definitions.keys()];
+    // The schema's nodes with its upstream slips corrected (`model.validated`), not `model.definitions`:
+    // those also carry type-only refinements the validators must ignore to keep the JSON schema's semantics.
+    this.names = [...model.validated.definitions.keys()];
     this.defIndex = new Map(this.names.map((n, i) => [n, i]));
   }
 
   build(): WireTable {
     this.nodes.length = this.names.length;
     this.names.forEach((name, i) => {
-      const node = this.model.schema.definitions.get(name)!;
+      const node = this.model.validated.definitions.get(name)!;
       // Aliases point at the end of their chain (EmptyResult → Result), so the runtime resolves in one step.
       this.nodes[i] = node.ref !== undefined ? this.aliasTarget(node.ref) : this.wire(node);
     });
@@ -126,7 +126,7 @@ class TableBuilder {
 
   private aliasTarget(name: string): number {
     let target = name;
-    for (let next = this.model.schema.definitions.get(target)!.ref; next !== undefined; next = this.model.schema.definitions.get(target)!.ref) {
+    for (let next = this.model.validated.definitions.get(target)!.ref; next !== undefined; next = this.model.validated.definitions.get(target)!.ref) {
       target = next;
     }
     return this.defIndex.get(target)!;
@@ -140,9 +140,9 @@ class TableBuilder {
   private typeRef(ref: TypeRef): number {
     // A whole definition is its entry, not a copy of it (the interpreter words params' issues the same either way).
     if (ref.path.length === 0) return this.aliasTarget(ref.definition);
-    let node = this.model.schema.definitions.get(ref.definition)!;
+    let node = this.model.validated.definitions.get(ref.definition)!;
     for (const key of ref.path) {
-      const prop = propertyOf(this.model.schema, node, key);
+      const prop = propertyOf(this.model.validated, node, key);
       if (!prop) throw new BindgenError(this.model.file, node.pointer, `a property "${key}"`);
       node = prop.schema;
     }
@@ -151,9 +151,9 @@ class TableBuilder {
 
   /** The generic `result`/`error` schema of a response envelope (the model's `envelope`): it holds whatever method answered. */
   private envelopeMember(definition: string | null, key: string): number {
-    const def = definition === null ? undefined : this.model.schema.definitions.get(definition);
-    const prop = def && propertyOf(this.model.schema, def, key);
-    if (!prop) throw new BindgenError(this.model.file, this.model.schema.definitionsPointer, `a response envelope definition with a "${key}" property`);
+    const def = definition === null ? undefined : this.model.validated.definitions.get(definition);
+    const prop = def && propertyOf(this.model.validated, def, key);
+    if (!prop) throw new BindgenError(this.model.file, this.model.validated.definitionsPointer, `a response envelope definition with a "${key}" property`);
     return this.index(prop.schema);
   }
 
@@ -209,12 +209,12 @@ class TableBuilder {
    * object schema, so no other member could match the same value.
    */
   private discriminator(members: readonly SchemaNode[]): string | undefined {
-    const targets = members.map((m) => deref(this.model.schema, m));
+    const targets = members.map((m) => deref(this.model.validated, m));
     const plain = targets.every((t) => t.type?.length === 1 && t.type[0] === "object" && !t.anyOf && !t.oneOf && !t.allOf);
     if (!plain) return undefined;
     const constOf = (t: SchemaNode, key: string): string | undefined => {
       const prop = t.properties?.find((p) => p.name === key && p.required);
-      const value = prop && deref(this.model.schema, prop.schema).const;
+      const value = prop && deref(this.model.validated, prop.schema).const;
       return typeof value === "string" ? value : undefined;
     };
     for (const key of (targets[0]!.properties ?? []).map((p) => p.name)) {

@@ -14,7 +14,7 @@ import { buildWireTables } from "./validate-table.ts";
 export const emitValidate: VersionEmitter = (model) => {
   const path = `${model.version}/validate.ts`;
   const { table, named, definitionEntries } = buildWireTables(model);
-  const names = [...model.schema.definitions.keys()];
+  const names = [...model.validated.definitions.keys()];
   const validator = runtimeImport("validator", 1);
   const content = buildSourceFile(path, (file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });

@@ -41,11 +41,14 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const openMeta = appliesTo(facts.openMeta.versions, version, era) ? metaDefinitions(schema) : null;
   const defined = new Set(schema.definitions.keys());
   const openObjects = facts.openObjects.filter((o) => appliesTo(o.versions, version, era)).flatMap((o) => o.properties);
+  const validated = new Map<string, SchemaNode>();
   for (const [name, node] of schema.definitions) {
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
     const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
     const enums = facts.openEnums.filter((e) => appliesTo(e.versions, version, era));
-    const typed = listKnown(name, correct(schema.file, refine(node, refinements), corrections), enums, defined);
+    const corrected = correct(schema.file, node, corrections);
+    validated.set(name, corrected);
+    const typed = listKnown(name, refine(corrected, refinements), enums, defined);
     const withOpen = openProperties(schema.file, name, typed, openObjects);
     const refined = openMeta === null ? withOpen : openMetaObjects(openMeta.has(name), withOpen);
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
@@ -108,6 +111,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     file: schema.file,
     sha256: schema.sha256,
     schema,
+    validated: { ...schema, definitions: validated },
     definitions,
     methods,
     messageUnions: MESSAGE_UNIONS.filter((u) => schema.definitions.has(u.name)),
@@ -125,19 +129,30 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   };
 }
 
-/** Gives the node at each correction's path schema.ts's types; a path that does not resolve is an error in the facts. */
+/**
+ * Gives the node at each correction's path (JSON Schema keys: `properties`/name, `additionalProperties`, `items`, a combinator and
+ * an index) schema.ts's types; a path that does not resolve is an error in the facts.
+ */
 function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"]): SchemaNode {
   let out = node;
   for (const c of corrections) {
+    const missing = (): never => {
+      throw new BindgenError(file, joinPointer(node.pointer, ...c.path), `a node for the type correction of ${c.definition} (from schema/facts.json)`);
+    };
     const replace = (n: SchemaNode, path: readonly (string | number)[]): SchemaNode => {
       if (path.length === 0) return { ...n, type: [...c.type].sort() };
-      const [key, index, ...rest] = path;
+      const [key, next, ...rest] = path;
+      if (key === "additionalProperties")
+        return typeof n.additionalProperties === "object" ? { ...n, additionalProperties: replace(n.additionalProperties, path.slice(1)) } : missing();
+      if (key === "items") return n.items !== undefined ? { ...n, items: replace(n.items, path.slice(1)) } : missing();
+      if (key === "properties") {
+        if (n.properties?.some((p) => p.name === next) !== true) return missing();
+        return { ...n, properties: n.properties.map((p) => (p.name === next ? { ...p, schema: replace(p.schema, rest) } : p)) };
+      }
       const combinator = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : undefined;
       const list = combinator === undefined ? undefined : n[combinator];
-      if (combinator === undefined || list === undefined || typeof index !== "number" || list[index] === undefined) {
-        throw new BindgenError(file, joinPointer(node.pointer, ...c.path), `a node for the type correction of ${c.definition} (from schema/facts.json)`);
-      }
-      return { ...n, [combinator]: list.map((m, i) => (i === index ? replace(m, rest) : m)) };
+      if (combinator === undefined || list === undefined || typeof next !== "number" || list[next] === undefined) return missing();
+      return { ...n, [combinator]: list.map((m, i) => (i === next ? replace(m, rest) : m)) };
     };
     out = replace(out, c.path);
   }

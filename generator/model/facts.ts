@@ -66,7 +66,7 @@ export interface Facts {
     /** Requests that must never be part of a JSON-RPC batch, in releases that have batches. */
     batch: { notBatchable: string[]; versions: VersionSelector; source: string };
   };
-  /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types. Types only. */
+  /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types, in the types and the validators alike. */
   readonly typeCorrections: readonly { versions: VersionSelector; definition: string; path: readonly (string | number)[]; type: readonly JsonType[]; source: string }[];
   /** `Definition.property` objects the JSON leaves open for a reason (JSON Schema objects): typed with an index signature beside their keys. Types only. */
   readonly openObjects: readonly { versions: VersionSelector; properties: readonly string[]; source: string }[];

@@ -197,6 +197,8 @@ export interface ProtocolModel {
   readonly file: string;
   readonly sha256: string;
   readonly schema: NormalisedSchema;
+  /** The schema with its upstream slips corrected (facts.typeCorrections, toward schema.ts): what the validators check, and what the types say too. */
+  readonly validated: NormalisedSchema;
   /** Sorted by name. */
   readonly definitions: ReadonlyMap<string, DefinitionModel>;
   /** Sorted by method name. */
