@@ -261,6 +261,20 @@ describe("open enums (facts.openEnums)", () => {
   });
 });
 
+describe("HTTP header names per release", () => {
+  it.each([
+    ["2024-11-05", {}],
+    ["2025-03-26", { lastEventId: "Last-Event-ID", sessionId: "Mcp-Session-Id" }],
+    ["2025-06-18", { lastEventId: "Last-Event-ID", protocolVersion: "MCP-Protocol-Version", sessionId: "Mcp-Session-Id" }],
+    ["2025-11-25", { lastEventId: "Last-Event-ID", protocolVersion: "MCP-Protocol-Version", sessionId: "Mcp-Session-Id" }],
+    ["2026-07-28", { method: "Mcp-Method", name: "Mcp-Name", protocolVersion: "MCP-Protocol-Version" }],
+  ])("%s: %j, each with its spec page", (version, want) => {
+    const headers = model(version).httpHeaders;
+    expect(Object.fromEntries(headers.map((h) => [h.name, h.header]))).toEqual(want);
+    expect(headers.every((h) => h.source.startsWith("https://modelcontextprotocol.io/specification/"))).toBe(true);
+  });
+});
+
 describe("type corrections (facts.typeCorrections)", () => {
   it.each(["2025-06-18", "2025-11-25", "2026-07-28"])(
     "%s: ElicitResult.content takes numbers in the types and in what the validators check; the schema keeps integer",

@@ -4,7 +4,7 @@ import type { EmittedFile } from "./emitted.ts";
 import { frozenType } from "./literal-type.ts";
 import { buildSourceFile } from "./source-file.ts";
 
-/** `generated/<version>/meta.ts`: the reserved `_meta` keys of this version. */
+/** `generated/<version>/meta.ts`: the reserved `_meta` keys of this version, and the HTTP header names its transport uses. */
 export function emitMeta(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/meta.ts`;
   const requiredInRequests = model.metaKeys.filter((k) => k.requiredIn.includes("request"));
@@ -31,6 +31,22 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
       ],
     });
     file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
+    if (model.httpHeaders.length > 0) {
+      file.addTypeAlias({ name: "HttpHeaders", type: frozenType(Object.fromEntries(model.httpHeaders.map((h) => [h.name, h.header])), { readonlyKeys: true, bare: true }) });
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        docs: [`The HTTP header names ${model.version}'s Streamable HTTP transport uses, by short name (${[...new Set(model.httpHeaders.map((h) => h.source))].join(", ")}).`],
+        declarations: [
+          {
+            name: "HttpHeader",
+            type: "HttpHeaders",
+            initializer: `/* @__PURE__ */ Object.freeze<HttpHeaders>({ ${model.httpHeaders.map((h) => `${h.name}: ${JSON.stringify(h.header)}`).join(", ")} })`,
+          },
+        ],
+      });
+      file.addTypeAlias({ name: "HttpHeader", isExported: true, type: "(typeof HttpHeader)[keyof typeof HttpHeader]" });
+    }
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,

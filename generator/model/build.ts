@@ -122,11 +122,26 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     metaKeys: metaKeys(version, era, schema, facts),
     deprecations,
     http,
+    httpHeaders: httpHeaders(version, era, facts, http),
     dispatch,
     inputRequired: dispatch.resultTypeDefault === null ? null : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
     uiExtension: { ...facts.uiExtension },
     schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
   };
+}
+
+/** A release's header names: the session facts that apply, or a stateless release's routing headers (facts.http). */
+function httpHeaders(version: string, era: Era, facts: Facts, http: ProtocolModel["http"]): ProtocolModel["httpHeaders"] {
+  const session = facts.sessionHeaders.filter((h) => appliesTo(h.versions, version, era)).map(({ name, header, source }) => ({ name, header, source }));
+  const routing =
+    http === null
+      ? []
+      : [
+          { name: "protocolVersion", header: http.protocolVersionHeader, source: http.source },
+          { name: "method", header: http.methodHeader, source: http.source },
+          { name: "name", header: http.nameHeader, source: http.source },
+        ];
+  return [...session, ...routing].sort((a, b) => compare(a.name, b.name));
 }
 
 /**

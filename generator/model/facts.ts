@@ -79,6 +79,8 @@ export interface Facts {
   readonly openEnums: readonly { versions: VersionSelector; definition: string; property: string; values: readonly string[]; source: string }[];
   /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
   readonly typeRefinements: readonly { versions: VersionSelector; definition: string; property: string; const: string | number | boolean; source: string }[];
+  /** The Streamable HTTP headers of session-based releases (the stateless ones name theirs under `http`), by constant name. */
+  readonly sessionHeaders: readonly { name: string; header: string; versions: VersionSelector; source: string }[];
   /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
   readonly schemaPage: { url: string; versions: VersionSelector; source: string };
   readonly uiExtension: { id: string; metaKey: string; resourceUriKey: string; flatMetaKey: string; clientCapability: unknown; source: string };
@@ -141,6 +143,10 @@ export function loadFacts(file: string): Facts {
     }
     return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), const: value, source: c.string(o, p, "source") };
   });
+  const sessionHeaders = c.array(root, "sessionHeaders").map(([v, p]) => {
+    const o = c.object(v, p);
+    return { name: c.string(o, p, "name"), header: c.string(o, p, "header"), versions: c.selector(o, p), source: c.string(o, p, "source") };
+  });
   const openObjects = c.array(root, "openObjects").map(([v, p]) => {
     const o = c.object(v, p);
     const properties = c.strings(o, p, "properties");
@@ -190,6 +196,7 @@ export function loadFacts(file: string): Facts {
     typeRefinements,
     openEnums,
     openObjects,
+    sessionHeaders,
     http: {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
       methodHeader: c.string(http, "/http", "methodHeader"),

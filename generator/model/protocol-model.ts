@@ -215,6 +215,8 @@ export interface ProtocolModel {
   readonly metaKeys: readonly MetaKeyModel[];
   /** Sorted by kind, then name. Methods and definitions listed here also carry `deprecated: true`. */
   readonly deprecations: readonly DeprecationModel[];
+  /** The HTTP header names this release's transport uses, by constant name (sorted): session facts, or the stateless routing headers. */
+  readonly httpHeaders: readonly { readonly name: string; readonly header: string; readonly source: string }[];
   /** Present for eras whose HTTP transport routes on headers. */
   readonly http: HttpModel | null;
   readonly dispatch: DispatchModel;

@@ -99,3 +99,17 @@ export const callResult: v2025_11_25.CallToolResult = { content: [], structuredC
 export const notAnObjectSchema: v2025_11_25.Tool = { name: "t", inputSchema: { type: "array" } };
 // @ts-expect-error 2024-11-05: and it keeps its required type
 export const untypedSchema: v2024_11_05.Tool = { name: "t", inputSchema: { $defs: {} } };
+
+// Header names per release, as constants typed by their literal, where that release's transport has them.
+export const sessionHeader: "Mcp-Session-Id" = v2025_11_25.HttpHeader.sessionId;
+export const resumeHeader: "Last-Event-ID" = v2025_03_26.HttpHeader.lastEventId;
+export const legacyVersionHeader: "MCP-Protocol-Version" = v2025_06_18.HttpHeader.protocolVersion;
+export const statelessHeaders: readonly v2026_07_28.HttpHeader[] = [v2026_07_28.HttpHeader.protocolVersion, v2026_07_28.HttpHeader.method, v2026_07_28.HttpHeader.name];
+// @ts-expect-error 2025-03-26 had no MCP-Protocol-Version header (2025-06-18 added it)
+export const tooEarly: string = v2025_03_26.HttpHeader.protocolVersion;
+// @ts-expect-error 2026-07-28 is stateless: no session header
+export const noSession: string = v2026_07_28.HttpHeader.sessionId;
+// @ts-expect-error 2024-11-05's HTTP+SSE transport names no headers
+export const noHeaders: unknown = v2024_11_05.HttpHeader;
+// @ts-expect-error a header name is one of the release's: a typo is a compile error
+export const typoHeader: v2025_11_25.HttpHeader = "Mcp-Sesion-Id";
