@@ -58,11 +58,11 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   alias(
     "ResultInput",
     defaulted === null
-      ? "R"
-      : `R extends object ? { [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] } & { ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
+      ? "ReadonlyInput<R>"
+      : `R extends object ? ReadonlyInput<{ [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] }> & { readonly ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
     defaulted === null
-      ? "A result as a server hands it to `resultResponse`."
-      : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`).`,
+      ? "A result as a server hands it to `resultResponse`; readonly data fits."
+      : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`); readonly data fits.`,
     [{ name: "R" }],
   );
 }
@@ -333,7 +333,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
     file.addImportDeclaration({ namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
     file.addImportDeclaration({ namedImports: ["validateMessage"], moduleSpecifier: "./validate.js" });
-    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject"], moduleSpecifier: runtimeImport("json", 1) });
+    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject", "ReadonlyInput"], moduleSpecifier: runtimeImport("json", 1) });
     file.addImportDeclaration({
       namedImports: ["encodeMessage", "parseMessage", { name: "ParseOutcome", isTypeOnly: true }],
       moduleSpecifier: runtimeImport("jsonrpc", 1),

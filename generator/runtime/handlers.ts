@@ -1,4 +1,5 @@
 import type { RequestId } from "./dispatcher.js";
+import type { ReadonlyInput } from "./json.js";
 
 /**
  * The typed face of the dispatchers, written once for every release: each release's `dispatch.ts`
@@ -88,7 +89,8 @@ type Answer<R> = R | Promise<R>;
 /**
  * A partial table of what one side receives, `(params, ctx) => result`: the peer's requests and
  * notifications. `Sends` and `Progress` type `ctx.notify` and `ctx.progress`; `Extra` is what the
- * request context adds on this side; `ResultKey` may be left out of results where `Default` fits it.
+ * request context adds on this side; `ResultKey` may be left out of results where `Default` fits it. Results may be
+ * readonly data (`as const`): the dispatcher only reads them.
  */
 export type HandlerTable<
   Requests,
@@ -103,7 +105,7 @@ export type HandlerTable<
   readonly [M in keyof Requests & string]?: (
     params: ParamsIn<Requests, M>,
     ctx: HandlerContext<M, ParamsIn<Requests, M>, Sends, Progress, C> & Extra,
-  ) => Answer<DefaultedResult<ResultIn<Requests, M>, ResultKey, Default>>;
+  ) => Answer<ReadonlyInput<DefaultedResult<ResultIn<Requests, M>, ResultKey, Default>>>;
 } & {
   readonly [M in keyof Notifications & string]?: (
     params: ParamsIn<Notifications, M>,
@@ -116,5 +118,5 @@ export type InputHandlerTable<Inputs, C> = {
   readonly [M in keyof Inputs & string]?: (
     params: ParamsIn<Inputs, M>,
     ctx: InputContext<M, ParamsIn<Inputs, M>, C>,
-  ) => Answer<ResultIn<Inputs, M>>;
+  ) => Answer<ReadonlyInput<ResultIn<Inputs, M>>>;
 };

@@ -4,6 +4,16 @@
 /** A JSON object as the runtime handles it: keys are strings, values are not yet checked. */
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * What the bindings only read (handler results, builder arguments): `T` with every array and property readonly, deeply, so
+ * `as const` data fits as well as mutable data does. The schema types themselves stay as schema.ts writes them.
+ */
+export type ReadonlyInput<T> = T extends readonly (infer E)[]
+  ? readonly ReadonlyInput<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyInput<T[K]> }
+    : T;
+
 export function own(o: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, key);
 }

@@ -76,7 +76,7 @@ const schema2020 = {
   required: ["at"],
   allOf: [{ if: { properties: { mode: { const: "a" } } }, then: { required: ["mode"] }, else: {} }],
   additionalProperties: false,
-};
+} as const;
 export const tool2024: v2024_11_05.Tool = { name: "t", inputSchema: { type: "object", $defs: {}, additionalProperties: false } };
 export const tool2025_03: v2025_03_26.Tool = { name: "t", inputSchema: { type: "object", allOf: [{ required: ["a"] }] } };
 export const tool2025_06: v2025_06_18.Tool = { name: "t", inputSchema: { type: "object", if: {}, then: {}, else: {} }, outputSchema: { type: "object", $defs: {} } };
@@ -92,7 +92,6 @@ export const tool2025_11: v2025_11_25.Tool = {
   outputSchema: { type: "object", additionalProperties: { type: "string" } },
 };
 export const tool2026: v2026_07_28.Tool = { name: "t", inputSchema: { type: "object", $defs: {}, allOf: [] } };
-export const fromAVariable: v2025_11_25.Tool = { name: "t", inputSchema: { ...schema2020, type: "object" } };
 export const callParams: v2025_11_25.CallToolRequestParams = { name: "t", arguments: { any: 1, nested: { deep: [true] } }, _meta: { "com.example/trace": "abc" } };
 export const callResult: v2025_11_25.CallToolResult = { content: [], structuredContent: { any: 1, nested: { x: null } }, _meta: { "com.example/cost": 3 } };
 // @ts-expect-error 2025-11-25: the declared keys keep their types: a tool's inputSchema is of type "object"
@@ -113,3 +112,31 @@ export const noSession: string = v2026_07_28.HttpHeader.sessionId;
 export const noHeaders: unknown = v2024_11_05.HttpHeader;
 // @ts-expect-error a header name is one of the release's: a typo is a compile error
 export const typoHeader: v2025_11_25.HttpHeader = "Mcp-Sesion-Id";
+
+// Readonly data where the bindings only read: an `as const` tool list returned from a handler, in every release.
+const TOOLS = [{ name: "add", description: "adds", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }] as const;
+const CONTENT = [{ type: "text", text: "done" }] as const;
+export const readonly2024 = v2024_11_05.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS }), "tools/call": () => ({ content: CONTENT }) });
+export const readonly2025_03 = v2025_03_26.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS }) });
+export const readonly2025_06 = v2025_06_18.createServerDispatcher({ "tools/list": async () => ({ tools: TOOLS }) });
+export const readonly2025_11 = v2025_11_25.createServerDispatcher({ "tools/list": () => ({ tools: [...TOOLS, { name: "schema2020", inputSchema: schema2020 }] as const }) });
+export const readonly2026 = v2026_07_28.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS, ttlMs: 0, cacheScope: "public" }) });
+export const readonlyClient = v2026_07_28.createClientDispatcher({ "elicitation/create": () => ({ action: "accept", content: { tags: ["a", "b"] as const } }) });
+export const readonlyHandler: v2025_11_25.ServerHandler<"tools/list"> = () => ({ tools: TOOLS });
+createServerDispatcher2026({
+  // @ts-expect-error readonly is no licence for a wrong shape: a tool needs its inputSchema
+  "tools/list": () => ({ tools: [{ name: "x" }] as const, ttlMs: 0, cacheScope: "public" }),
+});
+function createServerDispatcher2026(handlers: v2026_07_28.ServerDispatchHandlers): v2026_07_28.Dispatcher<undefined> {
+  return v2026_07_28.createServerDispatcher(handlers);
+}
+// And builder arguments: resultResponse and request take readonly data too.
+export const readonlyResponse2024 = v2024_11_05.resultResponse<"tools/list">(1, { tools: TOOLS });
+export const readonlyResponse2026 = v2026_07_28.resultResponse<"tools/list">(1, { tools: TOOLS, ttlMs: 0, cacheScope: "public" });
+const ARGS = { list: [1, 2], nested: { ok: true } } as const;
+export const readonlyRequest2025 = v2025_11_25.request("tools/call", { name: "t", arguments: ARGS }, { id: 1 });
+export const readonlyRequest2026 = v2026_07_28.request("tools/call", { name: "t", arguments: ARGS }, { id: 1, clientCapabilities: {} });
+const ROOTS = [{ uri: "file:///a" }] as const;
+export const readonlyRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: ROOTS });
+// @ts-expect-error readonly data is still checked: a root's uri is a string
+export const wrongRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: [{ uri: 1 }] as const });
