@@ -40,6 +40,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
     `import type { NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,
     `import { MetaKey } from "./meta.js";`,
+    model.tasks === null ? "" : `import type { ${model.tasks.result} } from "./types.js";`,
     `import { ${modern ? "statelessRequest" : "sessionRequest"} } from "${runtimeImport("builders", 1)}";`,
     modern ? `const VERSION = ${JSON.stringify(model.version)};` : "",
     `import { createRequesterCore, type CallOptions, type ${modern ? "RequesterOptions as Behaviour" : "RequesterBehaviour"}, type RequesterLifecycle } from "${runtime}";`,
@@ -51,7 +52,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     `export type RequesterOptions = Omit<RequestOptions, "id"> & ${modern ? "Behaviour" : "RequesterBehaviour"};`,
     `/** A ${model.version} client's typed requests: the result type follows the method; an error response rejects with an \`RpcError\`. */`,
     `export interface Requester extends RequesterLifecycle {`,
-    `  request<M extends ClientRequestMethod>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<ClientRequests[M]["result"]>;`,
+    ...requestSignatures(model, "client-to-server", "ClientRequestMethod", "ClientRequests"),
     `}`,
     ``,
     `/** Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`${batchNote}; ids, timeouts and cancellation included. */`,
@@ -69,7 +70,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
       `export type ServerRequesterOptions = RequesterBehaviour;`,
       `/** A ${model.version} server's typed requests to its client (sampling, elicitation, roots, …) on a session. */`,
       `export interface ServerRequester extends RequesterLifecycle {`,
-      `  request<M extends ServerRequestMethod>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<ServerRequests[M]["result"]>;`,
+      ...requestSignatures(model, "server-to-client", "ServerRequestMethod", "ServerRequests"),
       `}`,
       ``,
       `/** Sends ${model.version} server→client requests through \`send\` and correlates the client's responses fed to \`receive\`${batchNote}. */`,
@@ -81,4 +82,24 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
   }
   const content = buildSourceFile(path, (file) => file.addStatements(lines.filter((line, i) => line !== "" || lines[i - 1] !== "").join("\n")));
   return { path, content };
+}
+
+/**
+ * `request`'s signatures on one side. Where a method may answer a task-augmented request with a task (model.tasks), the answer
+ * follows the params: with the task member the task result is possible, without it never (the caller need not narrow), and
+ * params of a type that may or may not carry one keep both.
+ */
+function requestSignatures(model: ProtocolModel, direction: Direction, methods: string, table: string): string[] {
+  const general = `  request<M extends ${methods}>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<${table}[M]["result"]>;`;
+  const tasks = model.tasks;
+  const augmentable = model.methods.filter((m) => m.kind === "request" && m.directions.includes(direction) && tasks !== null && m.results.includes(tasks.result));
+  if (tasks === null || augmentable.length === 0) return [general];
+  const param = JSON.stringify(tasks.param);
+  return [
+    `  /** With \`${tasks.param}\`: the peer may answer with a \`${tasks.result}\` to poll. */`,
+    `  request<M extends ${augmentable.map((m) => JSON.stringify(m.name)).join(" | ")}>(method: M, params: RequestParamsInput<M> & { readonly ${param}: object }, options?: CallOptions): Promise<${table}[M]["result"]>;`,
+    `  /** Without \`${tasks.param}\`: the result itself, never a \`${tasks.result}\`. */`,
+    `  request<M extends ${methods}>(method: M, params: RequestParamsInput<M> & { readonly ${param}?: never }, options?: CallOptions): Promise<Exclude<${table}[M]["result"], ${tasks.result}>>;`,
+    general,
+  ];
 }

@@ -124,6 +124,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     http,
     httpHeaders: httpHeaders(version, era, facts, http),
     dispatch,
+    tasks: methods.some((m) => m.results.includes(TASK_RESULT)) ? { param: TASK_PARAM, result: TASK_RESULT } : null,
     inputRequired: dispatch.resultTypeDefault === null ? null : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
     uiExtension: { ...facts.uiExtension },
     schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
@@ -373,6 +374,10 @@ function responseOf(schema: NormalisedSchema, m: FoundMethod): string | null {
  * `result` union also lists `InputRequiredResult`; task-augmentable params (a `task` property)
  * may get `CreateTaskResult` instead. Methods the spec answers with `EmptyResult` come from facts.
  */
+/** The 2025-11-25 tasks page's names: a request asks for a task with `params.task`, and a `CreateTaskResult` answers it. */
+const TASK_PARAM = "task";
+const TASK_RESULT = "CreateTaskResult";
+
 function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): string[] {
   const base = m.definition.replace(/Request$/, "");
   const results: string[] = [];
@@ -391,10 +396,10 @@ function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): st
   }
   if (m.params) {
     const params = resolveRef(schema, m.params);
-    const createTask = schema.definitions.get("CreateTaskResult");
+    const createTask = schema.definitions.get(TASK_RESULT);
     // Task augmentation is declared by a `task` property, on the params or on any of their union members.
     const variants = params ? [params, ...(params.anyOf ?? params.oneOf ?? [])] : [];
-    if (createTask && variants.some((v) => propertyOf(schema, v, "task") !== undefined)) results.push("CreateTaskResult");
+    if (createTask && variants.some((v) => propertyOf(schema, v, TASK_PARAM) !== undefined)) results.push(TASK_RESULT);
   }
   const primary = results.find((r) => r === `${base}Result`) ?? results.find((r) => r === "EmptyResult") ?? results[0]!;
   return [primary, ...uniqueSorted(results.filter((r) => r !== primary))];

@@ -220,6 +220,8 @@ export interface ProtocolModel {
   /** Present for eras whose HTTP transport routes on headers. */
   readonly http: HttpModel | null;
   readonly dispatch: DispatchModel;
+  /** Task augmentation (2025-11-25): a request whose params carry `param` may be answered with `result` instead; null elsewhere. */
+  readonly tasks: { readonly param: string; readonly result: string } | null;
   /** Null where no result asks for more input (every session-based release). */
   readonly inputRequired: InputRequiredModel | null;
   readonly uiExtension: UiExtensionModel;

@@ -140,3 +140,28 @@ const ROOTS = [{ uri: "file:///a" }] as const;
 export const readonlyRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: ROOTS });
 // @ts-expect-error readonly data is still checked: a root's uri is a string
 export const wrongRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: [{ uri: 1 }] as const });
+
+// 2025-11-25 task augmentation: the answer follows whether the request asked for a task.
+export async function taskAnswers(
+  server: v2025_11_25.ServerRequester,
+  client: v2025_11_25.Requester,
+  params: v2025_11_25.CreateMessageRequestParams,
+): Promise<readonly unknown[]> {
+  const sampled = await server.request("sampling/createMessage", { messages: [], maxTokens: 10 });
+  const elicited = await server.request("elicitation/create", { message: "m", requestedSchema: { type: "object", properties: {} } });
+  const called = await client.request("tools/call", { name: "t", arguments: {} });
+  // No task asked: the result itself, no narrowing.
+  const plain: readonly unknown[] = [sampled.role, elicited.action, called.content];
+  const augmented = await server.request("sampling/createMessage", { messages: [], maxTokens: 10, task: { ttl: 1000 } });
+  const task = "task" in augmented ? augmented.task.taskId : augmented.role;
+  // @ts-expect-error asked for a task: the answer may be a CreateTaskResult, so narrow first
+  const notNarrowed: string = augmented.role;
+  const maybe = await server.request("sampling/createMessage", params);
+  // @ts-expect-error params that may or may not carry a task keep both answers
+  const unknownShape: string = maybe.role;
+  // @ts-expect-error a misspelt params key is still a compile error
+  await server.request("sampling/createMessage", { messages: [], maxTokens: 10, tsk: {} });
+  // @ts-expect-error a task's shape is still checked: ttl is a number
+  await client.request("tools/call", { name: "t", task: { ttl: "soon" } });
+  return [...plain, task, notNarrowed, unknownShape];
+}
