@@ -142,11 +142,7 @@ export const readonlyRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots
 export const wrongRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: [{ uri: 1 }] as const });
 
 // 2025-11-25 task augmentation: the answer follows whether the request asked for a task.
-export async function taskAnswers(
-  server: v2025_11_25.ServerRequester,
-  client: v2025_11_25.Requester,
-  params: v2025_11_25.CreateMessageRequestParams,
-): Promise<readonly unknown[]> {
+export async function taskAnswers(server: v2025_11_25.ServerRequester, client: v2025_11_25.Requester, params: v2025_11_25.CreateMessageRequestParams): Promise<readonly unknown[]> {
   const sampled = await server.request("sampling/createMessage", { messages: [], maxTokens: 10 });
   const elicited = await server.request("elicitation/create", { message: "m", requestedSchema: { type: "object", properties: {} } });
   const called = await client.request("tools/call", { name: "t", arguments: {} });
