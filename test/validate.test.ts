@@ -206,6 +206,20 @@ describe("integer and number: the validators agree with schema.ts (facts.typeCor
   });
 });
 
+describe("a union's error names the field that failed in its closest member", () => {
+  const v = () => mods.get("2026-07-28")!;
+  it.each([
+    { rule: "deep inside one of several object members", name: "InputResponses", value: { k: { action: "accept", content: { a: {} } } }, want: "/k/content/a" },
+    { rule: "inside an array of the member that matched most", name: "InputResponse", value: { roots: [{ uri: 5 }] }, want: "/roots/0/uri" },
+    { rule: "one field of the one enum schema it nearly is", name: "PrimitiveSchemaDefinition", value: { type: "string", enum: ["a"], default: 5 }, want: "/default" },
+  ])("$rule", ({ name, value, want }) => {
+    expect(pointers(v().validate(name, value))).toEqual([want]);
+  });
+  it("a value no member admits by its JSON type still names the union", () => {
+    expect(v().validate("InputResponse", "text")).toEqual({ ok: false, errors: [{ pointer: "", expected: "InputResponse", got: '"text"' }] });
+  });
+});
+
 describe("limits", () => {
   const v = mods.get("2026-07-28")!;
 

@@ -342,11 +342,26 @@ function checkUnion(
   if (quiet > 0) return false;
   if (matches > 1)
     return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
-  // When a single member admits this JSON type, its own issues say more than "none matched".
+  // The members that admit this JSON type say more than "none matched": report the closest one's own issues, the member
+  // whose issue lies deepest (it matched the most before failing), the fewest issues breaking a tie, then member order.
   const b = bit(x);
   const fitting = members.filter((m) => (m.types & b) !== 0);
-  if (fitting.length === 1) return check(fitting[0]!, x, d);
-  return report("", describeNode(n), describeValue(x));
+  if (fitting.length === 0) return report("", describeNode(n), describeValue(x));
+  const start = issues.length;
+  let closest: ValidationIssue[] = [];
+  let closestDepth = -1;
+  for (const m of fitting) {
+    check(m, x, d);
+    const found = issues.splice(start);
+    const depth = Math.max(-1, ...found.map((issue) => issue.pointer.split("/").length - 1));
+    if (depth > closestDepth || (depth === closestDepth && found.length < closest.length)) {
+      closest = found;
+      closestDepth = depth;
+    }
+  }
+  if (closest.length === 0) return report("", describeNode(n), describeValue(x));
+  issues.push(...closest);
+  return false;
 }
 
 function blankNode(): SchemaNode {
