@@ -245,9 +245,9 @@ describe("the runtime's resultType and input_required facts come from the model"
       has: `constRESULT_TYPE:ResultTypeFacts=${facts};`,
     },
     { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:null=null;" },
-    { rule: "a result handed to resultResponse takes the release's open enum of resultType values", text: emitEnvelope(real).content, has: "&{resultType?:T.ResultType}" },
+    { rule: "a result handed to resultResponse takes the release's open enum of resultType values", text: emitEnvelope(real).content, has: "&{readonlyresultType?:T.ResultType}" },
     { rule: "and so does its resultType option", text: emitEnvelope(real).content, has: "readonlyresultType?:T.ResultType;" },
-    { rule: "without an open enum in the model, a plain string", text: emitEnvelope(changed).content, has: "&{kind?:string}" },
+    { rule: "without an open enum in the model, a plain string", text: emitEnvelope(changed).content, has: "&{readonlykind?:string}" },
   ])("$rule", ({ text, has }) => {
     expect(flat(text)).toContain(has);
   });

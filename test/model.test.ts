@@ -313,12 +313,12 @@ describe("open objects (facts.openObjects)", () => {
     expect(open(m.schema.definitions)("inputSchema")).toBe(version === "2026-07-28");
   });
 
-  it.each(["annotations", "nope"])("Tool.%s in the facts, a reference or no property, is an error naming it", (key) => {
+  it.each(["annotations", "nope"])("Tool.%s in the facts, a reference or no property, leaves the definition as it is", (key) => {
     const file = join(REAL_SCHEMA_DIR, "2025-11-25", "schema.json");
-    const wrong = { ...facts, openObjects: [{ versions: "*" as const, properties: [`Tool.${key}`], source: "test" }] };
-    expect(() => buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), wrong)).toThrow(
-      `/$defs/Tool/properties/${key}: expected an inline object for Tool.${key}`,
-    );
+    const only = { ...facts, openObjects: [{ versions: "*" as const, properties: [`Tool.${key}`], source: "test" }] };
+    const built = buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), only);
+    const properties = (m: ProtocolModel) => m.definitions.get("Tool")!.schema.properties!.filter((p) => p.name !== "inputSchema" && p.name !== "outputSchema");
+    expect(properties(built)).toEqual(properties(model("2025-11-25")));
   });
 });
 

@@ -47,10 +47,12 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   );
   alias(
     "RequestParamsInput",
-    modern ? 'ParamsOf<M> extends infer P ? P extends object ? { [K in keyof P as K extends "_meta" ? never : K]: P[K] } & { _meta?: JsonObject } : P : never' : "ParamsOf<M>",
     modern
-      ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed)."
-      : "The params a caller passes to `request`: exactly the table's params.",
+      ? 'ParamsOf<M> extends infer P ? P extends object ? ReadonlyInput<{ [K in keyof P as K extends "_meta" ? never : K]: P[K] }> & { readonly _meta?: JsonObject } : P : never'
+      : "ReadonlyInput<ParamsOf<M>>",
+    modern
+      ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed); readonly data fits."
+      : "The params a caller passes to `request`: exactly the table's params; readonly data fits.",
     [{ name: "M", constraint: "RequestMethod" }],
   );
   // The key a result may leave out is the model's default `resultType` fact, as in the dispatcher's HandlerResult.

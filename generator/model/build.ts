@@ -49,7 +49,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     const corrected = correct(schema.file, node, corrections);
     validated.set(name, corrected);
     const typed = listKnown(name, refine(corrected, refinements), enums, defined);
-    const withOpen = openProperties(schema.file, name, typed, openObjects);
+    const withOpen = openProperties(name, typed, openObjects);
     const refined = openMeta === null ? withOpen : openMetaObjects(openMeta.has(name), withOpen);
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
@@ -230,16 +230,11 @@ function opened(node: SchemaNode): SchemaNode {
   return { ...node, type: node.type ?? ["object"], additionalProperties: { pointer: joinPointer(node.pointer, "additionalProperties") } };
 }
 
-/** Opens the inline objects facts.openObjects names (`Tool.inputSchema`); one the definition does not hold inline is an error in the facts. */
-function openProperties(file: string, name: string, node: SchemaNode, open: readonly string[]): SchemaNode {
+/** Opens the inline objects facts.openObjects names (`Tool.inputSchema`) where the definition holds one; a reference or no such property stays as it is. */
+function openProperties(name: string, node: SchemaNode, open: readonly string[]): SchemaNode {
   const keys = open.filter((p) => p.startsWith(`${name}.`)).map((p) => p.slice(name.length + 1));
-  if (keys.length === 0) return node;
-  for (const key of keys) {
-    const found = node.properties?.find((p) => p.name === key);
-    if (found === undefined || found.schema.ref !== undefined)
-      throw new BindgenError(file, joinPointer(node.pointer, "properties", key), `an inline object for ${name}.${key} (facts.openObjects)`);
-  }
-  return { ...node, properties: node.properties!.map((p) => (keys.includes(p.name) ? { ...p, schema: opened(p.schema) } : p)) };
+  if (keys.length === 0 || node.properties === undefined) return node;
+  return { ...node, properties: node.properties.map((p) => (keys.includes(p.name) && p.schema.ref === undefined ? { ...p, schema: opened(p.schema) } : p)) };
 }
 
 /** Opens every inline `_meta` object in a definition, and the definition itself when it is a `_meta` shape. */

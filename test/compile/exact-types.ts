@@ -161,3 +161,10 @@ export async function taskAnswers(server: v2025_11_25.ServerRequester, client: v
   await client.request("tools/call", { name: "t", task: { ttl: "soon" } });
   return [...plain, task, notNarrowed, unknownShape];
 }
+// Readonly arrays in params: a server's sampling request from constant messages.
+const MESSAGES = [{ role: "user", content: { type: "text", text: "hi" } }] as const;
+export async function sampleFromConstants(server: v2025_11_25.ServerRequester): Promise<string> {
+  const answer = await server.request("sampling/createMessage", { messages: MESSAGES, maxTokens: 10 });
+  return answer.role;
+}
+export const readonlyParams2024 = v2024_11_05.request("sampling/createMessage", { messages: MESSAGES, maxTokens: 10 }, { id: 3 });
