@@ -244,15 +244,15 @@ describe("every change once, nothing lost", () => {
     expect(lost).toEqual([]);
   });
 
-  it("collapses 2025-11-25 → 2026-07-28 from 311 lines to one entry per change", () => {
+  it("collapses 2025-11-25 → 2026-07-28 from 271 lines to one entry per change", () => {
     const d = diff(...PAIRS[3]);
-    expect(previous(...PAIRS[3])).toHaveLength(311);
+    expect(previous(...PAIRS[3])).toHaveLength(271);
     expect(d.summary.total).toBeLessThan(120);
     // The reserved keys: one entry each, listing every params definition that declares them.
     const version = d.changes.filter((c) => c.id === "meta-key-added" && c.subject === "io.modelcontextprotocol/protocolVersion");
     expect(version).toHaveLength(1);
     expect(version[0]!.locations.map((l) => l.subject)).toContain("CallToolRequestParams");
-    expect(d.changes.filter((c) => c.locations.some((l) => l.subject === "CallToolRequestParams" && l.path === "_meta"))).toHaveLength(2);
+    expect(d.changes.filter((c) => c.locations.some((l) => l.subject === "CallToolRequestParams" && l.path === "_meta"))).toHaveLength(1);
     // resultType once, with every result it lands in.
     const resultType = d.changes.filter((c) => c.path === "resultType");
     expect(resultType).toHaveLength(1);
@@ -271,10 +271,11 @@ describe("every change once, nothing lost", () => {
   });
 
   it("keeps wire-neutral churn out of the wire changes", () => {
-    const d = diff(...PAIRS[3]);
-    const typesOnly = d.changes.filter((c) => c.id === "index-signature-changed");
-    expect(typesOnly.map((c) => [c.level, c.severity.client, c.severity.server])).toEqual([["types", "compatible", "compatible"]]);
-    expect(typesOnly[0]!.locations.length).toBeGreaterThanOrEqual(40);
+    // Every `_meta` is open in the bindings of every release, so its index signature is no change at all.
+    for (const pair of PAIRS) {
+      const signatures = places(diff(...pair)).filter((l) => /index signature/.test(l.message) && /(?:^|\.)_meta$/.test(l.path));
+      expect(signatures, pair.join(" → ")).toEqual([]);
+    }
     const november = diff(...PAIRS[2]);
     const moved = november.changes.filter((c) => c.id === "property-moved" && c.path === "params._meta");
     expect(moved.map((c) => c.subject).sort()).toEqual(["JSONRPCNotification", "JSONRPCRequest"]);

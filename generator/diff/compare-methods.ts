@@ -1,6 +1,7 @@
 import type { Direction, MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { Finding, Severity, Side } from "./change.ts";
 import { compareNodes, type NodeContext } from "./compare-nodes.ts";
+import { declared } from "./declared.ts";
 import { callerOf, producersOf } from "./roles.ts";
 import { merge, other, same } from "./severity.ts";
 
@@ -124,8 +125,8 @@ export function compareMethods(input: MethodInputs): Finding[] {
   function compareMessages(a: MethodModel, b: MethodModel): void {
     if ((input.renames.get(a.definition) ?? a.definition) === b.definition) return;
     const ctx: NodeContext = {
-      oldSchema: oldModel.schema,
-      newSchema: newModel.schema,
+      oldSchema: declared(oldModel),
+      newSchema: declared(newModel),
       renames: input.renames,
       subjectKind: "method",
       subject: b.name,
@@ -145,7 +146,7 @@ export function sourceOf(model: ProtocolModel, kind: "method" | "definition", na
 
 /** The message itself; for a member written inline in its union, that member. */
 function messageNode(model: ProtocolModel, m: MethodModel) {
-  const def = model.schema.definitions.get(m.definition)!;
+  const def = model.definitions.get(m.definition)!.schema;
   if (!def.anyOf && !def.oneOf) return def;
   return (def.anyOf ?? def.oneOf)!.find((member) => member.pointer === m.pointer) ?? def;
 }

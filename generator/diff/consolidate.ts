@@ -3,6 +3,7 @@ import type { SchemaNode } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { Change, ChangeId, Finding, Location } from "./change.ts";
+import { declared } from "./declared.ts";
 import { definitionMethods, messageUnionNames } from "./roles.ts";
 import { merge, same } from "./severity.ts";
 
@@ -137,9 +138,9 @@ function foldBatches(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMode
     const model = added ? newModel : oldModel;
     const arrays = model.envelope.batchMembers;
     const pointers = new Set(arrays.map((m) => m.pointer));
-    const shapes = new Set(arrays.map((m) => shapeKey(deref(model.schema, m))));
+    const shapes = new Set(arrays.map((m) => shapeKey(deref(declared(model), m))));
     const named = new Set(arrays.flatMap((m) => (m.ref === undefined ? [] : [m.ref])));
-    for (const [name, node] of model.schema.definitions) if (shapes.has(shapeKey(node))) named.add(name);
+    for (const [name, { schema: node }] of model.definitions) if (shapes.has(shapeKey(node))) named.add(name);
     const members = pool.open((x) => x.id === (added ? "union-member-added" : "union-member-removed") && pointers.has((added ? x.newPointer : x.oldPointer) ?? ""));
     const definitions = pool.open((x) => x.id === (added ? "definition-added" : "definition-removed") && named.has(x.subject));
     const entry = pool.entry(f, definitions.length === 0 ? {} : { message: `${f.message} (${names(definitions.map((d) => d.subject))} ${added ? "added" : "removed"} with them)` });
@@ -235,8 +236,8 @@ function foldIntoErrorCodes(pool: Pool, oldModel: ProtocolModel, newModel: Proto
  */
 function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolModel): void {
   const inlineShapes = new Set<string>();
-  for (const def of oldModel.schema.definitions.values()) {
-    inlineNodes(def, (n) => {
+  for (const def of oldModel.definitions.values()) {
+    inlineNodes(def.schema, (n) => {
       if (n.ref === undefined && (n.properties?.length ?? 0) > 0) inlineShapes.add(shapeKey(n));
     });
   }
@@ -247,7 +248,7 @@ function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMo
   for (const m of newModel.methods) if (m.response && oldResponses.has(m.name) && oldResponses.get(m.name) === null) named.add(m.response);
   const oldCodes = new Set(oldModel.errorCodes.map((e) => e.code));
   for (const e of newModel.errorCodes) if (e.definition && oldCodes.has(e.code) && !oldModel.definitions.has(e.definition)) named.add(e.definition);
-  const extracted = pool.open((f) => f.id === "definition-added" && (named.has(f.subject) || inlineShapes.has(shapeKey(newModel.schema.definitions.get(f.subject)!))));
+  const extracted = pool.open((f) => f.id === "definition-added" && (named.has(f.subject) || inlineShapes.has(shapeKey(newModel.definitions.get(f.subject)!.schema))));
   if (extracted.length === 0) return;
   const entry = pool.entry(extracted[0]!, {
     id: "definition-extracted",

@@ -5,6 +5,7 @@ import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";
 import { compareBatches, compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
 import { consolidate } from "./consolidate.ts";
+import { declared } from "./declared.ts";
 import { detectRenames } from "./renames.ts";
 import { definitionProducers } from "./roles.ts";
 
@@ -15,7 +16,7 @@ export { MIRROR_ID } from "./change.ts";
 export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): DiffReport {
   const removed = [...oldModel.definitions.keys()].filter((n) => !newModel.definitions.has(n));
   const added = [...newModel.definitions.keys()].filter((n) => !oldModel.definitions.has(n));
-  const renames = detectRenames(oldModel.schema, newModel.schema, removed, added);
+  const renames = detectRenames(declared(oldModel), declared(newModel), removed, added);
   const renameMap = new Map(renames.map((r) => [r.from, r.to]));
   const oldRoles = definitionProducers(oldModel);
   const newRoles = definitionProducers(newModel);
