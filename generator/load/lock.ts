@@ -45,6 +45,16 @@ export interface Lock {
 }
 
 export const VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+/** The spec's unreleased draft (`schema/draft/` upstream), pinned at a commit like any release; newer than every dated one. */
+export const DRAFT_RELEASE = "draft";
+/** What the lock, the config and facts accept as a release name. */
+export const RELEASE_NAME = /^(?:\d{4}-\d{2}-\d{2}|draft)$/;
+
+/** Release order: dates by date, the draft after all of them. */
+export function compareReleases(a: string, b: string): number {
+  const rank = (v: string) => (v === DRAFT_RELEASE ? "~" : v);
+  return rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0;
+}
 const SHA256 = /^[0-9a-f]{64}$/;
 const EXAMPLE_PATH = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\.json$/;
 

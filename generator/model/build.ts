@@ -34,7 +34,8 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   // release is classified correctly: modern ⇔ discoverable and no handshake.
   const era: Era = evidence.hasDiscover && !evidence.hasInitialize ? "modern" : "legacy";
 
-  const deprecations = deprecationsOf(version, era, schema, facts, typescript);
+  const reservedKeys = metaKeys(version, era, schema, facts);
+  const deprecations = deprecationsOf(version, era, schema, facts, typescript, found, new Set(reservedKeys.map((k) => k.key)));
   const deprecatedDefs = new Set(deprecations.filter((d) => d.kind === "definition").map((d) => d.name));
   const deprecatedMethods = new Set(deprecations.filter((d) => d.kind === "method").map((d) => d.name));
   const definitions = new Map<string, DefinitionModel>();
@@ -42,7 +43,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   for (const [name, node] of schema.definitions) {
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
     const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
-    const typed = correct(schema.file, refine(node, refinements), corrections);
+    const typed = correct(schema.file, refine(node, refinements), corrections, facts);
     const refined = openMeta === null ? typed : openMetaObjects(openMeta.has(name), typed);
     definitions.set(name, { name, schema: refined, deprecated: deprecatedDefs.has(name) || node.deprecated === true });
   }
@@ -103,7 +104,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     errorCodes: errorCodes(version, era, schema, facts),
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],
-    metaKeys: metaKeys(version, era, schema, facts),
+    metaKeys: reservedKeys,
     deprecations,
     http,
     dispatch,
@@ -113,17 +114,25 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   };
 }
 
-/** Gives the node at each correction's path schema.ts's types; a path that does not resolve is an error in the facts. */
-function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"]): SchemaNode {
+/**
+ * Gives the node at each correction's path schema.ts's types, while it still has the slipped ones (`was`): a release
+ * that inherits the fact after upstream fixed the slip keeps its own types. A path that does not resolve is an error
+ * naming the fact.
+ */
+function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"], facts: Facts): SchemaNode {
   let out = node;
   for (const c of corrections) {
     const replace = (n: SchemaNode, path: readonly (string | number)[]): SchemaNode => {
-      if (path.length === 0) return { ...n, type: [...c.type].sort() };
+      if (path.length === 0) return [...(n.type ?? [])].sort().join() === [...c.was].sort().join() ? { ...n, type: [...c.type].sort() } : n;
       const [key, index, ...rest] = path;
       const combinator = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : undefined;
       const list = combinator === undefined ? undefined : n[combinator];
       if (combinator === undefined || list === undefined || typeof index !== "number" || list[index] === undefined) {
-        throw new BindgenError(file, joinPointer(node.pointer, ...c.path), `a node for the type correction of ${c.definition} (from schema/facts.json)`);
+        throw new BindgenError(
+          file,
+          joinPointer(node.pointer, ...c.path),
+          `a node for the type correction of ${c.definition} (${facts.file}#/typeCorrections/${facts.typeCorrections.indexOf(c)}: give its versions a "to" if the slip is gone)`,
+        );
       }
       return { ...n, [combinator]: list.map((m, i) => (i === index ? replace(m, rest) : m)) };
     };
@@ -182,15 +191,33 @@ function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNod
  * pinned schema.ts's `@deprecated` tags, and the schema's own `deprecated` keyword. The first
  * source naming a thing wins, so a fact's note (which values of a property) is kept.
  */
-function deprecationsOf(version: string, era: Era, schema: NormalisedSchema, facts: Facts, typescript: SourceFacts | null): DeprecationModel[] {
+function deprecationsOf(
+  version: string,
+  era: Era,
+  schema: NormalisedSchema,
+  facts: Facts,
+  typescript: SourceFacts | null,
+  methods: ReadonlyMap<string, FoundMethod>,
+  keys: ReadonlySet<string>,
+): DeprecationModel[] {
   const out = new Map<string, DeprecationModel>();
   const add = (d: DeprecationModel) => out.set(`${d.kind} ${d.name}`, out.get(`${d.kind} ${d.name}`) ?? d);
   for (const [name, node] of schema.definitions) {
     if (node.deprecated === true) add({ kind: "definition", name, note: null, source: `${schema.file}#${node.pointer}` });
   }
+  // A fact carried forward to a later release holds only for what that release still has.
+  const has = (kind: DeprecationModel["kind"], name: string): boolean => {
+    if (kind === "method") return methods.has(name);
+    if (kind === "definition") return schema.definitions.has(name);
+    if (kind === "meta-key") return keys.has(name);
+    const [definition, ...path] = name.split(".");
+    const node = schema.definitions.get(definition!);
+    return node !== undefined && path.length === 1 && propertyOf(schema, node, path[0]!) !== undefined;
+  };
   for (const f of facts.deprecations) {
     if (!appliesTo(f.versions, version, era)) continue;
-    const of = (kind: DeprecationModel["kind"], names: readonly string[]) => names.forEach((name) => add({ kind, name, note: f.note, source: f.source }));
+    const of = (kind: DeprecationModel["kind"], names: readonly string[]) =>
+      names.filter((name) => has(kind, name)).forEach((name) => add({ kind, name, note: f.note, source: f.source }));
     of("method", f.methods);
     of("definition", f.definitions);
     of("property", f.properties);
