@@ -84,9 +84,19 @@ export interface Change extends Location {
   readonly locations: readonly Location[];
 }
 
+/** One side of a diff. `typescript`: where its schema.ts was read from, null when none was pulled (deprecations from facts alone). */
+export interface DiffRelease {
+  readonly version: string;
+  readonly file: string;
+  readonly era: string;
+  readonly dialect: string;
+  readonly schemaPage: string | null;
+  readonly typescript: string | null;
+}
+
 export interface DiffReport {
-  readonly old: { readonly version: string; readonly file: string; readonly era: string; readonly dialect: string; readonly schemaPage: string | null };
-  readonly new: { readonly version: string; readonly file: string; readonly era: string; readonly dialect: string; readonly schemaPage: string | null };
+  readonly old: DiffRelease;
+  readonly new: DiffRelease;
   readonly summary: DiffSummary;
   /** For definition subjects: the methods (in either release) whose message, params or result it is. */
   readonly methodsOf: Readonly<Record<string, readonly string[]>>;

@@ -308,7 +308,7 @@ function foldDeprecations(pool: Pool): void {
   }
   for (const group of bySource.values()) {
     const head = group.find((f) => f.subjectKind === "method") ?? group[0]!;
-    const all = group.map((f) => `${f.subject}${f.path === "" ? "" : "." + f.path}`);
+    const all = group.map(deprecatedName);
     const entry = pool.entry(head, group.length === 1 ? {} : { message: `${head.id === "deprecated" ? "now" : "no longer"} deprecated: ${names(all, 6)}` });
     for (const f of group) pool.fold(entry, f);
   }
@@ -359,6 +359,12 @@ function foldUnionMembers(pool: Pool): void {
     });
     for (const f of group) pool.fold(entry, f);
   }
+}
+
+/** What a deprecation names: a subject, a property in it, or only some values of that property (`includeContext: "thisServer"`). */
+export function deprecatedName(l: Pick<Location, "id" | "subject" | "path" | "before" | "after">): string {
+  const values = l.id === "deprecated" || l.id === "undeprecated" ? (l.after ?? l.before) : null;
+  return `${l.subject}${l.path === "" ? "" : "." + l.path}${values === null ? "" : `: ${values}`}`;
 }
 
 /** A description that starts saying "deprecated": the schema's own deprecation notice. */

@@ -1,6 +1,6 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compare } from "../compare.ts";
-import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
+import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffRelease, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
 import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";
 import { compareBatches, compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
@@ -47,12 +47,16 @@ export function isBreaking(change: Change, side: Side | "both"): boolean {
 
 function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Change[]): DiffReport {
   return {
-    old: { version: oldModel.version, file: oldModel.file, era: oldModel.era, dialect: oldModel.dialect, schemaPage: oldModel.schemaPage },
-    new: { version: newModel.version, file: newModel.file, era: newModel.era, dialect: newModel.dialect, schemaPage: newModel.schemaPage },
+    old: release(oldModel),
+    new: release(newModel),
     summary: summarise(changes),
     methodsOf: methodsOf([oldModel, newModel], changes),
     changes,
   };
+}
+
+function release(m: ProtocolModel): DiffRelease {
+  return { version: m.version, file: m.file, era: m.era, dialect: m.dialect, schemaPage: m.schemaPage, typescript: m.typescript };
 }
 
 /** Definition → the methods it is the message, params or a result of, in either model: readers look for methods. */

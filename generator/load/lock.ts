@@ -75,7 +75,7 @@ export function readLockFile(file: string, optional = false): Map<string, LockEn
   const versions = new Map<string, LockEntry>();
   for (const version of Object.keys(versionsRaw).sort().reverse()) {
     const pointer = joinPointer("/versions", version);
-    if (!VERSION_PATTERN.test(version)) throw new BindgenError(file, pointer, "a version named YYYY-MM-DD");
+    if (!RELEASE_NAME.test(version)) throw new BindgenError(file, pointer, `a release named YYYY-MM-DD or "${DRAFT_RELEASE}"`);
     const entry = (versionsRaw as Record<string, unknown>)[version] as Record<string, unknown> | null;
     const url = entry?.["url"];
     const sha = entry?.["sha256"];

@@ -111,6 +111,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     inputRequired: dispatch.resultTypeDefault === null ? null : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
     uiExtension: { ...facts.uiExtension },
     schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
+    typescript: typescript?.source ?? null,
   };
 }
 
@@ -189,7 +190,7 @@ function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNod
 /**
  * Deprecations from facts (spec pages, the TypeScript source where it cannot be pulled), the
  * pinned schema.ts's `@deprecated` tags, and the schema's own `deprecated` keyword. The first
- * source naming a thing wins, so a fact's note (which values of a property) is kept.
+ * source naming a thing wins, so a fact's values (which values of a property) are kept.
  */
 function deprecationsOf(
   version: string,
@@ -203,7 +204,7 @@ function deprecationsOf(
   const out = new Map<string, DeprecationModel>();
   const add = (d: DeprecationModel) => out.set(`${d.kind} ${d.name}`, out.get(`${d.kind} ${d.name}`) ?? d);
   for (const [name, node] of schema.definitions) {
-    if (node.deprecated === true) add({ kind: "definition", name, note: null, source: `${schema.file}#${node.pointer}` });
+    if (node.deprecated === true) add({ kind: "definition", name, values: null, source: `${schema.file}#${node.pointer}` });
   }
   // A fact carried forward to a later release holds only for what that release still has.
   const has = (kind: DeprecationModel["kind"], name: string): boolean => {
@@ -217,13 +218,13 @@ function deprecationsOf(
   for (const f of facts.deprecations) {
     if (!appliesTo(f.versions, version, era)) continue;
     const of = (kind: DeprecationModel["kind"], names: readonly string[]) =>
-      names.filter((name) => has(kind, name)).forEach((name) => add({ kind, name, note: f.note, source: f.source }));
+      names.filter((name) => has(kind, name)).forEach((name) => add({ kind, name, values: f.values, source: f.source }));
     of("method", f.methods);
     of("definition", f.definitions);
     of("property", f.properties);
     of("meta-key", f.metaKeys);
   }
-  for (const d of typescript?.deprecations ?? []) add({ ...d, note: null, source: typescript!.source });
+  for (const d of typescript?.deprecations ?? []) add({ ...d, values: null, source: typescript!.source });
   return [...out.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name));
 }
 

@@ -40,8 +40,8 @@ export interface DeprecationFact {
   readonly properties: readonly string[];
   /** Reserved `_meta` keys. */
   readonly metaKeys: readonly string[];
-  /** What exactly, when narrower than the names (only some values of a property). */
-  readonly note: string | null;
+  /** Only these values of the properties are deprecated, not the properties themselves. */
+  readonly values: readonly string[] | null;
   readonly source: string;
 }
 
@@ -142,7 +142,7 @@ export function loadFacts(file: string): Facts {
       definitions: c.strings(o, p, "definitions"),
       properties: o["properties"] === undefined ? [] : c.strings(o, p, "properties"),
       metaKeys: o["metaKeys"] === undefined ? [] : c.strings(o, p, "metaKeys"),
-      note: o["note"] === undefined ? null : c.string(o, p, "note"),
+      values: o["values"] === undefined ? null : c.strings(o, p, "values"),
       source: c.string(o, p, "source"),
     };
   });
@@ -325,7 +325,8 @@ class Checker {
   }
   private release(o: Obj, p: string, key: string): string {
     const v = o[key];
-    if (typeof v !== "string" || !RELEASE_NAME.test(v)) throw new BindgenError(this.file, joinPointer(p, key), `a release (YYYY-MM-DD or "${DRAFT_RELEASE}")`, `got ${JSON.stringify(v)}`);
+    if (typeof v !== "string" || !RELEASE_NAME.test(v))
+      throw new BindgenError(this.file, joinPointer(p, key), `a release (YYYY-MM-DD or "${DRAFT_RELEASE}")`, `got ${JSON.stringify(v)}`);
     return v;
   }
 }
