@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffModels, MIRROR_ID, type Change, type DiffReport, type Location, type Side } from "../generator/diff/index.ts";
+import { renderMarkdown } from "../generator/diff/render-markdown.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
 import { checkoutModels } from "./support/checkout.ts";
 
@@ -303,6 +304,18 @@ describe("every change once, nothing lost", () => {
     const gone = d.changes.find((c) => c.id === "error-code-removed" && c.subject === "-32002")!;
     expect(gone.message).toContain("-32602 (InvalidParams)");
     expect(gone.source).toBe("https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling");
+  });
+
+  it("names value-level deprecations as values, and puts undeprecations in their own section", () => {
+    const includeContext = find(diff(...PAIRS[3]), "deprecated", "CreateMessageRequestParams", "includeContext");
+    expect(includeContext.after).toBe('"thisServer" | "allServers"');
+    expect(includeContext.message).toBe('the values "thisServer" | "allServers" of `CreateMessageRequestParams.includeContext` are now deprecated (the property is not)');
+    const forward = renderMarkdown(diff(...PAIRS[3]));
+    expect(forward).toContain('`CreateMessageRequestParams.includeContext: "thisServer" | "allServers"`');
+    expect(forward).not.toContain("**No longer deprecated**");
+    const backward = renderMarkdown(diff(PAIRS[3][1], PAIRS[3][0]));
+    expect(backward).toMatch(/^- \*\*No longer deprecated\*\* \(4\): .*`ToolUseContent`/m);
+    expect(backward).not.toMatch(/^- \*\*Deprecations\*\*/m);
   });
 
   it("points each change at its own definition (the subscriptionId and EnumSchema.default pointer bugs)", () => {

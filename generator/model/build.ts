@@ -334,7 +334,12 @@ function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): st
   if (schema.definitions.has(`${base}Result`)) results.push(`${base}Result`);
   else if (facts.emptyResultMethods.includes(m.name) && schema.definitions.has("EmptyResult")) results.push("EmptyResult");
   if (results.length === 0 || m.definition === m.unions[0]) {
-    throw new BindgenError(schema.file, m.pointer, `a result definition for "${m.name}" (${base}Result, ${base}ResultResponse, or an EmptyResult method in facts)`);
+    // The rule and the fact that would satisfy it, so a draft the package does not know yet can be fixed in place.
+    throw new BindgenError(
+      schema.file,
+      m.pointer,
+      `a result definition for "${m.name}" (${base}Result, ${base}ResultResponse, or, if it answers with EmptyResult, "${m.name}" listed in ${facts.file}#/emptyResultMethods/methods)`,
+    );
   }
   if (m.params) {
     const params = resolveRef(schema, m.params);
