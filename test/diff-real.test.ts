@@ -190,6 +190,13 @@ describe("diff on the real consecutive releases", () => {
     }
   });
 
+  it("finds each place once, with nothing deduplicated afterwards (a type turned `unknown` loses no index signature besides)", () => {
+    for (const [a, b] of [...PAIRS, ...PAIRS.map(([x, y]) => [y, x] as const)]) {
+      const keys = places(diff(a, b)).map((l) => JSON.stringify([l.id, l.subject, l.path, l.oldPointer, l.newPointer, l.before, l.after]));
+      expect(keys.filter((k, i) => keys.indexOf(k) !== i), `${a} → ${b}`).toEqual([]);
+    }
+  });
+
   it("is deterministic and sorted", () => {
     const again = diffModels(models[3]!, models[4]!);
     expect(JSON.stringify(again)).toBe(JSON.stringify(diff(...PAIRS[3])));

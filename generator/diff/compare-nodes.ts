@@ -282,11 +282,16 @@ function objectProperties(schema: NormalisedSchema, node: SchemaNode): Map<strin
   return out;
 }
 
+/** An object type in the bindings: one that can have an index signature at all (a node turned `unknown` has none to lose). */
+function isObject(n: SchemaNode): boolean {
+  return n.type === undefined ? n.properties !== undefined || n.additionalProperties !== undefined : n.type.includes("object");
+}
+
 function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
   const open = (n: SchemaNode) => n.additionalProperties !== undefined && n.additionalProperties !== false;
   if (typeof a.additionalProperties === "object" && typeof b.additionalProperties === "object") {
     compareNodes(ctx, a.additionalProperties, b.additionalProperties, [...path, "{}"], seen);
-  } else if (open(a) !== open(b)) {
+  } else if (open(a) !== open(b) && isObject(a) && isObject(b)) {
     // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer sees it.
     const why = open(b) ? "its type now has an index signature" : "its type no longer has an index signature";
     record(ctx, "type-changed", path, `${label(ctx, path)}: ${why}`, describe(a), describe(b), a.pointer, b.pointer, EFFECT.notice, "types");

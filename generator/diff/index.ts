@@ -30,7 +30,7 @@ export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): Di
     ...compareMetaKeys(oldModel, newModel),
     ...compareDeprecations(oldModel, newModel),
   ];
-  const entries = consolidate(dedupe(findings).sort(byPosition), oldModel, newModel);
+  const entries = consolidate([...findings].sort(byPosition), oldModel, newModel);
   return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
 }
 
@@ -86,17 +86,6 @@ function summarise(changes: readonly Change[]): DiffSummary {
     breaking: { client: changes.filter((c) => c.severity.client === "breaking").length, server: changes.filter((c) => c.severity.server === "breaking").length },
     byId,
   };
-}
-
-/** The same inline node reached twice (a shared `*Params` looked through) yields one change, not two. */
-function dedupe(changes: readonly Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return changes.filter((c) => {
-    const key = JSON.stringify([c.id, c.subject, c.path, c.oldPointer, c.newPointer, c.before, c.after]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function byPosition(a: Finding | Location, b: Finding | Location): number {
