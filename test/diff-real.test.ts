@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { diffModels, MIRROR_ID, type Change, type DiffReport, type Location, type Side } from "../generator/diff/index.ts";
+import type { Finding } from "../generator/diff/change.ts";
+import { consolidate } from "../generator/diff/consolidate.ts";
+import { diffModels, findChanges, MIRROR_ID, type Change, type DiffReport, type Location, type Side } from "../generator/diff/index.ts";
 import { renderMarkdown } from "../generator/diff/render-markdown.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
 import { checkoutModels } from "./support/checkout.ts";
@@ -193,7 +195,22 @@ describe("diff on the real consecutive releases", () => {
   it("finds each place once, with nothing deduplicated afterwards (a type turned `unknown` loses no index signature besides)", () => {
     for (const [a, b] of [...PAIRS, ...PAIRS.map(([x, y]) => [y, x] as const)]) {
       const keys = places(diff(a, b)).map((l) => JSON.stringify([l.id, l.subject, l.path, l.oldPointer, l.newPointer, l.before, l.after]));
-      expect(keys.filter((k, i) => keys.indexOf(k) !== i), `${a} → ${b}`).toEqual([]);
+      expect(
+        keys.filter((k, i) => keys.indexOf(k) !== i),
+        `${a} → ${b}`,
+      ).toEqual([]);
+    }
+  });
+
+  it("groups findings by their structured causes, never by the prose of their messages", () => {
+    for (const [a, b] of PAIRS) {
+      const [older, newer] = [models.find((m) => m.version === a)!, models.find((m) => m.version === b)!];
+      const findings = findChanges(older, newer);
+      const grouping = (list: readonly Finding[]) =>
+        consolidate(list, older, newer)
+          .map((e) => e.locations.map((l) => `${l.id} ${l.subject} ${l.path} ${l.oldPointer} ${l.newPointer}`).join("; "))
+          .sort();
+      expect(grouping(findings.map((f) => ({ ...f, message: "" }))), `${a} → ${b}`).toEqual(grouping(findings));
     }
   });
 

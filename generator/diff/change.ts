@@ -151,5 +151,15 @@ export const MIRROR_ID: Readonly<Record<ChangeId, ChangeId>> = {
   "dialect-changed": "dialect-changed",
 };
 
+/** Why a finding is what it is, as data: `consolidate` groups findings by these and never re-reads their messages. */
+export interface Cause {
+  /** A property added, removed or changing requiredness: whether it is (for a removal: was) required. */
+  readonly required?: boolean;
+  /** Only the generated types changed: the object type gained or lost its index signature. */
+  readonly indexSignature?: "gained" | "lost";
+  /** The definitions the old and the new state name (a property's type, a union member, a method's results). */
+  readonly references?: { readonly old: readonly string[]; readonly new: readonly string[] };
+}
+
 /** What the comparers find, one per place; `consolidate` turns findings into entries. */
-export type Finding = Omit<Change, "level" | "source" | "locations"> & { readonly level?: Level; readonly source?: string | null };
+export type Finding = Omit<Change, "level" | "source" | "locations"> & { readonly level?: Level; readonly source?: string | null; readonly cause?: Cause };

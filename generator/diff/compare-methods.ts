@@ -37,6 +37,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
       oldPointer: null,
       newPointer: m.pointer,
       severity: same("compatible"),
+      cause: { references: { old: [], new: m.results } },
     });
   }
   for (const m of oldModel.methods) {
@@ -49,6 +50,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
       oldPointer: m.pointer,
       newPointer: null,
       severity: removalSeverity(m, m.directions),
+      cause: { references: { old: m.results, new: [] } },
     });
   }
   for (const [name, a] of before) {
@@ -118,6 +120,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
       oldPointer: a.pointer,
       newPointer: b.pointer,
       severity,
+      cause: { references: { old: a.results, new: b.results } },
     });
   }
 

@@ -163,7 +163,7 @@ function foldLoosened(pool: Pool): void {
 function foldMetaKeys(pool: Pool): void {
   const keyEntries = pool.open((f) => f.subjectKind === "meta-key" && f.id.startsWith("meta-key-"));
   if (keyEntries.length === 0) return;
-  const required = (f: Finding) => /^required /.test(f.message) || f.after === "required";
+  const required = (f: Finding) => f.cause?.required === true;
   const entryFor = (key: string, wantRequired: boolean) => {
     const candidates = keyEntries.filter((k) => k.subject === key);
     return candidates.find((k) => (k.after === "required") === wantRequired) ?? candidates[0];
@@ -204,9 +204,9 @@ function foldIntoMethods(pool: Pool, oldModel: ProtocolModel, newModel: Protocol
       .map((m) => m.name);
   const unions = messageUnionNames(oldModel, newModel);
   for (const f of pool.open((x) => (x.id === "union-member-added" || x.id === "union-member-removed") && unions.has(x.subject) && x.path === "")) {
-    const member = f.id === "union-member-added" ? f.after : f.before;
+    const [member] = (f.id === "union-member-added" ? f.cause?.references?.new : f.cause?.references?.old) ?? [];
     const model = f.id === "union-member-added" ? newModel : oldModel;
-    const target = member === null ? undefined : owners(model, member).find((m) => methodEntries.has(m));
+    const target = member === undefined ? undefined : owners(model, member).find((m) => methodEntries.has(m));
     if (target) pool.fold(pool.entry(methodEntries.get(target)!), f);
   }
   const added = new Set([...methodEntries.values()].filter((x) => x.id === "method-added").map((x) => x.subject));
@@ -264,7 +264,7 @@ function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMo
 
 /** The same property removed from some definitions and added, alike, to others moved between them. */
 function foldMoves(pool: Pool): void {
-  const state = (f: Finding) => (/^required /.test(f.message) ? "required" : "optional");
+  const state = (f: Finding) => (f.cause?.required === true ? "required" : "optional");
   const key = (f: Finding, shape: string | null) => `${f.subjectKind} ${f.path} ${state(f)} ${shape ?? ""}`;
   const removals = new Map<string, Finding[]>();
   for (const f of pool.open((x) => x.id === "property-removed")) removals.set(key(f, f.before), [...(removals.get(key(f, f.before)) ?? []), f]);
@@ -286,7 +286,7 @@ function foldMoves(pool: Pool): void {
 function foldTypesOnly(pool: Pool): void {
   const typesOnly = pool.open((f) => f.level === "types");
   for (const gained of [true, false]) {
-    const group = typesOnly.filter((f) => /now has an index signature/.test(f.message) === gained);
+    const group = typesOnly.filter((f) => (f.cause?.indexSignature === "gained") === gained);
     if (group.length === 0) continue;
     const where = group.map((f) => `${f.subject}${f.path === "" ? "" : "." + f.path}`);
     const entry = pool.entry(group[0]!, {
@@ -329,10 +329,9 @@ function findingsWithId(pool: Pool, id: ChangeId): Finding[] {
  * it is part of that change: `ToolExecution` went with `Tool.execution`, `ResultType` came with `resultType`.
  */
 function foldReferencedDefinitions(pool: Pool): void {
-  const words = (text: string | null) => new Set(text === null ? [] : text.split(/[^A-Za-z0-9_]+/));
   for (const f of pool.open((x) => x.id === "definition-added" || x.id === "definition-removed")) {
     const added = f.id === "definition-added";
-    const refers = (x: Finding) => x.id !== f.id && words(added ? x.after : x.before).has(f.subject);
+    const refers = (x: Finding) => x.id !== f.id && ((added ? x.cause?.references?.new : x.cause?.references?.old) ?? []).includes(f.subject);
     const entry = pool.madeSoFar().find((e) => e.members.some(refers));
     const single = entry ? undefined : pool.open((x) => x !== f && refers(x))[0];
     if (entry) pool.fold(entry, f);

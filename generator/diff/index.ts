@@ -14,6 +14,12 @@ export { MIRROR_ID } from "./change.ts";
 
 /** Everything that changed from `oldModel` to `newModel`, each change rated for clients and servers. */
 export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): DiffReport {
+  const entries = consolidate(findChanges(oldModel, newModel), oldModel, newModel);
+  return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
+}
+
+/** What the comparers find, one finding per place, in a stable order: the input of `consolidate`. */
+export function findChanges(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
   const removed = [...oldModel.definitions.keys()].filter((n) => !newModel.definitions.has(n));
   const added = [...newModel.definitions.keys()].filter((n) => !oldModel.definitions.has(n));
   const renames = detectRenames(declared(oldModel), declared(newModel), removed, added);
@@ -30,8 +36,7 @@ export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): Di
     ...compareMetaKeys(oldModel, newModel),
     ...compareDeprecations(oldModel, newModel),
   ];
-  const entries = consolidate([...findings].sort(byPosition), oldModel, newModel);
-  return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
+  return findings.sort(byPosition);
 }
 
 /** Keeps the changes that concern the given sides (all of them for "both"). */
