@@ -5,6 +5,7 @@ import type { RenderOptions } from "./emit/emitted.ts";
 import { diffModels, forSide, type DiffReport, type Side } from "./diff/index.ts";
 import { loadDiffSide } from "./diff/load-model.ts";
 import { generate as generateTree, loadModels, type GenerateReport } from "./generate.ts";
+import { DRAFT_RELEASE } from "./load/lock.ts";
 import { pull as pullSchemas, storeLock, type PullResult } from "./load/pull.ts";
 import { summarise } from "./model/summary.ts";
 import { chosenReleases, resolveProject, type Project } from "./project.ts";
@@ -39,6 +40,8 @@ export interface PullOptions extends ProjectOptions {
   /** Fetch again even when a verified copy is cached. */
   readonly force?: boolean;
   readonly timeoutMs?: number;
+  /** Pull the spec's draft as the release "draft" and record it in the project's lock, pinned at `commit` if given. */
+  readonly draft?: { readonly commit?: string | undefined };
 }
 
 export interface DiffOptions extends ProjectOptions {
@@ -98,8 +101,11 @@ export async function check(options: ProjectOptions = {}): Promise<ProjectCheckR
 
 /** Places the chosen releases' schemas in the cache (`node_modules/.cache/mcp-bindgen`), verified against the locks. */
 export async function pull(options: PullOptions = {}): Promise<PullResult[]> {
-  const project = resolveProject({ cwd: options.cwd, releases: options.releases });
-  const releases = options.updateLock ? [...(options.releases ?? [])] : chosenReleases(project, options.releases !== undefined && options.releases.length > 0);
+  const asked = options.releases ?? [];
+  // `--release draft` before the lock knows a draft is `--draft`: there is nothing to verify it against yet.
+  const draft = options.draft ?? (asked.length === 1 && asked[0] === DRAFT_RELEASE ? newDraft(options.cwd) : undefined);
+  const project = resolveProject({ cwd: options.cwd, ...(draft ? {} : { releases: options.releases }) });
+  const releases = draft ? [DRAFT_RELEASE] : options.updateLock ? [...asked] : chosenReleases(project, asked.length > 0);
   return pullSchemas({
     ...project.paths,
     versions: releases,
@@ -107,7 +113,13 @@ export async function pull(options: PullOptions = {}): Promise<PullResult[]> {
     updateLock: options.updateLock === true,
     force: options.force === true,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(draft ? { draft } : {}),
   });
+}
+
+/** `{}` (pull it as a new draft) when the project's locks know no draft yet. */
+function newDraft(cwd: string | undefined): { readonly commit?: string } | undefined {
+  return storeLock(resolveProject({ cwd }).paths).versions.has(DRAFT_RELEASE) ? undefined : {};
 }
 
 /** Each chosen release's model as plain JSON: era, counts, methods with their params and results. */

@@ -55,9 +55,9 @@ export function readConfig(file: string): Config {
   checkOut(file, dirname(file), out);
   const releases = raw["releases"];
   if (releases !== undefined) {
-    if (!Array.isArray(releases) || releases.length === 0) throw new BindgenError(file, "/releases", "a non-empty array of spec releases (YYYY-MM-DD)");
+    if (!Array.isArray(releases) || releases.length === 0) throw new BindgenError(file, "/releases", 'a non-empty array of spec releases (YYYY-MM-DD or "draft")');
     releases.forEach((r, i) => {
-      if (typeof r !== "string") throw new BindgenError(file, `/releases/${i}`, "a spec release (YYYY-MM-DD)", `got ${JSON.stringify(r)}`);
+      if (typeof r !== "string") throw new BindgenError(file, `/releases/${i}`, 'a spec release (YYYY-MM-DD or "draft")', `got ${JSON.stringify(r)}`);
       if (releases.indexOf(r) !== i) throw new BindgenError(file, `/releases/${i}`, "each release once", `"${r}" is listed twice`);
     });
   }

@@ -155,7 +155,8 @@ const CASES: Case[] = [
     name: "request with no result pairing",
     bytes: edit((d) => delete d.definitions["CallToolResult"]),
     pointer: "/definitions/CallToolRequest",
-    expected: /a result definition for "tools\/call" \(CallToolResult, CallToolResultResponse, or an EmptyResult method in facts\)/,
+    expected:
+      /a result definition for "tools\/call" \(CallToolResult, CallToolResultResponse, or, if it answers with EmptyResult, "tools\/call" listed in .*facts\.json#\/emptyResultMethods\/methods\)/,
   },
   {
     name: "method in two unions with different params",

@@ -194,7 +194,7 @@ describe("release-specific pairings", () => {
     }
     expect(of("2025-11-25")).toEqual([]);
     const includeContext = model("2026-07-28").deprecations.find((d) => d.name === "CreateMessageRequestParams.includeContext")!;
-    expect(includeContext.note).toBe('the values "thisServer" and "allServers"');
+    expect(includeContext.values).toEqual(["thisServer", "allServers"]);
     expect(includeContext.source).toMatch(/\/schema\/2026-07-28\/schema\.ts$/);
   });
 

@@ -84,9 +84,19 @@ export interface Change extends Location {
   readonly locations: readonly Location[];
 }
 
+/** One side of a diff. `typescript`: where its schema.ts was read from, null when none was pulled (deprecations from facts alone). */
+export interface DiffRelease {
+  readonly version: string;
+  readonly file: string;
+  readonly era: string;
+  readonly dialect: string;
+  readonly schemaPage: string | null;
+  readonly typescript: string | null;
+}
+
 export interface DiffReport {
-  readonly old: { readonly version: string; readonly file: string; readonly era: string; readonly dialect: string; readonly schemaPage: string | null };
-  readonly new: { readonly version: string; readonly file: string; readonly era: string; readonly dialect: string; readonly schemaPage: string | null };
+  readonly old: DiffRelease;
+  readonly new: DiffRelease;
   readonly summary: DiffSummary;
   /** For definition subjects: the methods (in either release) whose message, params or result it is. */
   readonly methodsOf: Readonly<Record<string, readonly string[]>>;
@@ -141,5 +151,15 @@ export const MIRROR_ID: Readonly<Record<ChangeId, ChangeId>> = {
   "dialect-changed": "dialect-changed",
 };
 
+/** Why a finding is what it is, as data: `consolidate` groups findings by these and never re-reads their messages. */
+export interface Cause {
+  /** A property added, removed or changing requiredness: whether it is (for a removal: was) required. */
+  readonly required?: boolean;
+  /** Only the generated types changed: the object type gained or lost its index signature. */
+  readonly indexSignature?: "gained" | "lost";
+  /** The definitions the old and the new state name (a property's type, a union member, a method's results). */
+  readonly references?: { readonly old: readonly string[]; readonly new: readonly string[] };
+}
+
 /** What the comparers find, one per place; `consolidate` turns findings into entries. */
-export type Finding = Omit<Change, "level" | "source" | "locations"> & { readonly level?: Level; readonly source?: string | null };
+export type Finding = Omit<Change, "level" | "source" | "locations"> & { readonly level?: Level; readonly source?: string | null; readonly cause?: Cause };

@@ -5,6 +5,7 @@ import { compareNodes, record, type NodeContext } from "./compare-nodes.ts";
 import type { Rename } from "./renames.ts";
 import { sourceOf } from "./compare-methods.ts";
 import { messageUnionNames, producersOf } from "./roles.ts";
+import { declared } from "./declared.ts";
 import { EFFECT } from "./severity.ts";
 
 /** Whether messages started or stopped declaring `jsonrpc`/`id` themselves: the envelope moved, the wire did not change. */
@@ -30,8 +31,8 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
   const messageUnions = messageUnionNames(oldModel, newModel);
   const moved = envelopeMoved(oldModel, newModel);
   const context = (oldName: string | null, newName: string | null): NodeContext => ({
-    oldSchema: oldModel.schema,
-    newSchema: newModel.schema,
+    oldSchema: declared(oldModel),
+    newSchema: declared(newModel),
     renames: renameMap,
     subjectKind: "definition",
     subject: newName ?? oldName!,
@@ -68,8 +69,7 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
   const kept = [...oldModel.definitions.keys()].filter((name) => newModel.definitions.has(name)).sort(compare);
   for (const name of kept) {
     const ctx = context(name, name);
-    // The schema's own nodes: type-only facts (refinements, open _meta) do not change the wire.
-    compareNodes(ctx, oldModel.schema.definitions.get(name)!, newModel.schema.definitions.get(name)!);
+    compareNodes(ctx, oldModel.definitions.get(name)!.schema, newModel.definitions.get(name)!.schema);
     deprecation(ctx, name, name);
   }
   return out;

@@ -1,6 +1,7 @@
 import type { Direction, MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { Finding, Severity, Side } from "./change.ts";
 import { compareNodes, type NodeContext } from "./compare-nodes.ts";
+import { declared } from "./declared.ts";
 import { callerOf, producersOf } from "./roles.ts";
 import { merge, other, same } from "./severity.ts";
 
@@ -36,6 +37,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
       oldPointer: null,
       newPointer: m.pointer,
       severity: same("compatible"),
+      cause: { references: { old: [], new: m.results } },
     });
   }
   for (const m of oldModel.methods) {
@@ -48,6 +50,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
       oldPointer: m.pointer,
       newPointer: null,
       severity: removalSeverity(m, m.directions),
+      cause: { references: { old: m.results, new: [] } },
     });
   }
   for (const [name, a] of before) {
@@ -117,6 +120,7 @@ export function compareMethods(input: MethodInputs): Finding[] {
       oldPointer: a.pointer,
       newPointer: b.pointer,
       severity,
+      cause: { references: { old: a.results, new: b.results } },
     });
   }
 
@@ -124,8 +128,8 @@ export function compareMethods(input: MethodInputs): Finding[] {
   function compareMessages(a: MethodModel, b: MethodModel): void {
     if ((input.renames.get(a.definition) ?? a.definition) === b.definition) return;
     const ctx: NodeContext = {
-      oldSchema: oldModel.schema,
-      newSchema: newModel.schema,
+      oldSchema: declared(oldModel),
+      newSchema: declared(newModel),
       renames: input.renames,
       subjectKind: "method",
       subject: b.name,
@@ -145,7 +149,7 @@ export function sourceOf(model: ProtocolModel, kind: "method" | "definition", na
 
 /** The message itself; for a member written inline in its union, that member. */
 function messageNode(model: ProtocolModel, m: MethodModel) {
-  const def = model.schema.definitions.get(m.definition)!;
+  const def = model.definitions.get(m.definition)!.schema;
   if (!def.anyOf && !def.oneOf) return def;
   return (def.anyOf ?? def.oneOf)!.find((member) => member.pointer === m.pointer) ?? def;
 }

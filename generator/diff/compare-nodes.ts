@@ -1,8 +1,8 @@
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import { compare } from "../compare.ts";
-import type { ChangeId, Finding, Level, Side, SubjectKind } from "./change.ts";
-import { describe } from "./describe.ts";
+import type { Cause, ChangeId, Finding, Level, Side, SubjectKind } from "./change.ts";
+import { describe, namedIn } from "./describe.ts";
 import { EFFECT, severityFor, type Effect } from "./severity.ts";
 import { valueVariance } from "./variance.ts";
 
@@ -235,6 +235,8 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
         a.pointer,
         q.schema.pointer,
         q.required ? EFFECT.addedRequired : EFFECT.addedOptional,
+        "wire",
+        { required: q.required, references: { old: [], new: namedIn(q.schema) } },
       );
     } else if (p && !q) {
       record(
@@ -247,6 +249,8 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
         p.schema.pointer,
         b.pointer,
         EFFECT.removed,
+        "wire",
+        { required: p.required, references: { old: namedIn(p.schema), new: [] } },
       );
     } else if (p && q) {
       if (p.required !== q.required) {
@@ -260,6 +264,8 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
           p.schema.pointer,
           q.schema.pointer,
           q.required ? EFFECT.becameRequired : EFFECT.becameOptional,
+          "wire",
+          { required: q.required },
         );
       }
       compareNodes(ctx, p.schema, q.schema, at, seen);
@@ -282,14 +288,21 @@ function objectProperties(schema: NormalisedSchema, node: SchemaNode): Map<strin
   return out;
 }
 
+/** An object type in the bindings: one that can have an index signature at all (a node turned `unknown` has none to lose). */
+function isObject(n: SchemaNode): boolean {
+  return n.type === undefined ? n.properties !== undefined || n.additionalProperties !== undefined : n.type.includes("object");
+}
+
 function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
   const open = (n: SchemaNode) => n.additionalProperties !== undefined && n.additionalProperties !== false;
   if (typeof a.additionalProperties === "object" && typeof b.additionalProperties === "object") {
     compareNodes(ctx, a.additionalProperties, b.additionalProperties, [...path, "{}"], seen);
-  } else if (open(a) !== open(b)) {
+  } else if (open(a) !== open(b) && isObject(a) && isObject(b)) {
     // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer sees it.
     const why = open(b) ? "its type now has an index signature" : "its type no longer has an index signature";
-    record(ctx, "type-changed", path, `${label(ctx, path)}: ${why}`, describe(a), describe(b), a.pointer, b.pointer, EFFECT.notice, "types");
+    record(ctx, "type-changed", path, `${label(ctx, path)}: ${why}`, describe(a), describe(b), a.pointer, b.pointer, EFFECT.notice, "types", {
+      indexSignature: open(b) ? "gained" : "lost",
+    });
   }
 }
 
@@ -335,11 +348,27 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
       m.pointer,
       b.pointer,
       effectOf(EFFECT.narrowed),
+      "wire",
+      { references: { old: namedIn(m), new: [] } },
     );
   }
   for (const n of right) {
     if (pairs.some(([, used]) => used === n)) continue;
-    record(ctx, "union-member-added", path, `\`${describe(n)}\` is now a member of ${label(ctx, path)}`, null, describe(n), a.pointer, n.pointer, effectOf(EFFECT.widened));
+    record(
+      ctx,
+      "union-member-added",
+      path,
+      `\`${describe(n)}\` is now a member of ${label(ctx, path)}`,
+      null,
+      describe(n),
+      a.pointer,
+      n.pointer,
+      effectOf(EFFECT.widened),
+      "wire",
+      {
+        references: { old: [], new: namedIn(n) },
+      },
+    );
   }
 }
 
@@ -359,7 +388,7 @@ function resemblance(ctx: NodeContext, m: SchemaNode, n: SchemaNode): number {
 function typeChanged(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, effect: Effect, why?: string): void {
   const how = effect === EFFECT.widened ? "widened" : effect === EFFECT.narrowed ? "narrowed" : "changed";
   const message = why ? `${label(ctx, path)}: ${why}` : `type of ${label(ctx, path)} ${how} (\`${describe(a)}\` → \`${describe(b)}\`)`;
-  record(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect);
+  record(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect, "wire", { references: { old: namedIn(a), new: namedIn(b) } });
 }
 
 export function formatPath(path: Path): string {
@@ -383,9 +412,11 @@ export function record(
   newPointer: string | null,
   effect: Effect,
   level: Level = "wire",
+  cause: Cause = {},
 ): void {
   ctx.out.push({
     level,
+    cause,
     id,
     subjectKind: ctx.subjectKind,
     subject: ctx.subject,

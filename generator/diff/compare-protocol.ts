@@ -79,7 +79,9 @@ export function compareDialect(oldModel: ProtocolModel, newModel: ProtocolModel)
  */
 export function compareDeprecations(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
   const out: Finding[] = [];
-  const of = (m: ProtocolModel) => new Map(m.deprecations.filter((d) => d.kind === "property" || d.kind === "meta-key").map((d) => [`${d.kind} ${d.name}`, d]));
+  // Deprecated values are keyed with the property: other values deprecated are another deprecation.
+  const of = (m: ProtocolModel) =>
+    new Map(m.deprecations.filter((d) => d.kind === "property" || d.kind === "meta-key").map((d) => [`${d.kind} ${d.name} ${JSON.stringify(d.values)}`, d]));
   const before = of(oldModel);
   const after = of(newModel);
   const pointerOf = (m: ProtocolModel, kind: string, name: string): string | null => {
@@ -95,14 +97,19 @@ export function compareDeprecations(oldModel: ProtocolModel, newModel: ProtocolM
   const push = (key: string, now: boolean) => {
     const d = (now ? after : before).get(key)!;
     const [subject, ...rest] = d.kind === "meta-key" ? [d.name] : d.name.split(".");
+    const values = d.values === null ? null : d.values.map((v) => JSON.stringify(v)).join(" | ");
     out.push({
       id: now ? "deprecated" : "undeprecated",
       subjectKind: d.kind === "meta-key" ? "meta-key" : "definition",
       subject: subject!,
       path: rest.join("."),
-      message: `${d.note ? `${d.note} of ` : ""}\`${d.name}\` ${d.note ? (now ? "are now" : "are no longer") : now ? "is now" : "is no longer"} deprecated`,
-      before: null,
-      after: null,
+      message:
+        values === null
+          ? `\`${d.name}\` is ${now ? "now" : "no longer"} deprecated`
+          : `the value${d.values!.length === 1 ? "" : "s"} ${values} of \`${d.name}\` ${d.values!.length === 1 ? "is" : "are"} ${now ? "now" : "no longer"} deprecated (the property is not)`,
+      // The values, where only they are deprecated: on the side where they are.
+      before: now ? null : values,
+      after: now ? values : null,
       oldPointer: pointerOf(oldModel, d.kind, d.name),
       newPointer: pointerOf(newModel, d.kind, d.name),
       severity: same("compatible"),

@@ -3,6 +3,7 @@ import type { SchemaNode } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { Change, ChangeId, Finding, Location } from "./change.ts";
+import { declared } from "./declared.ts";
 import { definitionMethods, messageUnionNames } from "./roles.ts";
 import { merge, same } from "./severity.ts";
 
@@ -137,9 +138,9 @@ function foldBatches(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMode
     const model = added ? newModel : oldModel;
     const arrays = model.envelope.batchMembers;
     const pointers = new Set(arrays.map((m) => m.pointer));
-    const shapes = new Set(arrays.map((m) => shapeKey(deref(model.schema, m))));
+    const shapes = new Set(arrays.map((m) => shapeKey(deref(declared(model), m))));
     const named = new Set(arrays.flatMap((m) => (m.ref === undefined ? [] : [m.ref])));
-    for (const [name, node] of model.schema.definitions) if (shapes.has(shapeKey(node))) named.add(name);
+    for (const [name, { schema: node }] of model.definitions) if (shapes.has(shapeKey(node))) named.add(name);
     const members = pool.open((x) => x.id === (added ? "union-member-added" : "union-member-removed") && pointers.has((added ? x.newPointer : x.oldPointer) ?? ""));
     const definitions = pool.open((x) => x.id === (added ? "definition-added" : "definition-removed") && named.has(x.subject));
     const entry = pool.entry(f, definitions.length === 0 ? {} : { message: `${f.message} (${names(definitions.map((d) => d.subject))} ${added ? "added" : "removed"} with them)` });
@@ -162,7 +163,7 @@ function foldLoosened(pool: Pool): void {
 function foldMetaKeys(pool: Pool): void {
   const keyEntries = pool.open((f) => f.subjectKind === "meta-key" && f.id.startsWith("meta-key-"));
   if (keyEntries.length === 0) return;
-  const required = (f: Finding) => /^required /.test(f.message) || f.after === "required";
+  const required = (f: Finding) => f.cause?.required === true;
   const entryFor = (key: string, wantRequired: boolean) => {
     const candidates = keyEntries.filter((k) => k.subject === key);
     return candidates.find((k) => (k.after === "required") === wantRequired) ?? candidates[0];
@@ -203,9 +204,9 @@ function foldIntoMethods(pool: Pool, oldModel: ProtocolModel, newModel: Protocol
       .map((m) => m.name);
   const unions = messageUnionNames(oldModel, newModel);
   for (const f of pool.open((x) => (x.id === "union-member-added" || x.id === "union-member-removed") && unions.has(x.subject) && x.path === "")) {
-    const member = f.id === "union-member-added" ? f.after : f.before;
+    const [member] = (f.id === "union-member-added" ? f.cause?.references?.new : f.cause?.references?.old) ?? [];
     const model = f.id === "union-member-added" ? newModel : oldModel;
-    const target = member === null ? undefined : owners(model, member).find((m) => methodEntries.has(m));
+    const target = member === undefined ? undefined : owners(model, member).find((m) => methodEntries.has(m));
     if (target) pool.fold(pool.entry(methodEntries.get(target)!), f);
   }
   const added = new Set([...methodEntries.values()].filter((x) => x.id === "method-added").map((x) => x.subject));
@@ -235,8 +236,8 @@ function foldIntoErrorCodes(pool: Pool, oldModel: ProtocolModel, newModel: Proto
  */
 function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolModel): void {
   const inlineShapes = new Set<string>();
-  for (const def of oldModel.schema.definitions.values()) {
-    inlineNodes(def, (n) => {
+  for (const def of oldModel.definitions.values()) {
+    inlineNodes(def.schema, (n) => {
       if (n.ref === undefined && (n.properties?.length ?? 0) > 0) inlineShapes.add(shapeKey(n));
     });
   }
@@ -247,7 +248,7 @@ function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMo
   for (const m of newModel.methods) if (m.response && oldResponses.has(m.name) && oldResponses.get(m.name) === null) named.add(m.response);
   const oldCodes = new Set(oldModel.errorCodes.map((e) => e.code));
   for (const e of newModel.errorCodes) if (e.definition && oldCodes.has(e.code) && !oldModel.definitions.has(e.definition)) named.add(e.definition);
-  const extracted = pool.open((f) => f.id === "definition-added" && (named.has(f.subject) || inlineShapes.has(shapeKey(newModel.schema.definitions.get(f.subject)!))));
+  const extracted = pool.open((f) => f.id === "definition-added" && (named.has(f.subject) || inlineShapes.has(shapeKey(newModel.definitions.get(f.subject)!.schema))));
   if (extracted.length === 0) return;
   const entry = pool.entry(extracted[0]!, {
     id: "definition-extracted",
@@ -263,7 +264,7 @@ function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMo
 
 /** The same property removed from some definitions and added, alike, to others moved between them. */
 function foldMoves(pool: Pool): void {
-  const state = (f: Finding) => (/^required /.test(f.message) ? "required" : "optional");
+  const state = (f: Finding) => (f.cause?.required === true ? "required" : "optional");
   const key = (f: Finding, shape: string | null) => `${f.subjectKind} ${f.path} ${state(f)} ${shape ?? ""}`;
   const removals = new Map<string, Finding[]>();
   for (const f of pool.open((x) => x.id === "property-removed")) removals.set(key(f, f.before), [...(removals.get(key(f, f.before)) ?? []), f]);
@@ -285,7 +286,7 @@ function foldMoves(pool: Pool): void {
 function foldTypesOnly(pool: Pool): void {
   const typesOnly = pool.open((f) => f.level === "types");
   for (const gained of [true, false]) {
-    const group = typesOnly.filter((f) => /now has an index signature/.test(f.message) === gained);
+    const group = typesOnly.filter((f) => (f.cause?.indexSignature === "gained") === gained);
     if (group.length === 0) continue;
     const where = group.map((f) => `${f.subject}${f.path === "" ? "" : "." + f.path}`);
     const entry = pool.entry(group[0]!, {
@@ -307,7 +308,7 @@ function foldDeprecations(pool: Pool): void {
   }
   for (const group of bySource.values()) {
     const head = group.find((f) => f.subjectKind === "method") ?? group[0]!;
-    const all = group.map((f) => `${f.subject}${f.path === "" ? "" : "." + f.path}`);
+    const all = group.map(deprecatedName);
     const entry = pool.entry(head, group.length === 1 ? {} : { message: `${head.id === "deprecated" ? "now" : "no longer"} deprecated: ${names(all, 6)}` });
     for (const f of group) pool.fold(entry, f);
   }
@@ -328,10 +329,9 @@ function findingsWithId(pool: Pool, id: ChangeId): Finding[] {
  * it is part of that change: `ToolExecution` went with `Tool.execution`, `ResultType` came with `resultType`.
  */
 function foldReferencedDefinitions(pool: Pool): void {
-  const words = (text: string | null) => new Set(text === null ? [] : text.split(/[^A-Za-z0-9_]+/));
   for (const f of pool.open((x) => x.id === "definition-added" || x.id === "definition-removed")) {
     const added = f.id === "definition-added";
-    const refers = (x: Finding) => x.id !== f.id && words(added ? x.after : x.before).has(f.subject);
+    const refers = (x: Finding) => x.id !== f.id && ((added ? x.cause?.references?.new : x.cause?.references?.old) ?? []).includes(f.subject);
     const entry = pool.madeSoFar().find((e) => e.members.some(refers));
     const single = entry ? undefined : pool.open((x) => x !== f && refers(x))[0];
     if (entry) pool.fold(entry, f);
@@ -358,6 +358,12 @@ function foldUnionMembers(pool: Pool): void {
     });
     for (const f of group) pool.fold(entry, f);
   }
+}
+
+/** What a deprecation names: a subject, a property in it, or only some values of that property (`includeContext: "thisServer"`). */
+export function deprecatedName(l: Pick<Location, "id" | "subject" | "path" | "before" | "after">): string {
+  const values = l.id === "deprecated" || l.id === "undeprecated" ? (l.after ?? l.before) : null;
+  return `${l.subject}${l.path === "" ? "" : "." + l.path}${values === null ? "" : `: ${values}`}`;
 }
 
 /** A description that starts saying "deprecated": the schema's own deprecation notice. */

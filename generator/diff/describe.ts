@@ -14,6 +14,14 @@ export function describe(node: SchemaNode): string {
   return node.type.map((t) => (t === "object" && node.additionalProperties ? "object (open)" : t)).join(" | ");
 }
 
+/** The definitions `describe` names: a reference, and those of union, intersection and array members. */
+export function namedIn(node: SchemaNode): string[] {
+  if (node.ref !== undefined) return [node.ref];
+  if (allowedValues(node)) return [];
+  const members = node.anyOf ?? node.oneOf ?? node.allOf ?? (node.items ? [node.items] : []);
+  return [...new Set(members.flatMap(namedIn))];
+}
+
 /** The values a node is limited to (`const` or `enum`), or null when it has no such limit. */
 export function allowedValues(node: SchemaNode): readonly JsonValue[] | null {
   if (node.const !== undefined) return [node.const];

@@ -1,10 +1,11 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compare } from "../compare.ts";
-import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
+import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffRelease, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
 import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";
 import { compareBatches, compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
 import { consolidate } from "./consolidate.ts";
+import { declared } from "./declared.ts";
 import { detectRenames } from "./renames.ts";
 import { definitionProducers } from "./roles.ts";
 
@@ -13,9 +14,15 @@ export { MIRROR_ID } from "./change.ts";
 
 /** Everything that changed from `oldModel` to `newModel`, each change rated for clients and servers. */
 export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): DiffReport {
+  const entries = consolidate(findChanges(oldModel, newModel), oldModel, newModel);
+  return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
+}
+
+/** What the comparers find, one finding per place, in a stable order: the input of `consolidate`. */
+export function findChanges(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
   const removed = [...oldModel.definitions.keys()].filter((n) => !newModel.definitions.has(n));
   const added = [...newModel.definitions.keys()].filter((n) => !oldModel.definitions.has(n));
-  const renames = detectRenames(oldModel.schema, newModel.schema, removed, added);
+  const renames = detectRenames(declared(oldModel), declared(newModel), removed, added);
   const renameMap = new Map(renames.map((r) => [r.from, r.to]));
   const oldRoles = definitionProducers(oldModel);
   const newRoles = definitionProducers(newModel);
@@ -29,8 +36,7 @@ export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): Di
     ...compareMetaKeys(oldModel, newModel),
     ...compareDeprecations(oldModel, newModel),
   ];
-  const entries = consolidate(dedupe(findings).sort(byPosition), oldModel, newModel);
-  return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
+  return findings.sort(byPosition);
 }
 
 /** Keeps the changes that concern the given sides (all of them for "both"). */
@@ -46,12 +52,16 @@ export function isBreaking(change: Change, side: Side | "both"): boolean {
 
 function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Change[]): DiffReport {
   return {
-    old: { version: oldModel.version, file: oldModel.file, era: oldModel.era, dialect: oldModel.dialect, schemaPage: oldModel.schemaPage },
-    new: { version: newModel.version, file: newModel.file, era: newModel.era, dialect: newModel.dialect, schemaPage: newModel.schemaPage },
+    old: release(oldModel),
+    new: release(newModel),
     summary: summarise(changes),
     methodsOf: methodsOf([oldModel, newModel], changes),
     changes,
   };
+}
+
+function release(m: ProtocolModel): DiffRelease {
+  return { version: m.version, file: m.file, era: m.era, dialect: m.dialect, schemaPage: m.schemaPage, typescript: m.typescript };
 }
 
 /** Definition → the methods it is the message, params or a result of, in either model: readers look for methods. */
@@ -81,17 +91,6 @@ function summarise(changes: readonly Change[]): DiffSummary {
     breaking: { client: changes.filter((c) => c.severity.client === "breaking").length, server: changes.filter((c) => c.severity.server === "breaking").length },
     byId,
   };
-}
-
-/** The same inline node reached twice (a shared `*Params` looked through) yields one change, not two. */
-function dedupe(changes: readonly Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return changes.filter((c) => {
-    const key = JSON.stringify([c.id, c.subject, c.path, c.oldPointer, c.newPointer, c.before, c.after]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function byPosition(a: Finding | Location, b: Finding | Location): number {

@@ -1,10 +1,11 @@
 import { SIDES, SUBJECT_ORDER, type Change, type DiffReport, type Severity, type Side, type SubjectKind } from "./change.ts";
 import { isBreaking } from "./index.ts";
-import { gainsDeprecated } from "./consolidate.ts";
+import { deprecatedName, gainsDeprecated } from "./consolidate.ts";
 import { merge } from "./severity.ts";
 
 /** What a maintainer acts on, in the order the summary lists it. */
-type Topic = "era" | "batches" | "methods-removed" | "methods-added" | "methods-reshaped" | "required" | "error-codes" | "deprecations" | "meta-keys" | "other" | "no-wire";
+type Topic =
+  "era" | "batches" | "methods-removed" | "methods-added" | "methods-reshaped" | "required" | "error-codes" | "deprecations" | "undeprecations" | "meta-keys" | "other" | "no-wire";
 
 const TOPIC_TITLE: Record<Topic, string> = {
   era: "Era",
@@ -15,6 +16,7 @@ const TOPIC_TITLE: Record<Topic, string> = {
   required: "New required fields",
   "error-codes": "Error codes",
   deprecations: "Deprecations",
+  undeprecations: "No longer deprecated",
   "meta-keys": "Reserved `_meta` keys",
   other: "Other wire changes",
   "no-wire": "No wire change",
@@ -48,6 +50,10 @@ export function renderMarkdown(diff: DiffReport, options: MarkdownOptions = {}):
   const breaking = diff.changes.filter((c) => isBreaking(c, side));
   const counts = sides.map((s) => `${diff.changes.filter((c) => c.severity[s] === "breaking").length} for ${s}s`).join(", ");
   lines.push(`**${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}** (${counts}) of ${diff.summary.total} · ${releaseLinks(diff)}`, "");
+  const withoutTypescript = [diff.old, diff.new].filter((r) => r.typescript === null).map((r) => r.version);
+  if (withoutTypescript.length > 0) {
+    lines.push(`No schema.ts was pulled for ${withoutTypescript.join(" and ")}: deprecations come from schema/facts.json alone.`, "");
+  }
   if (diff.changes.length === 0) {
     lines.push("No changes.", "");
     return lines.join("\n");
@@ -120,7 +126,8 @@ function releaseLinks(diff: DiffReport): string {
 function topicOf(c: Change): Topic {
   // A description that starts saying "deprecated" is the schema's own deprecation notice.
   if (gainsDeprecated(c)) return "deprecations";
-  if (c.level !== "wire" || c.id === "property-moved" || c.id === "definition-extracted") return c.id === "deprecated" ? "deprecations" : "no-wire";
+  if (c.level !== "wire" || c.id === "property-moved" || c.id === "definition-extracted")
+    return c.id === "deprecated" ? "deprecations" : c.id === "undeprecated" ? "undeprecations" : "no-wire";
   switch (c.id) {
     case "era-changed":
       return "era";
@@ -140,8 +147,9 @@ function topicOf(c: Change): Topic {
     case "error-code-renamed":
       return "error-codes";
     case "deprecated":
-    case "undeprecated":
       return "deprecations";
+    case "undeprecated":
+      return "undeprecations";
     case "property-became-required":
     case "meta-key-became-required":
       return "required";
@@ -184,7 +192,7 @@ function summaryItems(topic: Topic, group: readonly Change[], sides: readonly Si
 
 function summaryNames(topic: Topic, c: Change): string[] {
   const code = (s: string) => `\`${s}\``;
-  if (topic === "deprecations") return c.locations.filter((l) => l.id === c.id).map((l) => code(l.path === "" ? l.subject : `${l.subject}.${l.path}`));
+  if (topic === "deprecations" || topic === "undeprecations") return c.locations.filter((l) => l.id === c.id).map((l) => code(deprecatedName(l)));
   if (c.subjectKind === "meta-key") return [`${code(c.subject)} (${c.path}s)`];
   const replacement = c.id === "error-code-removed" ? /now uses (-?\d+)/.exec(c.message)?.[1] : undefined;
   if (c.subjectKind === "error-code") return [`${code(c.subject)}${replacement ? ` → ${code(replacement)}` : ""}`];

@@ -45,6 +45,16 @@ export interface Lock {
 }
 
 export const VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+/** The spec's unreleased draft (`schema/draft/` upstream), pinned at a commit like any release; newer than every dated one. */
+export const DRAFT_RELEASE = "draft";
+/** What the lock, the config and facts accept as a release name. */
+export const RELEASE_NAME = /^(?:\d{4}-\d{2}-\d{2}|draft)$/;
+
+/** Release order: dates by date, the draft after all of them. */
+export function compareReleases(a: string, b: string): number {
+  const rank = (v: string) => (v === DRAFT_RELEASE ? "~" : v);
+  return rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0;
+}
 const SHA256 = /^[0-9a-f]{64}$/;
 const EXAMPLE_PATH = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\.json$/;
 
@@ -65,7 +75,7 @@ export function readLockFile(file: string, optional = false): Map<string, LockEn
   const versions = new Map<string, LockEntry>();
   for (const version of Object.keys(versionsRaw).sort().reverse()) {
     const pointer = joinPointer("/versions", version);
-    if (!VERSION_PATTERN.test(version)) throw new BindgenError(file, pointer, "a version named YYYY-MM-DD");
+    if (!RELEASE_NAME.test(version)) throw new BindgenError(file, pointer, `a release named YYYY-MM-DD or "${DRAFT_RELEASE}"`);
     const entry = (versionsRaw as Record<string, unknown>)[version] as Record<string, unknown> | null;
     const url = entry?.["url"];
     const sha = entry?.["sha256"];

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { BindgenError, UsageError } from "../errors.ts";
-import { exampleUrl, lockToJson, readLock, readLockFile, VERSION_PATTERN, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
+import { DRAFT_RELEASE, exampleUrl, lockToJson, readLock, readLockFile, RELEASE_NAME, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
 import { acquireLock, atomicWriteFile } from "../write.ts";
@@ -39,7 +39,15 @@ export interface PullOptions extends SchemaStore {
   readonly examples?: boolean;
   readonly timeoutMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Pull the spec's draft (`schema/draft/` upstream) as the release "draft", recording it in the project's lock. With
+   * `commit`, the lock pins the upstream URLs at that commit (the bytes may still come from `from`, a checkout of it).
+   */
+  readonly draft?: { readonly commit?: string | undefined } | undefined;
 }
+
+/** The spec repository's files at a commit: where a draft pinned with `--commit` is recorded as coming from. */
+export const SPEC_RAW_BASE = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol";
 
 export interface PullResult {
   readonly version: string;
@@ -81,13 +89,15 @@ export function unplaced(store: SchemaStore, lock: Lock, versions: readonly stri
  * re-read under an exclusive lock just before the write, so concurrent runs lose no update.
  */
 export async function pull(options: PullOptions): Promise<PullResult[]> {
+  if (options.draft) return [await pullDraft(options, options.draft.commit)];
   const lock = storeLock(options);
   const known = () => [...lock.versions.keys()].join(", ");
   const versions = options.versions.length > 0 ? [...options.versions] : [...lock.versions.keys()];
   for (const v of versions) {
-    if (!VERSION_PATTERN.test(v)) throw new UsageError(`"${v}" is not a release (expected YYYY-MM-DD; known: ${known()})`);
+    if (!RELEASE_NAME.test(v)) throw new UsageError(`"${v}" is not a release (expected YYYY-MM-DD, or "${DRAFT_RELEASE}" with pull --draft; known: ${known()})`);
     if (!lock.versions.has(v) && !options.updateLock) {
-      throw new UsageError(`unknown release "${v}" (known: ${known()}); add it with --update-lock`);
+      const how = v === DRAFT_RELEASE ? "add it with pull --draft --commit <sha> [--from DIR]" : "add it with --update-lock";
+      throw new UsageError(`unknown release "${v}" (known: ${known()}); ${how}`);
     }
   }
   const base = options.from ?? options.env;
@@ -122,7 +132,8 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
         // A release first recorded from a local folder keeps that folder, relative to the lock, as its source:
         // a teammate with the same checkout pulls it from there, and no upstream URL is made up for it.
         const url = isUrl(source) ? source : (entry?.url ?? relative(dirname(options.lockFile), source).split(sep).join("/"));
-        recorded = { ...entry, url, sha256: hash, ...(examples ? { examples } : {}) };
+        const typescript = entry?.typescript ?? (await typescriptBeside(options, version, source, url));
+        recorded = { ...entry, url, sha256: hash, ...(examples ? { examples } : {}), ...(typescript ? { typescript } : {}) };
         updated.set(version, recorded);
       }
     }
@@ -131,6 +142,45 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
   }
   if (options.updateLock && updated.size > 0) recordInLock(options.lockFile, updated);
   return results;
+}
+
+/**
+ * `pull --draft`: the spec's draft folder as the release "draft", from `--from`/`MCP_SCHEMA_DIR` (laid out as
+ * upstream, `draft/schema.json`) or, with a commit, the spec repository at that commit. Always recorded in the
+ * project's lock: a draft moves, and each pull pins what it read.
+ */
+async function pullDraft(options: PullOptions, commit: string | undefined): Promise<PullResult> {
+  if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit)) throw new UsageError(`--commit: expected a commit of the spec repository (7 to 40 hex digits), got "${commit}"`);
+  const base = options.from ?? options.env;
+  if ((base === undefined || base === "") && commit === undefined) {
+    throw new UsageError("pull --draft needs --commit <sha> (the spec repository's commit to pin) or --from DIR (a folder holding draft/schema.json)");
+  }
+  const pinned = commit === undefined ? undefined : `${SPEC_RAW_BASE}/${commit}/schema/${DRAFT_RELEASE}/schema.json`;
+  const source = base === undefined || base === "" ? pinned! : sourceFor(DRAFT_RELEASE, base, undefined, 1, options.lockFile);
+  const bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
+  const hash = sha256(bytes);
+  const url = pinned ?? (isUrl(source) ? source : relative(dirname(options.lockFile), source).split(sep).join("/"));
+  const typescript = await typescriptBeside(options, DRAFT_RELEASE, source, url);
+  atomicWriteFile(schemaPath(options.cacheDir, DRAFT_RELEASE), bytes);
+  recordInLock(options.lockFile, new Map([[DRAFT_RELEASE, { url, sha256: hash, ...(typescript ? { typescript } : {}) }]]));
+  options.log?.(`${DRAFT_RELEASE}: recorded ${hash.slice(0, 12)} from ${source}${commit ? ` (pinned at ${commit})` : ""}${typescript ? ", with its schema.ts" : ""}`);
+  return { version: DRAFT_RELEASE, status: "pulled", source, sha256: hash };
+}
+
+/**
+ * A new lock entry's schema.ts: the file beside the schema it was given, placed in the cache and pinned under the
+ * same kind of URL as the schema. Only a folder is looked in (a URL base need not lay files out as the spec does);
+ * none there is logged, since only deprecations and the fidelity test read it.
+ */
+async function typescriptBeside(options: PullOptions, version: string, source: string, url: string): Promise<TypeScriptPin | undefined> {
+  const file = source.replace(/schema\.json$/, "schema.ts");
+  if (file === source || isUrl(source) || !existsSync(file)) {
+    options.log?.(`${version}: no schema.ts beside ${source}; deprecations come from schema/facts.json alone`);
+    return undefined;
+  }
+  const bytes = readFileSync(file);
+  atomicWriteFile(join(options.cacheDir, version, "schema.ts"), bytes);
+  return { url: url.replace(/schema\.json$/, "schema.ts"), sha256: sha256(bytes) };
 }
 
 /** Adds entries to a lock file under an exclusive lock, re-reading it first so a concurrent writer's entries stay. */

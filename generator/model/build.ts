@@ -34,7 +34,8 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   // release is classified correctly: modern ⇔ discoverable and no handshake.
   const era: Era = evidence.hasDiscover && !evidence.hasInitialize ? "modern" : "legacy";
 
-  const deprecations = deprecationsOf(version, era, schema, facts, typescript);
+  const reservedKeys = metaKeys(version, era, schema, facts);
+  const deprecations = deprecationsOf(version, era, schema, facts, typescript, found, new Set(reservedKeys.map((k) => k.key)));
   const deprecatedDefs = new Set(deprecations.filter((d) => d.kind === "definition").map((d) => d.name));
   const deprecatedMethods = new Set(deprecations.filter((d) => d.kind === "method").map((d) => d.name));
   const definitions = new Map<string, DefinitionModel>();
@@ -46,7 +47,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
     const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
     const enums = facts.openEnums.filter((e) => appliesTo(e.versions, version, era));
-    const corrected = correct(schema.file, node, corrections);
+    const corrected = correct(schema.file, node, corrections, facts);
     validated.set(name, corrected);
     const typed = listKnown(name, refine(corrected, refinements), enums, defined);
     const withOpen = openProperties(name, typed, openObjects);
@@ -119,7 +120,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     errorCodes: errorCodes(version, era, schema, facts),
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],
-    metaKeys: metaKeys(version, era, schema, facts),
+    metaKeys: reservedKeys,
     deprecations,
     http,
     httpHeaders: httpHeaders(version, era, facts, http),
@@ -128,6 +129,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     inputRequired: dispatch.resultTypeDefault === null ? null : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
     uiExtension: { ...facts.uiExtension },
     schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
+    typescript: typescript?.source ?? null,
   };
 }
 
@@ -147,16 +149,21 @@ function httpHeaders(version: string, era: Era, facts: Facts, http: ProtocolMode
 
 /**
  * Gives the node at each correction's path (JSON Schema keys: `properties`/name, `additionalProperties`, `items`, a combinator and
- * an index) schema.ts's types; a path that does not resolve is an error in the facts.
+ * an index) schema.ts's types, while it still has the slipped ones (`was`): a release that inherits the fact after upstream fixed
+ * the slip keeps its own types. A path that does not resolve is an error naming the fact.
  */
-function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"]): SchemaNode {
+function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"], facts: Facts): SchemaNode {
   let out = node;
   for (const c of corrections) {
     const missing = (): never => {
-      throw new BindgenError(file, joinPointer(node.pointer, ...c.path), `a node for the type correction of ${c.definition} (from schema/facts.json)`);
+      throw new BindgenError(
+        file,
+        joinPointer(node.pointer, ...c.path),
+        `a node for the type correction of ${c.definition} (${facts.file}#/typeCorrections/${facts.typeCorrections.indexOf(c)}: give its versions a "to" if the slip is gone)`,
+      );
     };
     const replace = (n: SchemaNode, path: readonly (string | number)[]): SchemaNode => {
-      if (path.length === 0) return { ...n, type: [...c.type].sort() };
+      if (path.length === 0) return [...(n.type ?? [])].sort().join() === [...c.was].sort().join() ? { ...n, type: [...c.type].sort() } : n;
       const [key, next, ...rest] = path;
       if (key === "additionalProperties")
         return typeof n.additionalProperties === "object" ? { ...n, additionalProperties: replace(n.additionalProperties, path.slice(1)) } : missing();
@@ -257,23 +264,41 @@ function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNod
 /**
  * Deprecations from facts (spec pages, the TypeScript source where it cannot be pulled), the
  * pinned schema.ts's `@deprecated` tags, and the schema's own `deprecated` keyword. The first
- * source naming a thing wins, so a fact's note (which values of a property) is kept.
+ * source naming a thing wins, so a fact's values (which values of a property) are kept.
  */
-function deprecationsOf(version: string, era: Era, schema: NormalisedSchema, facts: Facts, typescript: SourceFacts | null): DeprecationModel[] {
+function deprecationsOf(
+  version: string,
+  era: Era,
+  schema: NormalisedSchema,
+  facts: Facts,
+  typescript: SourceFacts | null,
+  methods: ReadonlyMap<string, FoundMethod>,
+  keys: ReadonlySet<string>,
+): DeprecationModel[] {
   const out = new Map<string, DeprecationModel>();
   const add = (d: DeprecationModel) => out.set(`${d.kind} ${d.name}`, out.get(`${d.kind} ${d.name}`) ?? d);
   for (const [name, node] of schema.definitions) {
-    if (node.deprecated === true) add({ kind: "definition", name, note: null, source: `${schema.file}#${node.pointer}` });
+    if (node.deprecated === true) add({ kind: "definition", name, values: null, source: `${schema.file}#${node.pointer}` });
   }
+  // A fact carried forward to a later release holds only for what that release still has.
+  const has = (kind: DeprecationModel["kind"], name: string): boolean => {
+    if (kind === "method") return methods.has(name);
+    if (kind === "definition") return schema.definitions.has(name);
+    if (kind === "meta-key") return keys.has(name);
+    const [definition, ...path] = name.split(".");
+    const node = schema.definitions.get(definition!);
+    return node !== undefined && path.length === 1 && propertyOf(schema, node, path[0]!) !== undefined;
+  };
   for (const f of facts.deprecations) {
     if (!appliesTo(f.versions, version, era)) continue;
-    const of = (kind: DeprecationModel["kind"], names: readonly string[]) => names.forEach((name) => add({ kind, name, note: f.note, source: f.source }));
+    const of = (kind: DeprecationModel["kind"], names: readonly string[]) =>
+      names.filter((name) => has(kind, name)).forEach((name) => add({ kind, name, values: f.values, source: f.source }));
     of("method", f.methods);
     of("definition", f.definitions);
     of("property", f.properties);
     of("meta-key", f.metaKeys);
   }
-  for (const d of typescript?.deprecations ?? []) add({ ...d, note: null, source: typescript!.source });
+  for (const d of typescript?.deprecations ?? []) add({ ...d, values: null, source: typescript!.source });
   return [...out.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name));
 }
 
@@ -387,7 +412,12 @@ function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): st
   if (schema.definitions.has(`${base}Result`)) results.push(`${base}Result`);
   else if (facts.emptyResultMethods.includes(m.name) && schema.definitions.has("EmptyResult")) results.push("EmptyResult");
   if (results.length === 0 || m.definition === m.unions[0]) {
-    throw new BindgenError(schema.file, m.pointer, `a result definition for "${m.name}" (${base}Result, ${base}ResultResponse, or an EmptyResult method in facts)`);
+    // The rule and the fact that would satisfy it, so a draft the package does not know yet can be fixed in place.
+    throw new BindgenError(
+      schema.file,
+      m.pointer,
+      `a result definition for "${m.name}" (${base}Result, ${base}ResultResponse, or, if it answers with EmptyResult, "${m.name}" listed in ${facts.file}#/emptyResultMethods/methods)`,
+    );
   }
   if (m.params) {
     const params = resolveRef(schema, m.params);

@@ -1,6 +1,7 @@
 import { BindgenError, joinPointer } from "../errors.ts";
 import { parseJson, readRaw } from "../load/read.ts";
 import type { JsonType } from "../load/schema-node.ts";
+import { compareReleases, DRAFT_RELEASE, RELEASE_NAME } from "../load/lock.ts";
 import type { Era } from "./protocol-model.ts";
 
 const JSON_TYPES: readonly JsonType[] = ["array", "boolean", "integer", "null", "number", "object", "string"];
@@ -8,8 +9,17 @@ const JSON_TYPES: readonly JsonType[] = ["array", "boolean", "integer", "null", 
 /**
  * `schema/facts.json`: what the spec says only in prose or in its TypeScript source. Each
  * entry is checked here so a typo in the facts fails loudly with its pointer.
+ *
+ * Which releases a fact holds for: all, an era, or a span from the release that introduced it to the one
+ * it ended with (`to`, inclusive), open-ended when the fact still holds, so a release the package does not know
+ * yet (a draft, a newer date) inherits it. A list of releases is refused: it would drop every later release.
  */
-export type VersionSelector = "*" | Era | readonly string[];
+export type VersionSelector = "*" | Era | ReleaseSpan;
+
+export interface ReleaseSpan {
+  readonly from: string;
+  readonly to?: string;
+}
 
 export interface ErrorCodeFact {
   readonly name: string;
@@ -30,8 +40,8 @@ export interface DeprecationFact {
   readonly properties: readonly string[];
   /** Reserved `_meta` keys. */
   readonly metaKeys: readonly string[];
-  /** What exactly, when narrower than the names (only some values of a property). */
-  readonly note: string | null;
+  /** Only these values of the properties are deprecated, not the properties themselves. */
+  readonly values: readonly string[] | null;
   readonly source: string;
 }
 
@@ -67,7 +77,15 @@ export interface Facts {
     batch: { notBatchable: string[]; versions: VersionSelector; source: string };
   };
   /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types, in the types and the validators alike. */
-  readonly typeCorrections: readonly { versions: VersionSelector; definition: string; path: readonly (string | number)[]; type: readonly JsonType[]; source: string }[];
+  readonly typeCorrections: readonly {
+    versions: VersionSelector;
+    definition: string;
+    path: readonly (string | number)[];
+    /** The slipped types: the correction applies only while the node still has them. */
+    was: readonly JsonType[];
+    type: readonly JsonType[];
+    source: string;
+  }[];
   /** `Definition.property` objects the JSON leaves open for a reason (JSON Schema objects): typed with an index signature beside their keys. Types only. */
   readonly openObjects: readonly { versions: VersionSelector; properties: readonly string[]; source: string }[];
   /** Releases whose `_meta` objects are open (an index signature beside the reserved keys). */
@@ -89,7 +107,9 @@ export interface Facts {
 export function appliesTo(selector: VersionSelector, version: string, era: Era): boolean {
   if (selector === "*") return true;
   if (selector === "legacy" || selector === "modern") return selector === era;
-  return selector.includes(version);
+  // A schema read under a name that is no release (`diff drafts/next.json`) has no place in the order.
+  if (!RELEASE_NAME.test(version)) return false;
+  return compareReleases(version, selector.from) >= 0 && (selector.to === undefined || compareReleases(version, selector.to) <= 0);
 }
 
 export function loadFacts(file: string): Facts {
@@ -131,7 +151,7 @@ export function loadFacts(file: string): Facts {
       definitions: c.strings(o, p, "definitions"),
       properties: o["properties"] === undefined ? [] : c.strings(o, p, "properties"),
       metaKeys: o["metaKeys"] === undefined ? [] : c.strings(o, p, "metaKeys"),
-      note: o["note"] === undefined ? null : c.string(o, p, "note"),
+      values: o["values"] === undefined ? null : c.strings(o, p, "values"),
       source: c.string(o, p, "source"),
     };
   });
@@ -179,9 +199,19 @@ export function loadFacts(file: string): Facts {
     const o = c.object(v, p);
     const path = o["path"];
     if (!Array.isArray(path) || !path.every((k) => typeof k === "string" || Number.isInteger(k))) throw new BindgenError(file, p + "/path", "an array of keys and indices");
-    const types = c.strings(o, p, "type");
-    if (!types.every((t) => JSON_TYPES.includes(t as JsonType))) throw new BindgenError(file, p + "/type", `JSON types (${JSON_TYPES.join(", ")})`);
-    return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), path: path as (string | number)[], type: types as JsonType[], source: c.string(o, p, "source") };
+    const types = (key: string) => {
+      const list = c.strings(o, p, key);
+      if (!list.every((t) => JSON_TYPES.includes(t as JsonType))) throw new BindgenError(file, joinPointer(p, key), `JSON types (${JSON_TYPES.join(", ")})`);
+      return list as JsonType[];
+    };
+    return {
+      versions: c.selector(o, p),
+      definition: c.string(o, p, "definition"),
+      path: path as (string | number)[],
+      was: types("was"),
+      type: types("type"),
+      source: c.string(o, p, "source"),
+    };
   });
   const page = c.object(root["schemaPage"], "/schemaPage");
   return {
@@ -312,8 +342,23 @@ class Checker {
   }
   selector(o: Obj, p: string, key = "versions"): VersionSelector {
     const v = o[key];
+    const at = joinPointer(p, key);
     if (v === "*" || v === "legacy" || v === "modern") return v;
-    if (Array.isArray(v) && v.every((s) => typeof s === "string")) return v;
-    throw new BindgenError(this.file, joinPointer(p, key), '"*", "legacy", "modern" or an array of versions');
+    const expected = '"*", "legacy", "modern" or { "from": "<release>", "to"?: "<release>" } (a list of releases would leave out every later one)';
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw new BindgenError(this.file, at, expected);
+    const span = v as Obj;
+    const unknown = Object.keys(span).filter((k) => k !== "from" && k !== "to");
+    if (unknown.length > 0) throw new BindgenError(this.file, joinPointer(at, unknown[0]!), expected);
+    const from = this.release(span, at, "from");
+    if (span["to"] === undefined) return { from };
+    const to = this.release(span, at, "to");
+    if (compareReleases(from, to) > 0) throw new BindgenError(this.file, joinPointer(at, "to"), `a release no earlier than "from" (${from})`, `got "${to}"`);
+    return { from, to };
+  }
+  private release(o: Obj, p: string, key: string): string {
+    const v = o[key];
+    if (typeof v !== "string" || !RELEASE_NAME.test(v))
+      throw new BindgenError(this.file, joinPointer(p, key), `a release (YYYY-MM-DD or "${DRAFT_RELEASE}")`, `got ${JSON.stringify(v)}`);
+    return v;
   }
 }

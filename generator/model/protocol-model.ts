@@ -65,8 +65,8 @@ export interface DeprecationModel {
   readonly kind: "method" | "definition" | "property" | "meta-key";
   /** A method, a definition, a `Definition.property` path or a reserved `_meta` key. */
   readonly name: string;
-  /** What exactly, when narrower than the name (only some values of a property). */
-  readonly note: string | null;
+  /** Only these values of the property are deprecated, not the property (`includeContext`: "thisServer", "allServers"); null for the whole thing. */
+  readonly values: readonly string[] | null;
   /** The spec page or TypeScript source (facts), or the schema pointer. */
   readonly source: string;
 }
@@ -227,6 +227,8 @@ export interface ProtocolModel {
   readonly uiExtension: UiExtensionModel;
   /** This release's schema reference page on the spec site, if it has one. */
   readonly schemaPage: string | null;
+  /** Where the release's schema.ts was read from (its `@deprecated` tags); null when none was pulled, so only facts say what is deprecated. */
+  readonly typescript: string | null;
 }
 
 /** The spec's names for its message unions: the one place the model reads roles from definition names. */
