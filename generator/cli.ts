@@ -2,9 +2,8 @@ import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { pathToFileURL } from "node:url";
 import { saveCodeCache } from "./code-cache.ts";
-import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./errors.ts";
-import { storeLock } from "./load/pull.ts";
-import { packageVersion, resolveProject } from "./project.ts";
+import { BindgenError, CommandFailure, EXIT_CODES_HELP, OutputRefusedError, UsageError } from "./errors.ts";
+import { packageVersion } from "./project.ts";
 import { diffCommand } from "./commands/diff.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { initCommand } from "./commands/init.ts";
@@ -48,14 +47,14 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       // Throwing (not just printing) stops yargs: otherwise the command would still run after
       // a usage error, e.g. generate despite an unknown flag.
       if (error) throw error;
-      throw new UsageError(`${message}\n${knownReleases(ctx.cwd)}Run "mcp-bindgen --help" for usage.`);
+      throw new UsageError(`${message}\nRun "mcp-bindgen --help" for usage.`);
     });
   try {
     await parser.parseAsync();
     // Whatever loaded TypeScript (diff's models too, not only render) leaves its code cache for the next run.
     saveCodeCache();
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof OutputRefusedError) {
       stderr(`mcp-bindgen: ${err.message}\n`);
       return 2;
     }
@@ -68,15 +67,6 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     return 1;
   }
   return 0;
-}
-
-/** "Known releases: …" for a usage error, from the locks of the project found from `cwd`. */
-function knownReleases(cwd: string): string {
-  try {
-    return `Known releases: ${[...storeLock(resolveProject({ cwd }).paths).versions.keys()].join(", ")}\n`;
-  } catch {
-    return "";
-  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -118,10 +118,10 @@ describe("a bad config: exit 1 naming the file and the key, nothing written", ()
 });
 
 describe("generate --check offline", () => {
-  it("says how to get a schema that is not cached, downloads nothing", async () => {
+  it("says how to get a schema that is not cached (exit 2: it cannot check), downloads nothing", async () => {
     rmSync(project.paths.cacheDir, { recursive: true });
     const r = await runMain(["generate", "--check"], project.root);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${V} not in the cache; run "npx mcp-bindgen pull" once with network access, or set MCP_SCHEMA_DIR`);
     expect(snapshotTree(project.paths.cacheDir)).toBeNull();
   });
