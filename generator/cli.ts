@@ -13,7 +13,7 @@ import { pullCommand } from "./commands/pull.ts";
 
 const EPILOGUE = `${EXIT_CODES_HELP}
 Settings come from mcp-bindgen.config.json (found from the working directory upwards; "mcp-bindgen init" writes one).
-Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <release>/schema.json), the URL in the lock.`;
+Schema sources, in order: --from DIR|URL, the folder the lock records a release from, $MCP_SCHEMA_DIR (a folder of <release>/schema.json), the cache, the URL in the lock.`;
 
 export interface MainOptions {
   /** Where the command runs (default: the process's working directory). */
