@@ -70,5 +70,6 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(hideBin(process.argv));
+  // No top-level await: the API re-exports `main`, and a module graph with one cannot be require()d (Node 20.19+/22).
+  void main(hideBin(process.argv)).then((code) => (process.exitCode = code));
 }
