@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { checkOut, CONFIG_FILE, type ImportExtension } from "./config.ts";
-import { BindgenError, UsageError } from "./errors.ts";
+import { BindgenError, OutputRefusedError, UsageError } from "./errors.ts";
+import { guardOutput } from "./ownership.ts";
 import { chosenReleases, PACKAGE_LOCK, PACKAGE_ROOT, packageVersion, PROJECT_LOCK_FILE } from "./project.ts";
 import { parseJson } from "./load/read.ts";
 import { packageManager, type PackageManager } from "./package-manager.ts";
@@ -54,9 +55,10 @@ export function init(options: InitOptions = {}): InitResult {
   const configFile = join(root, CONFIG_FILE);
   const out = options.out ?? DEFAULT_OUT;
   try {
-    checkOut("--out", root, out);
+    // A folder generate would refuse (someone's files, a package's folder) is refused here already, before any config names it.
+    guardOutput(checkOut("--out", root, out));
   } catch (err) {
-    throw err instanceof BindgenError ? new UsageError(err.message) : err;
+    throw err instanceof BindgenError && !(err instanceof OutputRefusedError) ? new UsageError(err.message) : err;
   }
   const store = { cacheDir: "", lockFile: root === PACKAGE_ROOT ? PACKAGE_LOCK : join(root, PROJECT_LOCK_FILE), packageLock: PACKAGE_LOCK };
   const releases = chosenReleases({ paths: store, releases: options.releases && options.releases.length > 0 ? options.releases : undefined, configFile: undefined }, true);

@@ -55,6 +55,15 @@ describe("a folder that is not mcp-bindgen's is refused, with or without --force
     expect(snapshotTree(project.root)).toEqual(before);
   });
 
+  it("init --out names such a folder: refused there already (exit 2), nothing written", async () => {
+    put({ "src/app/main.ts": "console.log('app');\n" });
+    const before = snapshotTree(project.root);
+    const r = await run("init", "--out", "src", "--force");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(project.root, "src")}: expected an empty folder or one an earlier "mcp-bindgen generate" wrote`);
+    expect(snapshotTree(project.root)).toEqual(before);
+  });
+
   it("a long list of foreign files is cut to a few names", async () => {
     put(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${String(i).padStart(2, "0")}.ts`, ""])));
     setOut("src");
