@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import type { RenderOptions } from "./emit/emitted.ts";
 import { loadModels, render, type LoadOptions } from "./generate.ts";
 import { unifiedDiff } from "./line-diff.ts";
+import { guardOutput, ownedFiles } from "./ownership.ts";
 import type { ProjectPaths } from "./project.ts";
 
 export interface CheckReport {
@@ -10,7 +11,10 @@ export interface CheckReport {
   /** Paths relative to the output folder, sorted. */
   readonly stale: readonly string[];
   readonly missing: readonly string[];
+  /** Files the output's stamps list that this run would not write (generate removes them). */
   readonly extra: readonly string[];
+  /** Files in the output folder mcp-bindgen did not write: generate keeps them, so they are not a difference. */
+  readonly kept: readonly string[];
   /** Unified diffs (disk → expected) of the first few stale files, capped. */
   readonly diff: readonly string[];
   readonly files: number;
@@ -32,6 +36,8 @@ export interface CheckOptions extends LoadOptions {
  * they record how the tree was made, not what users import.
  */
 export async function check(paths: ProjectPaths, options: CheckOptions): Promise<CheckReport> {
+  // A folder generate would refuse cannot be checked either (OutputRefusedError).
+  guardOutput(paths.outDir);
   // The models as a promise: the formatting worker loads prettier while they are built.
   const expected = await render(loadModels(paths, { ...options, offline: true }), options.render);
   const label = options.label ?? basename(paths.outDir);
@@ -51,8 +57,11 @@ export async function check(paths: ProjectPaths, options: CheckOptions): Promise
       diff.push(...unifiedDiff(actual, file.content, `${label}/${file.path} (on disk)`, `${label}/${file.path} (expected)`, LINES_PER_FILE));
     }
   }
-  const extra = [...onDisk].sort();
-  return { upToDate: stale.length + missing.length + extra.length === 0, stale, missing, extra, diff, files: expected.length };
+  const owned = ownedFiles(paths.outDir) ?? new Set();
+  const left = [...onDisk].sort();
+  const extra = left.filter((path) => owned.has(path));
+  const kept = left.filter((path) => !owned.has(path));
+  return { upToDate: stale.length + missing.length + extra.length === 0, stale, missing, extra, kept, diff, files: expected.length };
 }
 
 /** Files under dir, relative and with "/" separators, skipping dot-files and dot-folders. */

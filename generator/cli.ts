@@ -2,9 +2,8 @@ import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { pathToFileURL } from "node:url";
 import { saveCodeCache } from "./code-cache.ts";
-import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./errors.ts";
-import { storeLock } from "./load/pull.ts";
-import { packageVersion, resolveProject } from "./project.ts";
+import { BindgenError, CommandFailure, EXIT_CODES_HELP, OutputRefusedError, UsageError } from "./errors.ts";
+import { packageVersion } from "./project.ts";
 import { diffCommand } from "./commands/diff.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { initCommand } from "./commands/init.ts";
@@ -14,7 +13,7 @@ import { pullCommand } from "./commands/pull.ts";
 
 const EPILOGUE = `${EXIT_CODES_HELP}
 Settings come from mcp-bindgen.config.json (found from the working directory upwards; "mcp-bindgen init" writes one).
-Schema sources, in order: --from DIR|URL, $MCP_SCHEMA_DIR (a folder of <release>/schema.json), the URL in the lock.`;
+Schema sources, in order: --from DIR|URL, the folder the lock records a release from, $MCP_SCHEMA_DIR (a folder of <release>/schema.json), the cache, the URL in the lock.`;
 
 export interface MainOptions {
   /** Where the command runs (default: the process's working directory). */
@@ -48,14 +47,14 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
       // Throwing (not just printing) stops yargs: otherwise the command would still run after
       // a usage error, e.g. generate despite an unknown flag.
       if (error) throw error;
-      throw new UsageError(`${message}\n${knownReleases(ctx.cwd)}Run "mcp-bindgen --help" for usage.`);
+      throw new UsageError(`${message}\nRun "mcp-bindgen --help" for usage.`);
     });
   try {
     await parser.parseAsync();
     // Whatever loaded TypeScript (diff's models too, not only render) leaves its code cache for the next run.
     saveCodeCache();
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof OutputRefusedError) {
       stderr(`mcp-bindgen: ${err.message}\n`);
       return 2;
     }
@@ -70,15 +69,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
   return 0;
 }
 
-/** "Known releases: …" for a usage error, from the locks of the project found from `cwd`. */
-function knownReleases(cwd: string): string {
-  try {
-    return `Known releases: ${[...storeLock(resolveProject({ cwd }).paths).versions.keys()].join(", ")}\n`;
-  } catch {
-    return "";
-  }
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(hideBin(process.argv));
+  // No top-level await: the API re-exports `main`, and a module graph with one cannot be require()d (Node 20.19+/22).
+  void main(hideBin(process.argv)).then((code) => (process.exitCode = code));
 }

@@ -72,8 +72,9 @@ export function readConfig(file: string): Config {
 }
 
 /**
- * The output folder must be inside the project and outside node_modules: the next `npm ci`
- * would delete it there, and a folder elsewhere belongs to someone else. `source` names where
+ * The output folder must be inside the project (not the project itself), outside node_modules (the next `npm ci`
+ * would delete it there) and outside .git; a folder elsewhere belongs to someone else. What a folder holds is
+ * checked when generate writes (ownership.ts guardOutput). `source` names where
  * the value came from (the config file, or "--out").
  */
 export function checkOut(source: string, root: string, out: string): string {
@@ -82,5 +83,7 @@ export function checkOut(source: string, root: string, out: string): string {
   const pointer = source.endsWith(CONFIG_FILE) ? "/out" : "";
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw new BindgenError(source, pointer, `a folder inside the project ${root}`, `got "${out}"`);
   if (rel.split(sep).includes("node_modules")) throw new BindgenError(source, pointer, "a folder outside node_modules (npm ci deletes what is written there)", `got "${out}"`);
+  // Case-insensitive: on macOS and Windows ".GIT" is the repository too.
+  if (rel.split(sep).some((part) => part.toLowerCase() === ".git")) throw new BindgenError(source, pointer, "a folder outside .git (the repository's own data)", `got "${out}"`);
   return dir;
 }

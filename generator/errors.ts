@@ -17,8 +17,20 @@ export class BindgenError extends Error {
   }
 }
 
+/**
+ * An output folder mcp-bindgen may not write (someone else's files, a package's folder): exit 2 like a usage error,
+ * since no run can succeed until the config or the folder changes, and `--force` does not override it.
+ */
+export class OutputRefusedError extends BindgenError {
+  constructor(file: string, pointer: string, expected: string, detail?: string) {
+    super(file, pointer, expected, detail);
+    this.name = "OutputRefusedError";
+  }
+}
+
 /** The exit-code contract, shown in every command's --help (scripts and CI rely on it). */
-export const EXIT_CODES_HELP = "Exit codes: 0 success, 1 failure (bad input, failed check or download), 2 usage error (unknown command, flag or release).";
+export const EXIT_CODES_HELP =
+  "Exit codes: 0 success, 1 failure (bad input, failed download, stale output under --check), 2 usage error (unknown command, flag or release; an output folder holding files mcp-bindgen did not write; --check unable to check).";
 
 /** Misuse of the command line (unknown version, bad flag): exit code 2, not 1. */
 export class UsageError extends Error {

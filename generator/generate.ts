@@ -11,6 +11,7 @@ import { placeSchemas, type PlacedSchema, type SchemaSources } from "./load/sche
 import { buildModel } from "./model/build.ts";
 import { loadFacts } from "./model/facts.ts";
 import type { ProtocolModel } from "./model/protocol-model.ts";
+import { guardOutput } from "./ownership.ts";
 import type { ProjectPaths } from "./project.ts";
 import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
 import { acquireLock, recoverTree, writeTree } from "./write.ts";
@@ -29,6 +30,8 @@ export interface GenerateReport {
   readonly root: "generated" | "reused";
   /** Whether the output folder was replaced; false when everything was already up to date. */
   readonly written: boolean;
+  /** Entries of the output folder mcp-bindgen did not write, left in place by this write ("/" separators, a folder ending in "/"). */
+  readonly kept: readonly string[];
   readonly files: number;
   /** Building the models, emitting and formatting: time (0 when nothing was rendered). */
   readonly renderMs: number;
@@ -113,6 +116,8 @@ interface Plan {
  */
 export async function generate(paths: ProjectPaths, options: GenerateOptions): Promise<GenerateReport> {
   const started = performance.now();
+  // Before any work: a folder that is not ours is refused at once (writeTree checks again, holding the lock).
+  guardOutput(paths.outDir);
   const lock = storeLock(paths);
   const placed = await placeSchemas(paths, options.releases, options, lock);
   const versions = [...placed.keys()];
@@ -151,7 +156,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     const ms = Math.round(performance.now() - started);
     options.progress?.(`${paths.outDir} is up to date: ${versions.length} releases unchanged (${ms} ms)`);
     const files = plans.reduce((n, p) => n + p.reuse!.files.size, root.size);
-    return { versions: report, root: "reused", written: false, files, renderMs: 0, ms };
+    return { versions: report, root: "reused", written: false, kept: [], files, renderMs: 0, ms };
   }
 
   // One emission pass over every model (the root modules need them all); the releases reused
@@ -189,18 +194,23 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
   tree.set(STAMP_FILE, stampText({ ...rootStamp, files: fileHashes(rootFiles) } satisfies RootStamp));
 
   const release = acquireLock(paths.outDir);
+  let kept: string[];
   try {
-    writeTree(paths.outDir, tree);
+    kept = writeTree(paths.outDir, tree).map((e) => (e.folder ? `${e.path}/` : e.path));
   } finally {
     release();
   }
+  if (kept.length > 0)
+    options.progress?.(
+      `kept ${kept.length} ${kept.length === 1 ? "entry" : "entries"} in ${paths.outDir} that mcp-bindgen did not write: ${kept.slice(0, 5).join(", ")}${kept.length > 5 ? ` and ${kept.length - 5} more` : ""}`,
+    );
   const files = [...tree.keys()].filter((p) => !p.endsWith(STAMP_FILE)).length;
   const ms = Math.round(performance.now() - started);
   const count = report.filter((v) => v.status === "generated").length;
   options.progress?.(
     `generated ${count} of ${versions.length} releases (${versions.length - count} unchanged; rendering took ${renderMs} ms); wrote ${files} files to ${paths.outDir} in ${ms} ms`,
   );
-  return { versions: report, root: "generated", written: true, files, renderMs, ms };
+  return { versions: report, root: "generated", written: true, kept, files, renderMs, ms };
 }
 
 function topFolder(path: string): string {

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { checkOut, CONFIG_FILE, type ImportExtension } from "./config.ts";
-import { BindgenError, UsageError } from "./errors.ts";
+import { BindgenError, OutputRefusedError, UsageError } from "./errors.ts";
+import { guardOutput } from "./ownership.ts";
 import { chosenReleases, PACKAGE_LOCK, PACKAGE_ROOT, packageVersion, PROJECT_LOCK_FILE } from "./project.ts";
 import { parseJson } from "./load/read.ts";
+import { packageManager, type PackageManager } from "./package-manager.ts";
 import { readTsconfig } from "./tsconfig.ts";
 import { atomicWriteFile } from "./write.ts";
 
@@ -22,11 +24,21 @@ export interface InitOptions {
 
 export interface InitResult {
   readonly configFile: string;
+  /** The output folder, relative to the project, with "/" separators. */
+  readonly out: string;
   readonly config: "created" | "replaced" | "unchanged";
   /** The package.json script that runs `mcp-bindgen generate`, and whether init added it. */
   readonly script: { readonly name: string; readonly added: boolean } | undefined;
   /** Why importExtension has its value. */
   readonly importExtensionReason: string;
+  /** Ignore files of the project's formatter and linter that exist, and whether init added `out` to each. */
+  readonly ignores: readonly { readonly file: string; readonly added: boolean }[];
+  /** An ESLint flat config, which is code: init names it, and the user adds `out` to its ignores. */
+  readonly eslintFlatConfig: string | undefined;
+  /** Whether package.json leaves the package CommonJS (no `"type": "module"`). */
+  readonly commonjs: boolean;
+  /** The project's package manager (its lockfile, else the one running init), for the commands init names. */
+  readonly packageManager: PackageManager;
 }
 
 const DEFAULT_OUT = "src/mcp";
@@ -43,9 +55,10 @@ export function init(options: InitOptions = {}): InitResult {
   const configFile = join(root, CONFIG_FILE);
   const out = options.out ?? DEFAULT_OUT;
   try {
-    checkOut("--out", root, out);
+    // A folder generate would refuse (someone's files, a package's folder) is refused here already, before any config names it.
+    guardOutput(checkOut("--out", root, out));
   } catch (err) {
-    throw err instanceof BindgenError ? new UsageError(err.message) : err;
+    throw err instanceof BindgenError && !(err instanceof OutputRefusedError) ? new UsageError(err.message) : err;
   }
   const store = { cacheDir: "", lockFile: root === PACKAGE_ROOT ? PACKAGE_LOCK : join(root, PROJECT_LOCK_FILE), packageLock: PACKAGE_LOCK };
   const releases = chosenReleases({ paths: store, releases: options.releases && options.releases.length > 0 ? options.releases : undefined, configFile: undefined }, true);
@@ -54,6 +67,7 @@ export function init(options: InitOptions = {}): InitResult {
 
   // package.json is read and checked before anything is written, so a broken one leaves no half set-up behind.
   const script = planScript(packageFile);
+  const ignores = planIgnores(root, out.split(sep).join("/"));
   let config: InitResult["config"] = "created";
   if (existsSync(configFile)) {
     if (readFileSync(configFile, "utf8") === text) config = "unchanged";
@@ -63,7 +77,40 @@ export function init(options: InitOptions = {}): InitResult {
   }
   if (config !== "unchanged") atomicWriteFile(configFile, text);
   script.write?.();
-  return { configFile, config, script: script.result, importExtensionReason: proposed.reason };
+  for (const ignore of ignores) ignore.write?.();
+  return {
+    configFile,
+    out: out.split(sep).join("/").replace(/^\.\//, "").replace(/\/$/, ""),
+    config,
+    script: script.result,
+    importExtensionReason: proposed.reason,
+    ignores: ignores.map(({ file, added }) => ({ file, added })),
+    eslintFlatConfig: ESLINT_FLAT_CONFIGS.map((name) => join(root, name)).find((file) => existsSync(file)),
+    commonjs: script.commonjs,
+    packageManager: packageManager(root, process.env["npm_config_user_agent"]),
+  };
+}
+
+/**
+ * The output is formatted by mcp-bindgen the same whatever the project's prettier config says, and checked where it
+ * is written, so the project's own formatter and linter are told to leave it alone: `out` is appended to the ignore
+ * files that exist (none is created), once.
+ */
+const IGNORE_FILES = [".prettierignore", ".eslintignore"];
+const ESLINT_FLAT_CONFIGS = ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", "eslint.config.mts", "eslint.config.cts"];
+
+function planIgnores(root: string, out: string): { file: string; added: boolean; write?: () => void }[] {
+  const entry = `/${out.replace(/^\.\//, "").replace(/\/$/, "")}/`;
+  return IGNORE_FILES.map((name) => join(root, name))
+    .filter((file) => existsSync(file))
+    .map((file) => {
+      const text = readFileSync(file, "utf8");
+      const bare = entry.slice(1, -1);
+      const listed = text.split(/\r?\n/).some((line) => [entry, bare, `/${bare}`, `${bare}/`].includes(line.trim()));
+      if (listed) return { file, added: false };
+      const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+      return { file, added: true, write: () => atomicWriteFile(file, `${text}${separator}# generated by mcp-bindgen, formatted by it\n${entry}\n`) };
+    });
 }
 
 function packageDir(start: string): string {
@@ -102,16 +149,17 @@ export function proposeImportExtension(root: string): { ext: ImportExtension; re
 const GENERATE_SCRIPT = "mcp-bindgen generate";
 
 /** The `generate` script to add to package.json (or, when that name is taken, `mcp:generate`), keeping its layout; written by `write`. */
-function planScript(packageFile: string): { readonly result: InitResult["script"]; readonly write?: () => void } {
+function planScript(packageFile: string): { readonly result: InitResult["script"]; readonly commonjs: boolean; readonly write?: () => void } {
   const text = readFileSync(packageFile, "utf8");
-  const doc = parseJson(packageFile, Buffer.from(text)) as { scripts?: Record<string, string> };
+  const doc = parseJson(packageFile, Buffer.from(text)) as { scripts?: Record<string, string>; type?: unknown };
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new BindgenError(packageFile, "", "an object");
+  const commonjs = doc.type !== "module";
   const scripts = doc.scripts ?? {};
   const existing = Object.keys(scripts).find((name) => /(?:^|[\s/])mcp-bindgen\s+generate(?:\s|$)/.test(String(scripts[name])));
-  if (existing) return { result: { name: existing, added: false } };
+  if (existing) return { result: { name: existing, added: false }, commonjs };
   const name = scripts["generate"] === undefined ? "generate" : scripts["mcp:generate"] === undefined ? "mcp:generate" : undefined;
-  if (!name) return { result: undefined };
+  if (!name) return { result: undefined, commonjs };
   doc.scripts = { ...scripts, [name]: GENERATE_SCRIPT };
   const indent = /^[ \t]+/m.exec(text)?.[0] ?? "  ";
-  return { result: { name, added: true }, write: () => atomicWriteFile(packageFile, JSON.stringify(doc, null, indent) + (text.endsWith("\n") ? "\n" : "")) };
+  return { result: { name, added: true }, commonjs, write: () => atomicWriteFile(packageFile, JSON.stringify(doc, null, indent) + (text.endsWith("\n") ? "\n" : "")) };
 }

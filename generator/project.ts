@@ -5,6 +5,7 @@ import { checkOut, CONFIG_FILE, findConfig, readConfig, type Config, type Import
 import { BindgenError, UsageError } from "./errors.ts";
 import type { Lock } from "./load/lock.ts";
 import { storeLock, type SchemaStore } from "./load/pull.ts";
+import { packageManager, runBinary, runScript } from "./package-manager.ts";
 
 /** The folder of the running generator code: `generator/` in a checkout, `dist/generator/` when installed. */
 export const CODE_DIR: string = dirname(fileURLToPath(import.meta.url));
@@ -154,11 +155,13 @@ function shellWord(word: string): string {
 }
 
 /**
- * With `flags` (this run overrides the config), the npx form with them; otherwise `npm run <script>` when package.json
- * has a script running the generator (as `init` adds), else the npx form.
+ * With `flags` (this run overrides the config), the binary form with them; otherwise `<manager> run <script>` when
+ * package.json has a script running the generator (as `init` adds), else the binary form; in the words of the
+ * project's package manager (`npx mcp-bindgen`, `pnpm exec mcp-bindgen`, …).
  */
 export function regenerateCommand(root: string, flags: readonly string[] = []): string {
-  if (flags.length > 0) return ["npx mcp-bindgen generate", ...flags.map(shellWord)].join(" ");
+  const manager = packageManager(root);
+  if (flags.length > 0) return [`${runBinary(manager)} generate`, ...flags.map(shellWord)].join(" ");
   let scripts: Record<string, unknown> = {};
   try {
     scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> }).scripts ?? {};
@@ -172,5 +175,5 @@ export function regenerateCommand(root: string, flags: readonly string[] = []): 
       return typeof script === "string" && /(?:^|[\s/])(?:mcp-bindgen|cli\.[jt]s)\s+generate(?:\s|$)/.test(script);
     });
   const name = runs.includes("generate") ? "generate" : runs[0];
-  return name ? `npm run ${name}` : "npx mcp-bindgen generate";
+  return name ? runScript(manager, name) : `${runBinary(manager)} generate`;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, openSync, closeSync, readFileSync, unlinkSync, linkSync, lstatSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { BindgenError } from "./errors.ts";
+import { carryOver, guardOutput, type ForeignEntry } from "./ownership.ts";
 
 /** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
 export function atomicWriteFile(path: string, data: string | Uint8Array): void {
@@ -16,13 +17,16 @@ export function atomicWriteFile(path: string, data: string | Uint8Array): void {
 }
 
 /**
- * Replaces the directory `target` with a tree of files in one step: the new tree is written
- * beside it, then swapped in by renames. A kill at any point leaves either the old tree or the
- * new one (an interrupted swap is finished by `recoverTree` on the next run), never a mix.
- * A file the old tree already holds byte for byte is hard-linked into the new one (`linkUnchanged`).
+ * Replaces what mcp-bindgen wrote in the directory `target` with a tree of files in one step: the new tree is written
+ * beside it, then swapped in by renames. A kill at any point leaves either the old tree or the new one (an interrupted
+ * swap is finished by `recoverTree` on the next run), never a mix. A file the old tree already holds byte for byte is
+ * hard-linked into the new one (`linkUnchanged`). Only what the old tree's stamps list is replaced: `target` must be
+ * missing, empty or stamped (`guardOutput`), and every other entry in it is moved into the new tree after the swap.
+ * Returns those entries.
  */
-export function writeTree(target: string, files: ReadonlyMap<string, string>): void {
+export function writeTree(target: string, files: ReadonlyMap<string, string>): ForeignEntry[] {
   recoverTree(target);
+  const kept = guardOutput(target, files.keys());
   const parent = dirname(target);
   const name = basename(target);
   const staging = join(parent, `.${name}.new-${process.pid}`);
@@ -34,7 +38,6 @@ export function writeTree(target: string, files: ReadonlyMap<string, string>): v
       mkdirSync(dirname(path), { recursive: true });
       if (!linkUnchanged(join(target, relative), path, content)) writeFileSync(path, content);
     }
-    rmSync(retired, { recursive: true, force: true });
     if (existsSync(target)) renameSync(target, retired);
     renameSync(staging, target);
   } catch (err) {
@@ -42,7 +45,10 @@ export function writeTree(target: string, files: ReadonlyMap<string, string>): v
     recoverTree(target);
     throw err;
   }
+  // The user's entries went aside with the old tree: they come back before it is removed (after a kill, recoverTree).
+  carryOver(retired, target);
   rmSync(retired, { recursive: true, force: true });
+  return kept;
 }
 
 /**
@@ -63,16 +69,19 @@ function linkUnchanged(current: string, path: string, content: string): boolean 
 }
 
 /**
- * Restores the previous tree if a swap was interrupted between its two renames, drops the
- * previous tree if only its removal was cut short, and drops dead staging trees. Call it
- * holding the output lock.
+ * Restores the previous tree if a swap was interrupted between its two renames; if the swap was done, moves what the
+ * user kept in the previous tree into the new one (`carryOver`) and only then drops it; drops dead staging trees.
+ * Call it holding the output lock.
  */
 export function recoverTree(target: string): void {
   const parent = dirname(target);
   const name = basename(target);
   const retired = join(parent, `.${name}.old`);
   if (!existsSync(target) && existsSync(retired)) renameSync(retired, target);
-  else rmSync(retired, { recursive: true, force: true });
+  else if (existsSync(retired)) {
+    carryOver(retired, target);
+    rmSync(retired, { recursive: true, force: true });
+  }
   if (!existsSync(parent)) return;
   for (const entry of readdirSync(parent)) {
     const match = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.new-(\\d+)$`).exec(entry);

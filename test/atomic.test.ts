@@ -14,6 +14,7 @@ import {
   REAL_SCHEMA_DIR,
   runCli,
   runCliAsync,
+  sha256,
   snapshotTree,
   spawnCli,
   tmpProject,
@@ -26,13 +27,25 @@ import {
  */
 type Tree = Record<string, string> | null;
 
-/** What any command sees after a kill: recoverTree finishes a swap cut between its two renames. */
+/**
+ * What the next command sees after a kill: recoverTree finishes a swap cut between its two renames, and moves the
+ * user's files back from the retired tree when the kill came after the swap.
+ */
 function observe(target: string, old: Tree): { tree: Tree; midSwap: boolean } {
-  const before = snapshotTree(target);
-  if (before !== null) return { tree: before, midSwap: false };
-  expect(snapshotTree(join(dirname(target), `.${basename(target)}.old`))).toEqual(old);
+  const midSwap = snapshotTree(target) === null;
+  if (midSwap) expect(snapshotTree(join(dirname(target), `.${basename(target)}.old`))).toEqual(old);
   recoverTree(target);
-  return { tree: snapshotTree(target), midSwap: true };
+  return { tree: snapshotTree(target), midSwap };
+}
+
+/** A file of the user's inside the output folder: every kill and every run must leave it there, byte for byte. */
+const USER_FILE = { path: "notes/mine.md", content: "the user's own notes\n" };
+const withUserFile = (tree: Tree): Tree => ({ ...tree, [USER_FILE.path]: sha256(USER_FILE.content) });
+
+/** Files as generate writes them: a root stamp lists them, so a later write may replace them. */
+function stamped(files: Record<string, string>): Map<string, string> {
+  const hashes = Object.fromEntries(Object.entries(files).map(([path, content]) => [path, sha256(content)]));
+  return new Map([...Object.entries(files), [".bindgen-stamp", JSON.stringify({ input: "test", versions: [], files: hashes })]]);
 }
 
 function leftovers(target: string): string[] {
@@ -53,31 +66,18 @@ describe("writeTree", () => {
     const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-write-"));
     try {
       const target = join(root, "generated");
-      writeTree(
-        target,
-        new Map([
-          ["a/same.ts", "same\n"],
-          ["a/changed.ts", "old\n"],
-          ["gone.ts", "x"],
-          ["linked.ts", "elsewhere\n"],
-        ]),
-      );
+      writeTree(target, stamped({ "a/same.ts": "same\n", "a/changed.ts": "old\n", "gone.ts": "x", "linked.ts": "elsewhere\n" }));
       writeFileSync(join(root, "elsewhere.ts"), "elsewhere\n");
       rmSync(join(target, "linked.ts"));
       symlinkSync(join(root, "elsewhere.ts"), join(target, "linked.ts"));
       const inode = (path: string) => statSync(join(target, path)).ino;
       const before = { same: inode("a/same.ts"), changed: inode("a/changed.ts") };
-      writeTree(
-        target,
-        new Map([
-          ["a/same.ts", "same\n"],
-          ["a/changed.ts", "new\n"],
-          ["linked.ts", "elsewhere\n"],
-          ["added.ts", "same\n"],
-        ]),
-      );
-      const expected: Record<string, string> = { "a/same.ts": "same\n", "a/changed.ts": "new\n", "linked.ts": "elsewhere\n", "added.ts": "same\n" };
-      expect(Object.keys(snapshotTree(target)!).sort()).toEqual(Object.keys(expected).sort());
+      writeFileSync(join(target, "a/mine.ts"), "mine\n");
+      const kept = writeTree(target, stamped({ "a/same.ts": "same\n", "a/changed.ts": "new\n", "linked.ts": "elsewhere\n", "added.ts": "same\n" }));
+      // A file no stamp lists is moved into the new tree, not dropped with the old one.
+      expect(kept).toEqual([{ path: "a/mine.ts", folder: false }]);
+      const expected: Record<string, string> = { "a/same.ts": "same\n", "a/changed.ts": "new\n", "linked.ts": "elsewhere\n", "added.ts": "same\n", "a/mine.ts": "mine\n" };
+      expect(Object.keys(snapshotTree(target)!).sort()).toEqual([...Object.keys(expected), ".bindgen-stamp"].sort());
       for (const [path, content] of Object.entries(expected)) expect(readFileSync(join(target, path), "utf8")).toBe(content);
       expect(inode("a/same.ts")).toBe(before.same);
       expect(inode("a/changed.ts")).not.toBe(before.changed);
@@ -85,6 +85,43 @@ describe("writeTree", () => {
       expect(lstatSync(join(target, "linked.ts")).isFile()).toBe(true);
       expect(statSync(join(target, "a/same.ts")).nlink).toBe(1);
       expect(leftovers(target)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("recoverTree after a kill between the swap and the carry-over", () => {
+  it("moves the user's files from the retired tree into the new one, then drops the retired tree", () => {
+    const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-write-"));
+    try {
+      const target = join(root, "generated");
+      const retired = join(root, ".generated.old");
+      writeTree(target, stamped({ "index.ts": "new\n" }));
+      const old = plantMarkerTree(retired, USER_FILE);
+      writeFileSync(join(retired, "2000-01-01", "mine.ts"), "mine\n");
+      recoverTree(target);
+      expect(readFileSync(join(target, USER_FILE.path), "utf8")).toBe(USER_FILE.content);
+      expect(readFileSync(join(target, "2000-01-01", "mine.ts"), "utf8")).toBe("mine\n");
+      // The old generation's own files went with it.
+      expect(existsSync(join(target, "MARKER.txt"))).toBe(false);
+      expect(existsSync(join(target, "2000-01-01", "types.ts"))).toBe(false);
+      expect(existsSync(retired)).toBe(false);
+      expect(Object.keys(old)).toContain(USER_FILE.path);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the retired tree, naming the file, when the new tree holds something at the same place", () => {
+    const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-write-"));
+    try {
+      const target = join(root, "generated");
+      const retired = join(root, ".generated.old");
+      writeTree(target, stamped({ [USER_FILE.path]: "generated\n" }));
+      plantMarkerTree(retired, USER_FILE);
+      expect(() => recoverTree(target)).toThrow(`${join(retired, USER_FILE.path)}: expected nothing at the same place in ${target}`);
+      expect(readFileSync(join(retired, USER_FILE.path), "utf8")).toBe(USER_FILE.content);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -141,14 +178,14 @@ describe("writeTree killed while writing", () => {
       });
     // Measure how long the write itself takes, and record what complete trees look like.
     await run("new");
-    const NEW = snapshotTree(target);
+    const NEW = withUserFile(snapshotTree(target));
     rmSync(target, { recursive: true });
-    const OLD = plantMarkerTree(target);
+    const OLD = plantMarkerTree(target, USER_FILE);
     const writeMs = Math.max(await run("probe"), 20);
     const outcomes = { old: 0, new: 0, midSwap: 0 };
     for (const fraction of delays(8, 6)) {
       rmSync(target, { recursive: true, force: true });
-      plantMarkerTree(target);
+      plantMarkerTree(target, USER_FILE);
       const c = child("new");
       await new Promise<void>((resolve) => {
         c.stdout.on("data", (d: Buffer) => {
@@ -188,10 +225,10 @@ describe("mcp-bindgen generate killed at random points", () => {
     const r = runCli(["generate", "--project", project.root, "--quiet"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    NEW = snapshotTree(project.paths.outDir);
-    expect(Object.keys(NEW ?? {}).length).toBeGreaterThan(0);
+    NEW = withUserFile(snapshotTree(project.paths.outDir));
+    expect(Object.keys(NEW ?? {}).length).toBeGreaterThan(1);
     rmSync(project.paths.outDir, { recursive: true });
-    OLD = plantMarkerTree(project.paths.outDir);
+    OLD = plantMarkerTree(project.paths.outDir, USER_FILE);
   });
   afterAll(() => {
     project.cleanup();
@@ -203,7 +240,7 @@ describe("mcp-bindgen generate killed at random points", () => {
     const seen = { old: 0, new: 0, midWrite: 0 };
     for (const fraction of delays(42, 4)) {
       rmSync(target, { recursive: true, force: true });
-      plantMarkerTree(target);
+      plantMarkerTree(target, USER_FILE);
       const child = spawnCli(["generate", "--project", project.root, "--quiet"]);
       // The staging tree appears when the write begins: the kill is aimed at the write itself.
       const staging = join(dirname(target), `.${basename(target)}.new-${child.pid}`);
@@ -238,7 +275,7 @@ describe("mcp-bindgen generate killed at random points", () => {
   it("two generators at once both succeed and leave the same tree", async () => {
     const target = project.paths.outDir;
     rmSync(target, { recursive: true, force: true });
-    plantMarkerTree(target);
+    plantMarkerTree(target, USER_FILE);
     const [a, b] = await Promise.all([runCliAsync(["generate", "--project", project.root, "--quiet"]), runCliAsync(["generate", "--project", project.root, "--quiet"])]);
     expect([a.code, a.stderr, b.code, b.stderr]).toEqual([0, "", 0, ""]);
     expect(snapshotTree(target)).toEqual(NEW);

@@ -23,6 +23,22 @@ async function bundle(contents: string): Promise<string> {
 
 const INDEX = join(PACKAGE_ROOT, "generated", "2026-07-28", "index.js");
 
+describe("the README's import patterns", () => {
+  const call = `mcp.request("tools/call", { name: "weather", arguments: { city: "Oslo" } }, { id: 1, clientCapabilities: {} })`;
+
+  it("the first one, a release folder as a namespace, keeps the builders and leaves the validator table and METHODS out", async () => {
+    const code = await bundle(`import * as mcp from ${JSON.stringify(INDEX)};\nexport const msg = ${call};`);
+    expect(code).toContain("function request");
+    expect(code).not.toContain('"nodes":');
+    expect(code).not.toContain("METHODS");
+  });
+
+  it("the root index's namespace keeps the whole release, as the README says (the witness above can fail)", async () => {
+    const code = await bundle(`import { v2026_07_28 as mcp } from ${JSON.stringify(join(PACKAGE_ROOT, "generated", "index.js"))};\nexport const msg = ${call};`);
+    expect(code).toContain('"nodes":');
+  });
+});
+
 describe("tree-shaking a release", () => {
   it("the builders alone leave the validator table and the dispatchers out", async () => {
     const code = await bundle(`export { request, notification, resultResponse, errorResponse } from ${JSON.stringify(INDEX)};`);

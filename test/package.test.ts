@@ -51,6 +51,22 @@ describe("the packed package in a fresh app", () => {
     expect(existsSync(join(app, "node_modules", "tsx"))).toBe(false);
   });
 
+  it("ships the LICENSE (MIT, as package.json says), docs/ and the examples", () => {
+    const pkg = join(app, "node_modules", "mcp-bindgen");
+    expect(readFileSync(join(pkg, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
+    expect((JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { license: string }).license).toBe("MIT");
+    expect(existsSync(join(pkg, "docs", "ARCHITECTURE.md"))).toBe(true);
+    expect(readdirSync(join(pkg, "examples")).sort()).toEqual(expect.arrayContaining(["client.ts", "server.ts"]));
+  });
+
+  it("the API is ES modules with no top-level await: import() and require() both load it", () => {
+    const names = "Object.keys(m).sort().join()";
+    const imported = run(process.execPath, ["--input-type=module", "-e", `const m = await import("mcp-bindgen"); console.log(${names});`]);
+    expect(imported).toMatchObject({ code: 0, stdout: "BindgenError,CONFIG_FILE,UsageError,check,diff,generate,init,list,main,pull\n" });
+    const required = run(process.execPath, ["-e", `const m = require("mcp-bindgen"); console.log(${names});`]);
+    expect(required, required.stderr).toMatchObject({ code: 0, stdout: imported.stdout });
+  });
+
   it("without a config, generate asks for init or --out (exit 2) and writes nothing", () => {
     const r = bin("generate");
     expect(r.code).toBe(2);

@@ -251,6 +251,49 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
     expect(hits).toEqual([]);
   });
 
+  it("a named copy is checked on every use, even with a verified copy cached: generate fails on a wrong one, naming it", async () => {
+    writeFileSync(project.schemaFile(V), GOOD);
+    for (const [args, env] of [
+      [["--from", folder("from", OTHER)], undefined],
+      [[], folder("env", OTHER)],
+    ] as const) {
+      const r = await runMain(["generate", "--quiet", ...args], project.root, env ? { MCP_SCHEMA_DIR: env } : {});
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`${join(project.root, args.length > 0 ? "from" : "env", V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
+      expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
+    }
+    // The same copy, right this time: used, and the cache left as it is, since it holds the same bytes.
+    const [right] = await pull({ ...project.paths, versions: [V], env: folder("env", GOOD) });
+    expect(right).toMatchObject({ status: "present", source: join(project.root, "env", V, "schema.json") });
+    expect(hits).toEqual([]);
+  });
+
+  it("MCP_SCHEMA_DIR without the release: the cache serves it, as before", async () => {
+    writeFileSync(project.schemaFile(V), GOOD);
+    const empty = join(project.root, "empty");
+    mkdirSync(empty);
+    const [r] = await pull({ ...project.paths, versions: [V], env: empty });
+    expect(r).toMatchObject({ status: "present", source: project.schemaFile(V) });
+  });
+
+  it("a release the lock records from a folder is read from that folder, whatever MCP_SCHEMA_DIR holds", async () => {
+    const NEW = "2031-06-01";
+    const drafts = folder("drafts", GOOD);
+    mkdirSync(join(drafts, NEW), { recursive: true });
+    writeFileSync(join(drafts, NEW, "schema.json"), OTHER);
+    await pull({ ...project.paths, versions: [NEW], from: drafts, updateLock: true });
+    const env = folder("env", GOOD);
+    mkdirSync(join(env, NEW), { recursive: true });
+    writeFileSync(join(env, NEW, "schema.json"), GOOD);
+    rmSync(project.schemaFile(NEW));
+    const [r] = await pull({ ...project.paths, versions: [NEW], env });
+    expect(r?.source).toBe(join(drafts, NEW, "schema.json"));
+    expect(readFileSync(project.schemaFile(NEW))).toEqual(OTHER);
+    // An edited draft no longer matches the lock: every use says so, although the cache holds the recorded copy.
+    writeFileSync(join(drafts, NEW, "schema.json"), GOOD);
+    await expect(pull({ ...project.paths, versions: [NEW] })).rejects.toThrow(`${join(drafts, NEW, "schema.json")}: expected sha256 ${sha256(OTHER)}`);
+  });
+
   it("through the CLI: --timeout gives up on a silent server with exit 1 and one line", async () => {
     const r = await runMain(["pull", "--force", "--timeout", "0.3", "--from", `${base}/hang`], project.root);
     expect(r.code).toBe(1);

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { check, generate, type ProjectCheckReport } from "../api.ts";
 import type { ImportExtension } from "../config.ts";
-import { CommandFailure } from "../errors.ts";
+import { BindgenError, CommandFailure, UsageError } from "../errors.ts";
 import { IMPORT_EXTENSION_OPTION, OUT_OPTION, projectOptions, withSources, type CliContext, type SourceArgs } from "./options.ts";
 
 export function generateCommand(ctx: CliContext): CommandModule {
@@ -12,7 +12,10 @@ export function generateCommand(ctx: CliContext): CommandModule {
       withSources(y)
         .option("out", OUT_OPTION)
         .option("import-extension", IMPORT_EXTENSION_OPTION)
-        .option("check", { type: "boolean", describe: "Write nothing and download nothing; exit 1 listing stale, missing and extra files if the output is out of date" })
+        .option("check", {
+          type: "boolean",
+          describe: "Write nothing and download nothing; exit 1 listing stale, missing and extra files if the output is out of date, 2 if it cannot check",
+        })
         .option("force", { type: "boolean", describe: "Render every release, even those whose inputs are unchanged" })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing on success" })
         .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
@@ -24,7 +27,11 @@ export function generateCommand(ctx: CliContext): CommandModule {
       const options = projectOptions(ctx, a);
       const print = (line: string) => ctx.stdout(line + "\n");
       if (a.check) {
-        const report = await check(options);
+        // Exit 1 is kept for "the output is stale": anything that stops the comparison (no schemas, a bad config, a
+        // folder that is not mcp-bindgen's) exits 2, so CI can tell "regenerate" from "fix the setup".
+        const report = await check(options).catch((err: unknown) => {
+          throw err instanceof BindgenError ? new UsageError(`cannot check: ${err.message}`) : err;
+        });
         if (a.json) print(JSON.stringify(report, null, 2));
         else if (!report.upToDate || !a.quiet) printCheck(report, print);
         if (!report.upToDate) throw new CommandFailure(1);

@@ -2,6 +2,7 @@ import type { CommandModule } from "yargs";
 import type { ImportExtension } from "../config.ts";
 import { EXIT_CODES_HELP } from "../errors.ts";
 import { init } from "../init.ts";
+import { runBinary, runScript } from "../package-manager.ts";
 import { IMPORT_EXTENSION_OPTION, type CliContext } from "./options.ts";
 
 export function initCommand(ctx: CliContext): CommandModule {
@@ -26,10 +27,20 @@ export function initCommand(ctx: CliContext): CommandModule {
         force: a.force,
       });
       const print = (line: string) => ctx.stdout(line + "\n");
+      const run = (script: string) => runScript(r.packageManager, script);
       print(`${r.configFile}: ${r.config === "unchanged" ? "already set up, unchanged" : r.config} (importExtension: ${r.importExtensionReason})`);
-      if (!r.script) print(`package.json has scripts named generate and mcp:generate already; run "npx mcp-bindgen generate"`);
-      else if (r.script.added) print(`package.json: added the script "${r.script.name}"; run "npm run ${r.script.name}"`);
-      else print(`package.json: the script "${r.script.name}" already runs the generator; run "npm run ${r.script.name}"`);
+      if (!r.script) print(`package.json has scripts named generate and mcp:generate already; run "${runBinary(r.packageManager)} generate"`);
+      else if (r.script.added) print(`package.json: added the script "${r.script.name}"; run "${run(r.script.name)}"`);
+      else print(`package.json: the script "${r.script.name}" already runs the generator; run "${run(r.script.name)}"`);
+      for (const ignore of r.ignores) {
+        print(`${ignore.file}: ${ignore.added ? "added" : "already lists"} /${r.out}/ (mcp-bindgen formats and checks what it writes; your tools need not)`);
+      }
+      if (r.eslintFlatConfig) print(`${r.eslintFlatConfig}: add { ignores: ["${r.out}/"] } to its array, so ESLint leaves the generated code alone`);
+      if (r.commonjs) {
+        print(
+          `package.json has no "type": "module": TypeScript and Node treat your files and the generated ones as CommonJS. That works as it is, except: under verbatimModuleSyntax your CommonJS files import the bindings as "import mcp = require('./${r.out}/index.js')" (path relative to the importing file); with typeCheckOutput the generated modules need a package.json saying {"type": "module"} in ${r.out} (generate keeps it), and then only ES modules (or require(esm): Node 20.19+/22.12+ and TypeScript 5.8+) load them`,
+        );
+      }
     },
   };
 }

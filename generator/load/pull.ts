@@ -100,20 +100,33 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
       throw new UsageError(`unknown release "${v}" (known: ${known()}); ${how}`);
     }
   }
-  const base = options.from ?? options.env;
   const updated = new Map<string, LockEntry>();
   const results: PullResult[] = [];
   const timeoutMs = options.timeoutMs ?? 30_000;
   for (const version of versions) {
     const entry = lock.versions.get(version);
+    const base = sourceBase(version, entry, options);
     const target = schemaPath(options.cacheDir, version);
     let result: PullResult;
     let recorded = entry;
-    if (entry && !options.force && verified(target, entry.sha256)) {
+    // A copy the user names (--from, MCP_SCHEMA_DIR, the lock's folder) is read and verified on every use, even when
+    // the cache holds a verified copy: a wrong file there is an error, never silently passed over.
+    const named = base.explicit ? sourceFor(version, base.base, entry, versions.length, options.lockFile) : undefined;
+    if (entry && !options.force && named === undefined && verified(target, entry.sha256)) {
       result = { version, status: "present", source: target, sha256: entry.sha256 };
+    } else if (
+      entry &&
+      !options.force &&
+      !options.updateLock &&
+      named !== undefined &&
+      !isUrl(named) &&
+      verified(target, entry.sha256) &&
+      sameBytes(named, target, entry.sha256, lock.files)
+    ) {
+      result = { version, status: "present", source: named, sha256: entry.sha256 };
     } else {
-      const source = sourceFor(version, base, entry, versions.length, options.lockFile);
-      if (entry?.typescript) await pullTypeScript(options, version, base, entry.typescript, source);
+      const source = named ?? sourceFor(version, base.base, entry, versions.length, options.lockFile);
+      if (entry?.typescript) await pullTypeScript(options, version, base.base, entry.typescript, source);
       const bytes = await fetchBytes(source, timeoutMs);
       const hash = sha256(bytes);
       if (entry && hash !== entry.sha256 && !options.updateLock) {
@@ -137,7 +150,7 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
         updated.set(version, recorded);
       }
     }
-    if (options.examples) await placeExamples(options, version, recorded!, base, timeoutMs);
+    if (options.examples) await placeExamples(options, version, recorded!, base.base, timeoutMs);
     results.push(result);
   }
   if (options.updateLock && updated.size > 0) recordInLock(options.lockFile, updated);
@@ -181,6 +194,28 @@ async function typescriptBeside(options: PullOptions, version: string, source: s
   const bytes = readFileSync(file);
   atomicWriteFile(join(options.cacheDir, version, "schema.ts"), bytes);
   return { url: url.replace(/schema\.json$/, "schema.ts"), sha256: sha256(bytes) };
+}
+
+/**
+ * Where a release's schema comes from, in order: `--from`; the folder the lock records it from (a release pulled from
+ * a local folder is read there whether or not MCP_SCHEMA_DIR is set); MCP_SCHEMA_DIR when it holds the release (a
+ * URL base only for what the cache lacks); then the lock's URL. `explicit`: named by the user or the lock's folder,
+ * so it is read on every use.
+ */
+function sourceBase(version: string, entry: LockEntry | undefined, options: PullOptions): { base: string | undefined; explicit: boolean } {
+  if (options.from !== undefined && options.from !== "") return { base: options.from, explicit: true };
+  if (entry && !isUrl(entry.url) && existsSync(fromLock(entry.url, options.lockFile))) return { base: undefined, explicit: true };
+  const env = options.env !== undefined && options.env !== "" ? options.env : undefined;
+  if (env !== undefined && !isUrl(env) && existsSync(schemaPath(resolve(env), version))) return { base: env, explicit: true };
+  return { base: entry && !isUrl(entry.url) ? undefined : env, explicit: false };
+}
+
+/** Whether the named local copy is the cached one, byte for byte; a copy that does not match the lock is the error a download would be. */
+function sameBytes(named: string, cached: string, pinned: string, lockFiles: readonly string[]): boolean {
+  const bytes = readSource(named);
+  const hash = sha256(bytes);
+  if (hash !== pinned) throw new BindgenError(named, "", `sha256 ${pinned} (from ${lockFiles.join(" + ")})`, `got ${hash}; nothing was written`);
+  return bytes.equals(readFileSync(cached));
 }
 
 /** Adds entries to a lock file under an exclusive lock, re-reading it first so a concurrent writer's entries stay. */
@@ -287,15 +322,17 @@ function fromLock(url: string, lockFile: string): string {
 /** What a failed download adds, so a user without network (or with a release recorded from a folder) knows the way round. */
 const OFFLINE_HINT = "without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL";
 
-async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
-  if (!isUrl(source)) {
-    try {
-      return readFileSync(source);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new BindgenError(source, "", "a readable schema file", code === "ENOENT" ? "file not found" : String(code ?? err));
-    }
+function readSource(source: string): Buffer {
+  try {
+    return readFileSync(source);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new BindgenError(source, "", "a readable schema file", code === "ENOENT" ? "file not found" : String(code ?? err));
   }
+}
+
+async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
+  if (!isUrl(source)) return readSource(source);
   let response: Response;
   try {
     response = await fetch(source, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });

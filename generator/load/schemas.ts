@@ -1,5 +1,7 @@
 import { BindgenError } from "../errors.ts";
 import type { Lock } from "./lock.ts";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { pull, schemaPath, storeLock, unplaced, type SchemaStore } from "./pull.ts";
 
 export interface SchemaSources {
@@ -31,15 +33,20 @@ export async function placeSchemas(
   sources: SchemaSources = {},
   lock: Lock = storeLock(store),
 ): Promise<Map<string, PlacedSchema>> {
-  const wanted = sources.from !== undefined ? [...versions] : unplaced(store, lock, versions, sources.examples === true && !sources.offline);
+  // A release with a named copy (--from, the lock's folder, MCP_SCHEMA_DIR holding it) goes through pull on every
+  // use, which reads and verifies that copy; the others only when the cache lacks them.
+  const lacking = new Set(unplaced(store, lock, versions, sources.examples === true && !sources.offline));
+  const named = (v: string) => sources.from !== undefined || lockedFolder(store, lock, v) || envHolds(sources.env, v);
+  const wanted = versions.filter((v) => named(v) || lacking.has(v));
   if (wanted.length > 0) {
-    if (sources.offline && sources.from === undefined && sources.env === undefined) {
-      const file = schemaPath(store.cacheDir, wanted[0]!);
+    const missing = wanted.filter((v) => !named(v));
+    if (sources.offline && sources.env === undefined && missing.length > 0) {
+      const file = schemaPath(store.cacheDir, missing[0]!);
       throw new BindgenError(
         file,
         "",
         "a cached copy verified against the lock",
-        `${wanted.join(", ")} not in the cache; run "npx mcp-bindgen pull" once with network access, or set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json`,
+        `${missing.join(", ")} not in the cache; run "npx mcp-bindgen pull" once with network access, or set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json`,
       );
     }
     await pull({
@@ -52,4 +59,14 @@ export async function placeSchemas(
     });
   }
   return new Map(versions.map((v) => [v, { file: schemaPath(store.cacheDir, v), sha256: lock.versions.get(v)!.sha256 }]));
+}
+
+/** Whether the lock records the release from a local folder that is there: pull reads it from that folder (no download). */
+function lockedFolder(store: SchemaStore, lock: Lock, version: string): boolean {
+  const url = lock.versions.get(version)?.url;
+  return url !== undefined && !/^https?:\/\//i.test(url) && existsSync(resolve(dirname(store.lockFile), url));
+}
+
+function envHolds(env: string | undefined, version: string): boolean {
+  return env !== undefined && !/^https?:\/\//i.test(env) && existsSync(schemaPath(resolve(env), version));
 }

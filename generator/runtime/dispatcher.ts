@@ -539,7 +539,8 @@ export function createDispatcher<C>(
         }),
       ),
     );
-    const responses = answers.filter((answer) => answer !== undefined);
+    // A declared predicate: TypeScript before 5.5 infers none, and typeCheckOutput compiles this on 5.0.
+    const responses = answers.filter((answer): answer is DispatchResponse => answer !== undefined);
     return responses.length > 0 ? responses : undefined;
   };
 

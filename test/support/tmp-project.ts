@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { main } from "../../generator/cli.ts";
 import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
 
@@ -103,11 +103,22 @@ export function snapshotTree(dir: string): Record<string, string> | null {
   return out;
 }
 
-/** A generated/ tree that no generator would write, so "untouched" is easy to see. */
-export function plantMarkerTree(dir: string): Record<string, string> {
+/**
+ * A generated/ tree that no generator would write, so "untouched" is easy to see. It is stamped as an earlier
+ * generation (its stamps list its files), so generate may replace it; `userFile` adds a file no stamp lists.
+ */
+export function plantMarkerTree(dir: string, userFile?: { path: string; content: string }): Record<string, string> {
+  const marker = "written by the test, must survive a failed run\n";
+  const types = "export type Old = 1;\n";
   mkdirSync(join(dir, "2000-01-01"), { recursive: true });
-  writeFileSync(join(dir, "MARKER.txt"), "written by the test, must survive a failed run\n");
-  writeFileSync(join(dir, "2000-01-01", "types.ts"), "export type Old = 1;\n");
+  writeFileSync(join(dir, "MARKER.txt"), marker);
+  writeFileSync(join(dir, "2000-01-01", "types.ts"), types);
+  writeFileSync(join(dir, ".bindgen-stamp"), JSON.stringify({ input: "marker", versions: ["2000-01-01"], files: { "MARKER.txt": sha256(marker) } }));
+  writeFileSync(join(dir, "2000-01-01", ".bindgen-stamp"), JSON.stringify({ input: "marker", files: { "types.ts": sha256(types) } }));
+  if (userFile) {
+    mkdirSync(dirname(join(dir, userFile.path)), { recursive: true });
+    writeFileSync(join(dir, userFile.path), userFile.content);
+  }
   return snapshotTree(dir)!;
 }
 
