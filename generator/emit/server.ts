@@ -37,8 +37,12 @@ function statelessLines(model: ProtocolModel, codes: string, eras: string, dispa
   if (input === null || resultTypeKey === undefined)
     throw new BindgenError(model.file, model.schema.definitionsPointer, "an input_required result and a resultType key", "statelessEra builds input_required results");
   const inputSpec = JSON.stringify({ key: resultTypeKey, value: input.resultType, requests: input.requests, state: input.state });
+  const inputResults = model.methods.filter((m) => m.kind === "input").map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.results[0])}`);
   return [
     `import type * as T from "./types.js";`,
+    `import type { InputRequestMethod, InputRequestTable } from "./methods.js";`,
+    `import { validate, type DefinitionName } from "./validate.js";`,
+    `import { own } from "${runtimeImport("json", 1)}";`,
     `import { createServerDispatcher, type ServerDispatchHandlers } from "./dispatch.js";`,
     `import { checkHttpHeaders, httpStatusOf } from "./http.js";`,
     `import type { DispatcherOptions } from "${dispatcher}";`,
@@ -73,6 +77,15 @@ function statelessLines(model: ProtocolModel, codes: string, eras: string, dispa
     `    dispatcher.handle,`,
     `    requestState === undefined ? {} : { requestState },`,
     `  );`,
+    `}`,
+    ``,
+    `const INPUT_RESULTS: { readonly [M in InputRequestMethod]: DefinitionName } = { ${inputResults.join(", ")} };`,
+    ``,
+    `/** The answer a retried request brought for \`key\` (its \`${input.responses}\`), when it is a valid result of \`method\`; undefined when it is missing or of another kind. */`,
+    `export function inputResponse<M extends InputRequestMethod>(params: { readonly ${input.responses}?: T.InputResponses | undefined }, key: string, method: M): InputRequestTable[M]["result"] | undefined {`,
+    `  const answers = params.${input.responses};`,
+    `  const answer: unknown = answers !== undefined && own(answers, key) ? answers[key] : undefined;`,
+    `  return answer !== undefined && validate(INPUT_RESULTS[method], answer).ok ? (answer as InputRequestTable[M]["result"]) : undefined;`,
     `}`,
   ];
 }

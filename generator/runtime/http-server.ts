@@ -488,8 +488,12 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         "Not acceptable: GET needs Accept: text/event-stream",
       );
     const sessionId = header(exchange.headers, SESSION_HEADER);
+    // Without a session there is no stream to offer: 405, as the transport page allows (and the
+    // stateless era has no GET stream at all).
     if (sessionId === undefined)
-      return failReply(400, codes.invalidRequest, "Bad request: no Mcp-Session-Id");
+      return failReply(405, codes.invalidRequest, "Method not allowed: GET needs a session", {
+        allow: "POST, DELETE",
+      });
     const session = sessions.get(sessionId);
     if (session === undefined) return failReply(404, codes.invalidRequest, "Session not found");
     session.lastSeen = now();

@@ -30,7 +30,11 @@ export interface StatelessContext<InputRequests, InputRequired> extends Transpor
    */
   readonly state: JsonObject | undefined;
   /** The `input_required` result asking the client for `inputRequests`; with `state`, signed into `requestState`. */
-  inputRequired(inputRequests: InputRequests, state?: JsonObject): Promise<InputRequired>;
+  inputRequired(
+    this: void,
+    inputRequests: InputRequests,
+    state?: JsonObject,
+  ): Promise<InputRequired>;
 }
 
 export interface SessionInfo<S> {

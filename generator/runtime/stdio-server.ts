@@ -1,15 +1,26 @@
 import { parseText, refusalAnswer } from "./jsonrpc.js";
 import { createLineSplitter, encodeLine } from "./ndjson.js";
-import type { SessionEra, StatelessEra, TransportContext } from "./server-eras.js";
+import {
+  isInitialize,
+  type ServerSession,
+  type SessionEra,
+  type StatelessEra,
+  type TransportContext,
+} from "./server-eras.js";
 
 /**
  * An MCP server over stdio (basic/transports, "stdio"): newline-delimited JSON-RPC read from
  * `input` and written to `output`, any readable/writable pair (the process's stdin and stdout in
  * practice). Nothing but messages goes to `output`; diagnostics go to `log` (stderr), as the
- * transport page requires. The connection is the session: one era serves it.
+ * transport page requires. The connection is the session: an `initialize` as the first request makes
+ * it a session of the session era; any other first request, the stateless era's connection.
  */
 
 export interface StdioServerOptions {
+  /** The stateless release's era (`statelessEra` of its `server.ts`). */
+  readonly stateless?: StatelessEra;
+  /** The session release's era (`sessionEra` of its `server.ts`). */
+  readonly sessions?: SessionEra;
   /** Chunks of input; `process.stdin` is one. */
   readonly input: AsyncIterable<string | Uint8Array>;
   /** Where messages go; `process.stdout` is one. */
@@ -29,10 +40,7 @@ export interface StdioServer {
 
 const NO_HEADERS = Object.freeze({});
 
-export function serveStdio(
-  era: StatelessEra | SessionEra,
-  options: StdioServerOptions,
-): StdioServer {
+export function serveStdio(options: StdioServerOptions): StdioServer {
   const log = (text: string): void => {
     try {
       options.log?.(text);
@@ -43,7 +51,9 @@ export function serveStdio(
   const write = (message: object): void => {
     options.output.write(encodeLine(message));
   };
-  const session = era.kind === "sessions" ? era.open(undefined) : undefined;
+  // Chosen by the first request: the session once an initialize opened one.
+  let session: ServerSession | undefined;
+  let chosen: "stateless" | "sessions" | undefined;
   const inFlight = new Set<Promise<void>>();
 
   const base: TransportContext = { headers: NO_HEADERS, send: write };
@@ -72,10 +82,21 @@ export function serveStdio(
         log(`mcp stdio: a response nothing waits for (id ${String(message.id)})`);
       return;
     }
-    const answered =
-      era.kind === "sessions"
-        ? era.handle(session!, message, base, undefined, () => write)
-        : era.handle(message, base, undefined);
+    const sessions = options.sessions;
+    if (chosen === undefined && message.kind === "request")
+      chosen =
+        sessions !== undefined &&
+        (options.stateless === undefined || isInitialize(sessions.spec, message))
+          ? "sessions"
+          : "stateless";
+    const era =
+      chosen === "sessions" || options.stateless === undefined ? sessions : options.stateless;
+    if (era === undefined) return log("mcp stdio: no era to serve with");
+    let answered;
+    if (era.kind === "sessions") {
+      session ??= era.open(undefined);
+      answered = era.handle(session, message, base, undefined, () => write);
+    } else answered = era.handle(message, base, undefined);
     const task = answered
       .then((response) => {
         if (response !== undefined) write(response);
