@@ -22,7 +22,7 @@ export interface StdioServerOptions {
   /** The session release's era (`sessionEra` of its `server.ts`). */
   readonly sessions?: SessionEra;
   /** Chunks of input; `process.stdin` is one. */
-  readonly input: AsyncIterable<string | Uint8Array>;
+  readonly input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
   /** Where messages go; `process.stdout` is one. */
   readonly output: { write(chunk: string): unknown };
   /** Diagnostics (an overlong line, an internal error); e.g. `(text) => process.stderr.write(text + "\n")`. */
