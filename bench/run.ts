@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { PACKAGE_ROOT } from "../generator/project.ts";
 import { BUNDLE_COMMANDS, benchBundle } from "./bundle.ts";
 import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
+import { SERVER_COMMANDS, benchServer } from "./server.ts";
 import { GENERATION_COMMANDS, benchGeneration } from "./generation.ts";
 import { missingRow, renderTable, row, type BenchRow } from "./table.ts";
 import { TYPECHECK_COMMANDS, benchTypecheck } from "./typecheck.ts";
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
     ["bundle", benchBundle],
     ["envelope", benchEnvelope],
     ["validation", validationRows],
+    ["server", benchServer],
   ];
   const rows: BenchRow[] = [];
   for (const [name, run] of sections) {
@@ -78,7 +80,14 @@ async function main(): Promise<void> {
   const table = renderTable(rows);
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   process.stdout.write(table + "\n");
-  const commands = [...GENERATION_COMMANDS, ...TYPECHECK_COMMANDS, ...BUNDLE_COMMANDS, ...ENVELOPE_COMMANDS, "validation: runValidationBench() from bench/validate.bench.ts"];
+  const commands = [
+    ...GENERATION_COMMANDS,
+    ...TYPECHECK_COMMANDS,
+    ...BUNDLE_COMMANDS,
+    ...ENVELOPE_COMMANDS,
+    "validation: runValidationBench() from bench/validate.bench.ts",
+    ...SERVER_COMMANDS,
+  ];
   writeFileSync(
     join(PACKAGE_ROOT, "bench", "RESULTS.md"),
     [

@@ -3,7 +3,6 @@
  * (@modelcontextprotocol/conformance) calls by name, as data and small functions. Nothing here knows
  * about HTTP or JSON-RPC; server.ts puts it on the wire for both protocol eras.
  */
-import { createHmac, randomBytes } from "node:crypto";
 import type * as Modern from "../generated/2026-07-28/index.js";
 
 export const SERVER_INFO = { name: "mcp-bindgen-example-server", version: "0.1.0" };
@@ -55,6 +54,7 @@ const JSON_SCHEMA_2020_12: Schema = {
 };
 
 export const TOOLS: readonly FixtureTool[] = [
+  tool("echo", "Returns the text it is given", BOTH, { type: "object", properties: { text: { type: "string" } }, required: ["text"] }),
   tool("test_simple_text", "Returns one text block"),
   tool("test_image_content", "Returns one image block"),
   tool("test_audio_content", "Returns one audio block"),
@@ -255,25 +255,4 @@ export function renderPrompt(name: string, args: Readonly<Record<string, string>
         { role: "user", content: text("Please analyze the image above.") },
       ];
   }
-}
-
-// ---- Signed requestState ---------------------------------------------------------------------
-
-/**
- * requestState comes back from the client, so the server signs what it puts there and believes only
- * what it signed (a client could otherwise skip a step or forge an answer). The key lives per process.
- */
-const STATE_KEY = randomBytes(32);
-
-export function signState(state: Readonly<Record<string, unknown>>): string {
-  const payload = Buffer.from(JSON.stringify(state)).toString("base64url");
-  return `${payload}.${createHmac("sha256", STATE_KEY).update(payload).digest("base64url")}`;
-}
-
-export function verifyState(token: string): Record<string, unknown> | undefined {
-  const [payload, mac, extra] = token.split(".");
-  if (payload === undefined || mac === undefined || extra !== undefined) return undefined;
-  if (createHmac("sha256", STATE_KEY).update(payload).digest("base64url") !== mac) return undefined;
-  const state: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-  return typeof state === "object" && state !== null && !Array.isArray(state) ? { ...state } : undefined;
 }

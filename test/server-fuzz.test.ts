@@ -1,6 +1,7 @@
 // Bad input on the wire: random bodies and header sets against the example server on 127.0.0.1. Every
 // request gets an HTTP answer whose status fits what it was sent, every JSON body is a JSON-RPC message, and
-// the server still serves a well-formed request afterwards.
+// the server still serves a well-formed request afterwards. Requests cut off at random points (while the body
+// is sent, while the handler runs, mid-stream) leave nothing pending.
 import { request as httpRequest, Agent } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,8 @@ let server: ExampleServer;
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, bodyLimit: BODY_LIMIT });
+  // Disconnected 2025 requests are aborted at once, so the disconnect fuzz can see nothing is left pending.
+  server = await startServer({ port: 0, bodyLimit: BODY_LIMIT, resumeWindowMs: 0 });
 });
 
 afterAll(async () => {
@@ -140,6 +142,63 @@ describe("example server under random input", () => {
     const answer = await send(verb, extra, text);
     expect(answer.status).toBe(status);
     expect(JSON.parse(answer.body)).toEqual({ jsonrpc: "2.0", error: { code, message: expect.any(String) } });
+  });
+});
+
+/** Sends a request and drops the connection after `afterMs` (or once the first bytes arrive, whichever is first). */
+function sendAndLeave(method: string, headers: Record<string, string>, body: string, afterMs: number): Promise<void> {
+  const url = new URL(server.url);
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, headers }, (res) => {
+      res.once("data", () => req.destroy());
+      res.on("end", resolve);
+      res.on("error", () => resolve());
+      res.on("close", () => resolve());
+    });
+    req.on("error", () => resolve());
+    req.on("close", () => resolve());
+    req.write(body.slice(0, Math.floor(body.length / 2)));
+    setTimeout(() => {
+      if (afterMs % 2 === 0) req.end(body.slice(Math.floor(body.length / 2)));
+      setTimeout(() => req.destroy(), afterMs);
+    }, afterMs);
+  });
+}
+
+describe("example server under early disconnects", () => {
+  const modern = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };
+  const call = (id: number, name: string) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { text: "x" }, _meta: { ...META, progressToken: id } } });
+
+  it("requests cut off while their body is sent, while their handler runs or mid-stream leave nothing pending, and the server keeps serving", async () => {
+    const init = await send(
+      "POST",
+      { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    );
+    const session = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", "mcp-session-id": init.session! };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("test_tool_with_progress", "test_tool_with_logging", "echo", "test_simple_text", "listen"),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 30 }),
+        async (tool, inSession, afterMs) => {
+          // subscriptions/listen holds its stream until the client leaves: only the disconnect ends it.
+          if (tool === "listen") {
+            const listen = { jsonrpc: "2.0", id: afterMs + 2, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } };
+            return sendAndLeave("POST", { ...modern, "mcp-method": "subscriptions/listen" }, JSON.stringify(listen), afterMs);
+          }
+          const headers = inSession ? session : { ...modern, "mcp-name": tool };
+          await sendAndLeave("POST", headers, call(afterMs + 2, tool), afterMs);
+        },
+      ),
+      { numRuns: Math.min(RUNS, 300) },
+    );
+    // Handlers that were cut off finish their current step (at most one 20 ms pause) before they see the abort.
+    for (let i = 0; i < 50 && server.handler.pending > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.handler.pending).toBe(0);
+    const alive = await send("POST", { ...modern, "mcp-name": "echo" }, call(1, "echo"));
+    expect(alive.status).toBe(200);
   });
 });
 

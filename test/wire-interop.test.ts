@@ -1,5 +1,5 @@
 // The examples against the official SDKs, over Streamable HTTP on 127.0.0.1: SDK clients (v1 1.32.2 and
-// v2 2.4.0, both negotiating with initialize) against the example server, and the example client against
+// v2 2.4.0 negotiating with initialize, and v2 in 2026-07-28) against the example server, and the example client against
 // an SDK v1 server (legacy only: the client must fall back) and an SDK v2 server (modern first).
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -49,6 +49,22 @@ describe("official SDK clients against the example server", () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("test_image_content");
       expect(await client.callTool({ name: "test_image_content", arguments: {} })).toMatchObject({ content: [{ type: "image", mimeType: "image/png" }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("SDK v2 Client in 2026-07-28 (versionNegotiation auto: server/discover first): list tools, call one", async () => {
+    const client = new ClientV2({ name: "sdk-v2-client", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const transport = new TransportV2(new URL(server.url));
+    const sessions = server.handler.sessions;
+    await client.connect(transport);
+    try {
+      // No initialize, so no new session: the client speaks the stateless era.
+      expect(server.handler.sessions).toBe(sessions);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("echo");
+      expect(await client.callTool({ name: "echo", arguments: { text: "over 2026-07-28" } })).toMatchObject({ content: [{ type: "text", text: "over 2026-07-28" }] });
     } finally {
       await client.close();
     }

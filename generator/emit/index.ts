@@ -8,6 +8,7 @@ import { emitMeta } from "./meta.ts";
 import { emitHttp } from "./http.ts";
 import { emitMethods } from "./methods.ts";
 import { emitRequester } from "./requester.ts";
+import { emitServer } from "./server.ts";
 import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { runtimeFiles } from "./runtime-files.ts";
@@ -31,6 +32,8 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "dispatch", emit: emitDispatch },
   // Only releases whose Streamable HTTP transport routes on headers have the header functions.
   { module: "http", emit: emitHttp, when: (model) => model.http !== null },
+  // The server transports' side of a release: a session release, or a stateless one with its header facts.
+  { module: "server", emit: emitServer, when: (model) => model.era === "legacy" || model.http !== null },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */

@@ -88,6 +88,36 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     ],
     moduleSpecifier: runtimeImport("origin", 0),
   });
+  // The server transports, over the eras each release's server.ts builds.
+  file.addExportDeclaration({
+    namedExports: [
+      "createHttpHandler",
+      { name: "HttpExchange", isTypeOnly: true },
+      { name: "HttpHandler", isTypeOnly: true },
+      { name: "HttpReply", isTypeOnly: true },
+      { name: "HttpServerOptions", isTypeOnly: true },
+      { name: "PlatformResponse", isTypeOnly: true },
+      { name: "RequestLike", isTypeOnly: true },
+      { name: "ResponseLike", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("http-server", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: ["toNodeListener", { name: "NodeRequestLike", isTypeOnly: true }, { name: "NodeResponseLike", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("node-http", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: ["serveStdio", { name: "StdioServer", isTypeOnly: true }, { name: "StdioServerOptions", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("stdio-server", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: ["createStateCodec", { name: "StateCodec", isTypeOnly: true }, { name: "StateCodecOptions", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("request-state", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: ["createLineSplitter", "encodeLine", { name: "LineSplitter", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("ndjson", 0),
+  });
 }
 
 function addConstants(file: StatementSink, models: readonly ProtocolModel[], resultType: ResultTypeFacts | null): void {

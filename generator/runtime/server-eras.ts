@@ -1,0 +1,291 @@
+import type { DispatchResponse } from "./dispatcher.js";
+import { isObject, own, type JsonObject } from "./json.js";
+import type { WireMessage } from "./jsonrpc.js";
+import type { HeaderValues } from "./origin.js";
+import { createStateCodec, type StateCodec, type StateCodecOptions } from "./request-state.js";
+import type { CallOptions, RequesterLifecycle } from "./requester.js";
+import { RpcError } from "./rpc-error.js";
+
+/**
+ * What a server transport (HTTP, stdio) needs of a release, whatever the wire: the release's
+ * dispatcher and the few facts a transport acts on. Each release's `server.ts` builds one
+ * (`statelessEra` in a stateless release, `sessionEra` in a session release) from its handler
+ * table; the transports take them as they are. The contexts below are what handlers get as
+ * `ctx.context`, typed by the release that built the era.
+ */
+
+/** What `ctx.context` holds in every era. */
+export interface TransportContext {
+  /** The request's HTTP headers, names lower-cased; empty over stdio. */
+  readonly headers: HeaderValues;
+  /** Sends a message to the client on this request's stream: `ctx.notify` and `ctx.progress` go here. */
+  send(this: void, message: object): void;
+}
+
+/** `ctx.context` in a stateless release: the verified `requestState` and the `input_required` builder. */
+export interface StatelessContext<InputRequests, InputRequired> extends TransportContext {
+  /**
+   * The state a retried request brought back, verified and decoded; undefined on a first call. A
+   * request whose state is unsigned, altered or expired is answered -32602 before any handler runs.
+   */
+  readonly state: JsonObject | undefined;
+  /** The `input_required` result asking the client for `inputRequests`; with `state`, signed into `requestState`. */
+  inputRequired(
+    this: void,
+    inputRequests: InputRequests,
+    state?: JsonObject,
+  ): Promise<InputRequired>;
+}
+
+export interface SessionInfo<S> {
+  /** The `Mcp-Session-Id`; undefined over stdio, where the connection is the session. */
+  readonly id: string | undefined;
+  /** What `sessionState()` made for this session: the handlers' own per-session data. */
+  readonly state: S;
+}
+
+/** `ctx.context` in a session release: the session, and requests to the client (sampling, elicitation, roots). */
+export interface SessionContext<Request, S> extends TransportContext {
+  readonly session: SessionInfo<S>;
+  /**
+   * Sends a request to the client on this request's stream (or the session's standalone stream once
+   * this one has ended) and resolves with its result; rejects with an `RpcError` for an error answer,
+   * with the signal's reason when aborted (the client is told with a cancel notification), or after
+   * the era's `requestTimeoutMs`.
+   */
+  readonly request: Request;
+}
+
+export interface EraCodes {
+  readonly invalidRequest: number;
+  readonly invalidParams: number;
+  readonly internalError: number;
+}
+
+/** A dispatcher's `handle`, whatever its context type: the era passes the context it built. */
+type Handle = (
+  message: unknown,
+  context: never,
+  signal?: AbortSignal,
+) => Promise<DispatchResponse | undefined>;
+
+/** What a release's `statelessEra` hands the runtime. */
+export interface StatelessSpec {
+  /** The versions this era serves (`MCP-Protocol-Version` and `_meta`). */
+  readonly versions: readonly string[];
+  readonly codes: EraCodes;
+  /** The `input_required` result: its `resultType` key and value, and the members holding the input requests and the state. */
+  readonly inputRequired: {
+    readonly key: string;
+    readonly value: string;
+    readonly requests: string;
+    readonly state: string;
+  };
+  /** The release's `checkHttpHeaders`, given the called tool when the transport knows it. */
+  checkHeaders(
+    headers: HeaderValues,
+    message: object,
+    toolName: string | undefined,
+  ):
+    | { readonly ok: true }
+    | { readonly ok: false; readonly status: number; readonly response: object };
+  /** The release's `httpStatusOf`. */
+  statusOf(response: object | undefined): number;
+}
+
+export interface StatelessEra {
+  readonly kind: "stateless";
+  readonly spec: StatelessSpec;
+  /** Answers one parsed request or notification; never throws. */
+  handle(
+    message: WireMessage,
+    base: TransportContext,
+    signal: AbortSignal | undefined,
+  ): Promise<DispatchResponse | undefined>;
+}
+
+export interface StatelessEraOptions {
+  /** How `requestState` is signed: a codec, or the options of the default one (a random key per process). */
+  readonly requestState?: StateCodec | StateCodecOptions;
+}
+
+export function createStatelessEra(
+  spec: StatelessSpec,
+  handle: Handle,
+  options: StatelessEraOptions = {},
+): StatelessEra {
+  const given = options.requestState;
+  const codec: StateCodec =
+    given !== undefined && "verify" in given ? given : createStateCodec(given);
+  const input = spec.inputRequired;
+  const build = (inputRequests: unknown, token: string | undefined): JsonObject =>
+    token === undefined
+      ? { [input.key]: input.value, [input.requests]: inputRequests }
+      : { [input.key]: input.value, [input.requests]: inputRequests, [input.state]: token };
+  const inputRequired = async (inputRequests: unknown, state?: JsonObject): Promise<JsonObject> =>
+    build(inputRequests, state === undefined ? undefined : await codec.sign(state));
+  const run = handle as (
+    message: unknown,
+    context: unknown,
+    signal?: AbortSignal,
+  ) => Promise<DispatchResponse | undefined>;
+
+  return {
+    kind: "stateless",
+    spec,
+    async handle(message, base, signal) {
+      let state: JsonObject | undefined;
+      if (message.kind === "request" && message.params !== undefined) {
+        const token = own(message.params, input.state) ? message.params[input.state] : undefined;
+        if (token !== undefined) {
+          state = await codec.verify(token);
+          if (state === undefined)
+            return {
+              jsonrpc: "2.0",
+              id: message.id,
+              error: {
+                code: spec.codes.invalidParams,
+                message: `Invalid params: ${input.state} failed its integrity check or expired`,
+              },
+            };
+        }
+      }
+      const context = { headers: base.headers, send: base.send, state, inputRequired };
+      return run(message, context, signal);
+    },
+  };
+}
+
+/** Sends server→client requests through `send`; a release's `createServerRequester`. */
+export type RequesterFactory = (
+  send: (message: object) => void,
+  options: { readonly nextId: () => string | number; readonly timeoutMs?: number },
+) => RequesterLifecycle & {
+  request(method: string, params: never, options?: CallOptions): Promise<unknown>;
+};
+
+/** What a release's `sessionEra` hands the runtime. */
+export interface SessionSpec {
+  /** The versions this era serves: `MCP-Protocol-Version` headers that route here. */
+  readonly versions: readonly string[];
+  readonly codes: EraCodes;
+  /** The request that opens a session. */
+  readonly initialize: string;
+  readonly createRequester: RequesterFactory;
+}
+
+export interface SessionEraOptions<S> {
+  /** Makes each new session's `state`. */
+  readonly sessionState?: () => S;
+  /** How long a request to the client may wait for its answer. Default 60 s. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** One session as the transports keep it. */
+export interface ServerSession {
+  readonly info: SessionInfo<unknown>;
+  /** Feeds a response from the client to the request it answers; false when none is waiting for it. */
+  receive(message: WireMessage): boolean;
+  /** Requests to the client still waiting for an answer. */
+  readonly pending: number;
+  /** Fails every request to the client still waiting (the session ended). */
+  close(): void;
+}
+
+export interface SessionEra {
+  readonly kind: "sessions";
+  readonly spec: SessionSpec;
+  open(id: string | undefined): ServerSession;
+  /**
+   * Answers one parsed request or notification of `session`. `fallback` is where requests to the
+   * client go once this request's own stream has ended (the standalone stream), if there is one.
+   */
+  handle(
+    session: ServerSession,
+    message: WireMessage,
+    base: TransportContext,
+    signal: AbortSignal | undefined,
+    fallback: () => ((message: object) => void) | undefined,
+  ): Promise<DispatchResponse | undefined>;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export function createSessionEra<S>(
+  spec: SessionSpec,
+  handle: Handle,
+  options: SessionEraOptions<S> = {},
+): SessionEra {
+  const run = handle as (
+    message: unknown,
+    context: unknown,
+    signal?: AbortSignal,
+  ) => Promise<DispatchResponse | undefined>;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const requesters = new WeakMap<ServerSession, Set<RequesterLifecycle>>();
+  const counters = new WeakMap<ServerSession, () => number>();
+
+  return {
+    kind: "sessions",
+    spec,
+    open(id) {
+      const waiting = new Set<RequesterLifecycle>();
+      let counter = 0;
+      const info: SessionInfo<unknown> = { id, state: options.sessionState?.() };
+      const session: ServerSession = {
+        info,
+        receive(message) {
+          for (const requester of waiting) if (requester.receive(message)) return true;
+          return false;
+        },
+        get pending() {
+          let count = 0;
+          for (const requester of waiting) count += requester.pending;
+          return count;
+        },
+        close() {
+          for (const requester of waiting) requester.close(new Error("Session ended"));
+          waiting.clear();
+        },
+      };
+      requesters.set(session, waiting);
+      counters.set(session, () => ++counter);
+      return session;
+    },
+    handle(session, message, base, signal, fallback) {
+      const waiting = requesters.get(session)!;
+      const nextId = counters.get(session)!;
+      let ended = false;
+      const send = (outgoing: object): void => {
+        if (!ended) return base.send(outgoing);
+        const other = fallback();
+        if (other === undefined)
+          throw new RpcError(spec.codes.internalError, "No stream left to reach the client on");
+        other(outgoing);
+      };
+      const request = async (method: string, params: unknown, call: CallOptions = {}) => {
+        const requester = spec.createRequester(send, { nextId, timeoutMs });
+        waiting.add(requester);
+        try {
+          const merged = call.signal ?? signal;
+          return await requester.request(
+            method,
+            params as never,
+            merged === undefined ? call : { ...call, signal: merged },
+          );
+        } finally {
+          waiting.delete(requester);
+        }
+      };
+      const context = { headers: base.headers, send: base.send, session: session.info, request };
+      return run(message, context, signal).finally(() => {
+        ended = true;
+      });
+    },
+  };
+}
+
+/** Whether `message` is the request that opens a session. */
+export function isInitialize(spec: SessionSpec, message: unknown): boolean {
+  return isObject(message) && message["method"] === spec.initialize && own(message, "id");
+}

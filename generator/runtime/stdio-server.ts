@@ -1,0 +1,132 @@
+import { parseText, refusalAnswer } from "./jsonrpc.js";
+import { createLineSplitter, encodeLine } from "./ndjson.js";
+import {
+  isInitialize,
+  type ServerSession,
+  type SessionEra,
+  type StatelessEra,
+  type TransportContext,
+} from "./server-eras.js";
+
+/**
+ * An MCP server over stdio (basic/transports, "stdio"): newline-delimited JSON-RPC read from
+ * `input` and written to `output`, any readable/writable pair (the process's stdin and stdout in
+ * practice). Nothing but messages goes to `output`; diagnostics go to `log` (stderr), as the
+ * transport page requires. The connection is the session: an `initialize` as the first request makes
+ * it a session of the session era; any other first request, the stateless era's connection.
+ */
+
+export interface StdioServerOptions {
+  /** The stateless release's era (`statelessEra` of its `server.ts`). */
+  readonly stateless?: StatelessEra;
+  /** The session release's era (`sessionEra` of its `server.ts`). */
+  readonly sessions?: SessionEra;
+  /** Chunks of input; `process.stdin` is one. */
+  readonly input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+  /** Where messages go; `process.stdout` is one. */
+  readonly output: { write(chunk: string): unknown };
+  /** Diagnostics (an overlong line, an internal error); e.g. `(text) => process.stderr.write(text + "\n")`. */
+  readonly log?: (text: string) => void;
+  /** Longer lines are dropped and logged. Default 4 MiB. */
+  readonly maxLineBytes?: number;
+}
+
+export interface StdioServer {
+  /** Settles once the input has ended and every request read has been answered. */
+  readonly done: Promise<void>;
+  /** Requests being handled, plus requests to the client still waiting for an answer. */
+  readonly pending: number;
+}
+
+const NO_HEADERS = Object.freeze({});
+
+export function serveStdio(options: StdioServerOptions): StdioServer {
+  const log = (text: string): void => {
+    try {
+      options.log?.(text);
+    } catch {
+      // Logging must never stop the server.
+    }
+  };
+  const write = (message: object): void => {
+    options.output.write(encodeLine(message));
+  };
+  // Chosen by the first request: the session once an initialize opened one.
+  let session: ServerSession | undefined;
+  let chosen: "stateless" | "sessions" | undefined;
+  const inFlight = new Set<Promise<void>>();
+
+  const base: TransportContext = { headers: NO_HEADERS, send: write };
+
+  const onLine = (line: string): void => {
+    if (line.trim() === "") return;
+    const parsed = parseText(line);
+    if (!parsed.ok) {
+      let answer = true;
+      try {
+        answer = refusalAnswer(JSON.parse(line)).answer;
+      } catch {
+        // Not JSON at all: -32700 with a null id.
+      }
+      if (answer)
+        write({
+          jsonrpc: "2.0",
+          id: parsed.id ?? null,
+          error: { code: parsed.error.code, message: parsed.error.message },
+        });
+      return;
+    }
+    const message = parsed.message;
+    if (message.kind === "result" || message.kind === "error") {
+      if (session === undefined || !session.receive(message))
+        log(`mcp stdio: a response nothing waits for (id ${String(message.id)})`);
+      return;
+    }
+    const sessions = options.sessions;
+    if (chosen === undefined && message.kind === "request")
+      chosen =
+        sessions !== undefined &&
+        (options.stateless === undefined || isInitialize(sessions.spec, message))
+          ? "sessions"
+          : "stateless";
+    const era =
+      chosen === "sessions" || options.stateless === undefined ? sessions : options.stateless;
+    if (era === undefined) return log("mcp stdio: no era to serve with");
+    let answered;
+    if (era.kind === "sessions") {
+      session ??= era.open(undefined);
+      answered = era.handle(session, message, base, undefined, () => write);
+    } else answered = era.handle(message, base, undefined);
+    const task = answered
+      .then((response) => {
+        if (response !== undefined) write(response);
+      })
+      .catch((error: unknown) => log(`mcp stdio: ${String(error)}`))
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  };
+
+  const splitter = createLineSplitter(onLine, {
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    onOverflow: () => log("mcp stdio: dropped a line over the size limit"),
+  });
+
+  const done = (async (): Promise<void> => {
+    try {
+      for await (const chunk of options.input) splitter.push(chunk);
+    } catch (error) {
+      log(`mcp stdio: input failed: ${String(error)}`);
+    }
+    splitter.end();
+    // No answer can come any more: requests to the client fail, so their handlers can finish.
+    session?.close();
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  })();
+
+  return {
+    done,
+    get pending() {
+      return inFlight.size + (session?.pending ?? 0);
+    },
+  };
+}

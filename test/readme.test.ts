@@ -1,0 +1,56 @@
+// Every ```ts block of README.md compiles against a fresh generation, in a project laid out as the README says:
+// the bindings in `mcp/` beside the snippet (imported as "./mcp/index.js" or "./mcp/<release>/index.js") and the
+// programmatic API as "mcp-bindgen". A snippet can never name a helper the package does not ship.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../generator/project.ts";
+import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
+
+/** The ```ts blocks of a Markdown text, with the line each starts on. */
+export function tsBlocks(markdown: string): { line: number; code: string }[] {
+  const blocks: { line: number; code: string }[] = [];
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== "```ts") continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && lines[end]!.trim() !== "```") end++;
+    blocks.push({ line: start + 1, code: lines.slice(start, end).join("\n") });
+    i = end;
+  }
+  return blocks;
+}
+
+const blocks = tsBlocks(readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8"));
+const project = mkdtempSync(join(tmpdir(), "mcp-bindgen-readme-"));
+cpSync(join(PACKAGE_ROOT, "generated"), join(project, "mcp"), { recursive: true });
+writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
+const files = blocks.map((block) => {
+  const file = join(project, `readme-line-${block.line}.ts`);
+  // Each snippet is a module of its own, as in a user's file.
+  writeFileSync(file, `${block.code}\nexport {};\n`);
+  return file;
+});
+const diagnostics = typecheck(files, {
+  ...STRICT_OPTIONS,
+  types: ["node"],
+  typeRoots: [join(PACKAGE_ROOT, "node_modules", "@types")],
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  paths: { "mcp-bindgen": [join(PACKAGE_ROOT, "generator", "index.ts")] },
+});
+
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe("README.md's TypeScript blocks", () => {
+  it("finds the blocks of each section that promises code (usage, API, server, client)", () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(blocks.map((block, i) => [block.line, files[i]!] as const))("the block at line %i compiles", (_, file) => {
+    expect(formatDiagnostics(diagnostics.filter((d) => d.file === file))).toBe("");
+  });
+});
