@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RenderOptions, RootEmitter, VersionEmitter } from "./emitted.ts";
+import { emitClient } from "./client.ts";
 import { emitEnvelope } from "./envelope.ts";
 import { emitDispatch } from "./dispatch.ts";
 import { emitErrors } from "./errors.ts";
@@ -31,6 +32,7 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "dispatch", emit: emitDispatch },
   // Only releases whose Streamable HTTP transport routes on headers have the header functions.
   { module: "http", emit: emitHttp, when: (model) => model.http !== null },
+  { module: "client", emit: emitClient },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
