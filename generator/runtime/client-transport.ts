@@ -22,8 +22,10 @@ export interface ClientTransport {
    * response will come (an HTTP reply that ended without one): the call fails with that error at once.
    */
   send(message: object, options?: SendOptions): Promise<void>;
-  /** The era is agreed on: a session-era HTTP transport now sends `MCP-Protocol-Version` and opens its GET stream. */
+  /** The era is agreed on: a session-era HTTP transport now sends `MCP-Protocol-Version` on every request. */
   started(protocolVersion: string, sessionEra: boolean): void;
+  /** The session is initialized: a session-era HTTP transport opens its standalone GET stream. */
+  listen(): void;
   close(): Promise<void>;
 }
 

@@ -187,10 +187,12 @@ export async function connect<const D extends readonly ClientRelease[]>(
 
   try {
     let legacyChoice = sessionReleases[0];
-    const tried = new Set<string>();
+    // A version the server says it supports is tried again once: its -32022 may have been about the
+    // request (the conformance suite rejects a client's first choice once, to see it retry).
+    const tries = new Map<string, number>();
     for (let release = stateless[0]; release !== undefined;) {
       const era = release.era as StatelessEra;
-      tried.add(release.version);
+      tries.set(release.version, (tries.get(release.version) ?? 0) + 1);
       const attempt = begin(release);
       try {
         const server = await call(attempt, era.discover, {});
@@ -202,7 +204,9 @@ export async function connect<const D extends readonly ClientRelease[]>(
         }
         if (error.code !== era.unsupportedVersion) throw error;
         const supported = supportedVersions(error.data);
-        const next = stateless.find((r) => supported.includes(r.version) && !tried.has(r.version));
+        const next = stateless.find(
+          (r) => supported.includes(r.version) && (tries.get(r.version) ?? 0) < 2,
+        );
         legacyChoice = sessionReleases.find((r) => supported.includes(r.version));
         if (next === undefined && legacyChoice === undefined) throw error;
         options.onFallback?.(`${release.version}: the server supports ${supported.join(", ")}`);
@@ -235,8 +239,9 @@ export async function connect<const D extends readonly ClientRelease[]>(
         `the server chose protocol version ${String(agreed)}, which is not among the releases offered (${sessionReleases.map((r) => r.version).join(", ")})`,
       );
     const settled = chosen === release ? attempt : begin(chosen);
-    await wire.send({ jsonrpc: "2.0", method: era.initialized });
     wire.started(chosen.version, true);
+    await wire.send({ jsonrpc: "2.0", method: era.initialized });
+    wire.listen();
     return session(settled, result);
   }
 

@@ -15,6 +15,8 @@ import {
   type TransportEvents,
   type TransportFactory,
 } from "./client-transport.js";
+import { isObject } from "./json.js";
+import { responseError } from "./responses.js";
 import { RpcError } from "./rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 
@@ -119,7 +121,7 @@ function createHttpTransport(
     // An error whose id the server could not read still answers this POST: it fails the call sent.
     const unaddressed = unaddressedError(value);
     if (unaddressed !== undefined) throw unaddressed;
-    if (value !== undefined && typeof value === "object" && value !== null) {
+    if (isObject(value) || Array.isArray(value)) {
       events.message(value);
       if (id === undefined || answers(value, id)) return;
     }
@@ -134,7 +136,7 @@ function createHttpTransport(
     const parser = createSseParser(
       (event) => {
         const value = parseJson(event.data);
-        if (value === undefined || typeof value !== "object" || value === null) return;
+        if (!isObject(value) && !Array.isArray(value)) return;
         if (id !== undefined && answers(value, id)) answered = true;
         events.message(value);
       },
@@ -166,7 +168,7 @@ function createHttpTransport(
   function listen(): void {
     const parser = createSseParser((event) => {
       const value = parseJson(event.data);
-      if (value !== undefined && typeof value === "object" && value !== null) events.message(value);
+      if (isObject(value) || Array.isArray(value)) events.message(value);
     });
     void request({ method: "GET", headers: headers({ Accept: EVENT_STREAM }) })
       .then((response) => (response.ok ? readStream(response, parser, () => false) : undefined))
@@ -176,9 +178,10 @@ function createHttpTransport(
   return {
     send,
     started(version, sessionEra) {
-      if (!sessionEra) return;
-      protocolVersion = version;
-      listen();
+      if (sessionEra) protocolVersion = version;
+    },
+    listen() {
+      if (protocolVersion !== undefined) listen();
     },
     async close() {
       if (closed) return;
@@ -225,25 +228,12 @@ async function readStream(
 }
 
 function unaddressedError(value: unknown): RpcError | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const fields = value as { readonly id?: unknown; readonly error?: unknown };
-  const error = fields.error as {
-    readonly code?: unknown;
-    readonly message?: unknown;
-    readonly data?: unknown;
-  };
-  if (fields.id !== null || typeof error !== "object" || error === null) return undefined;
-  if (typeof error.code !== "number") return undefined;
-  return new RpcError(
-    error.code,
-    typeof error.message === "string" ? error.message : "",
-    error.data,
-  );
+  const error = isObject(value) && value["id"] === null ? responseError(value) : undefined;
+  return error && new RpcError(error.code, error.message, error.data);
 }
 
 function httpError(status: number, detail: string): Error {
-  const text = detail.length > 200 ? `${detail.slice(0, 200)}…` : detail;
-  return new Error(`HTTP ${status}${text === "" ? "" : `: ${text}`}`);
+  return new Error(`HTTP ${status} ${detail.slice(0, 200)}`.trim());
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

@@ -86,6 +86,7 @@ function createStdioTransport(
       writable.write(encodeLine(message));
     },
     started() {},
+    listen() {},
     async close() {
       if (closed) return;
       closed = true;
