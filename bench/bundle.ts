@@ -46,6 +46,19 @@ export async function benchBundle(): Promise<BenchRow[]> {
       { op: "≤", value: 8000, unit: "B" },
     ],
     [
+      "browser client: connect (negotiating) + httpTransport + one tools/call, with builders, parse and validators",
+      "client.ts",
+      [
+        `import { clientRelease, connect, httpTransport } from "${ENTRY}";`,
+        `export { request, notification, resultResponse, errorResponse, parse, validateMessage, validateResult } from "${ENTRY}";`,
+        `export async function callTool(url: string, name: string): Promise<unknown> {`,
+        `  const session = await connect(httpTransport(url), { releases: [clientRelease()], clientInfo: { name: "browser", version: "1" } });`,
+        `  try { return await session.request("tools/call", { name, arguments: {} }); } finally { await session.close(); }`,
+        `}`,
+      ].join("\n"),
+      { op: "≤", value: 12000, unit: "B" },
+    ],
+    [
       "the same + validate(name)",
       "envelope.ts",
       `export { request, notification, resultResponse, errorResponse, parse, validateMessage, validateResult, validate } from "${ENTRY}";`,

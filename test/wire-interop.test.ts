@@ -1,12 +1,15 @@
 // The examples against the official SDKs, over Streamable HTTP on 127.0.0.1: SDK clients (v1 1.32.2 and
 // v2 2.4.0 negotiating with initialize, and v2 in 2026-07-28) against the example server, and the example client against
-// an SDK v1 server (legacy only: the client must fall back) and an SDK v2 server (modern first).
+// an SDK v1 server (legacy only: the client must fall back) and an SDK v2 server (modern first), and
+// SDK v1 and v2 servers over stdio (both session-era there).
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect } from "../examples/client.ts";
+import { join } from "node:path";
+import { callOnce, run, type Target } from "../examples/client.ts";
+import { PACKAGE_ROOT } from "../generator/project.ts";
 import { startServer, type ExampleServer } from "../examples/server.ts";
 import { ECHO_TEXT, startSdkV1Server, startSdkV2Server } from "./support/sdk-servers.ts";
 
@@ -71,42 +74,57 @@ describe("official SDK clients against the example server", () => {
   });
 });
 
+/** The example's whole scenario against a server, and what it logged. */
+async function runExample(target: Target, options: { protocolVersion?: string } = {}): Promise<string[]> {
+  const lines: string[] = [];
+  await run(target, { ...options, log: (line) => lines.push(line) });
+  return lines;
+}
+
+const STDIO_SERVER = join(PACKAGE_ROOT, "test", "support", "sdk-stdio-server.ts");
+const ECHOED = JSON.stringify({ content: [{ type: "text", text: ECHO_TEXT }] });
+
 describe("the example client against official SDK servers", () => {
-  it("falls back to initialize against an SDK v1 McpServer (legacy only) and calls its tool", async () => {
+  it("falls back to initialize against an SDK v1 McpServer over HTTP (2025-11-25 only), lists and calls its tool", async () => {
     const sdk = await startSdkV1Server();
     try {
-      const connection = await connect(sdk.url);
-      expect(connection.era).toBe("legacy");
-      expect((await connection.listTools()).map((tool) => tool.name)).toEqual(["echo"]);
-      expect(await connection.callTool({ name: "echo" })).toMatchObject({ content: [{ type: "text", text: ECHO_TEXT }] });
-      await connection.close();
+      const lines = await runExample({ url: sdk.url });
+      expect(lines).toContain("connected: 2025-11-25");
+      expect(lines).toContain("tools: echo");
+      expect(lines).toContain(`echo: ${ECHOED}`);
     } finally {
       await sdk.close();
     }
   });
 
-  it("speaks 2026-07-28 to an SDK v2 server and calls its tool", async () => {
+  it("speaks 2026-07-28 to an SDK v2 server over HTTP, lists and calls its tool", async () => {
     const sdk = await startSdkV2Server();
     try {
-      const connection = await connect(sdk.url);
-      expect(connection.era).toBe("modern");
-      expect((await connection.listTools()).map((tool) => tool.name)).toEqual(["echo"]);
-      expect(await connection.callTool({ name: "echo" })).toMatchObject({ resultType: "complete", content: [{ type: "text", text: ECHO_TEXT }] });
-      await connection.close();
+      const lines = await runExample({ url: sdk.url });
+      expect(lines[0]).toBe("connected: 2026-07-28");
+      expect(lines).toContain("tools: echo");
+      expect(await callOnce({ url: sdk.url }, { name: "echo" })).toMatchObject({ resultType: "complete", content: [{ type: "text", text: ECHO_TEXT }] });
     } finally {
       await sdk.close();
     }
   });
 
-  it("is told to speak 2025-11-25 and goes straight to initialize, even where modern is on offer", async () => {
+  it("is told to speak 2025-11-25 and goes straight to initialize, even where 2026-07-28 is on offer", async () => {
     const sdk = await startSdkV2Server();
     try {
-      const connection = await connect(sdk.url, { protocolVersion: "2025-11-25" });
-      expect(connection.era).toBe("legacy");
-      expect(await connection.callTool({ name: "echo" })).toMatchObject({ content: [{ type: "text", text: ECHO_TEXT }] });
-      await connection.close();
+      const lines = await runExample({ url: sdk.url }, { protocolVersion: "2025-11-25" });
+      expect(lines[0]).toBe("connected: 2025-11-25");
+      expect(lines).toContain(`echo: ${ECHOED}`);
     } finally {
       await sdk.close();
     }
+  });
+
+  it.each(["v1", "v2"])("starts an SDK %s server over stdio, falls back to 2025-11-25, lists and calls its tool, and passes its stderr through", async (sdk) => {
+    const lines = await runExample({ command: `"${process.execPath}" --import tsx "${STDIO_SERVER}" ${sdk}` });
+    expect(lines).toContain("connected: 2025-11-25");
+    expect(lines).toContain("tools: echo");
+    expect(lines).toContain(`echo: ${ECHOED}`);
+    expect(lines).toContain("server: sdk stdio server: started");
   });
 });

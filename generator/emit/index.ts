@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RenderOptions, RootEmitter, VersionEmitter } from "./emitted.ts";
+import { emitClient } from "./client.ts";
 import { emitEnvelope } from "./envelope.ts";
 import { emitDispatch } from "./dispatch.ts";
 import { emitErrors } from "./errors.ts";
@@ -34,6 +35,7 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
   { module: "http", emit: emitHttp, when: (model) => model.http !== null },
   // The server transports' side of a release: a session release, or a stateless one with its header facts.
   { module: "server", emit: emitServer, when: (model) => model.era === "legacy" || model.http !== null },
+  { module: "client", emit: emitClient },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */

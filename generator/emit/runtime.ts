@@ -77,6 +77,13 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
       moduleSpecifier: runtimeImport("responses", 0),
     });
   file.addExportDeclaration({ namedExports: ["responseError", "responseResult"], moduleSpecifier: runtimeImport("responses", 0) });
+  // The client transports and `connect`; each release's `clientRelease()` is what they connect with.
+  file.addExportDeclaration({
+    namedExports: ["connect", { name: "ClientSession", isTypeOnly: true }, { name: "ConnectOptions", isTypeOnly: true }, { name: "SessionOf", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("connect", 0),
+  });
+  file.addExportDeclaration({ namedExports: ["httpTransport", { name: "HttpTransportOptions", isTypeOnly: true }], moduleSpecifier: runtimeImport("http-client", 0) });
+  file.addExportDeclaration({ namedExports: ["stdioTransport", { name: "StdioTransportOptions", isTypeOnly: true }], moduleSpecifier: runtimeImport("stdio-client", 0) });
   // DNS-rebinding protection for HTTP servers of any release (basic/transports, "Security Warning").
   file.addExportDeclaration({
     namedExports: [

@@ -1,0 +1,59 @@
+/**
+ * What a client session needs of a transport, whichever it is (Streamable HTTP, stdio, a test's pair):
+ * send one message, hand every message the server sends to `message`, say when the connection is gone.
+ */
+
+/** What the session gives a transport when it opens it. */
+export interface TransportEvents {
+  /** Every message from the server, parsed JSON not yet checked (a response, a request, a notification, or a batch). */
+  message(message: unknown): void;
+  /** The connection is gone for good (the server process exited, say): every pending call fails with `error`. */
+  closed(error: Error): void;
+}
+
+export interface SendOptions {
+  /** Per-message HTTP headers (a stateless release's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports ignore them. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface ClientTransport {
+  /**
+   * Sends one message. Rejects when it could not be delivered, or (a request) when the transport knows no
+   * response will come (an HTTP reply that ended without one): the call fails with that error at once.
+   */
+  send(message: object, options?: SendOptions): Promise<void>;
+  /** The era is agreed on: a session-era HTTP transport now sends `MCP-Protocol-Version` on every request. */
+  started(protocolVersion: string, sessionEra: boolean): void;
+  /** The session is initialized: a session-era HTTP transport opens its standalone GET stream. */
+  listen(): void;
+  close(): Promise<void>;
+}
+
+/** Opens a transport; `connect` calls it once per attempt to agree on an era. */
+export type TransportFactory = (events: TransportEvents) => ClientTransport;
+
+/** The request's id when `message` is a request, so a transport knows which response a reply should carry. */
+export function requestIdOf(message: object): string | number | undefined {
+  const fields = message as { readonly method?: unknown; readonly id?: unknown };
+  const id = fields.id;
+  return typeof fields.method === "string" && (typeof id === "string" || typeof id === "number")
+    ? id
+    : undefined;
+}
+
+/** Whether `value` (a message or a batch) holds the response to request `id`. */
+export function answers(value: unknown, id: string | number): boolean {
+  if (Array.isArray(value)) return value.some((item) => answers(item, id));
+  if (typeof value !== "object" || value === null) return false;
+  const fields = value as { readonly method?: unknown; readonly id?: unknown };
+  return fields.method === undefined && fields.id === id;
+}
+
+/** JSON text as a value; undefined for text that is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

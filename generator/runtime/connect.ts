@@ -1,0 +1,286 @@
+/**
+ * `connect`: one call that agrees on an era with a server and returns a session typed by the release
+ * agreed on. As the spec's versioning page describes: the newest stateless release first (its discovery
+ * request); a -32022 naming versions the server supports is retried with the newest of those the caller
+ * generated; another modern error signal (-32020, -32021) proves a stateless server and fails; any other
+ * error means a session-era server, reached with `initialize` at the newest session release it supports.
+ * Release data (method names, codes, builders) comes from each release's `clientRelease()`.
+ */
+import { isObject, type JsonObject } from "./json.js";
+import type { CallOptions, RequesterLifecycle } from "./requester.js";
+import { RpcError } from "./rpc-error.js";
+import type { ClientTransport, TransportFactory } from "./client-transport.js";
+
+/** A requester with its release's typed `request`. */
+export interface TypedRequester extends RequesterLifecycle {
+  request(method: never, params: never, options?: CallOptions): Promise<unknown>;
+}
+
+/** How a stateless release is reached: its discovery request, and the error codes that prove the era. */
+export interface StatelessEra {
+  readonly kind: "stateless";
+  readonly discover: string;
+  readonly unsupportedVersion: number;
+  readonly signals: readonly number[];
+}
+
+/** How a session-era release is reached: `initialize`, its params, the version its result agrees on, then `initialized`. */
+export interface SessionEra {
+  readonly kind: "session";
+  readonly initialize: string;
+  readonly initialized: string;
+  initializeParams(version: string, clientInfo: ClientIdentity): object;
+  agreedVersion(result: unknown): string | undefined;
+}
+
+/** What a stateless release adds to each HTTP POST, and which tools it may call with header parameters. */
+export interface ReleaseHttp {
+  readonly listTools: string;
+  readonly callTool: string;
+  headers(message: object, tool: object | undefined): Record<string, string>;
+  /** Whether a listed tool's `x-mcp-header` annotations are valid; a client drops the tools that are not. */
+  usable(tool: object): boolean;
+}
+
+export interface ClientIdentity {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** One generated release as `connect` sees it; each release's `clientRelease()` returns one. */
+export interface ClientRelease<
+  V extends string = string,
+  R extends TypedRequester = TypedRequester,
+  S = unknown,
+> {
+  readonly version: V;
+  readonly era: StatelessEra | SessionEra;
+  /** The release's requester over `send`: its `_meta` (stateless) and its input handler are the release's. */
+  requester(
+    send: (message: object) => Promise<void>,
+    options: { readonly clientInfo: ClientIdentity; readonly timeoutMs?: number },
+  ): R;
+  /** Answers what the server sends the client (requests, notifications); absent, requests get `methodNotFound`. */
+  readonly dispatcher: { handle(message: unknown): Promise<unknown> } | undefined;
+  readonly methodNotFound: number;
+  /** Streamable HTTP headers per message, for releases that route on them. */
+  readonly http: ReleaseHttp | undefined;
+  /** Only a type: what the server said when the era was agreed (discovery's or `initialize`'s result). */
+  readonly server?: S;
+}
+
+/** A session with a server, typed by the release agreed on: narrow on `version` for its methods. */
+export interface ClientSession<V extends string, R extends TypedRequester, S> {
+  readonly version: V;
+  /** True for a session-era release (`initialize`, `Mcp-Session-Id`), false for a stateless one. */
+  readonly sessionEra: boolean;
+  /** The release's typed requests; tools whose `x-mcp-header` annotations are invalid are dropped from `tools/list`. */
+  readonly request: R["request"];
+  /** What the server said when the era was agreed: discovery's result, or `initialize`'s. */
+  readonly server: S;
+  /** Ends the session: pending calls fail, a session-era HTTP session is DELETEd, a spawned server is stopped. */
+  close(): Promise<void>;
+}
+
+export type SessionOf<D> =
+  D extends ClientRelease<infer V, infer R, infer S> ? ClientSession<V, R, S> : never;
+
+export interface ConnectOptions<D extends readonly ClientRelease[]> {
+  /** The releases to offer, any order: the newest stateless one is tried first. */
+  readonly releases: D;
+  readonly clientInfo: ClientIdentity;
+  /** Speak only this version (no negotiation beyond it). */
+  readonly protocolVersion?: string;
+  /** Each negotiation request's timeout, and the session's default per call. Defaults to 30 s for negotiation, none after. */
+  readonly timeoutMs?: number;
+  /** Aborts the negotiation. */
+  readonly signal?: AbortSignal;
+  /** Told why an era was tried and left (a log line). */
+  readonly onFallback?: (reason: string) => void;
+}
+
+const DEFAULT_NEGOTIATION_TIMEOUT_MS = 30_000;
+
+interface Attempt {
+  readonly release: ClientRelease;
+  readonly requester: TypedRequester;
+}
+
+/**
+ * Connects through `transport` (`httpTransport(url)`, `stdioTransport(…)`), agreeing on the newest release
+ * both sides speak. Rejects with the server's `RpcError` or the transport's error when no era works.
+ */
+export async function connect<const D extends readonly ClientRelease[]>(
+  transport: TransportFactory,
+  options: ConnectOptions<D>,
+): Promise<SessionOf<D[number]>> {
+  const offered = options.releases.filter(
+    (release) =>
+      options.protocolVersion === undefined || release.version === options.protocolVersion,
+  );
+  if (offered.length === 0)
+    throw new RangeError(
+      `no release to offer${options.protocolVersion === undefined ? "" : ` for version ${options.protocolVersion}`}`,
+    );
+  const newestFirst = [...offered].sort((a, b) => (a.version < b.version ? 1 : -1));
+  const stateless = newestFirst.filter((release) => release.era.kind === "stateless");
+  const sessionReleases = newestFirst.filter((release) => release.era.kind === "session");
+  const negotiation: CallOptions = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_NEGOTIATION_TIMEOUT_MS,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+
+  let current: Attempt | undefined;
+  const tools = new Map<string, object>();
+  const wire: ClientTransport = transport({
+    message: (message) => receive(message),
+    closed: (error) => current?.requester.close(error),
+  });
+
+  function receive(message: unknown): void {
+    const attempt = current;
+    if (attempt === undefined || attempt.requester.receive(message)) return;
+    if (!isObject(message) || typeof message["method"] !== "string") return;
+    const dispatcher = attempt.release.dispatcher;
+    const reply =
+      dispatcher !== undefined
+        ? dispatcher.handle(message)
+        : Promise.resolve(
+            "id" in message
+              ? {
+                  jsonrpc: "2.0",
+                  id: message["id"],
+                  error: { code: attempt.release.methodNotFound, message: "Method not found" },
+                }
+              : undefined,
+          );
+    void reply
+      .then((response) =>
+        isObject(response) || Array.isArray(response) ? wire.send(response) : undefined,
+      )
+      .catch(() => undefined);
+  }
+
+  function begin(release: ClientRelease): Attempt {
+    current?.requester.close(new Error("superseded by another protocol version"));
+    const send = (message: object): Promise<void> => {
+      const http = release.http;
+      if (http === undefined) return wire.send(message);
+      const fields = message as {
+        readonly method?: unknown;
+        readonly params?: { readonly name?: unknown };
+      };
+      const name = fields.method === http.callTool ? fields.params?.name : undefined;
+      const tool = typeof name === "string" ? tools.get(name) : undefined;
+      return wire.send(message, { headers: http.headers(message, tool) });
+    };
+    const requester = release.requester(send, {
+      clientInfo: options.clientInfo,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+    current = { release, requester };
+    return current;
+  }
+
+  const call = (attempt: Attempt, method: string, params: object): Promise<unknown> =>
+    attempt.requester.request(method as never, params as never, negotiation);
+
+  try {
+    let legacyChoice = sessionReleases[0];
+    // A version the server says it supports is tried again once: its -32022 may have been about the
+    // request (the conformance suite rejects a client's first choice once, to see it retry).
+    const tries = new Map<string, number>();
+    for (let release = stateless[0]; release !== undefined;) {
+      const era = release.era as StatelessEra;
+      tries.set(release.version, (tries.get(release.version) ?? 0) + 1);
+      const attempt = begin(release);
+      try {
+        const server = await call(attempt, era.discover, {});
+        return session(attempt, server);
+      } catch (error) {
+        if (!(error instanceof RpcError) || !era.signals.includes(error.code)) {
+          options.onFallback?.(`${release.version}: ${describe(error)}; trying initialize`);
+          break;
+        }
+        if (error.code !== era.unsupportedVersion) throw error;
+        const supported = supportedVersions(error.data);
+        const next = stateless.find(
+          (r) => supported.includes(r.version) && (tries.get(r.version) ?? 0) < 2,
+        );
+        legacyChoice = sessionReleases.find((r) => supported.includes(r.version));
+        if (next === undefined && legacyChoice === undefined) throw error;
+        options.onFallback?.(`${release.version}: the server supports ${supported.join(", ")}`);
+        release = next;
+      }
+    }
+    if (legacyChoice === undefined)
+      throw new Error(
+        `the server speaks none of the stateless releases offered (${stateless.map((r) => r.version).join(", ")})`,
+      );
+    return await initialize(legacyChoice);
+  } catch (error) {
+    current?.requester.close(error instanceof Error ? error : new Error(String(error)));
+    await wire.close();
+    throw error;
+  }
+
+  async function initialize(release: ClientRelease): Promise<SessionOf<D[number]>> {
+    const era = release.era as SessionEra;
+    const attempt = begin(release);
+    const result = await call(
+      attempt,
+      era.initialize,
+      era.initializeParams(release.version, options.clientInfo),
+    );
+    const agreed = era.agreedVersion(result);
+    const chosen = sessionReleases.find((r) => r.version === agreed);
+    if (chosen === undefined)
+      throw new Error(
+        `the server chose protocol version ${String(agreed)}, which is not among the releases offered (${sessionReleases.map((r) => r.version).join(", ")})`,
+      );
+    const settled = chosen === release ? attempt : begin(chosen);
+    wire.started(chosen.version, true);
+    await wire.send({ jsonrpc: "2.0", method: era.initialized });
+    wire.listen();
+    return session(settled, result);
+  }
+
+  function session(attempt: Attempt, server: unknown): SessionOf<D[number]> {
+    const { release, requester } = attempt;
+    const http = release.http;
+    const request = async (method: string, params: object, callOptions?: CallOptions) => {
+      const result = await requester.request(method as never, params as never, callOptions);
+      if (http === undefined || method !== http.listTools || !isObject(result)) return result;
+      const listed: unknown = result["tools"];
+      if (!Array.isArray(listed)) return result;
+      const usable = (listed as unknown[]).filter(
+        (tool): tool is JsonObject => isObject(tool) && http.usable(tool),
+      );
+      for (const tool of usable) tools.set(String(tool["name"]), tool);
+      return { ...result, tools: usable };
+    };
+    const made: ClientSession<string, TypedRequester, unknown> = {
+      version: release.version,
+      sessionEra: release.era.kind === "session",
+      request,
+      server,
+      async close() {
+        requester.close(new Error("the session is closed"));
+        await wire.close();
+      },
+    };
+    return made as SessionOf<D[number]>;
+  }
+}
+
+/** The versions a -32022 error's `data.supported` lists. */
+function supportedVersions(data: unknown): string[] {
+  const supported = isObject(data) ? data["supported"] : undefined;
+  return Array.isArray(supported)
+    ? supported.filter((v: unknown): v is string => typeof v === "string")
+    : [];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,121 @@
+/**
+ * An incremental parser for `text/event-stream` (the HTML standard's server-sent events, which Streamable
+ * HTTP uses): bytes go in as they arrive, split anywhere (inside a UTF-8 character, between a CR and its
+ * LF), and each complete event comes out. An event cut off by the end of the stream is dropped, as the
+ * standard says.
+ */
+import { utf8Decoder } from "./text-codec.js";
+
+export interface SseEvent {
+  /** The `event:` field; "message" when the server named none. */
+  readonly event: string;
+  readonly data: string;
+  /** The last event id seen so far on the stream (the standard's "last event ID"), if any. */
+  readonly id: string | undefined;
+}
+
+export interface SseParser {
+  push(chunk: string | Uint8Array): void;
+  /** The stream ended: a partly received event is discarded. */
+  end(): void;
+  /** The id to resume from (`Last-Event-ID`), once the server sent one. */
+  readonly lastEventId: string | undefined;
+  /** The reconnection delay the server asked for with `retry:`, if it did. */
+  readonly retryMs: number | undefined;
+}
+
+export interface SseParserOptions {
+  /** An unfinished line or event larger than this fails the stream (`push` throws a RangeError). Defaults to 16 MiB. */
+  readonly maxEventChars?: number;
+}
+
+const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
+
+export function createSseParser(
+  onEvent: (event: SseEvent) => void,
+  options: SseParserOptions = {},
+): SseParser {
+  const max = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
+  const decoder = utf8Decoder();
+  let buffer = "";
+  let started = false;
+  // A chunk that ended in CR: an LF at the start of the next one belongs to the same line break.
+  let afterCr = false;
+  let data: string[] = [];
+  let dataChars = 0;
+  let type = "";
+  let lastEventId: string | undefined;
+  let retryMs: number | undefined;
+
+  function line(text: string): void {
+    if (text === "") return dispatch();
+    const colon = text.indexOf(":");
+    if (colon === 0) return;
+    const field = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? "" : text.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") {
+      data.push(value);
+      dataChars += value.length + 1;
+      if (dataChars > max) throw new RangeError(`an event of the stream exceeds ${max} characters`);
+    } else if (field === "event") type = value;
+    else if (field === "id" && !value.includes("\0")) lastEventId = value;
+    else if (field === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
+  }
+
+  function dispatch(): void {
+    const event =
+      data.length === 0
+        ? undefined
+        : { event: type || "message", data: data.join("\n"), id: lastEventId };
+    data = [];
+    dataChars = 0;
+    type = "";
+    if (event !== undefined) onEvent(event);
+  }
+
+  function feed(text: string): void {
+    if (text === "") return;
+    if (!started) {
+      started = true;
+      if (text.startsWith("\uFEFF")) text = text.slice(1);
+    }
+    if (afterCr && text.startsWith("\n")) text = text.slice(1);
+    afterCr = false;
+    buffer += text;
+    let start = 0;
+    for (;;) {
+      const cr = buffer.indexOf("\r", start);
+      const lf = buffer.indexOf("\n", start);
+      const end = cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
+      if (end < 0) break;
+      const next =
+        buffer.charAt(end) === "\r" && buffer.charAt(end + 1) === "\n" ? end + 2 : end + 1;
+      if (buffer.charAt(end) === "\r" && end + 1 === buffer.length) afterCr = true;
+      const text = buffer.slice(start, end);
+      start = next;
+      line(text);
+    }
+    buffer = buffer.slice(start);
+    if (buffer.length > max) throw new RangeError(`a line of the stream exceeds ${max} characters`);
+  }
+
+  return {
+    push(chunk) {
+      feed(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+    },
+    end() {
+      feed(decoder.decode());
+      buffer = "";
+      data = [];
+      dataChars = 0;
+      type = "";
+    },
+    get lastEventId() {
+      return lastEventId;
+    },
+    get retryMs() {
+      return retryMs;
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The client side of the stdio transport: newline-delimited JSON-RPC over any readable/writable pair,
+ * or over a server process that a spawn function the caller passes starts (the runtime imports no
+ * process module). The server's stderr is its log: it is handed to `onStderr` line by line, or left
+ * alone when the spawn function passes it through itself (Node: `stdio: ["pipe", "pipe", "inherit"]`).
+ */
+import type { ClientTransport, TransportEvents, TransportFactory } from "./client-transport.js";
+import { parseJson } from "./client-transport.js";
+import { createLineSplitter, encodeLine } from "./ndjson.js";
+
+/** Bytes or text as they arrive: a Node stream, or any async iterable. */
+export type ByteSource = AsyncIterable<string | Uint8Array>;
+
+export interface ByteSink {
+  write(chunk: string): unknown;
+  end?(): unknown;
+}
+
+/** What the stdio transport needs of a spawned process: Node's ChildProcess has it. */
+export interface ChildLike {
+  readonly stdin: ByteSink | null;
+  readonly stdout: ByteSource | null;
+  readonly stderr?: ByteSource | null;
+  kill(): unknown;
+}
+
+export interface StdioTransportOptions {
+  /** Starts the server; called once per connection attempt. */
+  readonly spawn?: () => ChildLike;
+  /** Or an existing pair: messages are read from `readable` and written to `writable`. */
+  readonly readable?: ByteSource;
+  readonly writable?: ByteSink;
+  /** Each line the server writes to stderr (when the process's stderr is piped). */
+  readonly onStderr?: (line: string) => void;
+  /** A line longer than this is dropped (and the drop reported to onStderr). Defaults to 16 MiB. */
+  readonly maxLineBytes?: number;
+}
+
+export function stdioTransport(options: StdioTransportOptions): TransportFactory {
+  return (events) => createStdioTransport(options, events);
+}
+
+function createStdioTransport(
+  options: StdioTransportOptions,
+  events: TransportEvents,
+): ClientTransport {
+  const child = options.spawn?.();
+  const readable = child?.stdout ?? options.readable;
+  const writable = child?.stdin ?? options.writable;
+  if (readable === undefined || readable === null || writable === undefined || writable === null)
+    throw new TypeError(
+      "stdioTransport needs spawn (with piped stdin and stdout) or readable and writable",
+    );
+  let closed = false;
+  const lines = createLineSplitter(
+    (line) => {
+      if (line.trim() === "") return;
+      const value = parseJson(line);
+      if (typeof value === "object" && value !== null) events.message(value);
+      else options.onStderr?.(`stdio: ignored a line that is no JSON-RPC message`);
+    },
+    {
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+      onOverflow: () => options.onStderr?.("stdio: dropped an overlong line"),
+    },
+  );
+  void (async () => {
+    for await (const chunk of readable) lines.push(chunk);
+    lines.end();
+  })().then(
+    () => events.closed(new Error("the server closed its stdout")),
+    (error: unknown) => events.closed(error instanceof Error ? error : new Error(String(error))),
+  );
+  const stderr = child?.stderr;
+  const onStderr = options.onStderr;
+  if (stderr !== undefined && stderr !== null && onStderr !== undefined) {
+    const errLines = createLineSplitter(onStderr);
+    void (async () => {
+      for await (const chunk of stderr) errLines.push(chunk);
+      errLines.end();
+    })().catch(() => undefined);
+  }
+  return {
+    async send(message) {
+      if (closed) throw new Error("the transport is closed");
+      writable.write(encodeLine(message));
+    },
+    started() {},
+    listen() {},
+    async close() {
+      if (closed) return;
+      closed = true;
+      writable.end?.();
+      child?.kill();
+    },
+  };
+}

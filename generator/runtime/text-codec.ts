@@ -1,0 +1,24 @@
+// TextDecoder and TextEncoder exist on every platform the output runs on (Node 18+, browsers, Deno, Bun,
+// workers) but not in the ES2022 library it compiles against: declared here with the members used.
+
+interface Decoder {
+  decode(input?: Uint8Array, options?: { readonly stream?: boolean }): string;
+}
+
+interface Encoder {
+  encode(input: string): Uint8Array;
+}
+
+const platform = globalThis as unknown as {
+  readonly TextDecoder: new (label?: string) => Decoder;
+  readonly TextEncoder: new () => Encoder;
+};
+
+/** A UTF-8 decoder that replaces malformed bytes (U+FFFD) rather than throwing; `stream` keeps a split character. */
+export function utf8Decoder(): Decoder {
+  return new platform.TextDecoder("utf-8");
+}
+
+export function utf8Encode(text: string): Uint8Array {
+  return new platform.TextEncoder().encode(text);
+}
