@@ -52,11 +52,11 @@ export function toolSet(file: string, snapshot: ToolsSnapshot): ToolSet {
   });
   const sorted = new Map([...definitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const schema: NormalisedSchema = { file, dialect: "2020-12", definitionsPointer: "/tools", definitions: sorted, sha256: snapshot.sha256 };
-  rejectAliasCycles(file, sorted);
   return { file, server: snapshot.server, release: snapshot.release, sha256: snapshot.sha256, tools, schema };
 }
 
-function readTool(file: string, tool: SnapshotTool, pointer: string, base: string, into: Map<string, SchemaNode>): ToolModel {
+function readTool(file: string, tool: SnapshotTool, pointer: string, base: string, all: Map<string, SchemaNode>): ToolModel {
+  const into = new Map<string, SchemaNode>();
   const args = `${base}Arguments`;
   readSchema(file, tool.inputSchema, joinPointer(pointer, "inputSchema"), args, base, into);
   const output = tool["outputSchema"];
@@ -65,6 +65,9 @@ function readTool(file: string, tool: SnapshotTool, pointer: string, base: strin
     structured = `${base}Result`;
     readSchema(file, output, joinPointer(pointer, "outputSchema"), structured, base, into);
   }
+  // References stay inside a tool, so a cycle of them does too: refused here, where the tool is known.
+  rejectAliasCycles(file, into);
+  for (const [name, node] of into) add(all, file, node.pointer, name, node);
   const description = tool["description"];
   const annotations = tool["annotations"];
   if (annotations !== undefined && !isRecord(annotations)) throw new BindgenError(file, joinPointer(pointer, "annotations"), "an object of hints");
