@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RenderOptions } from "./emit/emitted.ts";
-import { loadModels, render, type LoadOptions } from "./generate.ts";
+import { loadModels, readToolSets, render, type LoadOptions } from "./generate.ts";
 import { unifiedDiff } from "./line-diff.ts";
 import { guardOutput, ownedFiles } from "./ownership.ts";
 import type { ProjectPaths } from "./project.ts";
@@ -39,7 +39,7 @@ export async function check(paths: ProjectPaths, options: CheckOptions): Promise
   // A folder generate would refuse cannot be checked either (OutputRefusedError).
   guardOutput(paths.outDir);
   // The models as a promise: the formatting worker loads prettier while they are built.
-  const expected = await render(loadModels(paths, { ...options, offline: true }), options.render);
+  const expected = await render(loadModels(paths, { ...options, offline: true }), options.render, undefined, readToolSets(paths));
   const label = options.label ?? basename(paths.outDir);
   const onDisk = new Set(listVisible(paths.outDir));
   const stale: string[] = [];

@@ -10,6 +10,7 @@ import { initCommand } from "./commands/init.ts";
 import { listCommand } from "./commands/list.ts";
 import type { CliContext } from "./commands/options.ts";
 import { pullCommand } from "./commands/pull.ts";
+import { toolsCommand } from "./commands/tools.ts";
 
 const EPILOGUE = `${EXIT_CODES_HELP}
 Settings come from mcp-bindgen.config.json (found from the working directory upwards; "mcp-bindgen init" writes one).
@@ -35,6 +36,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     .command(generateCommand(ctx))
     .command(listCommand(ctx))
     .command(diffCommand(ctx))
+    .command(toolsCommand(ctx))
     .demandCommand(1, "Name a command.")
     .strict()
     .recommendCommands()

@@ -21,9 +21,15 @@ export interface Config {
   readonly examples: boolean;
   /** Let the project's tsc check the generated bodies too (they carry `@ts-nocheck` otherwise). */
   readonly typeCheckOutput: boolean;
+  /** Servers whose tools are snapshotted in `mcp-tools/<name>.json` and typed in `<out>/servers/<name>.ts`, by name: where `tools update` lists them again. */
+  readonly servers: { readonly [name: string]: ServerSource };
 }
 
-const KEYS = ["$schema", "out", "releases", "importExtension", "examples", "typeCheckOutput"] as const;
+/** Where a server's tools come from. Headers (credentials) are never recorded: `tools update` takes them again. */
+export type ServerSource = { readonly url: string } | { readonly command: string } | { readonly from: string };
+
+const KEYS = ["$schema", "out", "releases", "importExtension", "examples", "typeCheckOutput", "servers"] as const;
+const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** The nearest config file from `dir` upwards, or undefined. */
 export function findConfig(dir: string): string | undefined {
@@ -68,7 +74,25 @@ export function readConfig(file: string): Config {
   if (typeof examples !== "boolean") throw new BindgenError(file, "/examples", "true or false", `got ${JSON.stringify(examples)}`);
   const typeCheckOutput = raw["typeCheckOutput"] ?? false;
   if (typeof typeCheckOutput !== "boolean") throw new BindgenError(file, "/typeCheckOutput", "true or false", `got ${JSON.stringify(typeCheckOutput)}`);
-  return { out, releases: releases as string[] | undefined, importExtension: ext as ImportExtension, examples, typeCheckOutput };
+  return { out, releases: releases as string[] | undefined, importExtension: ext as ImportExtension, examples, typeCheckOutput, servers: readServers(file, raw["servers"]) };
+}
+
+function readServers(file: string, raw: unknown): Config["servers"] {
+  if (raw === undefined) return {};
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new BindgenError(file, "/servers", "an object of servers by name");
+  const servers: Record<string, ServerSource> = {};
+  for (const [name, source] of Object.entries(raw as Record<string, unknown>)) {
+    const at = joinPointer("/servers", name);
+    if (!SERVER_NAME.test(name)) throw new BindgenError(file, at, "a server name of lower-case letters, digits, - and _ (at most 64)", `got ${JSON.stringify(name)}`);
+    const keys = typeof source === "object" && source !== null && !Array.isArray(source) ? Object.keys(source) : [];
+    const key = keys[0];
+    const value = key === undefined ? undefined : (source as Record<string, unknown>)[key];
+    if (keys.length !== 1 || !["url", "command", "from"].includes(key!) || typeof value !== "string" || value === "") {
+      throw new BindgenError(file, at, 'one of {"url": "<url>"}, {"command": "<cmd> <args…>"} or {"from": "<file.json>"}');
+    }
+    Object.defineProperty(servers, name, { value: { [key!]: value }, enumerable: true });
+  }
+  return servers;
 }
 
 /**

@@ -6,6 +6,7 @@ export class BindgenError extends Error {
   readonly file: string;
   readonly pointer: string;
   readonly expected: string;
+  readonly detail: string | undefined;
 
   constructor(file: string, pointer: string, expected: string, detail?: string) {
     const where = pointer === "" ? file : `${file}#${pointer}`;
@@ -14,6 +15,7 @@ export class BindgenError extends Error {
     this.file = file;
     this.pointer = pointer;
     this.expected = expected;
+    this.detail = detail;
   }
 }
 

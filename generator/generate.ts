@@ -14,6 +14,8 @@ import type { ProtocolModel } from "./model/protocol-model.ts";
 import { guardOutput } from "./ownership.ts";
 import type { ProjectPaths } from "./project.ts";
 import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
+import { readSnapshot } from "./tools/snapshot.ts";
+import { toolSet, type ToolSet } from "./tools/tool-set.ts";
 import { acquireLock, recoverTree, writeTree } from "./write.ts";
 
 export interface VersionReport {
@@ -84,6 +86,7 @@ export async function render(
   models: readonly ProtocolModel[] | Promise<readonly ProtocolModel[]>,
   options: RenderOptions = {},
   renders: (path: string) => boolean = () => true,
+  servers: readonly ToolSet[] = [],
 ): Promise<EmittedFile[]> {
   const building = Promise.resolve(models);
   // Awaited below, after the imports: until then a failure must not count as unhandled.
@@ -91,7 +94,7 @@ export async function render(
   const formatter = startFormatter();
   try {
     const { emitFiles } = await import("./emit/index.ts");
-    for (const file of emitFiles(await building, options)) if (renders(file.path)) formatter.add(file);
+    for (const file of emitFiles(await building, options, servers)) if (renders(file.path)) formatter.add(file);
     // While the worker formats the last modules: by now V8 has compiled what emitting needed.
     saveCodeCache();
     return sortByPath(await formatter.finish());
@@ -133,10 +136,12 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     const stamp = { input: versionInput(schema, facts, generator, sourceHash), schema, facts, generator };
     return { version, stamp, reuse: options.force === true ? undefined : reusable(join(paths.outDir, version), stamp.input) };
   });
+  const servers = readToolSets(paths);
   const rootStamp = {
     input: rootInput(
       generator,
-      plans.map((p) => ({ version: p.version, input: p.stamp.input })),
+      // A server's module is a root file: its snapshot is part of the root's input.
+      [...plans.map((p) => ({ version: p.version, input: p.stamp.input })), ...servers.map((s) => ({ version: `servers/${s.server}`, input: s.sha256 }))],
       rootRegenerateCommand,
     ),
     versions,
@@ -164,7 +169,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
   const reused = new Set(plans.filter((p) => p.reuse).map((p) => p.version));
   const t0 = performance.now();
   const building = modelsOf(paths, placed, lock);
-  const rendered = await render(building, options.render, (path) => !reused.has(topFolder(path)));
+  const rendered = await render(building, options.render, (path) => !reused.has(topFolder(path)), servers);
   const models = await building;
   const renderMs = Math.round(performance.now() - t0);
   const tree = new Map<string, string>();
@@ -211,6 +216,11 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     `generated ${count} of ${versions.length} releases (${versions.length - count} unchanged; rendering took ${renderMs} ms); wrote ${files} files to ${paths.outDir} in ${ms} ms`,
   );
   return { versions: report, root: "generated", written: true, kept, files, renderMs, ms };
+}
+
+/** The project's tools snapshots, read and their schemas normalised: a bad one stops the run before anything is rendered. */
+export function readToolSets(paths: ProjectPaths): ToolSet[] {
+  return (paths.toolSnapshots ?? []).map((file) => toolSet(file, readSnapshot(file)));
 }
 
 function topFolder(path: string): string {

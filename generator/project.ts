@@ -6,6 +6,7 @@ import { BindgenError, UsageError } from "./errors.ts";
 import type { Lock } from "./load/lock.ts";
 import { storeLock, type SchemaStore } from "./load/pull.ts";
 import { packageManager, runBinary, runScript } from "./package-manager.ts";
+import { SNAPSHOT_FOLDER } from "./tools/snapshot.ts";
 
 /** The folder of the running generator code: `generator/` in a checkout, `dist/generator/` when installed. */
 export const CODE_DIR: string = dirname(fileURLToPath(import.meta.url));
@@ -33,6 +34,8 @@ export function packageVersion(): string {
 export interface ProjectPaths extends SchemaStore {
   readonly factsFile: string;
   readonly outDir: string;
+  /** The tools snapshots `generate` types (`mcp-tools/<name>.json` of the config's servers); none when absent. */
+  readonly toolSnapshots?: readonly string[];
 }
 
 /** A project as every command sees it: its config with this run's overrides applied. */
@@ -94,6 +97,9 @@ export function resolveProject(options: ProjectOptions = {}): Project {
       packageLock: PACKAGE_LOCK,
       factsFile: PACKAGE_FACTS,
       outDir,
+      toolSnapshots: Object.keys(config?.servers ?? {})
+        .sort()
+        .map((name) => join(root, SNAPSHOT_FOLDER, `${name}.json`)),
     },
     releases: options.releases && options.releases.length > 0 ? options.releases : config?.releases,
     importExtension: options.importExtension ?? config?.importExtension ?? ".js",

@@ -1,7 +1,7 @@
-import { BindgenError } from "../errors.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
+import { httpSpec } from "./http-spec.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 /**
@@ -13,29 +13,8 @@ export const emitHttp: VersionEmitter = (model: ProtocolModel) => {
   const http = model.http;
   if (http === null) throw new Error(`emitHttp: ${model.version} has no Streamable HTTP facts; VERSION_EMITTERS emits http.ts only where it has`);
   const path = `${model.version}/http.ts`;
-  const need = (found: string | number | undefined, what: string): string | number => {
-    if (found === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, what, "the Streamable HTTP header functions use it");
-    return found;
-  };
-  const codeOf = (name: string) => need(model.errorCodes.find((e) => e.name === name)?.code, `the error code ${name} (schema/facts.json)`);
-  const data = {
-    protocolVersionHeader: http.protocolVersionHeader,
-    methodHeader: http.methodHeader,
-    nameHeader: http.nameHeader,
-    paramHeaderPrefix: http.paramHeaderPrefix,
-    nameParam: Object.fromEntries(http.nameParam),
-    headerAnnotation: http.headerAnnotation,
-    toolCallMethod: http.toolCallMethod,
-    argumentsParam: http.argumentsParam,
-    headerParamTypes: http.headerParamTypes,
-    sentinel: http.sentinel,
-    protocolVersionMetaKey: need(model.metaKeys.find((k) => k.name === "protocolVersion")?.key, 'a reserved _meta key "protocolVersion"'),
-    headerMismatchCode: codeOf("HeaderMismatch"),
-    internalErrorCode: codeOf("InternalError"),
-    errorStatus: Object.fromEntries([...http.errorStatus].map(([code, status]) => [String(code), status])),
-    resultStatus: http.resultStatus,
-    acceptedStatus: http.acceptedStatus,
-  };
+  const data = httpSpec(model);
+  const codeOf = (name: string): number | undefined => model.errorCodes.find((e) => e.name === name)?.code;
   const runtime = runtimeImport("http-headers", 1);
   const content = buildSourceFile(path, (file) =>
     file.addStatements(

@@ -14,6 +14,8 @@ import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { runtimeFiles } from "./runtime-files.ts";
 import { emitRuntime } from "./runtime.ts";
+import { emitServerTools } from "./server-tools.ts";
+import type { ToolSet } from "../tools/tool-set.ts";
 import { emitTypes } from "./types.ts";
 import { emitValidate } from "./validate.ts";
 import { emitVersionIndex } from "./version-index.ts";
@@ -46,7 +48,7 @@ export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: R
  * copied from generator/runtime/; headers and import extensions follow `options`. One file at a time
  * as each is emitted, so a formatter can start on a file while the next is emitted.
  */
-export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}): Generator<EmittedFile> {
+export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}, servers: readonly ToolSet[] = []): Generator<EmittedFile> {
   // The root modules first: they hold the most text prettier still formats, which it can then do
   // while the releases are emitted rather than after the last one.
   const rootOptions = options.rootRegenerateCommand === undefined ? options : { ...options, regenerateCommand: options.rootRegenerateCommand };
@@ -72,5 +74,6 @@ export function* emitFiles(models: readonly ProtocolModel[], options: RenderOpti
     assertDistinctExports(model, emitted);
     yield finishFile(emitVersionIndex(model, modules), options);
   }
+  for (const server of servers) yield finishFile(emitServerTools(server, models), rootOptions);
   for (const file of runtimeFiles()) yield finishFile(file, rootOptions);
 }

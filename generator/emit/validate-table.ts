@@ -1,5 +1,5 @@
 import { BindgenError } from "../errors.ts";
-import type { SchemaNode } from "../load/schema-node.ts";
+import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf } from "../load/shape.ts";
 import type { MethodModel, ProtocolModel, TypeRef } from "../model/protocol-model.ts";
 import { FORMATS, METHOD_KINDS, TYPE_BITS, type WireEntry, type WireMethod, type WireNamedTable, type WireNode, type WireTable } from "../runtime/table-format.ts";
@@ -16,7 +16,19 @@ export interface WireTables {
 }
 
 export function buildWireTables(model: ProtocolModel): WireTables {
-  return split(new TableBuilder(model).build());
+  return split(new TableBuilder(model.validated).build(model));
+}
+
+/**
+ * A table of definitions alone (a server's tools: no methods, no envelope). `decodeTable` wants a
+ * response `result` and `error` entry, so both point at one node that accepts anything, which
+ * nothing here reads.
+ */
+export function buildDefinitionTable(schema: NormalisedSchema, version: string): WireTable {
+  const builder = new TableBuilder(schema);
+  const nodes = builder.definitions();
+  const anything = nodes.push({}) - 1;
+  return { version, names: [...schema.definitions.keys()].join(","), nodes, methods: [], result: anything, error: anything };
 }
 
 /** Entries a node refers to; an alias entry refers to its target. `renumber` is the one list of a node's reference fields. */
@@ -99,34 +111,39 @@ class TableBuilder {
   /** Structural key of an anonymous wire node → its index, so repeated shapes are stored once. */
   private readonly shared = new Map<string, number>();
 
-  constructor(private readonly model: ProtocolModel) {
-    // The schema's nodes with its upstream slips corrected (`model.validated`), not `model.definitions`:
-    // those also carry type-only refinements the validators must ignore to keep the JSON schema's semantics.
-    this.names = [...model.validated.definitions.keys()];
+  /** The schema's own nodes (for a release, not `model.definitions`: those carry type-only refinements the validators must ignore). */
+  constructor(private readonly schema: NormalisedSchema) {
+    this.names = [...schema.definitions.keys()];
     this.defIndex = new Map(this.names.map((n, i) => [n, i]));
   }
 
-  build(): WireTable {
+  /** Every definition's entry, then the anonymous nodes they use. */
+  definitions(): WireEntry[] {
     this.nodes.length = this.names.length;
     this.names.forEach((name, i) => {
-      const node = this.model.validated.definitions.get(name)!;
+      const node = this.schema.definitions.get(name)!;
       // Aliases point at the end of their chain (EmptyResult → Result), so the runtime resolves in one step.
       this.nodes[i] = node.ref !== undefined ? this.aliasTarget(node.ref) : this.wire(node);
     });
-    const methods = this.model.methods.map((m) => this.method(m));
+    return this.nodes;
+  }
+
+  build(model: ProtocolModel): WireTable {
+    const nodes = this.definitions();
+    const methods = model.methods.map((m) => this.method(m));
     return {
-      version: this.model.version,
+      version: model.version,
       names: this.names.join(","),
-      nodes: this.nodes,
+      nodes,
       methods,
-      result: this.envelopeMember(this.model.envelope.resultResponse, "result"),
-      error: this.envelopeMember(this.model.envelope.errorResponse, "error"),
+      result: this.envelopeMember(model.envelope.resultResponse, "result"),
+      error: this.envelopeMember(model.envelope.errorResponse, "error"),
     };
   }
 
   private aliasTarget(name: string): number {
     let target = name;
-    for (let next = this.model.validated.definitions.get(target)!.ref; next !== undefined; next = this.model.validated.definitions.get(target)!.ref) {
+    for (let next = this.schema.definitions.get(target)!.ref; next !== undefined; next = this.schema.definitions.get(target)!.ref) {
       target = next;
     }
     return this.defIndex.get(target)!;
@@ -140,10 +157,10 @@ class TableBuilder {
   private typeRef(ref: TypeRef): number {
     // A whole definition is its entry, not a copy of it (the interpreter words params' issues the same either way).
     if (ref.path.length === 0) return this.aliasTarget(ref.definition);
-    let node = this.model.validated.definitions.get(ref.definition)!;
+    let node = this.schema.definitions.get(ref.definition)!;
     for (const key of ref.path) {
-      const prop = propertyOf(this.model.validated, node, key);
-      if (!prop) throw new BindgenError(this.model.file, node.pointer, `a property "${key}"`);
+      const prop = propertyOf(this.schema, node, key);
+      if (!prop) throw new BindgenError(this.schema.file, node.pointer, `a property "${key}"`);
       node = prop.schema;
     }
     return this.index(node);
@@ -151,9 +168,9 @@ class TableBuilder {
 
   /** The generic `result`/`error` schema of a response envelope (the model's `envelope`): it holds whatever method answered. */
   private envelopeMember(definition: string | null, key: string): number {
-    const def = definition === null ? undefined : this.model.validated.definitions.get(definition);
-    const prop = def && propertyOf(this.model.validated, def, key);
-    if (!prop) throw new BindgenError(this.model.file, this.model.validated.definitionsPointer, `a response envelope definition with a "${key}" property`);
+    const def = definition === null ? undefined : this.schema.definitions.get(definition);
+    const prop = def && propertyOf(this.schema, def, key);
+    if (!prop) throw new BindgenError(this.schema.file, this.schema.definitionsPointer, `a response envelope definition with a "${key}" property`);
     return this.index(prop.schema);
   }
 
@@ -188,7 +205,7 @@ class TableBuilder {
     if (discriminator) w.d = discriminator;
     if (node.format !== undefined) {
       if (!FORMATS.includes(node.format)) {
-        throw new BindgenError(this.model.file, node.pointer + "/format", `a format the validators implement (${FORMATS.join(", ")})`, `got "${node.format}"`);
+        throw new BindgenError(this.schema.file, node.pointer + "/format", `a format the validators implement (${FORMATS.join(", ")})`, `got "${node.format}"`);
       }
       w.f = node.format;
     }
@@ -209,12 +226,12 @@ class TableBuilder {
    * object schema, so no other member could match the same value.
    */
   private discriminator(members: readonly SchemaNode[]): string | undefined {
-    const targets = members.map((m) => deref(this.model.validated, m));
+    const targets = members.map((m) => deref(this.schema, m));
     const plain = targets.every((t) => t.type?.length === 1 && t.type[0] === "object" && !t.anyOf && !t.oneOf && !t.allOf);
     if (!plain) return undefined;
     const constOf = (t: SchemaNode, key: string): string | undefined => {
       const prop = t.properties?.find((p) => p.name === key && p.required);
-      const value = prop && deref(this.model.validated, prop.schema).const;
+      const value = prop && deref(this.schema, prop.schema).const;
       return typeof value === "string" ? value : undefined;
     };
     for (const key of (targets[0]!.properties ?? []).map((p) => p.name)) {

@@ -135,7 +135,7 @@ export function normalise(file: string, document: unknown, sha256: string): Norm
     }
   }
   const known = new Set(names);
-  const ctx: Context = { file, refPrefix: `#/${container}/`, known };
+  const ctx: SchemaContext = { file, refPrefix: `#/${container}/`, known };
   const definitions = new Map<string, SchemaNode>();
   for (const name of names) {
     definitions.set(name, node(ctx, rawDefs[name], joinPointer(definitionsPointer, name), 0));
@@ -144,10 +144,26 @@ export function normalise(file: string, document: unknown, sha256: string): Norm
   return { file, dialect, definitionsPointer, definitions, sha256 };
 }
 
-interface Context {
+/** What a node's references and keywords may be, for one document. */
+export interface SchemaContext {
   readonly file: string;
+  /** `#/$defs/` or `#/definitions/`: the only references a document may hold, besides `rootRef`'s "#". */
   readonly refPrefix: string;
   readonly known: ReadonlySet<string>;
+  /** The name a node's `ref` gets for each definition name, where it differs (a tool's `$defs` get the tool's prefix). */
+  readonly refNames?: ReadonlyMap<string, string>;
+  /** What `{"$ref": "#"}` (the whole document, recursive tool schemas use it) names; refused when absent. */
+  readonly rootRef?: string;
+  /**
+   * Formats the validators cannot check are kept as annotations (dropped) rather than refused: JSON Schema 2020-12 makes
+   * `format` an annotation unless a vocabulary asserts it, and tool schemas name many (`email`, `date-time`).
+   */
+  readonly formatsAsAnnotations?: readonly string[];
+}
+
+/** One schema node of a document read by another reader (a server's tool schemas), with the same rules as a release's. */
+export function normaliseNode(ctx: SchemaContext, raw: unknown, pointer: string): SchemaNode {
+  return node(ctx, raw, pointer, 0);
 }
 
 /** `x-*` annotations (2026-07-28 describes `x-mcp-header`): kept for the diff, meaningless to validators. */
@@ -155,7 +171,7 @@ function isExtension(key: string): boolean {
   return key.startsWith("x-");
 }
 
-function node(ctx: Context, raw: unknown, pointer: string, depth: number): SchemaNode {
+function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number): SchemaNode {
   if (depth > MAX_DEPTH) throw new BindgenError(ctx.file, pointer, `schemas nested at most ${MAX_DEPTH} levels deep`);
   if (raw === true || (isObject(raw) && Object.keys(raw).length === 0)) return { pointer };
   if (!isObject(raw)) throw new BindgenError(ctx.file, pointer, "a schema object", `got ${describe(raw)}`);
@@ -233,7 +249,10 @@ function node(ctx: Context, raw: unknown, pointer: string, depth: number): Schem
     out[key] = members.map((m, i) => node(ctx, m, joinPointer(pointer, key, i), depth + 1));
   }
   const format = own(raw, "format");
-  if (format !== undefined) out.format = str(ctx, format, joinPointer(pointer, "format"));
+  if (format !== undefined) {
+    const name = str(ctx, format, joinPointer(pointer, "format"));
+    if (ctx.formatsAsAnnotations === undefined || ctx.formatsAsAnnotations.includes(name)) out.format = name;
+  }
   for (const key of ["minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"] as const) {
     const value = own(raw, key);
     if (value === undefined) continue;
@@ -257,7 +276,7 @@ function node(ctx: Context, raw: unknown, pointer: string, depth: number): Schem
  * validators that walk it cannot overflow the stack. `Object.fromEntries` defines keys as own
  * data properties, so a key named `__proto__` stays a key.
  */
-function jsonValue(ctx: Context, value: unknown, pointer: string, depth: number): JsonValue {
+function jsonValue(ctx: SchemaContext, value: unknown, pointer: string, depth: number): JsonValue {
   if (depth > MAX_DEPTH) throw new BindgenError(ctx.file, pointer, `a value nested at most ${MAX_DEPTH} levels deep`);
   if (Array.isArray(value)) return value.map((v, i) => jsonValue(ctx, v, joinPointer(pointer, i), depth + 1));
   if (isObject(value)) {
@@ -270,12 +289,12 @@ function jsonValue(ctx: Context, value: unknown, pointer: string, depth: number)
   return value as JsonValue;
 }
 
-function str(ctx: Context, value: unknown, pointer: string): string {
+function str(ctx: SchemaContext, value: unknown, pointer: string): string {
   if (typeof value !== "string") throw new BindgenError(ctx.file, pointer, "a string", `got ${describe(value)}`);
   return value;
 }
 
-function types(ctx: Context, value: unknown, pointer: string): JsonType[] {
+function types(ctx: SchemaContext, value: unknown, pointer: string): JsonType[] {
   const list = Array.isArray(value) ? value : [value];
   if (list.length === 0 || !list.every((t) => typeof t === "string" && JSON_TYPES.has(t))) {
     throw new BindgenError(ctx.file, pointer, "a JSON type name or an array of them", `got ${JSON.stringify(value)}`);
@@ -283,8 +302,9 @@ function types(ctx: Context, value: unknown, pointer: string): JsonType[] {
   return [...new Set(list as JsonType[])].sort();
 }
 
-function refName(ctx: Context, value: unknown, pointer: string): string {
+function refName(ctx: SchemaContext, value: unknown, pointer: string): string {
   if (typeof value !== "string") throw new BindgenError(ctx.file, pointer, "a string reference");
+  if (value === "#" && ctx.rootRef !== undefined) return ctx.rootRef;
   if (!value.startsWith(ctx.refPrefix)) {
     throw new BindgenError(ctx.file, pointer, `a local reference "${ctx.refPrefix}<Name>"`, `got "${value}"`);
   }
@@ -295,7 +315,7 @@ function refName(ctx: Context, value: unknown, pointer: string): string {
     throw new BindgenError(ctx.file, pointer, "a reference with valid percent-encoding", `got "${value}"`);
   }
   if (!ctx.known.has(name)) throw new BindgenError(ctx.file, pointer, "a reference to an existing definition", `"${value}" does not resolve`);
-  return name;
+  return ctx.refNames?.get(name) ?? name;
 }
 
 function describe(value: unknown): string {
@@ -310,7 +330,7 @@ function describe(value: unknown): string {
  * `JSONValue` does. A cycle made only of `$ref`s and union/intersection members describes no
  * value at all and would make emitters and validators loop, so it is an error.
  */
-function rejectAliasCycles(file: string, definitions: ReadonlyMap<string, SchemaNode>): void {
+export function rejectAliasCycles(file: string, definitions: ReadonlyMap<string, SchemaNode>): void {
   const edges = new Map<string, string[]>();
   for (const [name, def] of definitions) edges.set(name, transparentRefs(def));
   const state = new Map<string, "open" | "done">();

@@ -219,8 +219,20 @@ export function httpHeaders(
     throw new RangeError(`the call names tool ${JSON.stringify(name)}, not "${options.tool.name}"`);
   const annotated = toolHeaderParams(spec, options.tool);
   if (!annotated.ok) throw new RangeError(annotated.reason);
-  const args = params?.[spec.argumentsParam];
-  for (const param of annotated.params) {
+  return { ...headers, ...paramHeaders(spec, annotated.params, params?.[spec.argumentsParam]) };
+}
+
+/**
+ * The `Mcp-Param-{Name}` headers of one call: one per annotated argument present in `args` (`params`
+ * from `toolHeaderParams`). Throws a RangeError for an argument that does not fit its declared type.
+ */
+export function paramHeaders(
+  spec: HttpSpec,
+  params: readonly HeaderParam[],
+  args: unknown,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const param of params) {
     const value = argumentAt(args, param.path);
     if (value === undefined || value === null) continue;
     const text = argumentText(value, param.type);

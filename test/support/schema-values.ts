@@ -57,7 +57,9 @@ export function sample(schema: NormalisedSchema, node: SchemaNode, rand: () => n
     default: {
       const out: Record<string, JsonValue> = {};
       for (const p of node.properties ?? []) {
-        if (p.required || (depth < 6 && rand() < 0.5)) out[p.name] = sample(schema, p.schema, rand, depth + 1);
+        // Defined, not assigned: a property named `__proto__` is then a key, as JSON.parse makes it.
+        if (p.required || (depth < 6 && rand() < 0.5))
+          Object.defineProperty(out, p.name, { value: sample(schema, p.schema, rand, depth + 1), enumerable: true, writable: true, configurable: true });
       }
       if (typeof node.additionalProperties === "object" && depth < 6 && rand() < 0.5) {
         out["extra"] = sample(schema, node.additionalProperties, rand, depth + 1);

@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { readConfig, type ServerSource } from "../config.ts";
+import { BindgenError, UsageError } from "../errors.ts";
+import { httpSpec } from "../emit/http-spec.ts";
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { compareToolSets, type ToolsDiffReport } from "./compare.ts";
+import { listTools as defaultListTools, type ListTools, type ReleaseOffer, type ToolSource } from "./list-tools.ts";
+import { checkServerName, readSnapshot, snapshotOf, snapshotText, SNAPSHOT_FOLDER, type ToolsSnapshot } from "./snapshot.ts";
+import { toolSet } from "./tool-set.ts";
+
+/** How `tools add` and `tools update` reach a server this run; `headers` are for this run only. */
+export interface ToolsRunOptions {
+  /** The project's config file: snapshots go to `mcp-tools/` beside it. */
+  readonly configFile: string;
+  /** The releases this project can speak, read from its models. */
+  readonly offer: () => Promise<ReleaseOffer>;
+  /** Auth headers for an HTTP server: sent, never written. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A saved tools/list result instead of the server. */
+  readonly from?: string;
+  /** The release a saved result was listed in (default: the snapshot's, else the newest the project speaks). */
+  readonly release?: string;
+  /** Swapped for #25's `connect` once the shipped client transport is in; tests pass a fake. */
+  readonly listTools?: ListTools;
+}
+
+export interface ToolsUpdate {
+  readonly server: string;
+  readonly file: string;
+  /** What changed since the last snapshot; null for a new one. */
+  readonly diff: ToolsDiffReport | null;
+  readonly written: boolean;
+}
+
+/** The release offer from the models: the newest stateless release (with its HTTP facts) and the newest with `initialize`. */
+export function releaseOffer(models: readonly ProtocolModel[]): ReleaseOffer {
+  const newestFirst = [...models].sort((a, b) => (a.version < b.version ? 1 : -1));
+  const modern = newestFirst.find((m) => m.era === "modern" && m.http !== null);
+  const legacy = newestFirst.find((m) => m.era === "legacy");
+  const capabilities = modern?.metaKeys.find((k) => k.name === "clientCapabilities")?.key;
+  return {
+    modern: modern === undefined || capabilities === undefined ? null : { version: modern.version, http: httpSpec(modern), capabilitiesMetaKey: capabilities },
+    legacy: legacy?.version ?? null,
+  };
+}
+
+/** Lists a new server's tools, writes `mcp-tools/<name>.json` and records the server in the config. */
+export async function addServer(name: string, source: ServerSource, options: ToolsRunOptions): Promise<ToolsUpdate> {
+  checkServerName(name, (expected, detail) => new UsageError(`tools add: expected ${expected}, ${detail}`));
+  const config = readConfig(options.configFile);
+  const file = snapshotFile(options.configFile, name);
+  if (Object.prototype.hasOwnProperty.call(config.servers, name))
+    throw new UsageError(`server "${name}" is already in ${options.configFile}: run "mcp-bindgen tools update ${name}"`);
+  if (existsSync(file)) throw new UsageError(`${file} exists and is not a server of ${options.configFile}: mcp-bindgen never overwrites a file it did not write`);
+  const snapshot = await take(name, source, options, undefined);
+  writeAtomically(file, snapshotText(snapshot));
+  recordServer(options.configFile, name, source);
+  return { server: name, file, diff: null, written: true };
+}
+
+/** Lists each named server again (every configured one without names) and rewrites the snapshots that changed. */
+export async function updateServers(names: readonly string[], options: ToolsRunOptions): Promise<ToolsUpdate[]> {
+  const config = readConfig(options.configFile);
+  const chosen = names.length > 0 ? names : Object.keys(config.servers).sort();
+  const updates: ToolsUpdate[] = [];
+  for (const name of chosen) {
+    if (!Object.prototype.hasOwnProperty.call(config.servers, name))
+      throw new UsageError(`no server "${name}" in ${options.configFile}: add it with "mcp-bindgen tools add ${name} --url <url>"`);
+    const file = snapshotFile(options.configFile, name);
+    const before = existsSync(file) ? readSnapshot(file) : undefined;
+    const after = await take(name, config.servers[name]!, options, before);
+    const text = snapshotText(after);
+    const changed = before === undefined || snapshotText(before) !== text;
+    if (changed) writeAtomically(file, text);
+    updates.push({ server: name, file, diff: before === undefined ? null : compareToolSets(toolSet(file, before), toolSet(file, after)), written: changed });
+  }
+  return updates;
+}
+
+/** `diff --tools`: every change between two snapshots, rated for callers. */
+export function diffSnapshots(oldFile: string, newFile: string): ToolsDiffReport {
+  return compareToolSets(toolSet(oldFile, readSnapshot(oldFile)), toolSet(newFile, readSnapshot(newFile)));
+}
+
+async function take(name: string, source: ServerSource, options: ToolsRunOptions, previous: ToolsSnapshot | undefined): Promise<ToolsSnapshot> {
+  const offer = await options.offer();
+  const saved = options.from ?? ("from" in source ? resolve(dirname(options.configFile), source.from) : undefined);
+  const release = options.release ?? previous?.release ?? offer.modern?.version ?? offer.legacy ?? "";
+  const run: ToolSource =
+    saved !== undefined
+      ? { kind: "file", file: saved, release }
+      : "url" in source
+        ? { kind: "url", url: source.url, headers: options.headers ?? {} }
+        : { kind: "command", command: (source as { command: string }).command };
+  const listed = await (options.listTools ?? defaultListTools)(run, offer);
+  const where = run.kind === "file" ? run.file : run.kind === "url" ? run.url : run.command;
+  const snapshot = snapshotOf(where, name, listed.release, listed.tools);
+  // Refused now rather than at the next generate: a snapshot that cannot be typed is not written.
+  toolSet(where, snapshot);
+  return snapshot;
+}
+
+function snapshotFile(configFile: string, name: string): string {
+  return join(dirname(configFile), SNAPSHOT_FOLDER, `${name}.json`);
+}
+
+/** Adds the server to the config's `servers`, the rest of the file as it was (keys in their order, two-space JSON). */
+function recordServer(configFile: string, name: string, source: ServerSource): void {
+  const raw = JSON.parse(readFileSync(configFile, "utf8")) as Record<string, unknown>;
+  const servers = (raw["servers"] ?? {}) as Record<string, unknown>;
+  Object.defineProperty(servers, name, { value: source, enumerable: true, writable: true, configurable: true });
+  raw["servers"] = servers;
+  writeAtomically(configFile, JSON.stringify(raw, null, 2) + "\n");
+}
+
+function writeAtomically(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (err) {
+    throw new BindgenError(file, "", "a writable file", (err as Error).message);
+  }
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { BindgenError, joinPointer } from "../errors.ts";
+import { parseJson, sha256 } from "../load/read.ts";
+
+/** A tool as `tools/list` gives it: `name` and `inputSchema` checked, everything else kept as the server sent it. */
+export type SnapshotTool = { readonly name: string; readonly inputSchema: { readonly [key: string]: unknown }; readonly [key: string]: unknown };
+
+/**
+ * `mcp-tools/<name>.json`: what one server's `tools/list` said, committed like the lock. Tools are
+ * sorted by name and every object's keys too, so the same server gives the same bytes; `sha256` is
+ * of the tools' canonical JSON, so an edit by hand is noticed. A server's author writes the same
+ * format by hand for the server side, and may leave `sha256` out.
+ */
+export interface ToolsSnapshot {
+  readonly server: string;
+  /** The protocol release the server spoke when the snapshot was taken. */
+  readonly release: string;
+  readonly sha256: string;
+  readonly tools: readonly SnapshotTool[];
+}
+
+/** Folder of the snapshots, beside the config. */
+export const SNAPSHOT_FOLDER = "mcp-tools";
+
+/** Server names become file and module names: plain ASCII, no path. */
+const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Deeper JSON than this in a tool is refused, before anything walks it recursively. */
+export const MAX_JSON_DEPTH = 256;
+
+export function checkServerName(name: string, where: (expected: string, detail: string) => Error): string {
+  if (!SERVER_NAME.test(name)) throw where("a server name of lower-case letters, digits, - and _ (at most 64)", `got ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** The snapshot of `tools` as listed: every key sorted, tools by name; throws a `BindgenError` naming `file`, the tool and the pointer. */
+export function snapshotOf(file: string, server: string, release: string, tools: readonly unknown[]): ToolsSnapshot {
+  const checked = tools.map((tool, i) => checkTool(file, tool, joinPointer("/tools", i)));
+  const seen = new Map<string, number>();
+  checked.forEach((tool, i) => {
+    const first = seen.get(tool.name);
+    if (first !== undefined) throw new BindgenError(file, joinPointer("/tools", i, "name"), "each tool name once", `"${tool.name}" is also /tools/${first}`);
+    seen.set(tool.name, i);
+  });
+  const sorted = [...checked].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { server, release, sha256: toolsHash(sorted), tools: sorted };
+}
+
+/** The file's bytes: two-space JSON with a final newline, keys in a fixed order. */
+export function snapshotText(snapshot: ToolsSnapshot): string {
+  const { server, release, sha256: hash, tools } = snapshot;
+  return JSON.stringify({ server, release, sha256: hash, tools }, null, 2) + "\n";
+}
+
+function toolsHash(tools: readonly SnapshotTool[]): string {
+  return sha256(JSON.stringify(tools));
+}
+
+/** Reads and checks a snapshot (or a server author's tools file); every problem names the file and the pointer. */
+export function readSnapshot(file: string): ToolsSnapshot {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new BindgenError(file, "", "a readable tools snapshot", code === "ENOENT" ? "file not found" : String(code ?? err));
+  }
+  const doc = parseJson(file, bytes);
+  if (!isRecord(doc)) throw new BindgenError(file, "", "an object with server, release and tools");
+  for (const key of Object.keys(doc)) {
+    if (!["server", "release", "sha256", "tools", "$schema"].includes(key))
+      throw new BindgenError(file, joinPointer("", key), "only the keys server, release, sha256, tools", `unknown key "${key}"`);
+  }
+  const server = doc["server"];
+  if (typeof server !== "string") throw new BindgenError(file, "/server", "the server's name", `got ${JSON.stringify(server ?? null)}`);
+  checkServerName(server, (expected, detail) => new BindgenError(file, "/server", expected, detail));
+  const release = doc["release"];
+  if (typeof release !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(release))
+    throw new BindgenError(file, "/release", "the protocol release spoken (YYYY-MM-DD)", `got ${JSON.stringify(release ?? null)}`);
+  const tools = doc["tools"];
+  if (!Array.isArray(tools)) throw new BindgenError(file, "/tools", "an array of tools, as tools/list lists them");
+  const snapshot = snapshotOf(file, server, release, tools);
+  const recorded = doc["sha256"];
+  if (recorded !== undefined && recorded !== snapshot.sha256) {
+    throw new BindgenError(
+      file,
+      "/sha256",
+      "the sha256 of the tools' canonical JSON",
+      `the tools were edited after the snapshot was taken: run "mcp-bindgen tools update ${server}", or delete sha256 in a tools file you write yourself`,
+    );
+  }
+  return snapshot;
+}
+
+function checkTool(file: string, tool: unknown, pointer: string): SnapshotTool {
+  if (!isRecord(tool)) throw new BindgenError(file, pointer, "a tool object");
+  const name = tool["name"];
+  if (typeof name !== "string" || name === "") throw new BindgenError(file, joinPointer(pointer, "name"), "the tool's name, a non-empty string");
+  const canonical = canonicalJson(file, tool, pointer, name, 0) as SnapshotTool;
+  if (!isRecord(canonical.inputSchema)) throw new BindgenError(file, joinPointer(pointer, "inputSchema"), "the tool's input schema, an object", `tool "${name}"`);
+  return canonical;
+}
+
+/**
+ * A copy with every object's keys sorted, nesting bounded so no later walk can overflow the stack.
+ * `Object.fromEntries` defines keys as own data properties, so a `__proto__` key stays a key.
+ */
+function canonicalJson(file: string, value: unknown, pointer: string, tool: string, depth: number): unknown {
+  if (depth > MAX_JSON_DEPTH) throw new BindgenError(file, pointer, `JSON nested at most ${MAX_JSON_DEPTH} levels deep`, `tool "${tool}"`);
+  if (Array.isArray(value)) return value.map((v, i) => canonicalJson(file, v, joinPointer(pointer, i), tool, depth + 1));
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, canonicalJson(file, value[k], joinPointer(pointer, k), tool, depth + 1)]),
+    );
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
