@@ -49,7 +49,7 @@ describe("mcp-bindgen diff", () => {
     const report = JSON.parse(out) as DiffReport;
     expect([report.old.version, report.new.version]).toEqual(["base", "next"]);
     expect(report.summary.total).toBe(report.changes.length);
-    expect(report.summary.breaking).toEqual({ client: 4, server: 3 });
+    expect(report.summary.breaking).toEqual({ client: 3, server: 3 });
     expect(report.changes.find((c) => c.id === "definition-renamed")).toMatchObject({ before: "TextContent", after: "TextBlock" });
   });
 
@@ -79,9 +79,9 @@ describe("mcp-bindgen diff", () => {
     const { code, out } = await run("diff", BASE, NEXT, "--breaking");
     expect(code).toBe(0);
     const lines = out.split("\n");
-    expect(lines[2]).toMatch(/^\*\*7 breaking changes\*\* \(4 for clients, 3 for servers\)/);
+    expect(lines[2]).toMatch(/^\*\*6 breaking changes\*\* \(3 for clients, 3 for servers\)/);
     const changes = lines.filter((l) => l.startsWith("- "));
-    expect(changes).toHaveLength(7);
+    expect(changes).toHaveLength(6);
     expect(changes.every((l) => l.includes("🔴"))).toBe(true);
     expect(out).not.toContain("<details>");
     const server = await run("diff", BASE, NEXT, "--breaking", "--side", "server");

@@ -51,7 +51,13 @@ describe("diff severities on synthetic schemas", () => {
     expect(severity(only(toClient, "property-added", "CreateMessageRequest", "params.temperature"))).toEqual(["compatible", "breaking"]);
   });
 
-  it("a removed result field breaks clients (servers for a server→client request)", () => {
+  it("a removed required result field breaks clients (servers for a server→client request); a removed optional one breaks nobody", () => {
+    const removedRequired = changed((d) => {
+      delete d.CallToolResult.properties.content;
+      d.CallToolResult.required = [];
+    });
+    expect(severity(only(removedRequired, "property-removed", "CallToolResult", "content"))).toEqual(["breaking", "compatible"]);
+    // Old readers already handle an optional field's absence (tsc accepts the new type where the old one is read).
     expect(
       severity(
         only(
@@ -61,7 +67,7 @@ describe("diff severities on synthetic schemas", () => {
           "isError",
         ),
       ),
-    ).toEqual(["breaking", "compatible"]);
+    ).toEqual(["compatible", "compatible"]);
     const samplingResult = changed((d) => {
       delete d.CreateMessageResult.properties.model;
       d.CreateMessageResult.required = ["content", "role"];

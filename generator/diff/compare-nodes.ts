@@ -248,7 +248,7 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
         null,
         p.schema.pointer,
         b.pointer,
-        EFFECT.removed,
+        p.required ? EFFECT.removed : EFFECT.removedOptional,
         "wire",
         { required: p.required, references: { old: namedIn(p.schema), new: [] } },
       );

@@ -16,6 +16,8 @@ export const EFFECT = {
   addedRequired: { producer: "breaking", consumer: "compatible" },
   addedOptional: { producer: "compatible", consumer: "compatible" },
   removed: { producer: "compatible", consumer: "breaking" },
+  // Old readers already handle an optional property being absent, and new readers ignore it when an old writer sends it.
+  removedOptional: { producer: "compatible", consumer: "compatible" },
   becameRequired: { producer: "breaking", consumer: "compatible" },
   becameOptional: { producer: "compatible", consumer: "breaking" },
   widened: { producer: "compatible", consumer: "breaking" },
