@@ -308,7 +308,11 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       headers: exchange.headers,
       send(message: object): void {
         if (controller.signal.aborted) return;
-        if (!plan.sse) throw new Error("The client does not accept an event stream");
+        // A client that takes JSON alone gets no notifications; a request to it fails where it is made.
+        if (!plan.sse) {
+          if ("id" in message) throw new Error("The client does not accept an event stream");
+          return;
+        }
         open().write(message);
       },
     };
