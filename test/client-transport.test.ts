@@ -2,6 +2,7 @@
 // (a function from request to `Response`, no sockets) and a stdio pair. What is checked: the era
 // negotiation, the headers each era sends, SSE replies cut anywhere (resumed or failed, never hung), and
 // random bytes from the server never escaping as a throw.
+import { spawn } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { connect, httpTransport, stdioTransport, v2025_11_25, v2026_07_28, type HttpTransportOptions } from "../generated/index.ts";
@@ -227,6 +228,13 @@ describe("SSE replies", () => {
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+describe("stdio through a spawn function", () => {
+  it("a server that exits at once fails connect with the reason, not a crash (EPIPE) or the timeout", async () => {
+    const transport = stdioTransport({ spawn: () => spawn(process.execPath, ["-e", "process.exit(3)"], { stdio: ["pipe", "pipe", "pipe"] }) });
+    await expect(connect(transport, { releases: RELEASES(), clientInfo: CLIENT_INFO, timeoutMs: 60_000 })).rejects.toThrow("the server closed its stdout");
   });
 });
 

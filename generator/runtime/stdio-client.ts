@@ -14,6 +14,8 @@ export type ByteSource = AsyncIterable<string | Uint8Array>;
 export interface ByteSink {
   write(chunk: string): unknown;
   end?(): unknown;
+  /** Where the sink reports a failed write (Node streams: a server that exited gives EPIPE). */
+  on?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** What the stdio transport needs of a spawned process: Node's ChildProcess has it. */
@@ -52,6 +54,14 @@ function createStdioTransport(
       "stdioTransport needs spawn (with piped stdin and stdout) or readable and writable",
     );
   let closed = false;
+  // Once the server is gone every later send fails at once, rather than at its call's timeout.
+  let gone: Error | undefined;
+  const lost = (error: Error): void => {
+    gone ??= error;
+    events.closed(error);
+  };
+  // Unheard, a Node stream's "error" (EPIPE once the server exited) would end the whole process.
+  writable.on?.("error", lost);
   const lines = createLineSplitter(
     (line) => {
       if (line.trim() === "") return;
@@ -68,8 +78,8 @@ function createStdioTransport(
     for await (const chunk of readable) lines.push(chunk);
     lines.end();
   })().then(
-    () => events.closed(new Error("the server closed its stdout")),
-    (error: unknown) => events.closed(error instanceof Error ? error : new Error(String(error))),
+    () => lost(new Error("the server closed its stdout")),
+    (error: unknown) => lost(error instanceof Error ? error : new Error(String(error))),
   );
   const stderr = child?.stderr;
   const onStderr = options.onStderr;
@@ -83,6 +93,7 @@ function createStdioTransport(
   return {
     async send(message) {
       if (closed) throw new Error("the transport is closed");
+      if (gone !== undefined) throw gone;
       writable.write(encodeLine(message));
     },
     started() {},
