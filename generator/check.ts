@@ -32,8 +32,7 @@ export interface CheckOptions extends LoadOptions {
  * they record how the tree was made, not what users import.
  */
 export async function check(paths: ProjectPaths, options: CheckOptions): Promise<CheckReport> {
-  // The models as a promise: the formatting worker loads prettier while they are built.
-  const expected = await render(loadModels(paths, { ...options, offline: true }), options.render);
+  const expected = await render(await loadModels(paths, { ...options, offline: true }), options.render);
   const label = options.label ?? basename(paths.outDir);
   const onDisk = new Set(listVisible(paths.outDir));
   const stale: string[] = [];

@@ -1,7 +1,6 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { pathToFileURL } from "node:url";
-import { saveCodeCache } from "./code-cache.ts";
 import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./errors.ts";
 import { storeLock } from "./load/pull.ts";
 import { packageVersion, resolveProject } from "./project.ts";
@@ -52,8 +51,6 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     });
   try {
     await parser.parseAsync();
-    // Whatever loaded TypeScript (diff's models too, not only render) leaves its code cache for the next run.
-    saveCodeCache();
   } catch (err) {
     if (err instanceof UsageError) {
       stderr(`mcp-bindgen: ${err.message}\n`);

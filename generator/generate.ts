@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { saveCodeCache } from "./code-cache.ts";
 import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
-import { startFormatter } from "./format.ts";
+import { formatFiles } from "./format.ts";
 import { loadSchema, verifySha256 } from "./load/load-schema.ts";
 import type { Lock } from "./load/lock.ts";
 import { storeLock } from "./load/pull.ts";
@@ -71,30 +70,12 @@ async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedS
 
 /**
  * Everything but the write: models → emitters → prettier, in memory, so `--check` can compare.
- * `renders` picks the files to format (generate skips the releases it reuses). The emitters are
- * imported here, on demand, and prettier only on the formatting worker, so a run with nothing to
- * render loads neither. The worker starts before anything else, synchronously: pass the models as
- * a promise so that prettier loads while they are built (building them loads TypeScript too; an
- * `await` before the worker started would let that block the main thread first).
+ * `renders` picks the files to format (generate skips the releases it reuses). The emitters and
+ * prettier are imported here, on demand, so a run with nothing to render loads neither.
  */
-export async function render(
-  models: readonly ProtocolModel[] | Promise<readonly ProtocolModel[]>,
-  options: RenderOptions = {},
-  renders: (path: string) => boolean = () => true,
-): Promise<EmittedFile[]> {
-  const building = Promise.resolve(models);
-  // Awaited below, after the imports: until then a failure must not count as unhandled.
-  building.catch(() => undefined);
-  const formatter = startFormatter();
-  try {
-    const { emitFiles } = await import("./emit/index.ts");
-    for (const file of emitFiles(await building, options)) if (renders(file.path)) formatter.add(file);
-    // While the worker formats the last modules: by now V8 has compiled what emitting needed.
-    saveCodeCache();
-    return sortByPath(await formatter.finish());
-  } finally {
-    formatter.close();
-  }
+export async function render(models: readonly ProtocolModel[], options: RenderOptions = {}, renders: (path: string) => boolean = () => true): Promise<EmittedFile[]> {
+  const { emitFiles } = await import("./emit/index.ts");
+  return sortByPath(await formatFiles([...emitFiles(models, options)].filter((file) => renders(file.path))));
 }
 
 interface Plan {
@@ -158,9 +139,8 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
   // from the current tree are not formatted again.
   const reused = new Set(plans.filter((p) => p.reuse).map((p) => p.version));
   const t0 = performance.now();
-  const building = modelsOf(paths, placed, lock);
-  const rendered = await render(building, options.render, (path) => !reused.has(topFolder(path)));
-  const models = await building;
+  const models = await modelsOf(paths, placed, lock);
+  const rendered = await render(models, options.render, (path) => !reused.has(topFolder(path)));
   const renderMs = Math.round(performance.now() - t0);
   const tree = new Map<string, string>();
   const report: VersionReport[] = [];
