@@ -42,13 +42,27 @@ export function rootInput(generator: string, versions: readonly { version: strin
 }
 
 /**
- * The generator's own identity: every file of the running generator code (read now, so an
- * edited emitter counts without a build step), the versions of the formatter and AST printer,
- * whose output is part of ours, and the project's render options.
+ * Where `npm run build` records, beside the compiled generator, the hash of the sources it compiled
+ * (`sourceHash`): the compiled package and the sources it came from then stamp alike, so `npm run
+ * generate` (tsx) and the built bin reuse each other's output.
+ */
+export const SOURCE_HASH_FILE = "source-hash.txt";
+
+/** Every `.ts` file of the generator's sources under `dir`, by path and content. */
+export function sourceHash(dir: string): string {
+  const files = listFiles(dir).filter((file) => file.endsWith(".ts"));
+  return sha256(files.map((file) => `${relative(dir, file).split(sep).join("/")}\0${sha256(readFileSync(file))}`).join("\n"));
+}
+
+/**
+ * The generator's own identity: its sources (read now, so an edited emitter counts without a build
+ * step; the compiled package reads the hash its build recorded), the versions of the formatter and
+ * AST printer, whose output is part of ours, and the project's render options.
  */
 export function generatorHash(options: object): string {
-  const parts = listFiles(CODE_DIR).map((file) => `${relative(CODE_DIR, file).split(sep).join("/")}\0${sha256(readFileSync(file))}`);
-  parts.push(`prettier ${packageVersion("prettier")}`, `ts-morph ${packageVersion("ts-morph")}`, `options ${JSON.stringify(options)}`);
+  const built = join(CODE_DIR, SOURCE_HASH_FILE);
+  const code = existsSync(built) ? readFileSync(built, "utf8").trim() : sourceHash(CODE_DIR);
+  const parts = [`code ${code}`, `prettier ${packageVersion("prettier")}`, `ts-morph ${packageVersion("ts-morph")}`, `options ${JSON.stringify(options)}`];
   return sha256(parts.join("\n"));
 }
 
