@@ -16,16 +16,16 @@ async function phase<T>(name: string, run: () => T | Promise<T>): Promise<T> {
 }
 
 const { openProject } = await phase("import the CLI's load and model modules", () => import("../generator/api.ts"));
-const { loadModels } = await import("../generator/generate.ts");
+const { loadModels } = await import("../generator/output/generate-output.ts");
 const checkout = openProject({ cwd: join(import.meta.dirname, "..") });
 // Before the models: reading a release's pinned schema.ts for its deprecations loads it too.
 await phase("import ts-morph (loads TypeScript)", () => import("ts-morph"));
 const models = await phase("load five schemas and build their models", () => loadModels(checkout.project.paths, { releases: checkout.releases }));
 const { emitFiles } = await phase("import the emitters", () => import("../generator/emit/index.ts"));
 const emitted = await phase("emit every module", () => [...emitFiles(models)]);
-const { formatFiles } = await import("../generator/format.ts");
+const { formatFiles } = await import("../generator/output/format.ts");
 const formatted = await phase("format with prettier (its import included)", () => formatFiles(emitted));
-const { writeTree } = await import("../generator/write.ts");
+const { writeTree } = await import("../generator/output/write.ts");
 const out = mkdtempSync(join(tmpdir(), "mcp-bindgen-profile-"));
 await phase("write the tree", () => writeTree(join(out, "generated"), new Map(formatted.map((f) => [f.path, f.content]))));
 rmSync(out, { recursive: true, force: true });

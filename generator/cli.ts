@@ -1,9 +1,9 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { pathToFileURL } from "node:url";
-import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./errors.ts";
+import { BindgenError, CommandFailure, EXIT_CODES_HELP, UsageError } from "./common/failures.ts";
 import { storeLock } from "./load/pull.ts";
-import { packageVersion, resolveProject } from "./project.ts";
+import { packageVersion, resolveProject } from "./project/project.ts";
 import { diffCommand } from "./commands/diff.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { initCommand } from "./commands/init.ts";

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { SOURCE_HASH_FILE, sourceHash } from "../generator/stamp.ts";
+import { SOURCE_HASH_FILE, sourceHash } from "../generator/output/stamp.ts";
 
 const root = join(import.meta.dirname, "..");
 const dist = join(root, "dist");

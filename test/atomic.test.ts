@@ -3,9 +3,9 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BindgenError } from "../generator/errors.ts";
-import { PACKAGE_ROOT } from "../generator/project.ts";
-import { acquireLock, recoverTree, writeTree } from "../generator/write.ts";
+import { BindgenError } from "../generator/common/failures.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
+import { acquireLock, recoverTree, writeTree } from "../generator/output/write.ts";
 import {
   childEnv,
   fixture,

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BindgenError } from "../generator/errors.ts";
-import { generate, loadModels } from "../generator/generate.ts";
+import { BindgenError } from "../generator/common/failures.ts";
+import { generate, loadModels } from "../generator/output/generate-output.ts";
 import { MAX_DEPTH } from "../generator/load/normalise.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
 import { fixture, plantMarkerTree, runCli, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";

@@ -1,7 +1,7 @@
 import { build } from "esbuild";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 
 /**
  * What a bundler keeps of a release when a program imports it through its index: only what the

@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { check as checkTree } from "../generator/check.ts";
-import { generate } from "../generator/generate.ts";
-import { unifiedDiff } from "../generator/line-diff.ts";
+import { check as checkTree } from "../generator/output/check.ts";
+import { generate } from "../generator/output/generate-output.ts";
+import { unifiedDiff } from "../generator/output/line-diff.ts";
 import { REAL_SCHEMA_DIR, runCli, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { NOCHECK_PRAGMA } from "../generator/emit/output-file.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck, type SourceEdit } from "./support/typecheck.ts";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ExampleServer } from "../examples/server.ts";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { describeReport, passed, requiredScenarios, runConformance, type ConformanceReport } from "./support/conformance/run.ts";
 
 const REVISIONS = ["2026-07-28", "2025-11-25"] as const;

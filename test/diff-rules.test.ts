@@ -7,7 +7,7 @@ import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
 import type { ProtocolModel } from "../generator/model/protocol-model.ts";
-import { PACKAGE_FACTS } from "../generator/project.ts";
+import { PACKAGE_FACTS } from "../generator/project/project.ts";
 
 /**
  * One synthetic schema (test/fixtures/diff/base.json: tools/call and tools/list client→server,

@@ -3,7 +3,7 @@ import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitEnvelope } from "../generator/emit/envelope.ts";
 import { emitRequester } from "../generator/emit/requester.ts";
-import { emitRuntime } from "../generator/emit/runtime.ts";
+import { emitRuntime } from "../generator/emit/root-runtime.ts";
 import { frozenType } from "../generator/emit/literal-type.ts";
 import { finishFile, NOCHECK_PRAGMA, withImportExtension } from "../generator/emit/output-file.ts";
 import { SchemaTypes } from "../generator/emit/schema-type.ts";
@@ -12,7 +12,7 @@ import type { SchemaNode } from "../generator/load/schema-node.ts";
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
-import { PACKAGE_FACTS } from "../generator/project.ts";
+import { PACKAGE_FACTS } from "../generator/project/project.ts";
 import { TYPE_BITS, type WireEntry, type WireNode } from "../generator/runtime/table-format.ts";
 import { realModel } from "./support/real-models.ts";
 

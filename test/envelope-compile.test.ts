@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { formatDiagnostics, typecheck } from "./support/typecheck.ts";
 
 const FIXTURE = join(PACKAGE_ROOT, "test", "compile", "envelope-errors.ts");

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as modern from "../generated/2026-07-28/index.js";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 
 /** The 2026-07-28 header functions as a client and a server use them: build, send, parse, check. */
 const tool: modern.Tool = {

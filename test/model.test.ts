@@ -7,7 +7,7 @@ import { readLock } from "../generator/load/lock.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
 import type { MethodModel, ProtocolModel } from "../generator/model/protocol-model.ts";
-import { PACKAGE_FACTS, PACKAGE_LOCK } from "../generator/project.ts";
+import { PACKAGE_FACTS, PACKAGE_LOCK } from "../generator/project/project.ts";
 import { FIXTURES, REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 
 const facts = loadFacts(PACKAGE_FACTS);

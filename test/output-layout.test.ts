@@ -4,9 +4,9 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { NOCHECK_PRAGMA } from "../generator/emit/output-file.ts";
-import { render } from "../generator/generate.ts";
+import { render } from "../generator/output/generate-output.ts";
 import { readLock } from "../generator/load/lock.ts";
-import { PACKAGE_LOCK, PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_LOCK, PACKAGE_ROOT } from "../generator/project/project.ts";
 import { realModel } from "./support/real-models.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
 

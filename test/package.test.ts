@@ -5,7 +5,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/api.ts";
-import { PACKAGE_ROOT, packageVersion } from "../generator/project.ts";
+import { PACKAGE_ROOT, packageVersion } from "../generator/project/project.ts";
 import { REAL_SCHEMA_DIR, snapshotTree } from "./support/tmp-project.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
 

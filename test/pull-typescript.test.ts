@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BindgenError } from "../generator/errors.ts";
+import { BindgenError } from "../generator/common/failures.ts";
 import { pull } from "../generator/load/pull.ts";
 import { fixture, sha256, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 

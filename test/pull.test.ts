@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BindgenError } from "../generator/errors.ts";
+import { BindgenError } from "../generator/common/failures.ts";
 import { pull } from "../generator/load/pull.ts";
-import { acquireLock } from "../generator/write.ts";
+import { acquireLock } from "../generator/output/write.ts";
 import { fixture, runMain, sha256, spawnCli, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
 import { pickLegacyVersion, towardsModern } from "../generator/runtime/versions.ts";
 import { uiResourceUriIn } from "../generator/runtime/apps.ts";

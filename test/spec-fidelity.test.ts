@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readLock } from "../generator/load/lock.ts";
 import { sha256 } from "../generator/load/read.ts";
 import { appliesTo, loadFacts } from "../generator/model/facts.ts";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { compareWithSpec, type Comparison, type Mismatch } from "./support/spec-fidelity.ts";
 
 /**

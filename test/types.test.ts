@@ -3,7 +3,7 @@ import { join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { docText, repairLinks } from "../generator/emit/doc-comments.ts";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { readExamples, writeExampleFile, type ExampleFile } from "./support/example-file.ts";
 import { REAL_SCHEMA_DIR } from "./support/tmp-project.ts";
 import { formatDiagnostics, typecheck, type Diagnostic } from "./support/typecheck.ts";

@@ -6,7 +6,7 @@ import { readSourceDeprecations } from "../generator/load/typescript-deprecation
 import { normalise } from "../generator/load/normalise.ts";
 import { buildModel } from "../generator/model/build.ts";
 import { loadFacts } from "../generator/model/facts.ts";
-import { PACKAGE_FACTS } from "../generator/project.ts";
+import { PACKAGE_FACTS } from "../generator/project/project.ts";
 import { sha256 } from "./support/tmp-project.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-ts-deprecations-"));

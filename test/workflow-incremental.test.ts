@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate as generateProject } from "../generator/api.ts";
-import { generate as generateTree, type GenerateReport } from "../generator/generate.ts";
+import { generate as generateTree, type GenerateReport } from "../generator/output/generate-output.ts";
 import { REAL_SCHEMA_DIR, runMain, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /**

@@ -11,7 +11,7 @@ import { emitRequester } from "./requester.ts";
 import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { runtimeFiles } from "./runtime-files.ts";
-import { emitRuntime } from "./runtime.ts";
+import { emitRuntime } from "./root-runtime.ts";
 import { emitTypes } from "./types.ts";
 import { emitValidate } from "./validate.ts";
 import { emitVersionIndex } from "./version-index.ts";

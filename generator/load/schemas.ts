@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { Lock } from "./lock.ts";
 import { pull, schemaPath, storeLock, unplaced, type SchemaStore } from "./pull.ts";
 

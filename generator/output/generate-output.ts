@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EmittedFile, RenderOptions } from "./emit/emitted.ts";
+import type { EmittedFile, RenderOptions } from "../emit/emitted.ts";
 import { formatFiles } from "./format.ts";
-import { loadSchema, verifySha256 } from "./load/load-schema.ts";
-import type { Lock } from "./load/lock.ts";
-import { storeLock } from "./load/pull.ts";
-import { sha256 } from "./load/read.ts";
-import { placeSchemas, type PlacedSchema, type SchemaSources } from "./load/schemas.ts";
-import { buildModel } from "./model/build.ts";
-import { loadFacts } from "./model/facts.ts";
-import type { ProtocolModel } from "./model/protocol-model.ts";
-import type { ProjectPaths } from "./project.ts";
+import { loadSchema, verifySha256 } from "../load/load-schema.ts";
+import type { Lock } from "../load/lock.ts";
+import { storeLock } from "../load/pull.ts";
+import { sha256 } from "../load/read.ts";
+import { placeSchemas, type PlacedSchema, type SchemaSources } from "../load/schemas.ts";
+import { buildModel } from "../model/build.ts";
+import { loadFacts } from "../model/facts.ts";
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { ProjectPaths } from "../project/project.ts";
 import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
 import { acquireLock, recoverTree, writeTree } from "./write.ts";
 
@@ -59,7 +59,7 @@ export async function loadModels(paths: ProjectPaths, options: LoadOptions): Pro
  * nothing to render (and `--help`) never loads it: that alone took the no-op run past 1 s.
  */
 async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedSchema>, lock: Lock): Promise<ProtocolModel[]> {
-  const { readSourceDeprecations } = await import("./load/typescript-deprecations.ts");
+  const { readSourceDeprecations } = await import("../load/typescript-deprecations.ts");
   const facts = loadFacts(paths.factsFile);
   return [...placed].map(([version, { file, sha256 }]) => {
     const pin = lock.versions.get(version)?.typescript;
@@ -74,7 +74,7 @@ async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedS
  * prettier are imported here, on demand, so a run with nothing to render loads neither.
  */
 export async function render(models: readonly ProtocolModel[], options: RenderOptions = {}, renders: (path: string) => boolean = () => true): Promise<EmittedFile[]> {
-  const { emitFiles } = await import("./emit/index.ts");
+  const { emitFiles } = await import("../emit/index.ts");
   return sortByPath(await formatFiles([...emitFiles(models, options)].filter((file) => renders(file.path))));
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { BindgenError, joinPointer } from "./errors.ts";
-import { parseJson } from "./load/read.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
+import { parseJson } from "../load/read.ts";
 
 /** The file `init` writes and every command looks for, from the working directory upwards. */
 export const CONFIG_FILE = "mcp-bindgen.config.json";

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { RenderOptions } from "./emit/emitted.ts";
-import { loadModels, render, type LoadOptions } from "./generate.ts";
+import type { RenderOptions } from "../emit/emitted.ts";
+import { loadModels, render, type LoadOptions } from "./generate-output.ts";
 import { unifiedDiff } from "./line-diff.ts";
-import type { ProjectPaths } from "./project.ts";
+import type { ProjectPaths } from "../project/project.ts";
 
 export interface CheckReport {
   readonly upToDate: boolean;

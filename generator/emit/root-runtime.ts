@@ -8,8 +8,8 @@ import type { ResultTypeFacts } from "../runtime/responses.ts";
 import { httpFacts, resultTypeFacts } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
-import { compare } from "../compare.ts";
-import { BindgenError } from "../errors.ts";
+import { compare } from "../common/code-point-order.ts";
+import { BindgenError } from "../common/failures.ts";
 
 /** What a fresh client calls itself when the caller gives no name: only shown and logged by servers. */
 const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";

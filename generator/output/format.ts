@@ -1,4 +1,4 @@
-import type { EmittedFile } from "./emit/emitted.ts";
+import type { EmittedFile } from "../emit/emitted.ts";
 
 /**
  * How generated modules are printed. `babel-ts` rather than `typescript`: both print these modules

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { checkOut, CONFIG_FILE, type ImportExtension } from "./config.ts";
-import { BindgenError, UsageError } from "./errors.ts";
+import { BindgenError, UsageError } from "../common/failures.ts";
 import { chosenReleases, PACKAGE_LOCK, PACKAGE_ROOT, packageVersion, PROJECT_LOCK_FILE } from "./project.ts";
-import { parseJson } from "./load/read.ts";
+import { parseJson } from "../load/read.ts";
 import { readTsconfig } from "./tsconfig.ts";
-import { atomicWriteFile } from "./write.ts";
+import { atomicWriteFile } from "../output/write.ts";
 
 export interface InitOptions {
   /** Where to start looking for the project (the nearest folder with a package.json); default the working directory. */

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, openSync, closeSync, readFileSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { BindgenError } from "./errors.ts";
+import { BindgenError } from "../common/failures.ts";
 
 /** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
 export function atomicWriteFile(path: string, data: string | Uint8Array): void {

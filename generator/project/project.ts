@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkOut, CONFIG_FILE, findConfig, readConfig, type Config, type ImportExtension } from "./config.ts";
-import { BindgenError, UsageError } from "./errors.ts";
-import type { Lock } from "./load/lock.ts";
-import { storeLock, type SchemaStore } from "./load/pull.ts";
+import { BindgenError, UsageError } from "../common/failures.ts";
+import type { Lock } from "../load/lock.ts";
+import { storeLock, type SchemaStore } from "../load/pull.ts";
 
-/** The folder of the running generator code: `generator/` in a checkout, `dist/generator/` when installed. */
-export const CODE_DIR: string = dirname(fileURLToPath(import.meta.url));
+/** The folder of the running generator code (this file's parent): `generator/` in a checkout, `dist/generator/` when installed. */
+export const CODE_DIR: string = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** The mcp-bindgen package (or checkout) this code belongs to: the nearest package.json named mcp-bindgen above the code. */
 export const PACKAGE_ROOT: string = (() => {
