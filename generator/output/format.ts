@@ -2,7 +2,7 @@ import type { EmittedFile } from "../emit/emitted.ts";
 
 /**
  * How generated modules are printed. `babel-ts` rather than `typescript`: both print these modules
- * alike (test/format.test.ts checks the output under `typescript`), and babel's parser loads and runs
+ * alike (test/output/format.test.ts checks the output under `typescript`), and babel's parser loads and runs
  * about a fifth faster on a cold run.
  */
 export const PRETTIER_OPTIONS = { parser: "babel-ts", printWidth: 100, trailingComma: "all", endOfLine: "lf" } as const;
