@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { BindgenError, UsageError } from "../common/failures.ts";
-import { loadModels } from "../output/generate-output.ts";
+import { loadModels } from "../load/load-models.ts";
 import { loadSchema } from "../load/load-schema.ts";
 import { VERSION_PATTERN, type Lock } from "../load/lock.ts";
 import type { SchemaSources } from "../load/schemas.ts";

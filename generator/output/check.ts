@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RenderOptions } from "../emit/emitted.ts";
-import { loadModels, render, type LoadOptions } from "./generate-output.ts";
+import { loadModels, type LoadOptions } from "../load/load-models.ts";
+import { render } from "./generate-output.ts";
 import { unifiedDiff } from "./line-diff.ts";
 import type { ProjectPaths } from "../project/project.ts";
 

@@ -2,13 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile, RenderOptions } from "../emit/emitted.ts";
 import { formatFiles } from "./format.ts";
-import { loadSchema, verifySha256 } from "../load/load-schema.ts";
-import type { Lock } from "../load/lock.ts";
+import { verifySha256 } from "../load/load-schema.ts";
+import { modelsOf, type LoadOptions } from "../load/load-models.ts";
 import { storeLock } from "../load/pull.ts";
 import { sha256 } from "../load/read.ts";
-import { placeSchemas, type PlacedSchema, type SchemaSources } from "../load/schemas.ts";
-import { buildModel } from "../model/build.ts";
-import { loadFacts } from "../model/facts.ts";
+import { placeSchemas } from "../load/schemas.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { ProjectPaths } from "../project/project.ts";
 import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
@@ -34,38 +32,12 @@ export interface GenerateReport {
   readonly ms: number;
 }
 
-export interface LoadOptions extends SchemaSources {
-  /** The releases to load, newest first. */
-  readonly releases: readonly string[];
-}
-
 export interface GenerateOptions extends LoadOptions {
   readonly render?: RenderOptions;
   /** Render every release even if its recorded input hash is unchanged. */
   readonly force?: boolean;
   /** Receives one line per release as it is done, then a summary line. */
   readonly progress?: (line: string) => void;
-}
-
-/** Places the schemas (see placeSchemas), then builds the model of each release, verifying each file against the lock. */
-export async function loadModels(paths: ProjectPaths, options: LoadOptions): Promise<ProtocolModel[]> {
-  const lock = storeLock(paths);
-  return modelsOf(paths, await placeSchemas(paths, options.releases, options, lock), lock);
-}
-
-/**
- * Each release's model; a release's pinned schema.ts, when pull placed it, adds its deprecations.
- * Reading schema.ts needs TypeScript, imported here rather than at the top so that a run with
- * nothing to render (and `--help`) never loads it: that alone took the no-op run past 1 s.
- */
-async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedSchema>, lock: Lock): Promise<ProtocolModel[]> {
-  const { readSourceDeprecations } = await import("../load/typescript-deprecations.ts");
-  const facts = loadFacts(paths.factsFile);
-  return [...placed].map(([version, { file, sha256 }]) => {
-    const pin = lock.versions.get(version)?.typescript;
-    const deprecations = pin ? readSourceDeprecations(join(paths.cacheDir, version, "schema.ts"), pin.sha256) : null;
-    return buildModel(version, loadSchema(file, sha256), facts, deprecations === null ? null : { deprecations, source: pin!.url });
-  });
 }
 
 /**
