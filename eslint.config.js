@@ -25,18 +25,6 @@ export default tseslint.config(
     },
   },
   {
-    // The generator takes ts-morph's values from generator/ts-morph.ts, which loads them through
-    // V8's code cache; importing them from "ts-morph" would compile its TypeScript from source again.
-    files: ["generator/**/*.ts"],
-    ignores: ["generator/ts-morph.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        { paths: [{ name: "ts-morph", message: "Import ts-morph's values from generator/ts-morph.ts.", allowTypeImports: true }] },
-      ],
-    },
-  },
-  {
     // Tests build and mutate raw schema documents and parsed JSON, which are `any` by nature;
     // what they produce is checked by tsc on the generated types and by the assertions.
     files: ["test/**/*.ts"],

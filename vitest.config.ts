@@ -1,12 +1,44 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
+ * SDK peers) and tsc over whole generated trees. Everything else is the fast tier (`npm run test:fast`).
+ */
+const INTEGRATION = [
+  "test/package.test.ts",
+  "test/startup.test.ts",
+  "test/workflow-release.test.ts",
+  "test/output/atomic.test.ts",
+  "test/output/determinism.test.ts",
+  "test/output/workflow-incremental.test.ts",
+  "test/emit/output-layout.test.ts",
+  "test/emit/compile.test.ts",
+  "test/emit/bundle.test.ts",
+  "test/runtime/conformance.test.ts",
+  "test/runtime/interop.test.ts",
+  "test/runtime/wire-interop.test.ts",
+  "test/runtime/server-fuzz.test.ts",
+  "test/runtime/server-transport.test.ts",
+  "test/runtime/example-client.test.ts",
+  "test/readme.test.ts",
+  "test/typescript-versions.test.ts",
+  "test/diff/diff-claims.test.ts",
+  "test/load/draft-release.test.ts",
+  "test/output/ownership.test.ts",
+  "test/emit/types-agree.test.ts",
+  "test/tools/tools.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Generation and tsc runs are shared across files through a global setup; some tests spawn tsc.
     testTimeout: 120_000,
     hookTimeout: 300_000,
     globalSetup: ["test/global-setup.ts"],
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: INTEGRATION } },
+      { extends: true, test: { name: "integration", include: INTEGRATION } },
+    ],
   },
 });

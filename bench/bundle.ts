@@ -2,7 +2,7 @@ import { build } from "esbuild";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { missingRow, row, type BenchRow } from "./table.ts";
 
 const SECTION = "bundle";

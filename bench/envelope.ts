@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { missingRow, row, type BenchRow } from "./table.ts";
 
 const SECTION = "envelope";

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { BUNDLE_COMMANDS, benchBundle } from "./bundle.ts";
 import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
 import { SERVER_COMMANDS, benchServer } from "./server.ts";

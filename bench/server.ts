@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { row, type BenchRow } from "./table.ts";
 
 /**

@@ -1,14 +1,15 @@
 import { relative, sep } from "node:path";
-import { check as checkTree, type CheckReport } from "./check.ts";
-import type { ImportExtension } from "./config.ts";
+import { check as checkTree, type CheckReport } from "./output/check.ts";
+import type { ImportExtension } from "./project/config.ts";
 import type { RenderOptions } from "./emit/emitted.ts";
 import { diffModels, forSide, type DiffReport, type Side } from "./diff/index.ts";
 import { loadDiffSide } from "./diff/load-model.ts";
-import { generate as generateTree, loadModels, type GenerateReport } from "./generate.ts";
 import { DRAFT_RELEASE } from "./load/lock.ts";
+import { loadModels } from "./load/load-models.ts";
+import { generate as generateTree, type GenerateReport } from "./output/generate-output.ts";
 import { pull as pullSchemas, storeLock, type PullResult } from "./load/pull.ts";
 import { summarise } from "./model/summary.ts";
-import { chosenReleases, resolveProject, type Project } from "./project.ts";
+import { chosenReleases, resolveProject, type Project } from "./project/project.ts";
 
 /** What every function of the programmatic API takes: where the project is, and this run's overrides of its config. */
 export interface ProjectOptions {

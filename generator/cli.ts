@@ -1,9 +1,8 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { pathToFileURL } from "node:url";
-import { saveCodeCache } from "./code-cache.ts";
-import { BindgenError, CommandFailure, EXIT_CODES_HELP, OutputRefusedError, UsageError } from "./errors.ts";
-import { packageVersion } from "./project.ts";
+import { BindgenError, CommandFailure, EXIT_CODES_HELP, OutputRefusedError, UsageError } from "./common/failures.ts";
+import { packageVersion } from "./project/project.ts";
 import { diffCommand } from "./commands/diff.ts";
 import { generateCommand } from "./commands/generate.ts";
 import { initCommand } from "./commands/init.ts";
@@ -53,8 +52,6 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     });
   try {
     await parser.parseAsync();
-    // Whatever loaded TypeScript (diff's models too, not only render) leaves its code cache for the next run.
-    saveCodeCache();
   } catch (err) {
     if (err instanceof UsageError || err instanceof OutputRefusedError) {
       stderr(`mcp-bindgen: ${err.message}\n`);

@@ -23,7 +23,7 @@ export {
   type PullResult,
   type Side,
 } from "./api.ts";
-export { init, type InitOptions, type InitResult } from "./init.ts";
+export { init, type InitOptions, type InitResult } from "./project/init-project.ts";
 export { main, type MainOptions } from "./cli.ts";
-export { BindgenError, UsageError } from "./errors.ts";
-export { CONFIG_FILE, type Config } from "./config.ts";
+export { BindgenError, UsageError } from "./common/failures.ts";
+export { CONFIG_FILE, type Config } from "./project/config.ts";

@@ -1,9 +1,10 @@
 // `npm run build` (and `npm pack`, through prepack): the generator compiled to dist/ for the
 // published package, whose bin then loads neither tsx nor esbuild.
 import { spawnSync } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { SOURCE_HASH_FILE, sourceHash } from "../generator/output/stamp.ts";
 
 const root = join(import.meta.dirname, "..");
 const dist = join(root, "dist");
@@ -14,3 +15,5 @@ if (result.status !== 0) process.exit(result.status ?? 1);
 // The runtime is copied into every output as source text, so its .ts files ship beside their compiled form.
 const runtime = join(root, "generator", "runtime");
 for (const name of readdirSync(runtime).filter((n) => n.endsWith(".ts"))) cpSync(join(runtime, name), join(dist, "generator", "runtime", name));
+// The stamp's identity of the code: the sources', so a run of the compiled bin and one under tsx reuse each other's output.
+writeFileSync(join(dist, "generator", SOURCE_HASH_FILE), `${sourceHash(join(root, "generator"))}\n`);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { fixture, plantMarkerTree, runCli, runMain, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 
 /** The command-line contract: exit codes 0/1/2, usage errors that list what is known, nothing run on misuse. */

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT, packageVersion } from "../generator/project.ts";
+import { generate } from "../generator/api.ts";
+import { PACKAGE_ROOT, packageVersion } from "../generator/project/project.ts";
 import { REAL_SCHEMA_DIR, snapshotTree } from "./support/tmp-project.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
 
@@ -100,6 +101,12 @@ describe("the packed package in a fresh app", () => {
     expect(installed()).toEqual(before);
     // The only other thing written in node_modules is the schema cache.
     expect(readdirSync(join(app, "node_modules", ".cache"))).toEqual(["mcp-bindgen"]);
+  });
+
+  it("the generator's sources (this checkout, under tsx) reuse what the installed bin, compiled from them, wrote", async () => {
+    const report = await generate({ cwd: app });
+    expect(report.versions.map((v) => v.status)).toEqual(["reused", "reused"]);
+    expect(report.written).toBe(false);
   });
 
   it("the app compiles under nodenext (the bindings and the programmatic API) and runs under node", () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
 
 /** The ```ts blocks of a Markdown text, with the line each starts on. */

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../generator/project.ts";
+import { PACKAGE_ROOT } from "../generator/project/project.ts";
 
 /**
  * What a run loads before it knows it has work: ts-morph, with all of TypeScript, is the largest

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLockFile } from "../generator/load/lock.ts";
-import { PACKAGE_LOCK } from "../generator/project.ts";
+import { PACKAGE_LOCK } from "../generator/project/project.ts";
 import { formatDiagnostics, typecheck } from "./support/typecheck.ts";
 import { REAL_SCHEMA_DIR, runMain, tmpProject, type TmpProject } from "./support/tmp-project.ts";
 

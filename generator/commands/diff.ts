@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import { diff } from "../api.ts";
-import { CommandFailure, EXIT_CODES_HELP } from "../errors.ts";
+import { CommandFailure, EXIT_CODES_HELP } from "../common/failures.ts";
 import { isBreaking, type Side } from "../diff/index.ts";
 import { renderMarkdown } from "../diff/render-markdown.ts";
 import { diffSnapshots } from "../tools/project-tools.ts";

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { check, generate, type ProjectCheckReport } from "../api.ts";
-import type { ImportExtension } from "../config.ts";
-import { BindgenError, CommandFailure, UsageError } from "../errors.ts";
+import type { ImportExtension } from "../project/config.ts";
+import { BindgenError, CommandFailure, UsageError } from "../common/failures.ts";
 import { IMPORT_EXTENSION_OPTION, OUT_OPTION, projectOptions, withSources, type CliContext, type SourceArgs } from "./options.ts";
 
 export function generateCommand(ctx: CliContext): CommandModule {

@@ -1,8 +1,8 @@
 import type { CommandModule } from "yargs";
-import type { ImportExtension } from "../config.ts";
-import { EXIT_CODES_HELP } from "../errors.ts";
-import { init } from "../init.ts";
-import { runBinary, runScript } from "../package-manager.ts";
+import type { ImportExtension } from "../project/config.ts";
+import { EXIT_CODES_HELP } from "../common/failures.ts";
+import { init } from "../project/init-project.ts";
+import { runBinary, runScript } from "../project/package-manager.ts";
 import { IMPORT_EXTENSION_OPTION, type CliContext } from "./options.ts";
 
 export function initCommand(ctx: CliContext): CommandModule {

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
-import { IMPORT_EXTENSIONS, type ImportExtension } from "../config.ts";
-import { EXIT_CODES_HELP } from "../errors.ts";
+import { IMPORT_EXTENSIONS, type ImportExtension } from "../project/config.ts";
+import { EXIT_CODES_HELP } from "../common/failures.ts";
 
 /** Where a command runs and prints; `main` gets it from the process, tests pass their own. */
 export interface CliContext {

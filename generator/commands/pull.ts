@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import { pull } from "../api.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../common/failures.ts";
 import { projectOptions, withSources, type CliContext, type SourceArgs } from "./options.ts";
 
 export function pullCommand(ctx: CliContext): CommandModule {

@@ -1,9 +1,9 @@
 import { dirname, relative, resolve, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { openProject } from "../api.ts";
-import { CONFIG_FILE, type ServerSource } from "../config.ts";
-import { CommandFailure, EXIT_CODES_HELP, UsageError } from "../errors.ts";
-import { loadModels } from "../generate.ts";
+import { CONFIG_FILE, type ServerSource } from "../project/config.ts";
+import { CommandFailure, EXIT_CODES_HELP, UsageError } from "../common/failures.ts";
+import { loadModels } from "../load/load-models.ts";
 import type { ToolsDiffReport } from "../tools/compare.ts";
 import { addServer, releaseOffer, updateServers, type ToolsRunOptions } from "../tools/project-tools.ts";
 import { renderToolsMarkdown } from "../tools/render-markdown.ts";

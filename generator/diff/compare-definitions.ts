@@ -1,5 +1,5 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { compare } from "../compare.ts";
+import { compare } from "../common/code-point-order.ts";
 import type { Finding, Side } from "./change.ts";
 import { compareNodes, record, type NodeContext } from "./compare-nodes.ts";
 import type { Rename } from "./renames.ts";

@@ -1,6 +1,6 @@
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
-import { compare } from "../compare.ts";
+import { compare } from "../common/code-point-order.ts";
 import type { Cause, ChangeId, Finding, Level, Side, SubjectKind } from "./change.ts";
 import { describe, namedIn } from "./describe.ts";
 import { EFFECT, severityFor, type Effect } from "./severity.ts";

@@ -1,4 +1,4 @@
-import { compare } from "../compare.ts";
+import { compare } from "../common/code-point-order.ts";
 import type { SchemaNode } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";

@@ -1,5 +1,5 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { compare } from "../compare.ts";
+import { compare } from "../common/code-point-order.ts";
 import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffRelease, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
 import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";

@@ -1,6 +1,6 @@
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { shapeKey } from "../load/shape.ts";
-import { compare } from "../compare.ts";
+import { compare } from "../common/code-point-order.ts";
 
 export interface Rename {
   readonly from: string;

@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";

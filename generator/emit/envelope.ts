@@ -1,7 +1,7 @@
-import { VariableDeclarationKind } from "../ts-morph.ts";
+import { VariableDeclarationKind } from "ts-morph";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { RoutingFacts } from "../runtime/routing.ts";
 import { httpFacts, requireMetaKeys, resultTypeFacts } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";

@@ -1,4 +1,4 @@
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 

@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { HttpSpec } from "../runtime/http-headers.ts";
 

@@ -13,7 +13,7 @@ import { emitServer } from "./server.ts";
 import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { runtimeFiles } from "./runtime-files.ts";
-import { emitRuntime } from "./runtime.ts";
+import { emitRuntime } from "./root-runtime.ts";
 import { emitServerTools } from "./server-tools.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { emitTypes } from "./types.ts";
@@ -45,12 +45,9 @@ export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: R
 
 /**
  * Every output file, unformatted: each release's folder, the root modules, and the shared runtime
- * copied from generator/runtime/; headers and import extensions follow `options`. One file at a time
- * as each is emitted, so a formatter can start on a file while the next is emitted.
+ * copied from generator/runtime/; headers and import extensions follow `options`.
  */
 export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}, servers: readonly ToolSet[] = []): Generator<EmittedFile> {
-  // The root modules first: they hold the most text prettier still formats, which it can then do
-  // while the releases are emitted rather than after the last one.
   const rootOptions = options.rootRegenerateCommand === undefined ? options : { ...options, regenerateCommand: options.rootRegenerateCommand };
   for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), rootOptions);
   yield finishFile(
@@ -64,11 +61,9 @@ export function* emitFiles(models: readonly ProtocolModel[], options: RenderOpti
     const present = VERSION_EMITTERS.filter((e) => e.when?.(model) ?? true);
     const modules = present.map((e) => e.module);
     const emitted: EmittedFile[] = [];
-    // types.ts last: it is the slowest module to emit and, mostly prettier-stable, the quickest to
-    // format, so the formatting worker gets its first module sooner (the order of output is by path).
-    for (const i of present.map((_, k) => k).sort((a, b) => Number(present[a]!.module === "types") - Number(present[b]!.module === "types"))) {
-      const file = present[i]!.emit(model);
-      emitted[i] = file;
+    for (const { emit } of present) {
+      const file = emit(model);
+      emitted.push(file);
       yield finishFile(file, options);
     }
     assertDistinctExports(model, emitted);

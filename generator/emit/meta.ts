@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "../ts-morph.ts";
+import { VariableDeclarationKind } from "ts-morph";
 import type { MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { frozenType } from "./literal-type.ts";

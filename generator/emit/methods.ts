@@ -1,9 +1,8 @@
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure } from "ts-morph";
-import { StructureKind, VariableDeclarationKind } from "../ts-morph.ts";
+import { StructureKind, VariableDeclarationKind } from "ts-morph";
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import { typeExpression } from "./names.ts";
-import { printedMembers, printedStatements } from "./printed.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
@@ -175,15 +174,7 @@ export function emitMethods(model: ProtocolModel) {
     // The type arguments too (here and in the lists below): inferring them from the literals costs it again.
     const head = "export const METHODS: { readonly [M in Method]: MethodInfo } = /* @__PURE__ */ deepFreeze";
     const entries = Object.fromEntries(model.methods.map((m) => [m.name, info(m)]));
-    const members = model.methods.length > 0 ? printedMembers(entries, "  ") : undefined;
-    // Printed as prettier prints it (emit/printed.ts): the table was most of this module's formatting time.
-    file.addStatements(
-      printedStatements([
-        members
-          ? { exact: [doc, `${head}<{`, "  readonly [M in Method]: MethodInfo;", "}>({", ...members, "});"].join("\n") }
-          : { source: `${doc}\n${head}<{ readonly [M in Method]: MethodInfo }>(${JSON.stringify(entries)});` },
-      ]),
-    );
+    file.addStatements(`${doc}\n${head}<{ readonly [M in Method]: MethodInfo }>(${JSON.stringify(entries)});`);
     for (const t of tables) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

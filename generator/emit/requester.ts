@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { buildRequestCall } from "./envelope.ts";

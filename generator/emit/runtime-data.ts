@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { HttpModel, MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { InputRequiredSpec } from "../runtime/requester.ts";
 import type { ResultTypeFacts } from "../runtime/responses.ts";

@@ -1,8 +1,8 @@
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/http-headers.ts";
-import { StructureKind } from "../ts-morph.ts";
+import { StructureKind } from "ts-morph";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
 import type { EmittedFile } from "./emitted.ts";

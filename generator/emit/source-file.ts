@@ -1,6 +1,4 @@
 import type {
-  CodeBlockWriter,
-  SourceFileStructure,
   ExportDeclarationStructure,
   FunctionDeclarationStructure,
   ImportDeclarationStructure,
@@ -10,7 +8,7 @@ import type {
   TypeAliasDeclarationStructure,
   VariableStatementStructure,
 } from "ts-morph";
-import { IndentationText, Project, QuoteKind, StructureKind } from "../ts-morph.ts";
+import { IndentationText, Project, QuoteKind, StructureKind } from "ts-morph";
 
 let project: Project | undefined;
 
@@ -20,7 +18,6 @@ function sharedProject(): Project {
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
     skipFileDependencyResolution: true,
-    // As prettier prints: most statements then come out of ts-morph already formatted (format.ts).
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
   });
   return project;
@@ -66,42 +63,11 @@ export class StatementSink {
   }
 }
 
-/** What ts-morph's own `createSourceFile(path, structure)` prints a structure with, before it parses the text. */
-export interface SourceFilePrinter {
-  printText(writer: CodeBlockWriter, structure: SourceFileStructure | OptionalKind<SourceFileStructure>): void;
-}
-
-/**
- * ts-morph's structure printer, which its public API only reaches through `createSourceFile`: that
- * also parses the printed text into a TypeScript AST, which was most of emission's time and is
- * never used here. Internal to ts-morph (pinned to one version in package.json; a test checks it is
- * found), so without it the public path prints the same text.
- */
-function structurePrinter(project: Project): SourceFilePrinter | undefined {
-  const context = (project as unknown as { _context?: { structurePrinterFactory?: { forSourceFile?: (options: { isAmbient: boolean }) => SourceFilePrinter } } })._context;
-  return context?.structurePrinterFactory?.forSourceFile?.({ isAmbient: false });
-}
-
-let printer: SourceFilePrinter | null | undefined;
-
-/** The structure printer, or null where this ts-morph lacks it (see structurePrinter). */
-export function sourceFilePrinter(): SourceFilePrinter | null {
-  printer ??= structurePrinter(sharedProject()) ?? null;
-  return printer;
-}
-
-/** Builds one output module through ts-morph structures, printed once, and returns its text (the header is added by `emitFiles`). */
+/** Builds one output module through ts-morph structures and returns its text (the header is added by `emitFiles`). */
 export function buildSourceFile(path: string, build: (file: StatementSink) => void): string {
   const sink = new StatementSink();
   build(sink);
-  const structure = { statements: sink.statements() };
-  const print = sourceFilePrinter();
-  if (print) {
-    const writer = sharedProject().createWriter();
-    print.printText(writer, structure);
-    return writer.toString();
-  }
-  const file = sharedProject().createSourceFile(`/${path}`, structure, { overwrite: true });
+  const file = sharedProject().createSourceFile(`/${path}`, { statements: sink.statements() }, { overwrite: true });
   const text = file.getFullText();
   sharedProject().removeSourceFile(file);
   return text;

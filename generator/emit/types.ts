@@ -1,5 +1,5 @@
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
-import { StructureKind } from "../ts-morph.ts";
+import { StructureKind } from "ts-morph";
 import type { DefinitionModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import type { VersionEmitter } from "./emitted.ts";

@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf } from "../load/shape.ts";
 import type { MethodModel, ProtocolModel, TypeRef } from "../model/protocol-model.ts";

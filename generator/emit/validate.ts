@@ -1,6 +1,5 @@
-import { VariableDeclarationKind } from "../ts-morph.ts";
+import { VariableDeclarationKind } from "ts-morph";
 import type { VersionEmitter } from "./emitted.ts";
-import { exportedConstAsFunctionType, printedStatements } from "./printed.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 import { buildWireTables } from "./validate-table.ts";
@@ -104,12 +103,7 @@ export const emitValidate: VersionEmitter = (model) => {
       returnType: "ValidationResult",
       statements: ["return validateMethodResult(tables(), method, result);"],
     });
-    // One guard per definition: printed here as prettier would, so it need not format them (emit/printed.ts).
-    file.addStatements(
-      printedStatements(
-        names.map((name, i) => exportedConstAsFunctionType(`is${name}`, `/* @__PURE__ */ guard(allTables, ${definitionEntries[i]})`, "value: unknown", `value is T.${name}`)),
-      ),
-    );
+    file.addStatements(names.map((name, i) => `export const is${name} = /* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name};`));
   });
   return { path, content };
 };

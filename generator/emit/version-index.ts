@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "../ts-morph.ts";
+import { VariableDeclarationKind } from "ts-morph";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { buildSourceFile } from "./source-file.ts";

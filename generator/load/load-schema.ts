@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import { normalise } from "./normalise.ts";
 import { parseJson, readRaw } from "./read.ts";
 import type { NormalisedSchema } from "./schema-node.ts";

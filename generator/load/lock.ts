@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import { parseJson } from "./read.ts";
 
 /**

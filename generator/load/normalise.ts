@@ -1,4 +1,4 @@
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import type { Dialect, JsonType, JsonValue, NormalisedSchema, SchemaNode, SchemaProperty } from "./schema-node.ts";
 
 const DIALECTS: ReadonlyMap<string, Dialect> = new Map([

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { BindgenError, UsageError } from "../errors.ts";
+import { BindgenError, UsageError } from "../common/failures.ts";
 import { DRAFT_RELEASE, exampleUrl, lockToJson, readLock, readLockFile, RELEASE_NAME, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
-import { acquireLock, atomicWriteFile } from "../write.ts";
+import { acquireLock, atomicWriteFile } from "../output/write.ts";
 
 /** Where a project's schemas are pinned and placed. */
 export interface SchemaStore {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 
 export interface RawFile {
   readonly file: string;

@@ -1,4 +1,4 @@
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import type { Lock } from "./lock.ts";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";

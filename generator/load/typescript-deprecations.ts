@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ts as TS } from "ts-morph";
-import { ts } from "../ts-morph.ts";
-import { BindgenError } from "../errors.ts";
+import { ts } from "ts-morph";
+import { BindgenError } from "../common/failures.ts";
 import { sha256 } from "./read.ts";
 
 /** Something a release's schema.ts marks `@deprecated`. */

@@ -1,5 +1,5 @@
-import { compare } from "../compare.ts";
-import { BindgenError, joinPointer } from "../errors.ts";
+import { compare } from "../common/code-point-order.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import type { SourceDeprecation } from "../load/typescript-deprecations.ts";

@@ -1,4 +1,4 @@
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import { parseJson, readRaw } from "../load/read.ts";
 import type { JsonType } from "../load/schema-node.ts";
 import { compareReleases, DRAFT_RELEASE, RELEASE_NAME } from "../load/lock.ts";

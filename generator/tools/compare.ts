@@ -1,5 +1,5 @@
 import type { Severity } from "../diff/change.ts";
-import { joinPointer } from "../errors.ts";
+import { joinPointer } from "../common/failures.ts";
 import type { JsonType, NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
 import type { ToolModel, ToolSet } from "./tool-set.ts";

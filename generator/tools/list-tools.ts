@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { BindgenError } from "../errors.ts";
+import { BindgenError } from "../common/failures.ts";
 import { parseJson } from "../load/read.ts";
 import type { HttpSpec } from "../runtime/http-headers.ts";
 

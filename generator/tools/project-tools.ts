@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readConfig, type ServerSource } from "../config.ts";
-import { BindgenError, UsageError } from "../errors.ts";
+import { readConfig, type ServerSource } from "../project/config.ts";
+import { BindgenError, UsageError } from "../common/failures.ts";
 import { httpSpec } from "../emit/http-spec.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compareToolSets, type ToolsDiffReport } from "./compare.ts";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import { parseJson, sha256 } from "../load/read.ts";
 
 /** A tool as `tools/list` gives it: `name` and `inputSchema` checked, everything else kept as the server sent it. */

@@ -1,4 +1,4 @@
-import { BindgenError, joinPointer } from "../errors.ts";
+import { BindgenError, joinPointer } from "../common/failures.ts";
 import { normaliseNode, rejectAliasCycles, type SchemaContext } from "../load/normalise.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { FORMATS } from "../runtime/table-format.ts";

@@ -1,5 +1,5 @@
 // A parse failure's id answers the request it came from, through every release's `parse` and the version-agnostic one;
-// a ParseFailure written before the id existed still is one. Checked by tsc (test/compile.test.ts).
+// a ParseFailure written before the id existed still is one. Checked by tsc (test/emit/compile.test.ts).
 import * as root from "../../generated/index.js";
 import * as v2024 from "../../generated/2024-11-05/index.js";
 import * as v2025 from "../../generated/2025-11-25/index.js";

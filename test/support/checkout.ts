@@ -1,7 +1,7 @@
 import { openProject } from "../../generator/api.ts";
-import { loadModels } from "../../generator/generate.ts";
+import { loadModels } from "../../generator/load/load-models.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";
-import { PACKAGE_FACTS, PACKAGE_LOCK, PACKAGE_ROOT } from "../../generator/project.ts";
+import { PACKAGE_FACTS, PACKAGE_LOCK, PACKAGE_ROOT } from "../../generator/project/project.ts";
 
 export { PACKAGE_FACTS, PACKAGE_LOCK };
 

@@ -4,7 +4,7 @@ import { readLock } from "../../generator/load/lock.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";
-import { PACKAGE_FACTS, PACKAGE_LOCK } from "../../generator/project.ts";
+import { PACKAGE_FACTS, PACKAGE_LOCK } from "../../generator/project/project.ts";
 import { REAL_SCHEMA_DIR } from "./tmp-project.ts";
 
 const models = new Map<string, ProtocolModel>();

@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { main } from "../../generator/cli.ts";
-import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project.ts";
+import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project/project.ts";
 
 /** Real schemas for tests that need one: the shared folder when given, else the copies `npm run generate` placed in the cache. */
 /** Absolute, so tests that run the tool in another folder (a fresh app) still find it; CI passes a relative path. */

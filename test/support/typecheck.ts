@@ -22,9 +22,20 @@ export interface Diagnostic {
   readonly message: string;
 }
 
+/** A file's text as tsc is to read it (to strip a pragma or inject an error), by its path. */
+export type SourceEdit = (file: string, text: string) => string;
+
 /** Type-checks the given root files (and what they import) in one program; returns every diagnostic. */
-export function typecheck(rootFiles: readonly string[], options: ts.CompilerOptions = STRICT_OPTIONS): Diagnostic[] {
-  const program = ts.createProgram({ rootNames: [...rootFiles], options });
+export function typecheck(rootFiles: readonly string[], options: ts.CompilerOptions = STRICT_OPTIONS, edit?: SourceEdit): Diagnostic[] {
+  const host = ts.createCompilerHost(options);
+  if (edit) {
+    const read = host.readFile.bind(host);
+    host.readFile = (file) => {
+      const text = read(file);
+      return text === undefined ? undefined : edit(file, text);
+    };
+  }
+  const program = ts.createProgram({ rootNames: [...rootFiles], options, host });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
     return {

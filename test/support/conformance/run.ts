@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../../../generator/project.ts";
+import { PACKAGE_ROOT } from "../../../generator/project/project.ts";
 
 /** The suite's CLI, started with the Node 20 preload (node20.ts says why). */
 const CLI = join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");

@@ -1,0 +1,124 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, openSync, closeSync, readFileSync, unlinkSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { BindgenError } from "../common/failures.ts";
+import { carryOver, guardOutput, type ForeignEntry } from "./ownership.ts";
+
+/** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
+export function atomicWriteFile(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Replaces what mcp-bindgen wrote in the directory `target` with a tree of files in one step: the new tree is written
+ * beside it, then swapped in by renames. A kill at any point leaves either the old tree or the new one (an interrupted
+ * swap is finished by `recoverTree` on the next run), never a mix. Only what the old tree's stamps list is replaced:
+ * `target` must be missing, empty or stamped (`guardOutput`), and every other entry in it is moved into the new tree
+ * after the swap. Returns those entries.
+ */
+export function writeTree(target: string, files: ReadonlyMap<string, string>): ForeignEntry[] {
+  recoverTree(target);
+  const kept = guardOutput(target, files.keys());
+  const parent = dirname(target);
+  const name = basename(target);
+  const staging = join(parent, `.${name}.new-${process.pid}`);
+  const retired = join(parent, `.${name}.old`);
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    for (const [relative, content] of files) {
+      const path = join(staging, relative);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+    if (existsSync(target)) renameSync(target, retired);
+    renameSync(staging, target);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    recoverTree(target);
+    throw err;
+  }
+  // The user's entries went aside with the old tree: they come back before it is removed (after a kill, recoverTree).
+  carryOver(retired, target);
+  rmSync(retired, { recursive: true, force: true });
+  return kept;
+}
+
+/**
+ * Restores the previous tree if a swap was interrupted between its two renames; if the swap was done, moves what the
+ * user kept in the previous tree into the new one (`carryOver`) and only then drops it; drops dead staging trees.
+ * Call it holding the output lock.
+ */
+export function recoverTree(target: string): void {
+  const parent = dirname(target);
+  const name = basename(target);
+  const retired = join(parent, `.${name}.old`);
+  if (!existsSync(target) && existsSync(retired)) renameSync(retired, target);
+  else if (existsSync(retired)) {
+    carryOver(retired, target);
+    rmSync(retired, { recursive: true, force: true });
+  }
+  if (!existsSync(parent)) return;
+  for (const entry of readdirSync(parent)) {
+    const match = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.new-(\\d+)$`).exec(entry);
+    if (match && !isAlive(Number(match[1]))) rmSync(join(parent, entry), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * An exclusive lock file beside `target`: a second generator on the same output waits its turn
+ * or, if the holder died, takes the lock over.
+ */
+export function acquireLock(target: string, timeoutMs = 120_000): () => void {
+  const path = join(dirname(target), `.${basename(target)}.lock`);
+  mkdirSync(dirname(path), { recursive: true });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const fd = openSync(path, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const holder = Number(safeRead(path));
+      if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) {
+        try {
+          unlinkSync(path);
+        } catch {
+          // Another waiter removed the stale lock first; try again.
+        }
+        continue;
+      }
+      if (Date.now() > deadline) {
+        // A BindgenError, so the CLI prints this one line (exit 1) rather than a stack trace.
+        throw new BindgenError(path, "", `no other mcp-bindgen writing ${target}`, `pid ${holder} holds the lock; waited ${timeoutMs / 1000}s`);
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}

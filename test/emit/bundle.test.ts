@@ -1,0 +1,61 @@
+import { build } from "esbuild";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+
+/**
+ * What a bundler keeps of a release when a program imports it through its index: only what the
+ * program reaches. Top-level initialisers with side effects (even a property read) would pin
+ * whole modules; the validator table is the largest, so its absence is the witness.
+ */
+async function bundle(contents: string): Promise<string> {
+  const result = await build({
+    stdin: { contents, resolveDir: PACKAGE_ROOT, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    treeShaking: true,
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
+
+const INDEX = join(PACKAGE_ROOT, "generated", "2026-07-28", "index.js");
+
+describe("the README's import patterns", () => {
+  const call = `mcp.request("tools/call", { name: "weather", arguments: { city: "Oslo" } }, { id: 1, clientCapabilities: {} })`;
+
+  it("the first one, a release folder as a namespace, keeps the builders and leaves the validator table and METHODS out", async () => {
+    const code = await bundle(`import * as mcp from ${JSON.stringify(INDEX)};\nexport const msg = ${call};`);
+    expect(code).toContain("function request");
+    expect(code).not.toContain('"nodes":');
+    expect(code).not.toContain("METHODS");
+  });
+
+  it("the root index's namespace keeps the whole release, as the README says (the witness above can fail)", async () => {
+    const code = await bundle(`import { v2026_07_28 as mcp } from ${JSON.stringify(join(PACKAGE_ROOT, "generated", "index.js"))};\nexport const msg = ${call};`);
+    expect(code).toContain('"nodes":');
+  });
+});
+
+describe("tree-shaking a release", () => {
+  it("the builders alone leave the validator table and the dispatchers out", async () => {
+    const code = await bundle(`export { request, notification, resultResponse, errorResponse } from ${JSON.stringify(INDEX)};`);
+    expect(code).toContain("function request");
+    expect(code).not.toContain('"nodes":');
+    expect(code).not.toContain("SERVER_SIDE");
+    expect(code).not.toContain("METHODS");
+  });
+
+  it("validateMessage brings the table (the witness above can fail)", async () => {
+    expect(await bundle(`export { validateMessage } from ${JSON.stringify(INDEX)};`)).toContain('"nodes":');
+  });
+
+  it("checking messages leaves out the definitions only validate() and the guards reach; validate brings them", async () => {
+    const messages = await bundle(`export { parse, validateMessage, validateResult } from ${JSON.stringify(INDEX)};`);
+    expect(messages).toContain("CallToolResult");
+    expect(messages).not.toContain("JSONRPCMessage");
+    expect(await bundle(`export { validate } from ${JSON.stringify(INDEX)};`)).toContain("JSONRPCMessage");
+  });
+});

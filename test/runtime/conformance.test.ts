@@ -1,0 +1,63 @@
+// The official conformance suite (@modelcontextprotocol/conformance, pinned) against the examples: its
+// `server` command against examples/server.ts and its `client` command running examples/client.ts, once per
+// requirement set, each run at its own revision's wire. Every scored scenario must pass, except the client's
+// auth/* scenarios (OAuth is outside the MCP schema the bindings come from). Not-scored scenarios (tasks-*
+// extensions, pending ones) are printed with the totals, never required.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSync } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type ExampleServer } from "../../examples/server.ts";
+import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { describeReport, passed, requiredScenarios, runConformance, type ConformanceReport } from "../support/conformance/run.ts";
+
+const REVISIONS = ["2026-07-28", "2025-11-25"] as const;
+
+let server: ExampleServer;
+let bundleDir: string;
+let clientCommand: string;
+
+beforeAll(async () => {
+  server = await startServer({ port: 0 });
+  // The suite starts the client once per scenario, all at once: one bundled file starts in a tenth of tsx's time.
+  bundleDir = mkdtempSync(join(tmpdir(), "mcp-bindgen-client-"));
+  const outfile = join(bundleDir, "client.mjs");
+  buildSync({ entryPoints: [join(PACKAGE_ROOT, "examples", "client.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "warning" });
+  clientCommand = `${process.execPath} ${outfile}`;
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(bundleDir, { recursive: true, force: true });
+});
+
+/** Every scenario the requirement set scores must have run and passed (no failed check, no warning), unless excused. */
+function failing(report: ConformanceReport, revision: string, leg: "server" | "client", excused: (scenario: string) => boolean = () => false): string[] {
+  const totals = new Map(report.scored.map((entry) => [entry.scenario, entry]));
+  return requiredScenarios(revision, leg)
+    .filter((scenario) => !excused(scenario))
+    .flatMap((scenario) => {
+      const entry = totals.get(scenario);
+      if (entry === undefined) return [`${scenario}: did not run`];
+      return passed(entry) ? [] : [`${scenario}: ${entry.failed} failed, ${entry.warnings} warnings`];
+    });
+}
+
+describe.each(REVISIONS)("conformance suite, requirements %s", (revision) => {
+  it("server: every scored scenario passes against examples/server.ts", async () => {
+    const report = await runConformance(["server", "--url", server.url, "--requirements", revision]);
+    console.log(describeReport(`server ${revision}`, report));
+    expect(failing(report, revision, "server"), report.output).toEqual([]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it("client: every scored scenario but auth/* passes with examples/client.ts", async () => {
+    const report = await runConformance(["client", "--command", clientCommand, "--requirements", revision, "--timeout", "20000"]);
+    console.log(describeReport(`client ${revision}`, report));
+    expect(
+      failing(report, revision, "client", (scenario) => scenario.startsWith("auth/")),
+      report.output,
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,140 @@
+// The client transports' framing, from outside: the SSE parser and the stdio line splitter given byte
+// streams, as given/want rows and as properties (fast-check) over every way a stream can be cut into chunks.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createSseParser, type SseEvent } from "../../generator/runtime/sse-parser.ts";
+import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
+
+const RUNS = Number(process.env["FUZZ_RUNS"] ?? 200);
+
+function parseSse(chunks: readonly (string | Uint8Array)[]): { events: SseEvent[]; lastEventId: string | undefined; retryMs: number | undefined } {
+  const events: SseEvent[] = [];
+  const parser = createSseParser((event) => events.push(event));
+  for (const chunk of chunks) parser.push(chunk);
+  parser.end();
+  return { events, lastEventId: parser.lastEventId, retryMs: parser.retryMs };
+}
+
+const message = (data: string, id?: string, event = "message"): SseEvent => ({ event, data, id });
+
+describe("SSE parser", () => {
+  const rows: [string, string, SseEvent[]][] = [
+    ["one event", "data: a\n\n", [message("a")]],
+    ["CRLF line ends, two data lines joined by LF", "data:a\r\ndata: b\r\n\r\n", [message("a\nb")]],
+    ["CR line ends", "data: a\rdata: b\r\r", [message("a\nb")]],
+    ["id and event name", "id: 7\nevent: x\ndata: y\n\n", [message("y", "7", "x")]],
+    ["the id stays for later events", "id: 7\ndata: a\n\ndata: b\n\n", [message("a", "7"), message("b", "7")]],
+    ["a comment is no event", ": keep-alive\n\n", []],
+    ["a field without a colon has an empty value", "data\n\n", [message("")]],
+    ["only the first space after the colon goes", "data:  two\n\n", [message(" two")]],
+    ["an event cut off by the end is dropped", "data: a\n\ndata: cut", [message("a")]],
+    ["a BOM at the start is skipped", "\uFEFFdata: bom\n\n", [message("bom")]],
+    ["an id with NUL is ignored", "id: a\0b\ndata: z\n\n", [message("z")]],
+    ["unknown fields are ignored", "foo: bar\ndata: z\n\n", [message("z")]],
+  ];
+  it.each(rows)("%s", (_, text, want) => {
+    expect(parseSse([text]).events).toEqual(want);
+  });
+
+  it("keeps the last event id and the server's retry advice (digits only)", () => {
+    expect(parseSse(["id: e1\ndata: x\n\nretry: 250\n\n"])).toMatchObject({ lastEventId: "e1", retryMs: 250 });
+    expect(parseSse(["retry: 2x\n\n"]).retryMs).toBeUndefined();
+  });
+
+  it("an overlong line fails the stream with a RangeError instead of growing without bound", () => {
+    const parser = createSseParser(() => undefined, { maxEventChars: 10 });
+    expect(() => parser.push("data: 0123456789abcdef")).toThrow(RangeError);
+  });
+
+  const field = fc.string({ unit: "grapheme" }).filter((s) => !/[\r\n\0]/.test(s));
+  const eventArb = fc.record({
+    id: fc.option(field, { nil: undefined }),
+    event: fc.option(
+      field.filter((s) => s !== "" && !s.startsWith(" ")),
+      { nil: undefined },
+    ),
+    data: fc.array(field, { minLength: 1, maxLength: 3 }),
+  });
+
+  it("any split of a valid stream into chunks, inside characters and line breaks included, gives the same events", () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 6 }), fc.constantFrom("\n", "\r\n", "\r"), fc.array(fc.nat(), { maxLength: 8 }), (events, eol, cuts) => {
+        const text = events
+          .map(
+            (e) =>
+              [...(e.id === undefined ? [] : [`id: ${e.id}`]), ...(e.event === undefined ? [] : [`event: ${e.event}`]), ...e.data.map((d) => `data: ${d}`), ""].join(eol) + eol,
+          )
+          .join("");
+        const bytes = new TextEncoder().encode(text);
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i]));
+        let lastId: string | undefined;
+        const want = events.map((e) => {
+          lastId = e.id ?? lastId;
+          return message(e.data.join("\n"), lastId, e.event ?? "message");
+        });
+        expect(parseSse(chunks).events).toEqual(want);
+        expect(parseSse([text]).events).toEqual(want);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("random bytes in random chunks never throw", () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 64 }), { maxLength: 10 }), (chunks) => {
+        expect(() => parseSse(chunks)).not.toThrow();
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("ndjson line splitter", () => {
+  function split(chunks: readonly (string | Uint8Array)[], maxLineBytes?: number): { lines: string[]; overflows: number } {
+    const lines: string[] = [];
+    let overflows = 0;
+    const splitter = createLineSplitter((line) => lines.push(line), { ...(maxLineBytes === undefined ? {} : { maxLineBytes }), onOverflow: () => overflows++ });
+    for (const chunk of chunks) splitter.push(chunk);
+    splitter.end();
+    return { lines, overflows };
+  }
+
+  const rows: [string, string[], string[]][] = [
+    ["lines split on LF", ['{"a":1}\n{"b":2}\n'], ['{"a":1}', '{"b":2}']],
+    ["a trailing CR is removed", ["x\r\ny\n"], ["x", "y"]],
+    ["a line across chunks", ["ab", "c\nd", "e\n"], ["abc", "de"]],
+    ["the last line without LF is flushed by end", ["x\ny"], ["x", "y"]],
+    ["empty lines are lines", ["\n\n"], ["", ""]],
+  ];
+  it.each(rows)("%s", (_, chunks, want) => {
+    expect(split(chunks).lines).toEqual(want);
+  });
+
+  it("a line longer than maxLineBytes is dropped whole and reported, and the next line is read", () => {
+    expect(split(["0123", "456789\nok\n"], 5)).toEqual({ lines: ["ok"], overflows: 1 });
+  });
+
+  it("encodeLine is JSON and one LF, whatever the strings hold", () => {
+    expect(encodeLine({ text: "a\nb\u2028" })).toBe('{"text":"a\\nb\u2028"}\n');
+  });
+
+  it("any split of UTF-8 bytes gives the same lines", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ unit: "grapheme" }).filter((s) => !s.includes("\n") && !s.endsWith("\r")),
+          { maxLength: 6 },
+        ),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (lines, cuts) => {
+          const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(""));
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i]));
+          expect(split(chunks).lines).toEqual(lines);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,0 +1,134 @@
+// Newline-delimited JSON framing (runtime/ndjson.ts), the requestState codec (runtime/request-state.ts) and the
+// stdio server over an in-memory readable/writable pair, with the generated eras.
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
+import { createStateCodec } from "../../generator/runtime/request-state.ts";
+import { serveStdio } from "../../generated/index.js";
+import * as legacy from "../../generated/2025-11-25/index.js";
+import * as modern from "../../generated/2026-07-28/index.js";
+
+describe("createLineSplitter", () => {
+  // given the chunks pushed (then end()), want the lines and the overflow count
+  const rows: { name: string; given: (string | Uint8Array)[]; max?: number; want: string[]; overflows?: number }[] = [
+    { name: "one line per newline", given: ["a\nb\n"], want: ["a", "b"] },
+    { name: "a line split across chunks", given: ['{"a":', "1}\n"], want: ['{"a":1}'] },
+    { name: "CRLF loses its CR", given: ["a\r\nb\r\n"], want: ["a", "b"] },
+    { name: "a last line without newline at end()", given: ["a\nb"], want: ["a", "b"] },
+    { name: "a UTF-8 character split across byte chunks", given: [new Uint8Array([0x22, 0xc3]), new Uint8Array([0xa9, 0x22, 0x0a])], want: ['"é"'] },
+    { name: "an overlong line is dropped whole, the next one kept", given: ["aaaaaa", "aaaa\nok\n"], max: 5, want: ["ok"], overflows: 1 },
+    { name: "an overlong line inside one chunk", given: ["toolong\nok\n"], max: 5, want: ["ok"], overflows: 1 },
+    { name: "multi-byte characters count as bytes", given: ["ééé\n"], max: 5, want: [], overflows: 1 },
+  ];
+  it.each(rows)("$name", ({ given, max, want, overflows = 0 }) => {
+    const lines: string[] = [];
+    let overflowed = 0;
+    const splitter = createLineSplitter((line) => lines.push(line), max === undefined ? { onOverflow: () => overflowed++ } : { maxLineBytes: max, onOverflow: () => overflowed++ });
+    for (const chunk of given) splitter.push(chunk);
+    splitter.end();
+    expect({ lines, overflowed }).toEqual({ lines: want, overflowed: overflows });
+  });
+
+  it("encodeLine writes one line per message, newlines inside strings escaped", () => {
+    expect(encodeLine({ text: "a\nb" })).toBe('{"text":"a\\nb"}\n');
+  });
+});
+
+describe("createStateCodec", () => {
+  const secret = "x".repeat(32);
+  it("verifies what it signed, until it expires", async () => {
+    let time = 1000;
+    const codec = createStateCodec({ secret, maxAgeMs: 100, now: () => time });
+    const token = await codec.sign({ step: 2, name: "Ada" });
+    expect(await codec.verify(token)).toEqual({ step: 2, name: "Ada" });
+    time = 1101;
+    expect(await codec.verify(token)).toBeUndefined();
+  });
+
+  it("refuses another key's, altered and malformed tokens without throwing", async () => {
+    const codec = createStateCodec({ secret });
+    const token = await codec.sign({ step: 1 });
+    const [payload, mac] = token.split(".") as [string, string];
+    const other = await createStateCodec({ secret: "y".repeat(32) }).sign({ step: 1 });
+    const flipped = payload.slice(0, -1) + (payload.endsWith("A") ? "B" : "A");
+    for (const bad of [other, `${flipped}.${mac}`, `${payload}.${mac}x`, `${payload}.${mac}.x`, "", "a.b", 42, undefined, `${payload}=.${mac}`]) {
+      expect(await codec.verify(bad), String(bad)).toBeUndefined();
+    }
+  });
+
+  it("wants a secret of at least 32 bytes", () => {
+    expect(() => createStateCodec({ secret: "short" })).toThrow(/32 bytes/);
+  });
+});
+
+/** Serves the given lines through stdio and returns what came out, one message a line, once the input ends. */
+async function exchange(lines: string[], answer?: (message: { id: number; method: string }) => object | undefined) {
+  const input = new PassThrough();
+  const out: unknown[] = [];
+  const logged: string[] = [];
+  const splitter = createLineSplitter((line) => {
+    const message = JSON.parse(line) as { id: number; method: string };
+    out.push(message);
+    const reply = answer?.(message);
+    if (reply !== undefined) input.write(encodeLine(reply));
+  });
+  const sessions = legacy.sessionEra({
+    initialize: () => ({ protocolVersion: legacy.PROTOCOL_VERSION, capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+    "tools/call": async ({ name }, ctx) => {
+      const roots = await ctx.context.request("roots/list", {}, { signal: ctx.signal });
+      return { content: [{ type: "text", text: `${name}: ${roots.roots.length} roots` }] };
+    },
+  });
+  const stateless = modern.statelessEra({ "tools/call": ({ name }) => ({ content: [{ type: "text", text: name }] }) });
+  const server = serveStdio({ stateless, sessions, input, output: { write: (chunk: string) => splitter.push(chunk) }, log: (text) => logged.push(text) });
+  for (const line of lines) input.write(line + "\n");
+  // Ends the input once every request read so far has been answered.
+  setTimeout(() => input.end(), 100);
+  await server.done;
+  return { out, logged, pending: server.pending };
+}
+
+describe("serveStdio", () => {
+  it("an initialize makes the connection a session; a handler's request to the client is answered over stdin", async () => {
+    const { out, pending } = await exchange(
+      [
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } },
+        }),
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo" } }),
+      ],
+      (message) => (message.method === "roots/list" ? { jsonrpc: "2.0", id: message.id, result: { roots: [{ uri: "file:///a" }] } } : undefined),
+    );
+    // Lines are handled concurrently (a cancel can overtake its request), so answers come in any order.
+    expect(out).toHaveLength(3);
+    expect(out).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 1, result: expect.objectContaining({ protocolVersion: "2025-11-25" }) }),
+        expect.objectContaining({ method: "roots/list" }),
+        { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "echo: 1 roots" }] } },
+      ]),
+    );
+    expect(pending).toBe(0);
+  });
+
+  it("any other first request is the stateless era's; bad lines get JSON-RPC errors on stdout and nothing else goes there", async () => {
+    const meta = { [modern.MetaKey.protocolVersion]: "2026-07-28", [modern.MetaKey.clientCapabilities]: {} };
+    const { out, logged } = await exchange([
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", _meta: meta } }),
+      "{not json",
+      JSON.stringify({ jsonrpc: "2.0", id: 7, result: {} }),
+      "",
+    ]);
+    expect(out).toHaveLength(2);
+    expect(out).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "echo" }], resultType: "complete" } },
+        { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.any(String) } },
+      ]),
+    );
+    expect(logged).toEqual([expect.stringContaining("a response nothing waits for")]);
+  });
+});

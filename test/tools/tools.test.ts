@@ -1,0 +1,425 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDefinitionTable } from "../../generator/emit/validate-table.ts";
+import { BindgenError } from "../../generator/common/failures.ts";
+import { render } from "../../generator/output/generate-output.ts";
+import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
+import { compareToolSets } from "../../generator/tools/compare.ts";
+import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
+import { addServer, releaseOffer, updateServers } from "../../generator/tools/project-tools.ts";
+import { readSnapshot, snapshotOf, snapshotText, type ToolsSnapshot } from "../../generator/tools/snapshot.ts";
+import { toolSet } from "../../generator/tools/tool-set.ts";
+import type { JsonValue } from "../../generator/load/schema-node.ts";
+import { realModel } from "../support/real-models.ts";
+import { mutate, rng, sample } from "../support/schema-values.ts";
+import { startSdkV1Server, startSdkV2Server } from "../support/sdk-servers.ts";
+import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "../support/typecheck.ts";
+
+const EVERYTHING = `${process.execPath} ${join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")} stdio`;
+const CORPUS = join(PACKAGE_ROOT, "test", "fixtures", "tools", "corpus.json");
+const RELEASES = ["2026-07-28", "2025-11-25"];
+const models = RELEASES.map(realModel);
+const offer: ReleaseOffer = releaseOffer(models);
+const dirs: string[] = [];
+
+function tmp(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-tools-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The generated tree for `sets`, in a fresh folder, without @ts-nocheck so the bodies are checked too. */
+async function generateInto(dir: string, snapshots: readonly { file: string; snapshot: ToolsSnapshot }[]): Promise<void> {
+  const files = await render(
+    models,
+    { typeCheckOutput: true },
+    undefined,
+    snapshots.map((s) => toolSet(s.file, s.snapshot)),
+  );
+  for (const f of files) {
+    mkdirSync(join(dir, "gen", f.path, ".."), { recursive: true });
+    writeFileSync(join(dir, "gen", f.path), f.content);
+  }
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+}
+
+function refusal(run: () => unknown): BindgenError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof BindgenError) return err;
+    throw new Error("expected a BindgenError", { cause: err });
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
+  let snapshot: ToolsSnapshot;
+  const dir = tmp();
+
+  beforeAll(async () => {
+    const listed = await listTools({ kind: "command", command: EVERYTHING }, offer);
+    snapshot = snapshotOf("everything", "everything", listed.release, listed.tools);
+    await generateInto(dir, [{ file: "mcp-tools/everything.json", snapshot }]);
+  }, 120_000);
+
+  it("is listed in the release it negotiated, every tool sorted by name, and twice gives the same bytes", async () => {
+    expect(snapshot.release).toBe("2025-11-25");
+    const names = snapshot.tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toContain("get-structured-content");
+    const again = await listTools({ kind: "command", command: EVERYTHING }, offer);
+    expect(snapshotText(snapshotOf("everything", "everything", again.release, again.tools))).toBe(snapshotText(snapshot));
+  }, 60_000);
+
+  it("its module compiles under the strict flags and isolatedDeclarations, and misuse is a compile error", () => {
+    const use = join(dir, "use.ts");
+    writeFileSync(
+      use,
+      [
+        `import { ANNOTATIONS, callTool, createToolServer, type ToolSession } from "./gen/servers/everything.js";`,
+        `import { createRequester } from "./gen/2025-11-25/requester.js";`,
+        `import { createServerDispatcher } from "./gen/2025-11-25/dispatch.js";`,
+        `declare const session: ToolSession;`,
+        `export async function calls(): Promise<number> {`,
+        `  const requester = createRequester(() => undefined);`,
+        `  await callTool(requester, "get-sum", { a: 1, b: 2 });`,
+        `  const r = await callTool(session, "get-structured-content", { location: "Chicago" });`,
+        `  if (r.isError) return 0;`,
+        `  // @ts-expect-error a wrong read of the result`,
+        `  void r.structuredContent.temprature;`,
+        `  // @ts-expect-error a misspelt tool name`,
+        `  await callTool(session, "get-summ", { a: 1, b: 2 });`,
+        `  // @ts-expect-error a missing argument`,
+        `  await callTool(session, "get-sum", { a: 1 });`,
+        `  // @ts-expect-error a mistyped argument`,
+        `  await callTool(session, "get-sum", { a: 1, b: "2" });`,
+        `  // @ts-expect-error a value outside the enum`,
+        `  await callTool(session, "get-structured-content", { location: "Paris" });`,
+        `  const readOnly: true = ANNOTATIONS.echo.readOnlyHint;`,
+        `  void readOnly;`,
+        `  return r.structuredContent.temperature;`,
+        `}`,
+        `const empty = () => ({ content: [] });`,
+        `const tools = createToolServer({`,
+        ...snapshot.tools.filter((t) => t.name !== "get-structured-content").map((t) => `  ${JSON.stringify(t.name)}: empty,`),
+        `  "get-structured-content": (args) => ({ content: [], structuredContent: { temperature: 1, conditions: args.location, humidity: 2 } }),`,
+        `});`,
+        `export const dispatcher: unknown = createServerDispatcher({ ...tools });`,
+      ].join("\n"),
+    );
+    const diagnostics = typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true });
+    expect(formatDiagnostics(diagnostics)).toBe("");
+  }, 120_000);
+
+  it("callTool round-trips over stdio: the typed structured result, checked against the outputSchema", async () => {
+    const { callTool, ToolResultError } = (await import(join(dir, "gen", "servers", "everything.ts"))) as typeof import("../fixtures/tools/everything-shape.ts");
+    const { createRequester } = (await import(join(dir, "gen", "2025-11-25", "requester.ts"))) as { createRequester: (send: (m: unknown) => void) => Requester };
+    const child = spawn(process.execPath, EVERYTHING.split(" ").slice(1), { stdio: ["pipe", "pipe", "ignore"] });
+    try {
+      const requester = createRequester((m) => void child.stdin.write(JSON.stringify(m) + "\n"));
+      let buffer = "";
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        buffer += chunk;
+        for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+          requester.receive(JSON.parse(buffer.slice(0, end)));
+          buffer = buffer.slice(end + 1);
+        }
+      });
+      await requester.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } });
+      const result = await callTool(requester, "get-structured-content", { location: "Chicago" });
+      expect(result.isError).not.toBe(true);
+      expect(typeof (result.structuredContent as { temperature: unknown }).temperature).toBe("number");
+      expect(ToolResultError.name).toBe("ToolResultError");
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
+});
+
+describe("the server side: createToolServer in a release's dispatcher", () => {
+  it("routes by tool name, refuses bad arguments with -32602 and their pointer, answers tools/list from the file", async () => {
+    const dir = tmp();
+    const snapshot = readSnapshot(CORPUS);
+    const regional = snapshotOf("regional", "regional", "2026-07-28", [
+      { name: "weather", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] } },
+    ]);
+    await generateInto(dir, [
+      { file: CORPUS, snapshot },
+      { file: "regional.json", snapshot: regional },
+    ]);
+    const server = (await import(join(dir, "gen", "servers", "corpus.ts"))) as {
+      createToolServer: (handlers: object, options?: object) => object;
+      callTool: (session: object, name: string, args: object) => Promise<unknown>;
+    };
+    // The client side of the same module: a structured result that breaks the outputSchema is refused, with its pointer.
+    const lying = { request: () => Promise.resolve({ content: [], structuredContent: { distance: "far" } }) };
+    await expect(server.callTool(lying, "defs-and-refs", { from: { x: 1, y: 2 } })).rejects.toMatchObject({
+      name: "ToolResultError",
+      issues: [{ pointer: "/structuredContent/distance" }],
+    });
+    // A 2026-07-28 tool's x-mcp-header argument travels as its Mcp-Param-* header.
+    const { callTool: callRegional } = (await import(join(dir, "gen", "servers", "regional.ts"))) as typeof server;
+    const seen: unknown[] = [];
+    const recording = { request: (_: string, __: object, options: unknown) => (seen.push(options), Promise.resolve({ content: [] })) };
+    await callRegional(recording, "weather", { region: "Zürich" });
+    expect(seen).toEqual([{ headers: { "Mcp-Param-Region": "=?base64?WsO8cmljaA==?=" } }]);
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2025-11-25", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const handlers: Record<string, (args: never) => object> = Object.fromEntries(snapshot.tools.map((t) => [t.name, () => ({ content: [] })]));
+    handlers["defs-and-refs"] = (args: { from: { x: number } }) => ({ content: [], structuredContent: { distance: args.from.x > 0 ? 1 : "far" } });
+    const dispatcher = createServerDispatcher(server.createToolServer(handlers, { checkResults: true }));
+    const call = (id: number, name: string, args: object) => dispatcher.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+    expect(await call(1, "defs-and-refs", { from: { x: 1, y: 2 } })).toMatchObject({ id: 1, result: { structuredContent: { distance: 1 } } });
+    const bad = (await call(2, "defs-and-refs", { from: { x: "1", y: 2 } })) as { error: { code: number; data: { issues: { pointer: string }[] } } };
+    expect(bad.error.code).toBe(-32602);
+    expect(bad.error.data.issues.map((i) => i.pointer)).toEqual(["/arguments/from/x"]);
+    expect(await call(3, "no-such-tool", {})).toMatchObject({ error: { code: -32602 } });
+    // A handler whose structured result breaks its outputSchema is a bug: -32603 while checkResults is on.
+    expect(await call(4, "defs-and-refs", { from: { x: -1, y: 2 } })).toMatchObject({ error: { code: -32603 } });
+    const listed = (await dispatcher.handle({ jsonrpc: "2.0", id: 5, method: "tools/list" })) as { result: { tools: { name: string }[] } };
+    expect(listed.result.tools.map((t) => t.name)).toEqual(snapshot.tools.map((t) => t.name));
+  }, 120_000);
+});
+
+describe("the commands: tools add --from, tools update, diff --tools", () => {
+  it("snapshot a saved result, regenerate, and gate on a breaking change", async () => {
+    const { main } = await import("../../generator/cli.ts");
+    const dir = tmp();
+    writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
+    const saved = join(dir, "listed.json");
+    const v1 = { tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }] };
+    writeFileSync(saved, JSON.stringify({ jsonrpc: "2.0", id: 1, result: v1 }));
+    let out = "";
+    const io = { cwd: dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
+    expect(await main(["tools", "add", "calc", "--from", "listed.json", "--release", "2025-11-25"], io), out).toBe(0);
+    const first = readFileSync(join(dir, "mcp-tools", "calc.json"), "utf8");
+    expect(JSON.parse(first)).toMatchObject({ server: "calc", release: "2025-11-25", tools: [{ name: "add" }] });
+    writeFileSync(join(dir, "old.json"), first);
+    const v2 = { tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }] };
+    writeFileSync(saved, JSON.stringify(v2));
+    out = "";
+    expect(await main(["tools", "update", "--fail-on", "breaking"], io)).toBe(1);
+    expect(out).toContain("**1 breaking change**");
+    expect(out).toContain("`add` `arguments.b`: required `arguments.b` was added");
+    out = "";
+    expect(await main(["diff", "--tools", "old.json", "mcp-tools/calc.json", "--format", "json"], io)).toBe(0);
+    expect((JSON.parse(out) as { changes: { id: string; severity: string }[] }).changes).toEqual([expect.objectContaining({ id: "argument-added", severity: "breaking" })]);
+    expect(await main(["diff", "--tools", "mcp-tools/calc.json", "mcp-tools/calc.json", "--fail-on", "any"], io)).toBe(0);
+  }, 120_000);
+});
+
+/** `value` with `replacement` at a random place (the root included); keys are defined, so any name stays a key. */
+function substitute(value: JsonValue, rand: () => number, replacement: JsonValue): JsonValue {
+  if (rand() < 0.25 || typeof value !== "object" || value === null) return replacement;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return replacement;
+  const key = keys[Math.floor(rand() * keys.length)]!;
+  const copy: Record<string, JsonValue> | JsonValue[] = Array.isArray(value) ? [...value] : { ...value };
+  Object.defineProperty(copy, key, { value: substitute((value as Record<string, JsonValue>)[key]!, rand, replacement), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+interface Requester {
+  request(method: string, params: object): Promise<unknown>;
+  receive(message: unknown): boolean;
+}
+
+describe("real HTTP servers built with the official SDKs", () => {
+  it.each([
+    ["SDK v1 (2025 sessions)", startSdkV1Server, "2025-11-25"],
+    ["SDK v2 (stateless 2026-07-28 first)", startSdkV2Server, "2026-07-28"],
+  ] as const)(
+    "%s: tools listed, snapshot written, the auth header in no file",
+    async (_, start, release) => {
+      const server = await start();
+      try {
+        const dir = tmp();
+        writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
+        const secret = "Bearer s3cret-never-on-disk";
+        const update = await addServer(
+          "sdk",
+          { url: server.url },
+          { configFile: join(dir, "mcp-bindgen.config.json"), offer: async () => offer, headers: { Authorization: secret } },
+        );
+        const saved = readSnapshot(update.file);
+        expect(saved.release).toBe(release);
+        expect(saved.tools.map((t) => t.name)).toEqual(["echo"]);
+        const files = (function walk(d: string): string[] {
+          return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+        })(dir);
+        for (const file of files) expect(readFileSync(file, "utf8"), file).not.toContain("s3cret");
+        expect(JSON.parse(readFileSync(join(dir, "mcp-bindgen.config.json"), "utf8"))).toEqual({ out: "gen", servers: { sdk: { url: server.url } } });
+        const [again] = await updateServers([], { configFile: join(dir, "mcp-bindgen.config.json"), offer: async () => offer, headers: { Authorization: secret } });
+        expect(again!.written).toBe(false);
+        expect(again!.diff!.changes).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    },
+    60_000,
+  );
+});
+
+describe("the tool schema corpus", () => {
+  const snapshot = readSnapshot(CORPUS);
+  const set = toolSet(CORPUS, snapshot);
+
+  it("every tool generates, and the module compiles", async () => {
+    const dir = tmp();
+    await generateInto(dir, [{ file: CORPUS, snapshot }]);
+    const use = join(dir, "use.ts");
+    writeFileSync(
+      use,
+      [
+        `import type { ArgumentsOf, RecursiveTreeArguments } from "./gen/servers/corpus.js";`,
+        `export const tree: RecursiveTreeArguments = { root: { value: 1, children: [{ value: 2 }] }, next: { next: {} } };`,
+        `export const proto: ArgumentsOf<"proto-keys"> = { constructor: 1, toString: true, hasOwnProperty: "x" };`,
+        `export const weird: ArgumentsOf<"weird name!"> = { "with space": "a", "9lives": 9 };`,
+        `export const shape: ArgumentsOf<"unions"> = { shape: { kind: "circle", r: 1 } };`,
+        `// @ts-expect-error a member of no branch`,
+        `export const bad: ArgumentsOf<"unions"> = { shape: { kind: "circle", side: 1 } };`,
+        `export const nullable: ArgumentsOf<"enums-consts-nullable"> = { mode: null, version: 2, note: null };`,
+      ].join("\n"),
+    );
+    expect(formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true }))).toBe("");
+  }, 120_000);
+
+  // Each schema's arguments validator against Ajv over values built from the schema and mutated. Ajv reads own
+  // properties only, as JSON from the wire has them and as these validators do (an inherited `toString` is no argument).
+  // 10,000 cases per schema by default (about 9 s for the corpus on a loaded 2-core machine); the issue's 100,000
+  // (TOOLS_AGREEMENT_RUNS=100000) passed for every schema in 88 s.
+  const runs = Number(process.env["TOOLS_AGREEMENT_RUNS"] ?? 10_000);
+  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "corpus")));
+  it.each(set.tools.map((t) => [t.name, t] as const))(
+    "%s: the arguments validator agrees with Ajv",
+    (_, tool) => {
+      const raw = snapshot.tools.find((t) => t.name === tool.name)!.inputSchema;
+      const ajv =
+        raw["$schema"] === "http://json-schema.org/draft-07/schema#" ? new Ajv({ strict: false, ownProperties: true }) : new Ajv2020({ strict: false, ownProperties: true });
+      addFormats.default(ajv, ["uri", "uri-template", "byte"]);
+      const check = ajv.compile(raw);
+      const node = set.schema.definitions.get(tool.arguments)!;
+      let valid = 0;
+      fc.assert(
+        // A value built from the schema, the same mutated, or with any JSON value put at a random place in it.
+        fc.property(fc.integer(), fc.nat(2), fc.jsonValue({ maxDepth: 2 }), (seed, how, other) => {
+          const rand = rng(seed);
+          const built = sample(set.schema, node, rand);
+          const value = how === 0 ? built : how === 1 ? mutate(built, rand) : substitute(built, rand, other as JsonValue);
+          const ours = validateDefinition(tables, tool.arguments, value).ok;
+          if (ours) valid++;
+          return ours === check(value);
+        }),
+        { numRuns: runs },
+      );
+      // The agreement means something only if both answers occur.
+      expect(valid).toBeGreaterThan(0);
+      expect(valid).toBeLessThan(runs);
+    },
+    300_000,
+  );
+});
+
+describe("hostile tool schemas are refused with the tool's name and the JSON pointer, never a stack", () => {
+  let deep: unknown = { type: "string" };
+  for (let i = 0; i < 5000; i++) deep = { type: "object", properties: { a: deep } };
+  const cases: [string, unknown, string][] = [
+    ["5,000 levels deep", deep, "/tools/0/inputSchema/properties/a"],
+    ["a cyclic $ref", { type: "object", $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } }, properties: { a: { $ref: "#/$defs/A" } } }, "/tools/0/inputSchema/$defs/"],
+    ["a remote $ref", { type: "object", properties: { a: { $ref: "https://example.com/schema.json" } } }, "/tools/0/inputSchema/properties/a/$ref"],
+    ["a keyword the validators lack", { type: "object", properties: { a: { type: "number", exclusiveMinimum: 0 } } }, "/tools/0/inputSchema/properties/a/exclusiveMinimum"],
+    ["a root that is itself a $ref to it", { $ref: "#" }, "/tools/0/inputSchema"],
+  ];
+  it.each(cases)("%s", (_, inputSchema, pointer) => {
+    const err = refusal(() => toolSet("hostile.json", snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema }])));
+    expect(err.message).toContain('tool "evil"');
+    expect(err.pointer.startsWith(pointer)).toBe(true);
+    expect(err.file).toBe("hostile.json");
+  });
+});
+
+describe("a property named __proto__", () => {
+  // Ajv leaves a `__proto__` property's schema unchecked, so this case is given/want rows rather than the agreement above.
+  const set = toolSet(
+    "proto.json",
+    snapshotOf("proto.json", "proto", "2025-11-25", [
+      JSON.parse('{ "name": "p", "inputSchema": { "type": "object", "properties": { "__proto__": { "type": "string" } }, "required": ["__proto__"] } }'),
+    ]),
+  );
+  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "proto")));
+  it.each([
+    ['{"__proto__":"x"}', true],
+    ['{"__proto__":1}', false],
+    ["{}", false],
+  ] as const)("%s is valid: %s", (json, ok) => {
+    const checked = validateDefinition(tables, "PArguments", JSON.parse(json));
+    expect(checked.ok).toBe(ok);
+    if (!checked.ok) expect(checked.errors[0]!.pointer).toBe("/__proto__");
+  });
+});
+
+describe("diff --tools: each change rated for callers", () => {
+  const tool = (inputSchema: object, outputSchema?: object) => ({ name: "t", inputSchema, ...(outputSchema ? { outputSchema } : {}) });
+  const obj = (properties: object, required: string[] = []) => ({ type: "object", properties, required });
+  const rows: [string, object[], object[], string, string][] = [
+    ["a new required argument breaks", [tool(obj({ a: { type: "string" } }))], [tool(obj({ a: { type: "string" }, b: { type: "string" } }, ["b"]))], "argument-added", "breaking"],
+    ["a new optional argument does not", [tool(obj({ a: { type: "string" } }))], [tool(obj({ a: { type: "string" }, b: { type: "string" } }))], "argument-added", "compatible"],
+    ["a removed tool breaks", [tool(obj({}))], [], "tool-removed", "breaking"],
+    ["an added tool does not", [], [tool(obj({}))], "tool-added", "compatible"],
+    [
+      "an output value narrowed to fewer types is still read",
+      [tool(obj({}), obj({ n: { type: ["number", "string"] } }, ["n"]))],
+      [tool(obj({}), obj({ n: { type: "number" } }, ["n"]))],
+      "type-narrowed",
+      "compatible",
+    ],
+    [
+      "an output narrowed by a member removed breaks",
+      [tool(obj({}), obj({ n: { type: "number" }, m: { type: "string" } }, ["n", "m"]))],
+      [tool(obj({}), obj({ n: { type: "number" } }, ["n"]))],
+      "property-removed",
+      "breaking",
+    ],
+    [
+      "a widened output type breaks",
+      [tool(obj({}), obj({ n: { type: "number" } }, ["n"]))],
+      [tool(obj({}), obj({ n: { type: ["number", "string"] } }, ["n"]))],
+      "type-widened",
+      "breaking",
+    ],
+    ["a narrowed argument type breaks", [tool(obj({ a: { enum: ["x", "y"] } }))], [tool(obj({ a: { enum: ["x"] } }))], "type-narrowed", "breaking"],
+    ["an argument enum widened to string does not", [tool(obj({ a: { enum: ["x"] } }))], [tool(obj({ a: { type: "string" } }))], "type-widened", "compatible"],
+    [
+      "a result member that may now be missing breaks",
+      [tool(obj({}), obj({ n: { type: "number" } }, ["n"]))],
+      [tool(obj({}), obj({ n: { type: "number" } }))],
+      "property-became-optional",
+      "breaking",
+    ],
+    ["a removed outputSchema breaks", [tool(obj({}), obj({}))], [tool(obj({}))], "output-schema-removed", "breaking"],
+    [
+      "a change inside a $defs definition is found through the $ref",
+      [tool({ ...obj({ p: { $ref: "#/$defs/P" } }), $defs: { P: obj({ x: { type: "number" } }) } })],
+      [tool({ ...obj({ p: { $ref: "#/$defs/P" } }), $defs: { P: obj({ x: { type: "number" }, y: { type: "number" } }, ["y"]) } })],
+      "property-added",
+      "breaking",
+    ],
+  ];
+  it.each(rows)("%s", (_, before, after, id, severity) => {
+    const set = (tools: object[]) => toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", tools));
+    const report = compareToolSets(set(before), set(after));
+    expect(report.changes.map((c) => [c.id, c.severity])).toContainEqual([id, severity]);
+  });
+});
