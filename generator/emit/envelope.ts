@@ -49,7 +49,7 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     "RequestParamsInput",
     modern
       ? 'ParamsOf<M> extends infer P ? P extends object ? ReadonlyInput<{ [K in keyof P as K extends "_meta" ? never : K]: P[K] }> & { readonly _meta?: JsonObject } : P : never'
-      : "ReadonlyInput<ParamsOf<M>>",
+      : "ParamsOf<M> | ReadonlyInput<ParamsOf<M>>",
     modern
       ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed); readonly data fits."
       : "The params a caller passes to `request`: exactly the table's params; readonly data fits.",
@@ -60,7 +60,7 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   alias(
     "ResultInput",
     defaulted === null
-      ? "ReadonlyInput<R>"
+      ? "R | ReadonlyInput<R>"
       : `R extends object ? ReadonlyInput<{ [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] }> & { readonly ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
     defaulted === null
       ? "A result as a server hands it to `resultResponse`; readonly data fits."

@@ -168,3 +168,14 @@ export async function sampleFromConstants(server: v2025_11_25.ServerRequester): 
   return answer.role;
 }
 export const readonlyParams2024 = v2024_11_05.request("sampling/createMessage", { messages: MESSAGES, maxTokens: 10 }, { id: 3 });
+// Generic wrappers still pass the tables' own params and results through (as examples/server.ts's ask does).
+export function forward<M extends v2025_11_25.ServerRequestMethod>(
+  requester: v2025_11_25.ServerRequester,
+  method: M,
+  params: v2025_11_25.ServerRequests[M]["params"],
+): Promise<v2025_11_25.ServerRequests[M]["result"]> {
+  return requester.request(method, params);
+}
+export function answerWith<M extends v2024_11_05.RequestMethod>(id: number, result: v2024_11_05.ResultOf<M>): v2024_11_05.ResultEnvelope<v2024_11_05.ResultOf<M>> {
+  return v2024_11_05.resultResponse<M>(id, result);
+}
