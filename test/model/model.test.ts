@@ -293,7 +293,14 @@ describe("type corrections (facts.typeCorrections)", () => {
     const wrong = {
       ...facts,
       typeCorrections: [
-        { versions: "*" as const, definition: "ElicitResult", path: ["properties", "contents", "additionalProperties"], was: ["integer" as const], type: ["number" as const], source: "test" },
+        {
+          versions: "*" as const,
+          definition: "ElicitResult",
+          path: ["properties", "contents", "additionalProperties"],
+          was: ["integer" as const],
+          type: ["number" as const],
+          source: "test",
+        },
       ],
     };
     expect(() => buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), wrong)).toThrow(
