@@ -1,14 +1,16 @@
 import { BindgenError, joinPointer } from "../common/failures.ts";
 import type { Dialect, JsonType, JsonValue, NormalisedSchema, SchemaNode, SchemaProperty } from "./schema-node.ts";
 
-const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
+/** `$schema` URIs (without a trailing `#`) of the dialects the pipeline reads. */
+export const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
   ["http://json-schema.org/draft-07/schema", "draft-07"],
   ["https://json-schema.org/draft-07/schema", "draft-07"],
   ["http://json-schema.org/draft/2020-12/schema", "2020-12"],
   ["https://json-schema.org/draft/2020-12/schema", "2020-12"],
 ]);
 
-const CONTAINER: Record<Dialect, string> = { "draft-07": "definitions", "2020-12": "$defs" };
+/** Where each dialect keeps its definitions. */
+export const CONTAINER: Readonly<Record<Dialect, string>> = { "draft-07": "definitions", "2020-12": "$defs" };
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 

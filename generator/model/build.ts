@@ -47,7 +47,7 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
     const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
     const enums = facts.openEnums.filter((e) => appliesTo(e.versions, version, era));
-    const corrected = correct(schema.file, node, corrections, facts);
+    const corrected = correct(schema.file, node, corrections, facts, version);
     validated.set(name, corrected);
     const typed = listKnown(name, refine(corrected, refinements), enums, defined);
     const withOpen = openProperties(name, typed, openObjects);
@@ -150,12 +150,16 @@ function httpHeaders(version: string, era: Era, facts: Facts, http: ProtocolMode
 /**
  * Gives the node at each correction's path (JSON Schema keys: `properties`/name, `additionalProperties`, `items`, a combinator and
  * an index) schema.ts's types, while it still has the slipped ones (`was`): a release that inherits the fact after upstream fixed
- * the slip keeps its own types. A path that does not resolve is an error naming the fact.
+ * the slip keeps its own types. A path that does not resolve is an error naming the fact in the release the fact was
+ * written for (its span's first); a later release that inherits it and no longer has the node keeps its own types too.
  */
-function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"], facts: Facts): SchemaNode {
+function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"], facts: Facts, version: string): SchemaNode {
   let out = node;
   for (const c of corrections) {
-    const missing = (): never => {
+    const inherited = typeof c.versions === "object" && c.versions.from !== version;
+    // An inherited fact whose node is gone leaves the node it reached as it is.
+    const missing = (n: SchemaNode): SchemaNode => {
+      if (inherited) return n;
       throw new BindgenError(
         file,
         joinPointer(node.pointer, ...c.path),
@@ -166,15 +170,15 @@ function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrect
       if (path.length === 0) return [...(n.type ?? [])].sort().join() === [...c.was].sort().join() ? { ...n, type: [...c.type].sort() } : n;
       const [key, next, ...rest] = path;
       if (key === "additionalProperties")
-        return typeof n.additionalProperties === "object" ? { ...n, additionalProperties: replace(n.additionalProperties, path.slice(1)) } : missing();
-      if (key === "items") return n.items !== undefined ? { ...n, items: replace(n.items, path.slice(1)) } : missing();
+        return typeof n.additionalProperties === "object" ? { ...n, additionalProperties: replace(n.additionalProperties, path.slice(1)) } : missing(n);
+      if (key === "items") return n.items !== undefined ? { ...n, items: replace(n.items, path.slice(1)) } : missing(n);
       if (key === "properties") {
-        if (n.properties?.some((p) => p.name === next) !== true) return missing();
+        if (n.properties?.some((p) => p.name === next) !== true) return missing(n);
         return { ...n, properties: n.properties.map((p) => (p.name === next ? { ...p, schema: replace(p.schema, rest) } : p)) };
       }
       const combinator = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : undefined;
       const list = combinator === undefined ? undefined : n[combinator];
-      if (combinator === undefined || list === undefined || typeof next !== "number" || list[next] === undefined) return missing();
+      if (combinator === undefined || list === undefined || typeof next !== "number" || list[next] === undefined) return missing(n);
       return { ...n, [combinator]: list.map((m, i) => (i === next ? replace(m, rest) : m)) };
     };
     out = replace(out, c.path);

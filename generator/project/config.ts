@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { BindgenError, joinPointer } from "../common/failures.ts";
 import { parseJson } from "../load/read.ts";
+import { checkServerName } from "../tools/snapshot.ts";
 
 /** The file `init` writes and every command looks for, from the working directory upwards. */
 export const CONFIG_FILE = "mcp-bindgen.config.json";
@@ -29,7 +30,6 @@ export interface Config {
 export type ServerSource = { readonly url: string } | { readonly command: string } | { readonly from: string };
 
 const KEYS = ["$schema", "out", "releases", "importExtension", "examples", "typeCheckOutput", "servers"] as const;
-const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** The nearest config file from `dir` upwards, or undefined. */
 export function findConfig(dir: string): string | undefined {
@@ -83,7 +83,7 @@ function readServers(file: string, raw: unknown): Config["servers"] {
   const servers: Record<string, ServerSource> = {};
   for (const [name, source] of Object.entries(raw as Record<string, unknown>)) {
     const at = joinPointer("/servers", name);
-    if (!SERVER_NAME.test(name)) throw new BindgenError(file, at, "a server name of lower-case letters, digits, - and _ (at most 64)", `got ${JSON.stringify(name)}`);
+    checkServerName(name, (expected, detail) => new BindgenError(file, at, expected, detail));
     const keys = typeof source === "object" && source !== null && !Array.isArray(source) ? Object.keys(source) : [];
     const key = keys[0];
     const value = key === undefined ? undefined : (source as Record<string, unknown>)[key];

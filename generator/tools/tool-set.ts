@@ -1,5 +1,5 @@
 import { BindgenError, joinPointer } from "../common/failures.ts";
-import { normaliseNode, rejectAliasCycles, type SchemaContext } from "../load/normalise.ts";
+import { CONTAINER, DIALECTS, normaliseNode, rejectAliasCycles, type SchemaContext } from "../load/normalise.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { FORMATS } from "../runtime/table-format.ts";
 import type { SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
@@ -29,13 +29,6 @@ export interface ToolSet {
   /** Every tool's arguments, structured result and `$defs`, by type name. */
   readonly schema: NormalisedSchema;
 }
-
-const DIALECTS: ReadonlyMap<string, string> = new Map([
-  ["http://json-schema.org/draft-07/schema", "definitions"],
-  ["https://json-schema.org/draft-07/schema", "definitions"],
-  ["http://json-schema.org/draft/2020-12/schema", "$defs"],
-  ["https://json-schema.org/draft/2020-12/schema", "$defs"],
-]);
 
 /** Reads the snapshot's schemas; a problem is a `BindgenError` naming the file, the JSON pointer and the tool. */
 export function toolSet(file: string, snapshot: ToolsSnapshot): ToolSet {
@@ -88,7 +81,8 @@ function readSchema(file: string, raw: unknown, pointer: string, name: string, b
   const declared = raw["$schema"];
   let container = "$defs";
   if (declared !== undefined) {
-    const found = typeof declared === "string" ? DIALECTS.get(declared.replace(/#$/, "")) : undefined;
+    const dialect = typeof declared === "string" ? DIALECTS.get(declared.replace(/#$/, "")) : undefined;
+    const found = dialect === undefined ? undefined : CONTAINER[dialect];
     if (found === undefined) throw new BindgenError(file, joinPointer(pointer, "$schema"), "a draft-07 or 2020-12 JSON Schema URI", `got ${JSON.stringify(declared)}`);
     container = found;
   }

@@ -193,6 +193,21 @@ describe("the server side: createToolServer in a release's dispatcher", () => {
   }, 120_000);
 });
 
+describe("the config's servers", () => {
+  it.each([
+    [{ Bad: { url: "http://127.0.0.1:1/mcp" } }, "/servers/Bad", "a server name"],
+    [{ ok: { url: "u", command: "c" } }, "/servers/ok", 'one of {"url"'],
+    [{ ok: { headers: "x" } }, "/servers/ok", 'one of {"url"'],
+  ])("%j is refused naming the file and %s", async (servers, pointer, expected) => {
+    const { readConfig } = await import("../generator/config.ts");
+    const file = join(tmp(), "mcp-bindgen.config.json");
+    writeFileSync(file, JSON.stringify({ out: "gen", servers }));
+    const err = refusal(() => readConfig(file));
+    expect([err.file, err.pointer]).toEqual([file, pointer]);
+    expect(err.expected).toContain(expected);
+  });
+});
+
 describe("the commands: tools add --from, tools update, diff --tools", () => {
   it("snapshot a saved result, regenerate, and gate on a breaking change", async () => {
     const { main } = await import("../../generator/cli.ts");
