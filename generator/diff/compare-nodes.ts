@@ -127,7 +127,7 @@ function diffSets(before: ReadonlySet<string>, after: ReadonlySet<string>): { ga
 }
 
 /**
- * An object that is open afterwards (`additionalProperties`, or the model's open JSON Schema objects) and drops
+ * A structured object that becomes open (`additionalProperties` appears) while dropping
  * properties accepts more than before: the dropped keys are unconstrained now, not gone.
  */
 function compareLoosening(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
@@ -137,7 +137,7 @@ function compareLoosening(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: 
     ctx,
     "loosened",
     path,
-    `${label(ctx, path)} loosened: ${opened(a) ? "" : "any key is now allowed, and "}${dropped.map((k) => `\`${k}\``).join(", ")} ${dropped.length === 1 ? "is" : "are"} no longer constrained`,
+    `${label(ctx, path)} loosened: any key is now allowed, and ${dropped.map((k) => `\`${k}\``).join(", ")} ${dropped.length === 1 ? "is" : "are"} no longer constrained`,
     describe(a),
     describe(b),
     a.pointer,
@@ -146,12 +146,9 @@ function compareLoosening(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: 
   );
 }
 
-function opened(n: SchemaNode): boolean {
-  return n.additionalProperties !== undefined && n.additionalProperties !== false;
-}
-
 function isLoosened(ctx: NodeContext, a: SchemaNode, b: SchemaNode): boolean {
-  if (!opened(b)) return false;
+  const opened = (n: SchemaNode) => n.additionalProperties !== undefined && n.additionalProperties !== false;
+  if (opened(a) || !opened(b)) return false;
   const after = objectProperties(ctx.newSchema, b);
   return [...objectProperties(ctx.oldSchema, a).keys()].some((k) => !after.has(k));
 }

@@ -199,7 +199,7 @@ describe("the config's servers", () => {
     [{ ok: { url: "u", command: "c" } }, "/servers/ok", 'one of {"url"'],
     [{ ok: { headers: "x" } }, "/servers/ok", 'one of {"url"'],
   ])("%j is refused naming the file and %s", async (servers, pointer, expected) => {
-    const { readConfig } = await import("../generator/config.ts");
+    const { readConfig } = await import("../../generator/project/config.ts");
     const file = join(tmp(), "mcp-bindgen.config.json");
     writeFileSync(file, JSON.stringify({ out: "gen", servers }));
     const err = refusal(() => readConfig(file));
