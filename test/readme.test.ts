@@ -1,12 +1,16 @@
 // Every ```ts block of README.md compiles against a fresh generation, in a project laid out as the README says:
 // the bindings in `mcp/` beside the snippet (imported as "./mcp/index.js" or "./mcp/<release>/index.js") and the
 // programmatic API as "mcp-bindgen". A snippet can never name a helper the package does not ship.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { render } from "../generator/output/generate-output.ts";
 import { PACKAGE_ROOT } from "../generator/project/project.ts";
+import { snapshotOf } from "../generator/tools/snapshot.ts";
+import { toolSet } from "../generator/tools/tool-set.ts";
+import { checkoutModels } from "./support/checkout.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
 
 /** The ```ts blocks of a Markdown text, with the line each starts on. */
@@ -27,6 +31,18 @@ export function tsBlocks(markdown: string): { line: number; code: string }[] {
 const blocks = tsBlocks(readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8"));
 const project = mkdtempSync(join(tmpdir(), "mcp-bindgen-readme-"));
 cpSync(join(PACKAGE_ROOT, "generated"), join(project, "mcp"), { recursive: true });
+// The server the "Typed tools" snippet calls: a snapshot as `tools add` writes one, rendered as `generate` renders it.
+const weather = snapshotOf("weather.json", "weather", "2026-07-28", [
+  {
+    name: "get-forecast",
+    inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] },
+    outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] },
+  },
+]);
+for (const file of await render(await checkoutModels(), {}, (path) => path.startsWith("servers/"), [toolSet("weather.json", weather)])) {
+  mkdirSync(join(project, "mcp", "servers"), { recursive: true });
+  writeFileSync(join(project, "mcp", file.path), file.content);
+}
 writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
 const files = blocks.map((block) => {
   const file = join(project, `readme-line-${block.line}.ts`);

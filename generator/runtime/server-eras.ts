@@ -62,12 +62,16 @@ export interface EraCodes {
   readonly internalError: number;
 }
 
-/** A dispatcher's `handle`, whatever its context type: the era passes the context it built. */
+/**
+ * A dispatcher's `handle`, whatever its context type: the era passes the context it built. A batch
+ * release's dispatcher may answer an array, but only for an array, and the transports hand an era
+ * one message at a time (a batch body is refused before), so the eras read one response.
+ */
 type Handle = (
   message: unknown,
   context: never,
   signal?: AbortSignal,
-) => Promise<DispatchResponse | undefined>;
+) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
 
 /** What a release's `statelessEra` hands the runtime. */
 export interface StatelessSpec {
