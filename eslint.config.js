@@ -19,7 +19,10 @@ export default tseslint.config(
       // await is the shape users write, and the tests and benches mirror it.
       "@typescript-eslint/require-await": "off",
       // A leading underscore marks a parameter or binding kept for its position.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
+      ],
       // The JSON and header checks match control characters on purpose.
       "no-control-regex": "off",
     },
@@ -40,6 +43,9 @@ export default tseslint.config(
   {
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: "readonly", console: "readonly" } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: "readonly", console: "readonly" },
+    },
   },
 );

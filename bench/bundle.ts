@@ -37,8 +37,16 @@ export async function benchBundle(): Promise<BenchRow[]> {
   // The speed issue's size bound holds for builders + parse + the message validators together (validateResult too:
   // the validation row times both). `validate(name)` and the guards bring the definitions only they reach.
   const entries: [string, string, string, BenchRow["target"]?][] = [
-    ["types-only import (must be 0 B)", "index.ts", `import type { CallToolRequest, ServerHandlers } from "${ENTRY}";\nexport type Used = [CallToolRequest, ServerHandlers];`],
-    ["builders (request, notification, resultResponse, errorResponse)", "envelope.ts", `export { request, notification, resultResponse, errorResponse } from "${ENTRY}";`],
+    [
+      "types-only import (must be 0 B)",
+      "index.ts",
+      `import type { CallToolRequest, ServerHandlers } from "${ENTRY}";\nexport type Used = [CallToolRequest, ServerHandlers];`,
+    ],
+    [
+      "builders (request, notification, resultResponse, errorResponse)",
+      "envelope.ts",
+      `export { request, notification, resultResponse, errorResponse } from "${ENTRY}";`,
+    ],
     [
       "builders + parse + validators",
       "envelope.ts",

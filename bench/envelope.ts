@@ -35,7 +35,8 @@ export async function benchEnvelope(): Promise<BenchRow[]> {
   if (!existsSync(MODULE)) return [missingRow(SECTION, measure, "n/a (generated/2026-07-28/envelope.ts missing)")];
   const { request } = (await import(pathToFileURL(MODULE).href)) as { request: RequestFn };
   const clientCapabilities = { elicitation: {} };
-  const ours = (i: number) => request("tools/call", { name: "echo", arguments: { text: "hi" } }, { id: i, clientCapabilities });
+  const ours = (i: number) =>
+    request("tools/call", { name: "echo", arguments: { text: "hi" } }, { id: i, clientCapabilities });
   const literal = (i: number) => ({
     jsonrpc: "2.0",
     id: i,
@@ -43,10 +44,14 @@ export async function benchEnvelope(): Promise<BenchRow[]> {
     params: {
       name: "echo",
       arguments: { text: "hi" },
-      _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": clientCapabilities },
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": clientCapabilities,
+      },
     },
   });
   let best = { ours: 0, literal: 0 };
-  for (let r = 0; r < ROUNDS; r++) best = { ours: Math.max(best.ours, opsPerSecond(ours)), literal: Math.max(best.literal, opsPerSecond(literal)) };
+  for (let r = 0; r < ROUNDS; r++)
+    best = { ours: Math.max(best.ours, opsPerSecond(ours)), literal: Math.max(best.literal, opsPerSecond(literal)) };
   return [row(SECTION, measure, best.ours, best.literal, "ops/s")];
 }

@@ -48,13 +48,28 @@ function snapshotGenerator(root: string): string {
  */
 function asOpenApi(version: string, schemaFile: string): string {
   const schema = JSON.parse(readFileSync(schemaFile, "utf8")) as { definitions?: object; $defs?: object };
-  const document = { openapi: "3.1.0", info: { title: `MCP ${version}`, version }, paths: {}, components: { schemas: schema.$defs ?? schema.definitions ?? {} } };
+  const document = {
+    openapi: "3.1.0",
+    info: { title: `MCP ${version}`, version },
+    paths: {},
+    components: { schemas: schema.$defs ?? schema.definitions ?? {} },
+  };
   return JSON.stringify(document).replace(/"#\/(\$defs|definitions)\//g, '"#/components/schemas/');
 }
 
 /** One redocly.yaml naming every version, so openapi-typescript generates them all in one process. */
 function redoclyConfig(versions: readonly string[]): string {
-  return ["apis:", ...versions.flatMap((v) => [`  "${v}":`, `    root: ./openapi/${v}.json`, "    x-openapi-ts:", `      output: ./openapi-out/${v}.ts`])].join("\n") + "\n";
+  return (
+    [
+      "apis:",
+      ...versions.flatMap((v) => [
+        `  "${v}":`,
+        `    root: ./openapi/${v}.json`,
+        "    x-openapi-ts:",
+        `      output: ./openapi-out/${v}.ts`,
+      ]),
+    ].join("\n") + "\n"
+  );
 }
 
 /**
@@ -70,7 +85,9 @@ export function benchGeneration(): BenchRow[] {
     mkdirSync(join(root, "out"), { recursive: true });
     writeFileSync(join(root, "package.json"), JSON.stringify({ name: "bench-app", private: true }));
     writeFileSync(join(root, "mcp-bindgen.config.json"), JSON.stringify({ out: "generated" }));
-    const versions = Object.keys((JSON.parse(readFileSync(join(PACKAGE_ROOT, "schema", "lock.json"), "utf8")) as { versions: object }).versions);
+    const versions = Object.keys(
+      (JSON.parse(readFileSync(join(PACKAGE_ROOT, "schema", "lock.json"), "utf8")) as { versions: object }).versions,
+    );
     mkdirSync(join(root, "openapi"), { recursive: true });
     for (const v of versions) {
       cpSync(join(schemaSource(), v, "schema.json"), join(cacheDir, v, "schema.json"));
@@ -83,14 +100,27 @@ export function benchGeneration(): BenchRow[] {
     const ours =
       (...extra: string[]) =>
       () =>
-        timeSpawn(process.execPath, [join(generator, "bin", "mcp-bindgen.js"), "generate", "--quiet", "--project", root, ...extra], { cwd: generator, env });
+        timeSpawn(
+          process.execPath,
+          [join(generator, "bin", "mcp-bindgen.js"), "generate", "--quiet", "--project", root, ...extra],
+          { cwd: generator, env },
+        );
     const json2ts = () =>
-      timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"), ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"], {
-        cwd: root,
-      });
-    const openapi = () => timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "openapi-typescript"), [], { cwd: root });
+      timeSpawn(
+        join(PACKAGE_ROOT, "node_modules", ".bin", "json2ts"),
+        ["-i", join(root, "in", "*.json"), "-o", join(root, "out") + "/", "--unreachableDefinitions"],
+        {
+          cwd: root,
+        },
+      );
+    const openapi = () =>
+      timeSpawn(join(PACKAGE_ROOT, "node_modules", ".bin", "openapi-typescript"), [], { cwd: root });
     const bareNode = () => timeSpawn(process.execPath, ["-e", ""], { cwd: PACKAGE_ROOT });
-    const [cold, coldJson2ts, coldOpenapi] = alternate(ROUNDS, ours("--force"), json2ts, openapi) as [number, number, number];
+    const [cold, coldJson2ts, coldOpenapi] = alternate(ROUNDS, ours("--force"), json2ts, openapi) as [
+      number,
+      number,
+      number,
+    ];
     // A user's very first run: no earlier output folder.
     const firstRun = () => {
       rmSync(join(root, "generated"), { recursive: true, force: true });
@@ -104,9 +134,25 @@ export function benchGeneration(): BenchRow[] {
     const [first, firstJson2ts] = alternate(ROUNDS, firstRun, json2tsFresh) as [number, number];
     const [noop, bareNodeMs] = alternate(ROUNDS, ours(), bareNode) as [number, number];
     return [
-      row(SECTION, `cold generate --force, ${versions.length} versions vs json2ts (types only)`, cold, coldJson2ts, "ms", { op: "≤", value: 1.5 }),
-      row(SECTION, `cold generate --force, ${versions.length} versions vs openapi-typescript (types only)`, cold, coldOpenapi, "ms"),
-      row(SECTION, `first run (no output yet) vs json2ts into an empty folder`, first, firstJson2ts, "ms", { op: "≤", value: 1.5 }),
+      row(
+        SECTION,
+        `cold generate --force, ${versions.length} versions vs json2ts (types only)`,
+        cold,
+        coldJson2ts,
+        "ms",
+        { op: "≤", value: 1.5 },
+      ),
+      row(
+        SECTION,
+        `cold generate --force, ${versions.length} versions vs openapi-typescript (types only)`,
+        cold,
+        coldOpenapi,
+        "ms",
+      ),
+      row(SECTION, `first run (no output yet) vs json2ts into an empty folder`, first, firstJson2ts, "ms", {
+        op: "≤",
+        value: 1.5,
+      }),
       row(SECTION, "no-op generate vs bare node start-up", noop, bareNodeMs, "ms", { op: "<", value: 500, unit: "ms" }),
     ];
   } finally {

@@ -5,7 +5,8 @@ export function timeSpawn(command: string, args: readonly string[], options: Spa
   const started = performance.now();
   const r = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
   const ms = performance.now() - started;
-  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.status}:\n${String(r.stdout)}\n${String(r.stderr)}`);
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} exited ${r.status}:\n${String(r.stdout)}\n${String(r.stderr)}`);
   return ms;
 }
 

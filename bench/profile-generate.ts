@@ -20,21 +20,28 @@ const { loadModels } = await import("../generator/load/load-models.ts");
 const checkout = openProject({ cwd: join(import.meta.dirname, "..") });
 // Before the models: reading a release's pinned schema.ts for its deprecations loads it too.
 await phase("import ts-morph (loads TypeScript)", () => import("ts-morph"));
-const models = await phase("load five schemas and build their models", () => loadModels(checkout.project.paths, { releases: checkout.releases }));
+const models = await phase("load five schemas and build their models", () =>
+  loadModels(checkout.project.paths, { releases: checkout.releases }),
+);
 const { emitFiles } = await phase("import the emitters", () => import("../generator/emit/index.ts"));
 const emitted = await phase("emit every module", () => [...emitFiles(models)]);
 const { formatFiles } = await import("../generator/output/format.ts");
 const formatted = await phase("format with prettier (its import included)", () => formatFiles(emitted));
 const { writeTree } = await import("../generator/output/write.ts");
 const out = mkdtempSync(join(tmpdir(), "mcp-bindgen-profile-"));
-await phase("write the tree", () => writeTree(join(out, "generated"), new Map(formatted.map((f) => [f.path, f.content]))));
+await phase("write the tree", () =>
+  writeTree(join(out, "generated"), new Map(formatted.map((f) => [f.path, f.content]))),
+);
 rmSync(out, { recursive: true, force: true });
 
 const total = performance.now() - STARTED;
 const startup = STARTED;
 const rows: [string, number][] = [["node + tsx start-up (before this script ran)", startup], ...phases];
 const width = Math.max(...rows.map(([n]) => n.length));
-for (const [name, ms] of rows) process.stdout.write(`${name.padEnd(width)}  ${ms.toFixed(0).padStart(5)} ms  ${((ms / (total + startup)) * 100).toFixed(0).padStart(3)} %\n`);
+for (const [name, ms] of rows)
+  process.stdout.write(
+    `${name.padEnd(width)}  ${ms.toFixed(0).padStart(5)} ms  ${((ms / (total + startup)) * 100).toFixed(0).padStart(3)} %\n`,
+  );
 process.stdout.write(`${"total".padEnd(width)}  ${(total + startup).toFixed(0).padStart(5)} ms\n`);
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 const formattable = emitted.filter((f) => !f.verbatim);

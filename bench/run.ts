@@ -25,24 +25,40 @@ interface ValidationRow {
 }
 
 async function validationRows(): Promise<BenchRow[]> {
-  if (!existsSync(VALIDATION_BENCH)) return [missingRow("validation", "validators", "n/a (bench/validate.bench.ts missing)")];
+  if (!existsSync(VALIDATION_BENCH))
+    return [missingRow("validation", "validators", "n/a (bench/validate.bench.ts missing)")];
   const mod = (await import(pathToFileURL(VALIDATION_BENCH).href)) as { runValidationBench?: () => Promise<unknown> };
-  if (typeof mod.runValidationBench !== "function") return [missingRow("validation", "validators", "n/a (no runValidationBench export)")];
+  if (typeof mod.runValidationBench !== "function")
+    return [missingRow("validation", "validators", "n/a (no runValidationBench export)")];
   const rows = await mod.runValidationBench();
-  if (!Array.isArray(rows) || !rows.every(isValidationRow)) return [missingRow("validation", "validators", "n/a (unexpected runValidationBench rows)")];
+  if (!Array.isArray(rows) || !rows.every(isValidationRow))
+    return [missingRow("validation", "validators", "n/a (unexpected runValidationBench rows)")];
   return rows
     .filter((r) => r.name !== "JSON.parse")
     .map((r) => {
       // The validation issue's target applies to ours; the SDK and Ajv rows are the comparison.
       const target = r.name.includes("mcp-bindgen") ? { op: "≤" as const, value: 1.1 } : undefined;
-      return row("validation", `${r.version}: ${r.name} vs JSON.parse alone, one corpus pass`, r.ms, r.ms / r.ratio, "ms", target);
+      return row(
+        "validation",
+        `${r.version}: ${r.name} vs JSON.parse alone, one corpus pass`,
+        r.ms,
+        r.ms / r.ratio,
+        "ms",
+        target,
+      );
     });
 }
 
 function isValidationRow(value: unknown): value is ValidationRow {
   const r = value as Partial<ValidationRow> | null;
   return (
-    typeof r === "object" && r !== null && typeof r.version === "string" && typeof r.name === "string" && typeof r.ms === "number" && typeof r.ratio === "number" && r.ratio > 0
+    typeof r === "object" &&
+    r !== null &&
+    typeof r.version === "string" &&
+    typeof r.name === "string" &&
+    typeof r.ms === "number" &&
+    typeof r.ratio === "number" &&
+    r.ratio > 0
   );
 }
 

@@ -15,7 +15,11 @@ import * as modern from "../generated/2026-07-28/index.js";
 export const TOOL_TEXT = "hello";
 const TOOLS = [
   { name: "echo", description: "Answers with a fixed text", inputSchema: { type: "object" as const, properties: {} } },
-  { name: "now", description: "Answers with another fixed text", inputSchema: { type: "object" as const, properties: {} } },
+  {
+    name: "now",
+    description: "Answers with another fixed text",
+    inputSchema: { type: "object" as const, properties: {} },
+  },
 ];
 const SESSIONS = 2000;
 
@@ -27,7 +31,11 @@ function oursHandler() {
       "tools/call": () => ({ content }),
     }),
     sessions: legacy.sessionEra({
-      initialize: () => ({ protocolVersion: legacy.PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: "bench", version: "1" } }),
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: { name: "bench", version: "1" },
+      }),
       "notifications/initialized": () => undefined,
       "tools/list": () => ({ tools: TOOLS }),
       "tools/call": () => ({ content }),
@@ -37,7 +45,10 @@ function oursHandler() {
 
 function sdkServer(): McpServer {
   const server = new McpServer({ name: "bench", version: "1" });
-  for (const tool of TOOLS) server.registerTool(tool.name, { description: tool.description }, () => ({ content: [{ type: "text", text: TOOL_TEXT }] }));
+  for (const tool of TOOLS)
+    server.registerTool(tool.name, { description: tool.description }, () => ({
+      content: [{ type: "text", text: TOOL_TEXT }],
+    }));
   return server;
 }
 
@@ -48,11 +59,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** node:http in front of a fetch handler, as a user of SDK v2 on Node writes it. */
-async function serveFetch(handle: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveFetch(
+  handle: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   const body = req.method === "POST" ? await readBody(req) : undefined;
-  const response = await handle(new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }));
+  const response = await handle(
+    new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+      method: req.method ?? "GET",
+      headers,
+      ...(body ? { body } : {}),
+    }),
+  );
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body === null) return void res.end();
   for await (const chunk of response.body) res.write(chunk);
@@ -63,13 +84,28 @@ function bare(req: IncomingMessage, res: ServerResponse): void {
   void readBody(req).then((body) => {
     const { id } = JSON.parse(body.toString("utf8")) as { id: number };
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: TOOL_TEXT }], resultType: "complete" } }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        result: { content: [{ type: "text", text: TOOL_TEXT }], resultType: "complete" },
+      }),
+    );
   });
 }
 
 const initialize = (id: number) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
-const INIT_HEADERS = { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream" };
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
+const INIT_HEADERS = {
+  host: "127.0.0.1",
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
 
 /** Heap bytes per idle session after `SESSIONS` initialize exchanges, each session kept open. */
 async function bytesPerSession(kind: string): Promise<number> {
@@ -80,14 +116,21 @@ async function bytesPerSession(kind: string): Promise<number> {
   if (kind === "ours") {
     const handler = oursHandler();
     keep.push(handler);
-    open = (i) => handler.fetch(new Request("http://127.0.0.1/mcp", { method: "POST", headers: INIT_HEADERS, body: initialize(i) })).then((r) => r.text());
+    open = (i) =>
+      handler
+        .fetch(new Request("http://127.0.0.1/mcp", { method: "POST", headers: INIT_HEADERS, body: initialize(i) }))
+        .then((r) => r.text());
   } else {
     // SDK v2's sessionful 2025 serving: a server and a transport per session.
     open = async (i) => {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
       await sdkServer().connect(transport);
       keep.push(transport);
-      await (await transport.handleRequest(new Request("http://127.0.0.1/mcp", { method: "POST", headers: INIT_HEADERS, body: initialize(i) }))).text();
+      await (
+        await transport.handleRequest(
+          new Request("http://127.0.0.1/mcp", { method: "POST", headers: INIT_HEADERS, body: initialize(i) }),
+        )
+      ).text();
     };
   }
   await open(0);

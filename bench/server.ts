@@ -29,7 +29,10 @@ interface Child {
 }
 
 function start(kind: Kind): Promise<Child> {
-  const child = fork(CHILD, [kind], { execArgv: ["--import", "tsx", "--expose-gc"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child = fork(CHILD, [kind], {
+    execArgv: ["--import", "tsx", "--expose-gc"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   return new Promise((resolve, reject) => {
     child.once("message", (message) => resolve({ process: child, port: (message as { port: number }).port }));
     child.once("error", reject);
@@ -43,40 +46,89 @@ function ask<T>(child: Child, question: string): Promise<T> {
   });
 }
 
-function post(agent: Agent, port: number, headers: Record<string, string>, body: string): Promise<{ status: number; session: string | undefined; text: string }> {
+function post(
+  agent: Agent,
+  port: number,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; session: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const session = res.headers["mcp-session-id"];
-        resolve({ status: res.statusCode ?? 0, session: typeof session === "string" ? session : undefined, text: Buffer.concat(chunks).toString("utf8") });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        agent,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const session = res.headers["mcp-session-id"];
+          resolve({
+            status: res.statusCode ?? 0,
+            session: typeof session === "string" ? session : undefined,
+            text: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
 const BASE = { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream" };
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** A function that makes one tools/call round trip in `era` against `child`. */
 async function caller(child: Child, era: Era, agent: Agent): Promise<(id: number) => Promise<void>> {
   if (era === "2026-07-28") {
     const headers = { ...BASE, "mcp-protocol-version": era, "mcp-method": "tools/call", "mcp-name": "echo" };
     return async (id) => {
-      const answer = await post(agent, child.port, headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: {}, _meta: META } }));
-      if (answer.status !== 200 || !answer.text.includes("hello")) throw new Error(`tools/call failed: ${answer.status} ${answer.text.slice(0, 200)}`);
+      const answer = await post(
+        agent,
+        child.port,
+        headers,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "echo", arguments: {}, _meta: META },
+        }),
+      );
+      if (answer.status !== 200 || !answer.text.includes("hello"))
+        throw new Error(`tools/call failed: ${answer.status} ${answer.text.slice(0, 200)}`);
     };
   }
-  const init = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: era, capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+  const init = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: era, capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
   const opened = await post(agent, child.port, BASE, init);
-  const headers: Record<string, string> = { ...BASE, "mcp-protocol-version": era, ...(opened.session === undefined ? {} : { "mcp-session-id": opened.session }) };
-  if (opened.session !== undefined) await post(agent, child.port, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  const headers: Record<string, string> = {
+    ...BASE,
+    "mcp-protocol-version": era,
+    ...(opened.session === undefined ? {} : { "mcp-session-id": opened.session }),
+  };
+  if (opened.session !== undefined)
+    await post(agent, child.port, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   return async (id) => {
-    const answer = await post(agent, child.port, headers, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: {} } }));
-    if (answer.status !== 200 || !answer.text.includes("hello")) throw new Error(`tools/call failed: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const answer = await post(
+      agent,
+      child.port,
+      headers,
+      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: {} } }),
+    );
+    if (answer.status !== 200 || !answer.text.includes("hello"))
+      throw new Error(`tools/call failed: ${answer.status} ${answer.text.slice(0, 200)}`);
   };
 }
 
@@ -116,12 +168,22 @@ async function measure(child: Child, era: Era, concurrency: number): Promise<Fig
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const cpu = cpuAfter.cpu.user + cpuAfter.cpu.system - cpuBefore.cpu.user - cpuBefore.cpu.system;
-  return { rps: (n / elapsed) * 1000, p50: latencies[Math.floor(latencies.length * 0.5)]!, p99: latencies[Math.floor(latencies.length * 0.99)]!, cpu: cpu / n };
+  return {
+    rps: (n / elapsed) * 1000,
+    p50: latencies[Math.floor(latencies.length * 0.5)]!,
+    p99: latencies[Math.floor(latencies.length * 0.99)]!,
+    cpu: cpu / n,
+  };
 }
 
 function best(a: Figures | undefined, b: Figures): Figures {
   if (a === undefined) return b;
-  return { rps: Math.max(a.rps, b.rps), p50: Math.min(a.p50, b.p50), p99: Math.min(a.p99, b.p99), cpu: Math.min(a.cpu, b.cpu) };
+  return {
+    rps: Math.max(a.rps, b.rps),
+    p50: Math.min(a.p50, b.p50),
+    p99: Math.min(a.p99, b.p99),
+    cpu: Math.min(a.cpu, b.cpu),
+  };
 }
 
 export async function benchServer(): Promise<BenchRow[]> {
@@ -129,13 +191,21 @@ export async function benchServer(): Promise<BenchRow[]> {
   try {
     for (const kind of KINDS) children.set(kind, await start(kind));
     const figures = new Map<string, Figures>();
-    const configs = (["2026-07-28", "2025-11-25"] as const).flatMap((era) => [1, 16].map((concurrency) => ({ era, concurrency })));
+    const configs = (["2026-07-28", "2025-11-25"] as const).flatMap((era) =>
+      [1, 16].map((concurrency) => ({ era, concurrency })),
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (const { era, concurrency } of configs) {
         for (const kind of KINDS) {
           // The bare server knows no era: it answers every POST with the same JSON.
           const key = `${kind} ${era} ${concurrency}`;
-          figures.set(key, best(figures.get(key), await measure(children.get(kind)!, kind === "bare" ? "2026-07-28" : era, concurrency)));
+          figures.set(
+            key,
+            best(
+              figures.get(key),
+              await measure(children.get(kind)!, kind === "bare" ? "2026-07-28" : era, concurrency),
+            ),
+          );
         }
       }
     }
@@ -146,16 +216,31 @@ export async function benchServer(): Promise<BenchRow[]> {
       const bare = figures.get(`bare ${era} ${concurrency}`)!;
       const at = `${era}, concurrency ${concurrency}`;
       rows.push(
-        row(SECTION, `tools/call round trips, ${at}: ours vs SDK v2`, ours.rps, sdk.rps, "ops/s", { op: "≥", value: 2 }),
+        row(SECTION, `tools/call round trips, ${at}: ours vs SDK v2`, ours.rps, sdk.rps, "ops/s", {
+          op: "≥",
+          value: 2,
+        }),
         row(SECTION, `tools/call round trips, ${at}: ours vs bare node:http (the limit)`, ours.rps, bare.rps, "ops/s"),
         row(SECTION, `p50 latency, ${at}: ours vs SDK v2`, ours.p50, sdk.p50, "ms"),
         row(SECTION, `p99 latency, ${at}: ours vs SDK v2`, ours.p99, sdk.p99, "ms"),
-        row(SECTION, `server CPU per request, ${at}: ours vs SDK v2`, ours.cpu, sdk.cpu, "µs", { op: "≤", value: 0.333 }),
+        row(SECTION, `server CPU per request, ${at}: ours vs SDK v2`, ours.cpu, sdk.cpu, "µs", {
+          op: "≤",
+          value: 0.333,
+        }),
       );
     }
     const oursBytes = await ask<{ bytes: number }>(children.get("ours")!, "sessions");
     const sdkBytes = await ask<{ bytes: number }>(children.get("sdk")!, "sessions");
-    rows.push(row(SECTION, "heap per idle 2025-11-25 session: ours vs SDK v2 (sessionful)", oursBytes.bytes, sdkBytes.bytes, "B", { op: "≤", value: 0.2 }));
+    rows.push(
+      row(
+        SECTION,
+        "heap per idle 2025-11-25 session: ours vs SDK v2 (sessionful)",
+        oursBytes.bytes,
+        sdkBytes.bytes,
+        "B",
+        { op: "≤", value: 0.2 },
+      ),
+    );
     return rows;
   } finally {
     for (const child of children.values()) child.process.kill();

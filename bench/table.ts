@@ -16,7 +16,14 @@ export interface BenchRow {
   readonly note?: string;
 }
 
-export function row(section: string, measure: string, ours: number, baseline: number, unit: string, target?: BenchRow["target"]): BenchRow {
+export function row(
+  section: string,
+  measure: string,
+  ours: number,
+  baseline: number,
+  unit: string,
+  target?: BenchRow["target"],
+): BenchRow {
   return {
     section,
     measure,
@@ -52,7 +59,14 @@ function verdict(r: BenchRow): string {
 /** A Markdown table, readable as plain text too. */
 export function renderTable(rows: readonly BenchRow[]): string {
   const header = ["section", "measure", "ours", "baseline", "ratio", "target"];
-  const cells = rows.map((r) => [r.section, r.measure, r.ours, r.baseline, r.ratio === null ? "–" : `${r.ratio.toFixed(3)}×`, verdict(r)]);
+  const cells = rows.map((r) => [
+    r.section,
+    r.measure,
+    r.ours,
+    r.baseline,
+    r.ratio === null ? "–" : `${r.ratio.toFixed(3)}×`,
+    verdict(r),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(" | ")} |`;
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");

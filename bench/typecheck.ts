@@ -31,7 +31,12 @@ function runTsc(tsconfig: string): Diagnostics {
     if (!m) throw new Error(`no "${label}" in tsc --extendedDiagnostics output`);
     return Number(m[1]);
   };
-  return { checkSeconds: figure("Check time"), types: figure("Types"), instantiations: figure("Instantiations"), memoryKb: figure("Memory used") };
+  return {
+    checkSeconds: figure("Check time"),
+    types: figure("Types"),
+    instantiations: figure("Instantiations"),
+    memoryKb: figure("Memory used"),
+  };
 }
 
 const COMPILER_OPTIONS = {
@@ -49,7 +54,10 @@ const COMPILER_OPTIONS = {
 
 function tsconfigFor(dir: string, name: string, consumer = join(CONSUMERS, `${name}.ts`), extra: object = {}): string {
   const file = join(dir, `tsconfig.${name}.json`);
-  writeFileSync(file, JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...extra }, files: [consumer] }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...extra }, files: [consumer] }, null, 2),
+  );
   return file;
 }
 
@@ -70,7 +78,10 @@ function declarationConsumer(dir: string): string {
   const r = spawnSync(process.execPath, [TSC, "-p", emit], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`declaration emit failed:\n${r.stdout}${r.stderr}`);
   mkdirSync(join(dir, "consumers"), { recursive: true });
-  const source = readFileSync(join(CONSUMERS, "bindings.ts"), "utf8").replace("../../generated/2026-07-28/index.js", "../decl/2026-07-28/index.js");
+  const source = readFileSync(join(CONSUMERS, "bindings.ts"), "utf8").replace(
+    "../../generated/2026-07-28/index.js",
+    "../decl/2026-07-28/index.js",
+  );
   writeFileSync(join(dir, "consumers", "bindings-dts.ts"), source);
   return tsconfigFor(dir, "bindings-dts", join(dir, "consumers", "bindings-dts.ts"));
 }
@@ -78,7 +89,9 @@ function declarationConsumer(dir: string): string {
 /** The same consumer program on our bindings and on the SDK: what each costs tsc. */
 export function benchTypecheck(): BenchRow[] {
   if (!existsSync(join(PACKAGE_ROOT, "generated", "2026-07-28", "envelope.ts"))) {
-    return [missingRow(SECTION, "consumer on generated/2026-07-28 vs SDK", "n/a (generated/2026-07-28/envelope.ts missing)")];
+    return [
+      missingRow(SECTION, "consumer on generated/2026-07-28 vs SDK", "n/a (generated/2026-07-28/envelope.ts missing)"),
+    ];
   }
   const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-tsc-"));
   try {
@@ -94,12 +107,40 @@ export function benchTypecheck(): BenchRow[] {
     const pick = (side: Diagnostics[], key: keyof Diagnostics) => median(side.map((d) => d[key]));
     const measure = "20 requests + handler table";
     return [
-      row(SECTION, `${measure}: check time`, pick(runs.ours, "checkSeconds") * 1000, pick(runs.sdk, "checkSeconds") * 1000, "ms", { op: "≤", value: 0.25 }),
-      row(SECTION, `${measure}: instantiations`, pick(runs.ours, "instantiations"), pick(runs.sdk, "instantiations"), "", { op: "≤", value: 0.05 }),
+      row(
+        SECTION,
+        `${measure}: check time`,
+        pick(runs.ours, "checkSeconds") * 1000,
+        pick(runs.sdk, "checkSeconds") * 1000,
+        "ms",
+        { op: "≤", value: 0.25 },
+      ),
+      row(
+        SECTION,
+        `${measure}: instantiations`,
+        pick(runs.ours, "instantiations"),
+        pick(runs.sdk, "instantiations"),
+        "",
+        { op: "≤", value: 0.05 },
+      ),
       row(SECTION, `${measure}: types`, pick(runs.ours, "types"), pick(runs.sdk, "types"), ""),
       row(SECTION, `${measure}: memory`, pick(runs.ours, "memoryKb") / 1024, pick(runs.sdk, "memoryKb") / 1024, "MB"),
-      row(SECTION, `${measure} on emitted .d.ts: check time`, pick(runs.dts, "checkSeconds") * 1000, pick(runs.sdk, "checkSeconds") * 1000, "ms", { op: "≤", value: 0.25 }),
-      row(SECTION, `${measure} on emitted .d.ts: instantiations`, pick(runs.dts, "instantiations"), pick(runs.sdk, "instantiations"), "", { op: "≤", value: 0.05 }),
+      row(
+        SECTION,
+        `${measure} on emitted .d.ts: check time`,
+        pick(runs.dts, "checkSeconds") * 1000,
+        pick(runs.sdk, "checkSeconds") * 1000,
+        "ms",
+        { op: "≤", value: 0.25 },
+      ),
+      row(
+        SECTION,
+        `${measure} on emitted .d.ts: instantiations`,
+        pick(runs.dts, "instantiations"),
+        pick(runs.sdk, "instantiations"),
+        "",
+        { op: "≤", value: 0.05 },
+      ),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -59,7 +59,14 @@ export function corpus(version: string): Entry[] {
   const rand = random(42);
   const modern = version >= "2026-07-28";
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const meta = modern ? { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } } } : {};
+  const meta = modern
+    ? {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": version,
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+        },
+      }
+    : {};
   const complete = modern ? { resultType: "complete" } : {};
   const words = ["alpha", "beta", "gamma", "delta", "file.txt", "SELECT * FROM t", "https://example.com/a?b=c"];
   const sentence = () => Array.from({ length: 5 + Math.floor(rand() * 30) }, () => pick(words)).join(" ");
@@ -82,22 +89,42 @@ export function corpus(version: string): Entry[] {
   for (let id = 1; entries.length < CORPUS_SIZE; id++) {
     const r = rand();
     if (r < 0.3) {
-      const params = { ...meta, name: `tool_${id % 7}`, arguments: { path: `/srv/${id}.txt`, limit: id % 100, options: { recursive: true, tags: ["a", "b"] } } };
-      entries.push({ kind: "request", method: "tools/call", text: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }) });
+      const params = {
+        ...meta,
+        name: `tool_${id % 7}`,
+        arguments: { path: `/srv/${id}.txt`, limit: id % 100, options: { recursive: true, tags: ["a", "b"] } },
+      };
+      entries.push({
+        kind: "request",
+        method: "tools/call",
+        text: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }),
+      });
     } else if (r < 0.55) {
       const content: unknown[] = [{ type: "text", text: sentence() }];
       if (rand() < 0.2)
-        content.push({ type: "image", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", mimeType: "image/png" });
+        content.push({
+          type: "image",
+          data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+          mimeType: "image/png",
+        });
       if (rand() < 0.2) content.push({ type: "resource_link", uri: `file:///srv/${id}.txt`, name: `${id}.txt` });
       const result = { ...complete, content, isError: false, structuredContent: { count: id, items: [id, id + 1] } };
       entries.push({ kind: "result", method: "tools/call", text: JSON.stringify({ jsonrpc: "2.0", id, result }) });
     } else if (r < 0.7) {
       const cache = modern ? { ttlMs: 60_000, cacheScope: "public" } : {};
-      const result = { ...complete, ...cache, tools: Array.from({ length: 3 + Math.floor(rand() * 6) }, (_, i) => tool(i)) };
+      const result = {
+        ...complete,
+        ...cache,
+        tools: Array.from({ length: 3 + Math.floor(rand() * 6) }, (_, i) => tool(i)),
+      };
       entries.push({ kind: "result", method: "tools/list", text: JSON.stringify({ jsonrpc: "2.0", id, result }) });
     } else if (r < 0.9) {
       const params = { progressToken: `op-${id % 50}`, progress: id % 100, total: 100, message: "working" };
-      entries.push({ kind: "notification", method: "notifications/progress", text: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params }) });
+      entries.push({
+        kind: "notification",
+        method: "notifications/progress",
+        text: JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params }),
+      });
     } else {
       const error = { code: pick([-32601, -32602, -32603]), message: "Something failed", data: { detail: sentence() } };
       entries.push({ kind: "error", method: "", text: JSON.stringify({ jsonrpc: "2.0", id, error }) });
@@ -110,8 +137,12 @@ type Check = (msg: unknown, entry: Entry) => boolean;
 
 function sdkCheck(version: string): Check {
   const lib = version >= "2026-07-28" ? (Core as unknown as typeof Sdk) : Sdk;
-  const request = new Map<string, { safeParse(v: unknown): { success: boolean } }>([["tools/call", lib.CallToolRequestSchema]]);
-  const notification = new Map<string, { safeParse(v: unknown): { success: boolean } }>([["notifications/progress", lib.ProgressNotificationSchema]]);
+  const request = new Map<string, { safeParse(v: unknown): { success: boolean } }>([
+    ["tools/call", lib.CallToolRequestSchema],
+  ]);
+  const notification = new Map<string, { safeParse(v: unknown): { success: boolean } }>([
+    ["notifications/progress", lib.ProgressNotificationSchema],
+  ]);
   const result = new Map<string, { safeParse(v: unknown): { success: boolean } }>([
     ["tools/call", lib.CallToolResultSchema],
     ["tools/list", lib.ListToolsResultSchema],
@@ -148,7 +179,9 @@ function ajvCheck(version: string): Check {
 }
 
 function oursCheck(v: Validators): Check {
-  return (msg, e) => v.validateMessage(msg).ok && (e.kind !== "result" || v.validateResult(e.method, (msg as { result: unknown }).result).ok);
+  return (msg, e) =>
+    v.validateMessage(msg).ok &&
+    (e.kind !== "result" || v.validateResult(e.method, (msg as { result: unknown }).result).ok);
 }
 
 /** One timed pass over the corpus; every variant also parses, as a receiver must. */
@@ -190,7 +223,9 @@ export async function runValidationBench(): Promise<Row[]> {
       entries,
       variants.map(([, c]) => c),
     );
-    variants.forEach(([name], i) => rows.push({ version, name, ms: round(times[i]!), ratio: round(times[i]! / times[0]!) }));
+    variants.forEach(([name], i) =>
+      rows.push({ version, name, ms: round(times[i]!), ratio: round(times[i]! / times[0]!) }),
+    );
   }
   return rows;
 }
@@ -207,7 +242,14 @@ export async function measureBundles(version = "2026-07-28"): Promise<SizeRow[]>
   }
   const rows: SizeRow[] = [];
   for (const [bundle, contents] of bundles) {
-    const out = await build({ stdin: { contents, resolveDir: dir, loader: "ts" }, bundle: true, minify: true, format: "esm", write: false, platform: "neutral" });
+    const out = await build({
+      stdin: { contents, resolveDir: dir, loader: "ts" },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      write: false,
+      platform: "neutral",
+    });
     const bytes = out.outputFiles[0]!.contents;
     rows.push({ bundle: `${version} ${bundle}`, minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length });
   }

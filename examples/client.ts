@@ -39,7 +39,9 @@ export interface ClientOptions {
 export type Target = { readonly url: string } | { readonly command: string };
 
 /** A value for each field of a form: its default, else its first choice, else something of its type. */
-function fillForm(schema: { readonly properties: Readonly<Record<string, modern.PrimitiveSchemaDefinition>> }): Record<string, string | number | boolean | string[]> {
+function fillForm(schema: {
+  readonly properties: Readonly<Record<string, modern.PrimitiveSchemaDefinition>>;
+}): Record<string, string | number | boolean | string[]> {
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const [key, field] of Object.entries(schema.properties)) {
     if ("default" in field && field.default !== undefined) content[key] = field.default;
@@ -62,7 +64,9 @@ const handlers = {
     stopReason: "endTurn",
   }),
   "elicitation/create": (params: modern.ElicitRequestParams) =>
-    "requestedSchema" in params ? { action: "accept" as const, content: fillForm(params.requestedSchema) } : { action: "decline" as const },
+    "requestedSchema" in params
+      ? { action: "accept" as const, content: fillForm(params.requestedSchema) }
+      : { action: "decline" as const },
   "roots/list": () => ({ roots: ROOTS }),
 };
 
@@ -136,7 +140,9 @@ function steps(session: Session): Steps {
   };
 }
 
-function promptArguments(prompt: { readonly arguments?: readonly { readonly name: string }[] }): Record<string, string> {
+function promptArguments(prompt: {
+  readonly arguments?: readonly { readonly name: string }[];
+}): Record<string, string> {
   return Object.fromEntries((prompt.arguments ?? []).map((argument) => [argument.name, "example"]));
 }
 
@@ -144,12 +150,24 @@ function promptArguments(prompt: { readonly arguments?: readonly { readonly name
 export function sampleArguments(schema: object): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   const required = "required" in schema && Array.isArray(schema.required) ? schema.required : [];
-  const properties = "properties" in schema && typeof schema.properties === "object" && schema.properties !== null ? schema.properties : {};
+  const properties =
+    "properties" in schema && typeof schema.properties === "object" && schema.properties !== null
+      ? schema.properties
+      : {};
   for (const name of required) {
     if (typeof name !== "string") continue;
     const property: unknown = name in properties ? Object.getOwnPropertyDescriptor(properties, name)?.value : undefined;
     const type = typeof property === "object" && property !== null && "type" in property ? property.type : undefined;
-    args[name] = type === "number" || type === "integer" ? 1 : type === "boolean" ? true : type === "object" ? {} : type === "array" ? [] : "example";
+    args[name] =
+      type === "number" || type === "integer"
+        ? 1
+        : type === "boolean"
+          ? true
+          : type === "object"
+            ? {}
+            : type === "array"
+              ? []
+              : "example";
   }
   return args;
 }
@@ -162,7 +180,8 @@ export async function run(target: Target, options: ClientOptions = {}): Promise<
     const server = steps(session);
     const tools = await server.listTools();
     log(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
-    const calls = options.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema) }));
+    const calls =
+      options.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema) }));
     for (const call of calls) {
       const result = await server.callTool(call).catch((error: unknown) => error);
       log(`${call.name}: ${result instanceof Error ? `error: ${result.message}` : JSON.stringify(result)}`);
@@ -190,7 +209,8 @@ export async function callOnce(target: Target, call: ToolCall, options: ClientOp
 function contextToolCalls(text: string | undefined): ToolCall[] | undefined {
   if (text === undefined) return undefined;
   const context: unknown = JSON.parse(text);
-  if (typeof context !== "object" || context === null || !("toolCalls" in context) || !Array.isArray(context.toolCalls)) return undefined;
+  if (typeof context !== "object" || context === null || !("toolCalls" in context) || !Array.isArray(context.toolCalls))
+    return undefined;
   const calls: unknown[] = context.toolCalls;
   return calls.filter(isToolCall);
 }
@@ -199,7 +219,8 @@ function isToolCall(call: unknown): call is ToolCall {
   return typeof call === "object" && call !== null && "name" in call && typeof call.name === "string";
 }
 
-const USAGE = "usage: npm run -s example:client -- (<server url> | --stdio '<command>') [--call <tool> '<json arguments>']";
+const USAGE =
+  "usage: npm run -s example:client -- (<server url> | --stdio '<command>') [--call <tool> '<json arguments>']";
 
 /** The command line: a target (a URL or `--stdio <command>`) and perhaps `--call <tool> <json>`. */
 export function parseArgs(argv: readonly string[]): { target: Target; call?: ToolCall } | string {
@@ -222,7 +243,8 @@ export function parseArgs(argv: readonly string[]): { target: Target; call?: Too
       } catch {
         return `--call ${name}: the arguments are not JSON: ${json}`;
       }
-      if (typeof args !== "object" || args === null || Array.isArray(args)) return `--call ${name}: the arguments must be a JSON object`;
+      if (typeof args !== "object" || args === null || Array.isArray(args))
+        return `--call ${name}: the arguments must be a JSON object`;
       call = { name, arguments: args as Record<string, unknown> };
     } else if (URL.canParse(arg)) target = { url: arg };
     else return `unexpected argument: ${arg}`;
@@ -249,9 +271,10 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     }, failed);
   } else {
     const toolCalls = contextToolCalls(process.env["MCP_CONFORMANCE_CONTEXT"]);
-    run(parsed.target, { ...(toolCalls ? { toolCalls } : {}), ...(protocolVersion ? { protocolVersion } : {}), log: (line) => console.log(line) }).then(
-      () => process.exit(0),
-      failed,
-    );
+    run(parsed.target, {
+      ...(toolCalls ? { toolCalls } : {}),
+      ...(protocolVersion ? { protocolVersion } : {}),
+      log: (line) => console.log(line),
+    }).then(() => process.exit(0), failed);
   }
 }

@@ -30,7 +30,12 @@ const MODERN_ONLY = ["modern"] as const;
 // schema.ts has number), so a form defaulting to 95.5 has no valid modern answer.
 const LEGACY_ONLY = ["legacy"] as const;
 
-function tool(name: string, description: string, eras: FixtureTool["eras"] = BOTH, inputSchema: Schema = NO_ARGUMENTS): FixtureTool {
+function tool(
+  name: string,
+  description: string,
+  eras: FixtureTool["eras"] = BOTH,
+  inputSchema: Schema = NO_ARGUMENTS,
+): FixtureTool {
   return { name, description, inputSchema, eras };
 }
 
@@ -38,7 +43,13 @@ function tool(name: string, description: string, eras: FixtureTool["eras"] = BOT
 const JSON_SCHEMA_2020_12: Schema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
-  $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+  $defs: {
+    address: {
+      $anchor: "addressDef",
+      type: "object",
+      properties: { street: { type: "string" }, city: { type: "string" } },
+    },
+  },
   properties: {
     name: { type: "string" },
     address: { $ref: "#/$defs/address" },
@@ -54,7 +65,11 @@ const JSON_SCHEMA_2020_12: Schema = {
 };
 
 export const TOOLS: readonly FixtureTool[] = [
-  tool("echo", "Returns the text it is given", BOTH, { type: "object", properties: { text: { type: "string" } }, required: ["text"] }),
+  tool("echo", "Returns the text it is given", BOTH, {
+    type: "object",
+    properties: { text: { type: "string" } },
+    required: ["text"],
+  }),
   tool("test_simple_text", "Returns one text block"),
   tool("test_image_content", "Returns one image block"),
   tool("test_audio_content", "Returns one audio block"),
@@ -75,7 +90,12 @@ export const TOOLS: readonly FixtureTool[] = [
   }),
   tool("test_elicitation_sep1034_defaults", "Elicits a form whose fields have defaults", LEGACY_ONLY),
   tool("test_elicitation_sep1330_enums", "Elicits single- and multi-select enums, titled and untitled"),
-  tool("json_schema_2020_12_tool", "Declares its arguments with JSON Schema 2020-12 keywords", BOTH, JSON_SCHEMA_2020_12),
+  tool(
+    "json_schema_2020_12_tool",
+    "Declares its arguments with JSON Schema 2020-12 keywords",
+    BOTH,
+    JSON_SCHEMA_2020_12,
+  ),
   tool("test_missing_capability", "Needs the client's sampling capability", MODERN_ONLY),
   tool("test_input_required_result_elicitation", "Asks for the user's name, then greets", MODERN_ONLY),
   tool("test_input_required_result_sampling", "Asks the client's LLM a question", MODERN_ONLY),
@@ -106,11 +126,27 @@ export const STATIC_TOOL_CONTENT: Readonly<Record<string, readonly Content[]>> =
   test_simple_text: [{ type: "text", text: "This is a simple text response for testing." }],
   test_image_content: [{ type: "image", data: PNG, mimeType: "image/png" }],
   test_audio_content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }],
-  test_embedded_resource: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
+  test_embedded_resource: [
+    {
+      type: "resource",
+      resource: {
+        uri: "test://embedded-resource",
+        mimeType: "text/plain",
+        text: "This is an embedded resource content.",
+      },
+    },
+  ],
   test_multiple_content_types: [
     { type: "text", text: "Multiple content types test:" },
     { type: "image", data: PNG, mimeType: "image/png" },
-    { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+    {
+      type: "resource",
+      resource: {
+        uri: "test://mixed-content-resource",
+        mimeType: "application/json",
+        text: JSON.stringify({ test: "data", value: 123 }),
+      },
+    },
   ],
 };
 
@@ -130,7 +166,12 @@ export const DEFAULTS_FORM = {
       name: { type: "string", description: "User name", default: "John Doe" },
       age: { type: "integer", description: "User age", default: 30 },
       score: { type: "number", description: "User score", default: 95.5 },
-      status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+      status: {
+        type: "string",
+        description: "User status",
+        enum: ["active", "inactive", "pending"],
+        default: "active",
+      },
       verified: { type: "boolean", description: "Verification status", default: true },
     },
     required: [],
@@ -153,8 +194,19 @@ export const ENUMS_FORM = {
           { const: "value3", title: "Third Option" },
         ],
       },
-      legacyEnum: { type: "string", description: "Select one option (legacy)", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
-      untitledMulti: { type: "array", description: "Select multiple options", minItems: 1, maxItems: 3, items: { type: "string", enum: ["option1", "option2", "option3"] } },
+      legacyEnum: {
+        type: "string",
+        description: "Select one option (legacy)",
+        enum: ["opt1", "opt2", "opt3"],
+        enumNames: ["Option One", "Option Two", "Option Three"],
+      },
+      untitledMulti: {
+        type: "array",
+        description: "Select multiple options",
+        minItems: 1,
+        maxItems: 3,
+        items: { type: "string", enum: ["option1", "option2", "option3"] },
+      },
       titledMulti: {
         type: "array",
         description: "Select multiple options with titles",
@@ -176,9 +228,27 @@ export const ENUMS_FORM = {
 // ---- Resources -------------------------------------------------------------------------------
 
 export const RESOURCES = [
-  { uri: "test://static-text", name: "static-text", title: "Static Text Resource", description: "A static text resource for testing", mimeType: "text/plain" },
-  { uri: "test://static-binary", name: "static-binary", title: "Static Binary Resource", description: "A static binary resource (image) for testing", mimeType: "image/png" },
-  { uri: "test://watched-resource", name: "watched-resource", title: "Watched Resource", description: "A resource clients may subscribe to", mimeType: "text/plain" },
+  {
+    uri: "test://static-text",
+    name: "static-text",
+    title: "Static Text Resource",
+    description: "A static text resource for testing",
+    mimeType: "text/plain",
+  },
+  {
+    uri: "test://static-binary",
+    name: "static-binary",
+    title: "Static Binary Resource",
+    description: "A static binary resource (image) for testing",
+    mimeType: "image/png",
+  },
+  {
+    uri: "test://watched-resource",
+    name: "watched-resource",
+    title: "Watched Resource",
+    description: "A resource clients may subscribe to",
+    mimeType: "text/plain",
+  },
 ] satisfies Modern.Resource[];
 
 export const RESOURCE_TEMPLATES = [
@@ -205,7 +275,9 @@ export function readResource(uri: string): (Modern.TextResourceContents | Modern
   }
   const id = TEMPLATE.exec(uri)?.[1];
   if (id === undefined) return undefined;
-  return [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }];
+  return [
+    { uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) },
+  ];
 }
 
 // ---- Prompts ---------------------------------------------------------------------------------
@@ -230,7 +302,10 @@ export const PROMPTS = [
   { name: "test_prompt_with_image", title: "Prompt With Image", description: "A prompt that includes image content" },
 ] satisfies Modern.Prompt[];
 
-export const INPUT_REQUIRED_PROMPT = { name: "test_input_required_result_prompt", description: "Asks for context before it renders" } satisfies Modern.Prompt;
+export const INPUT_REQUIRED_PROMPT = {
+  name: "test_input_required_result_prompt",
+  description: "Asks for context before it renders",
+} satisfies Modern.Prompt;
 
 /** The messages of a fixture prompt, or a reason it cannot be rendered (unknown name, missing argument). */
 export function renderPrompt(name: string, args: Readonly<Record<string, string>>): Modern.PromptMessage[] | string {
@@ -246,7 +321,17 @@ export function renderPrompt(name: string, args: Readonly<Record<string, string>
       return [{ role: "user", content: text(`Prompt with arguments: arg1='${args["arg1"]}', arg2='${args["arg2"]}'`) }];
     case "test_prompt_with_embedded_resource":
       return [
-        { role: "user", content: { type: "resource", resource: { uri: args["resourceUri"] ?? "", mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: {
+              uri: args["resourceUri"] ?? "",
+              mimeType: "text/plain",
+              text: "Embedded resource content for testing.",
+            },
+          },
+        },
         { role: "user", content: text("Please process the embedded resource above.") },
       ];
     default:

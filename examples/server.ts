@@ -10,7 +10,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createHttpHandler, LEGACY_VERSIONS, serveStdio, toNodeListener, type HttpHandler, type OriginPolicy } from "../generated/index.js";
+import {
+  createHttpHandler,
+  LEGACY_VERSIONS,
+  serveStdio,
+  toNodeListener,
+  type HttpHandler,
+  type OriginPolicy,
+} from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
 import {
@@ -56,7 +63,11 @@ const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "er
 // ---- Shared by both eras -------------------------------------------------------------------------------
 
 function logAllowed(requested: unknown, level: string): boolean {
-  return typeof requested === "string" && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(requested) && LOG_LEVELS.includes(requested);
+  return (
+    typeof requested === "string" &&
+    LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(requested) &&
+    LOG_LEVELS.includes(requested)
+  );
 }
 
 function missingResource(uri: string): never {
@@ -124,7 +135,11 @@ function elicitationForm(name: string, args: Readonly<Record<string, unknown>>) 
   return name === "test_elicitation"
     ? {
         message: stringArg(args, "message"),
-        requestedSchema: { type: "object" as const, properties: { response: { type: "string" as const } }, required: ["response"] },
+        requestedSchema: {
+          type: "object" as const,
+          properties: { response: { type: "string" as const } },
+          required: ["response"],
+        },
       }
     : name === "test_elicitation_sep1034_defaults"
       ? DEFAULTS_FORM
@@ -134,18 +149,27 @@ function elicitationForm(name: string, args: Readonly<Record<string, unknown>>) 
 function askFor(field: string, message: string): modern.InputRequest {
   return {
     method: "elicitation/create",
-    params: { message, requestedSchema: { type: "object", properties: { [field]: { type: "string" } }, required: [field] } },
+    params: {
+      message,
+      requestedSchema: { type: "object", properties: { [field]: { type: "string" } }, required: [field] },
+    },
   };
 }
 
 function sampleRequest(prompt: string, maxTokens: number): modern.InputRequest {
-  return { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens } };
+  return {
+    method: "sampling/createMessage",
+    params: { messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens },
+  };
 }
 
 const ELICIT_NAME = askFor("name", "What is your name?");
 const ELICIT_CONFIRM = {
   method: "elicitation/create",
-  params: { message: "Please confirm", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } },
+  params: {
+    message: "Please confirm",
+    requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+  },
 } satisfies modern.InputRequest;
 const LIST_ROOTS = { method: "roots/list", params: {} } satisfies modern.InputRequest;
 
@@ -166,13 +190,19 @@ function sampledText(params: Answers, key: string): string | undefined {
 
 interface Listener {
   readonly filter: modern.SubscriptionFilter;
-  readonly notify: (method: "notifications/tools/list_changed" | "notifications/prompts/list_changed", subscription: modern.RequestId) => void;
+  readonly notify: (
+    method: "notifications/tools/list_changed" | "notifications/prompts/list_changed",
+    subscription: modern.RequestId,
+  ) => void;
   readonly id: modern.RequestId;
   end(): void;
 }
 
 function modernEra(listeners: Set<Listener>): modern.StatelessEra {
-  const notifyListeners = (wanted: "toolsListChanged" | "promptsListChanged", method: "notifications/tools/list_changed" | "notifications/prompts/list_changed"): void => {
+  const notifyListeners = (
+    wanted: "toolsListChanged" | "promptsListChanged",
+    method: "notifications/tools/list_changed" | "notifications/prompts/list_changed",
+  ): void => {
     for (const listener of listeners) if (listener.filter[wanted] === true) listener.notify(method, listener.id);
   };
   const tools = toolsOf("modern");
@@ -182,26 +212,37 @@ function modernEra(listeners: Set<Listener>): modern.StatelessEra {
     const args = params.arguments ?? {};
     const { state, inputRequired } = ctx.context;
     // A state signed for another tool is not this call's.
-    if (state !== undefined && state["tool"] !== name) throw new modern.RpcError(modern.ErrorCode.InvalidParams, "requestState belongs to another tool");
+    if (state !== undefined && state["tool"] !== name)
+      throw new modern.RpcError(modern.ErrorCode.InvalidParams, "requestState belongs to another tool");
     const logLevel = ctx._meta[modern.MetaKey.logLevel];
     const log = (level: modern.LoggingLevel, data: string): void => {
       if (logAllowed(logLevel, level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
     };
-    const shared = await sharedTool(name, args, { log, progress: ctx.progress, progressToken: ctx._meta.progressToken, signal: ctx.signal });
+    const shared = await sharedTool(name, args, {
+      log,
+      progress: ctx.progress,
+      progressToken: ctx._meta.progressToken,
+      signal: ctx.signal,
+    });
     if (shared !== undefined) return shared;
 
     switch (name) {
       case "test_sampling": {
         ctx.requireClientCapability("sampling");
         const answer = sampledText(params, "sample");
-        return answer !== undefined ? { content: [text(`LLM response: ${answer}`)] } : inputRequired({ sample: sampleRequest(stringArg(args, "prompt"), 100) });
+        return answer !== undefined
+          ? { content: [text(`LLM response: ${answer}`)] }
+          : inputRequired({ sample: sampleRequest(stringArg(args, "prompt"), 100) });
       }
       case "test_elicitation":
       case "test_elicitation_sep1034_defaults":
       case "test_elicitation_sep1330_enums": {
         ctx.requireClientCapability("elicitation");
         const answer = modern.inputResponse(params, "form", "elicitation/create");
-        if (answer !== undefined) return { content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
+        if (answer !== undefined)
+          return {
+            content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)],
+          };
         return inputRequired({ form: { method: "elicitation/create", params: elicitationForm(name, args) } });
       }
       case "test_missing_capability":
@@ -209,20 +250,32 @@ function modernEra(listeners: Set<Listener>): modern.StatelessEra {
         return { content: [text("Success")] };
       case "test_input_required_result_elicitation": {
         const userName = elicited(params, "user_name", "name");
-        return typeof userName === "string" ? { content: [text(`Hello, ${userName}!`)] } : inputRequired({ user_name: ELICIT_NAME });
+        return typeof userName === "string"
+          ? { content: [text(`Hello, ${userName}!`)] }
+          : inputRequired({ user_name: ELICIT_NAME });
       }
       case "test_input_required_result_sampling": {
         const answer = sampledText(params, "capital_question");
-        return answer !== undefined ? { content: [text(`Sampling result: ${answer}`)] } : inputRequired({ capital_question: sampleRequest("What is the capital of France?", 100) });
+        return answer !== undefined
+          ? { content: [text(`Sampling result: ${answer}`)] }
+          : inputRequired({ capital_question: sampleRequest("What is the capital of France?", 100) });
       }
       case "test_input_required_result_list_roots": {
         const roots = modern.inputResponse(params, "client_roots", "roots/list")?.roots;
-        return roots !== undefined ? { content: [text(`Found ${roots.length} root(s)`)] } : inputRequired({ client_roots: LIST_ROOTS });
+        return roots !== undefined
+          ? { content: [text(`Found ${roots.length} root(s)`)] }
+          : inputRequired({ client_roots: LIST_ROOTS });
       }
       case "test_input_required_result_request_state":
       case "test_input_required_result_tampered_state":
         if (state !== undefined && elicited(params, "confirm", "ok") === true) {
-          return { content: [text(name.endsWith("tampered_state") ? "integrity-ok: state verified" : "state-ok: requestState validated")] };
+          return {
+            content: [
+              text(
+                name.endsWith("tampered_state") ? "integrity-ok: state verified" : "state-ok: requestState validated",
+              ),
+            ],
+          };
         }
         return inputRequired({ confirm: ELICIT_CONFIRM }, { tool: name });
       case "test_input_required_result_multiple_inputs": {
@@ -232,15 +285,22 @@ function modernEra(listeners: Set<Listener>): modern.StatelessEra {
         if (state !== undefined && typeof userName === "string" && greeting !== undefined && roots !== undefined) {
           return { content: [text(`Name: ${userName}; Greeting: ${greeting}; Roots: ${roots.length}`)] };
         }
-        return inputRequired({ user_name: ELICIT_NAME, greeting: sampleRequest("Generate a greeting", 50), client_roots: LIST_ROOTS }, { tool: name });
+        return inputRequired(
+          { user_name: ELICIT_NAME, greeting: sampleRequest("Generate a greeting", 50), client_roots: LIST_ROOTS },
+          { tool: name },
+        );
       }
       case "test_input_required_result_multi_round": {
         const userName = elicited(params, "step1", "name");
         if (state?.["round"] === 1 && typeof userName === "string") {
-          return inputRequired({ step2: askFor("color", "Step 2: What is your favorite color?") }, { tool: name, round: 2, name: userName });
+          return inputRequired(
+            { step2: askFor("color", "Step 2: What is your favorite color?") },
+            { tool: name, round: 2, name: userName },
+          );
         }
         const color = elicited(params, "step2", "color");
-        if (state?.["round"] === 2 && typeof color === "string") return { content: [text(`Multi-round complete for ${String(state["name"])} who likes ${color}`)] };
+        if (state?.["round"] === 2 && typeof color === "string")
+          return { content: [text(`Multi-round complete for ${String(state["name"])} who likes ${color}`)] };
         return inputRequired({ step1: askFor("name", "Step 1: What is your name?") }, { tool: name, round: 1 });
       }
       case "test_input_required_result_capabilities": {
@@ -279,16 +339,34 @@ function modernEra(listeners: Set<Listener>): modern.StatelessEra {
         cacheScope: "public",
         _meta: { [modern.MetaKey.serverInfo]: SERVER_INFO },
       }),
-      "tools/list": () => ({ tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })), ttlMs: LIST_TTL_MS, cacheScope: "public" }),
+      "tools/list": () => ({
+        tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        ttlMs: LIST_TTL_MS,
+        cacheScope: "public",
+      }),
       "tools/call": callTool,
       "resources/list": () => ({ resources: RESOURCES, ttlMs: LIST_TTL_MS, cacheScope: "public" }),
-      "resources/templates/list": () => ({ resourceTemplates: RESOURCE_TEMPLATES, ttlMs: LIST_TTL_MS, cacheScope: "public" }),
-      "resources/read": ({ uri }) => ({ contents: readResource(uri) ?? missingResource(uri), ttlMs: LIST_TTL_MS, cacheScope: "private" }),
-      "prompts/list": () => ({ prompts: [...PROMPTS, INPUT_REQUIRED_PROMPT], ttlMs: LIST_TTL_MS, cacheScope: "public" }),
+      "resources/templates/list": () => ({
+        resourceTemplates: RESOURCE_TEMPLATES,
+        ttlMs: LIST_TTL_MS,
+        cacheScope: "public",
+      }),
+      "resources/read": ({ uri }) => ({
+        contents: readResource(uri) ?? missingResource(uri),
+        ttlMs: LIST_TTL_MS,
+        cacheScope: "private",
+      }),
+      "prompts/list": () => ({
+        prompts: [...PROMPTS, INPUT_REQUIRED_PROMPT],
+        ttlMs: LIST_TTL_MS,
+        cacheScope: "public",
+      }),
       "prompts/get": (params, ctx) => {
-        if (params.name !== INPUT_REQUIRED_PROMPT.name) return { messages: promptMessages(params.name, params.arguments) };
+        if (params.name !== INPUT_REQUIRED_PROMPT.name)
+          return { messages: promptMessages(params.name, params.arguments) };
         const context = elicited(params, "user_context", "context");
-        if (typeof context === "string") return { messages: [{ role: "user", content: text(`Prompt with context: ${context}`) }] };
+        if (typeof context === "string")
+          return { messages: [{ role: "user", content: text(`Prompt with context: ${context}`) }] };
         return ctx.context.inputRequired({ user_context: askFor("context", "What context should the prompt use?") });
       },
       "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
@@ -323,27 +401,53 @@ interface SessionData {
 }
 
 function legacyEra(): legacy.SessionEra {
-  const callTool: NonNullable<legacy.SessionServerHandlers<SessionData>["tools/call"]> = async ({ name, arguments: args = {} }, ctx) => {
+  const callTool: NonNullable<legacy.SessionServerHandlers<SessionData>["tools/call"]> = async (
+    { name, arguments: args = {} },
+    ctx,
+  ) => {
     const session = ctx.context.session.state;
     const log = (level: legacy.LoggingLevel, data: string): void => {
-      if (logAllowed(session.logLevel ?? "debug", level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
+      if (logAllowed(session.logLevel ?? "debug", level))
+        ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
     };
-    const shared = await sharedTool(name, args, { log, progress: ctx.progress, progressToken: ctx._meta?.progressToken, signal: ctx.signal });
+    const shared = await sharedTool(name, args, {
+      log,
+      progress: ctx.progress,
+      progressToken: ctx._meta?.progressToken,
+      signal: ctx.signal,
+    });
     if (shared !== undefined) return shared;
     switch (name) {
       case "test_sampling": {
-        const messages = [{ role: "user" as const, content: { type: "text" as const, text: stringArg(args, "prompt") } }];
-        const result = await ctx.context.request("sampling/createMessage", { messages, maxTokens: 100 }, { signal: ctx.signal });
+        const messages = [
+          { role: "user" as const, content: { type: "text" as const, text: stringArg(args, "prompt") } },
+        ];
+        const result = await ctx.context.request(
+          "sampling/createMessage",
+          { messages, maxTokens: 100 },
+          { signal: ctx.signal },
+        );
         // A client may answer with a task instead (task-augmented requests); this server never asks for one.
-        const answer = "content" in result && !Array.isArray(result.content) && result.content.type === "text" ? result.content.text : "No response";
+        const answer =
+          "content" in result && !Array.isArray(result.content) && result.content.type === "text"
+            ? result.content.text
+            : "No response";
         return { content: [text(`LLM response: ${answer}`)] };
       }
       case "test_elicitation":
       case "test_elicitation_sep1034_defaults":
       case "test_elicitation_sep1330_enums": {
-        const result = await ctx.context.request("elicitation/create", elicitationForm(name, args), { signal: ctx.signal });
-        if (!("action" in result)) return { content: [text("The client answered with a task, which this server never asks for")], isError: true };
-        return { content: [text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)] };
+        const result = await ctx.context.request("elicitation/create", elicitationForm(name, args), {
+          signal: ctx.signal,
+        });
+        if (!("action" in result))
+          return {
+            content: [text("The client answered with a task, which this server never asks for")],
+            isError: true,
+          };
+        return {
+          content: [text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)],
+        };
       }
     }
     throw new legacy.RpcError(legacy.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -353,11 +457,19 @@ function legacyEra(): legacy.SessionEra {
     {
       initialize: () => ({
         protocolVersion: legacy.PROTOCOL_VERSION,
-        capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true }, logging: {}, completions: {} },
+        capabilities: {
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { subscribe: true },
+          logging: {},
+          completions: {},
+        },
         serverInfo: SERVER_INFO,
       }),
       ping: () => ({}),
-      "tools/list": () => ({ tools: toolsOf("legacy").map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }),
+      "tools/list": () => ({
+        tools: toolsOf("legacy").map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      }),
       "tools/call": callTool,
       "resources/list": () => ({ resources: RESOURCES }),
       "resources/templates/list": () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
@@ -413,12 +525,22 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({
-    options: { port: { type: "string", default: "3000" }, host: { type: "string", default: "127.0.0.1" }, stdio: { type: "boolean", default: false } },
+    options: {
+      port: { type: "string", default: "3000" },
+      host: { type: "string", default: "127.0.0.1" },
+      stdio: { type: "boolean", default: false },
+    },
   });
   if (values.stdio) {
     // stdout carries messages only; everything else goes to stderr.
     const log = (line: string): void => void process.stderr.write(`${line}\n`);
-    await serveStdio({ stateless: modernEra(new Set()), sessions: legacyEra(), input: process.stdin, output: process.stdout, log }).done;
+    await serveStdio({
+      stateless: modernEra(new Set()),
+      sessions: legacyEra(),
+      input: process.stdin,
+      output: process.stdout,
+      log,
+    }).done;
   } else {
     const server = await startServer({ port: Number(values.port), host: values.host });
     console.log(`MCP example server on ${server.url}`);

@@ -55,20 +55,33 @@ export type { CheckReport, DiffReport, GenerateReport, ImportExtension, PullResu
 
 /** The project the options name, and its chosen releases. */
 export function openProject(options: ProjectOptions, needsOut = false): { project: Project; releases: string[] } {
-  const project = resolveProject({ cwd: options.cwd, out: options.out, releases: options.releases, importExtension: options.importExtension, needsOut });
+  const project = resolveProject({
+    cwd: options.cwd,
+    out: options.out,
+    releases: options.releases,
+    importExtension: options.importExtension,
+    needsOut,
+  });
   return { project, releases: chosenReleases(project, options.releases !== undefined && options.releases.length > 0) };
 }
 
 function sources(options: ProjectOptions, project: Project) {
   const env = options.schemaDir ?? process.env["MCP_SCHEMA_DIR"];
-  return { from: options.from, env: env && env.trim() !== "" ? env : undefined, examples: project.examples, ...(options.log ? { log: options.log } : {}) };
+  return {
+    from: options.from,
+    env: env && env.trim() !== "" ? env : undefined,
+    examples: project.examples,
+    ...(options.log ? { log: options.log } : {}),
+  };
 }
 
 function renderOptions(project: Project): RenderOptions {
   return {
     importExtension: project.importExtension,
     regenerateCommand: project.regenerateCommand,
-    ...(project.rootRegenerateCommand !== project.regenerateCommand ? { rootRegenerateCommand: project.rootRegenerateCommand } : {}),
+    ...(project.rootRegenerateCommand !== project.regenerateCommand
+      ? { rootRegenerateCommand: project.rootRegenerateCommand }
+      : {}),
     ...(project.typeCheckOutput ? { typeCheckOutput: true } : {}),
   };
 }
@@ -96,7 +109,12 @@ export interface ProjectCheckReport extends CheckReport {
 export async function check(options: ProjectOptions = {}): Promise<ProjectCheckReport> {
   const { project, releases } = openProject(options, true);
   const out = relative(project.root, project.paths.outDir).split(sep).join("/");
-  const report = await checkTree(project.paths, { releases, ...sources(options, project), label: out, render: renderOptions(project) });
+  const report = await checkTree(project.paths, {
+    releases,
+    ...sources(options, project),
+    label: out,
+    render: renderOptions(project),
+  });
   return { ...report, out, regenerateCommand: project.rootRegenerateCommand };
 }
 
@@ -106,7 +124,11 @@ export async function pull(options: PullOptions = {}): Promise<PullResult[]> {
   // `--release draft` before the lock knows a draft is `--draft`: there is nothing to verify it against yet.
   const draft = options.draft ?? (asked.length === 1 && asked[0] === DRAFT_RELEASE ? newDraft(options.cwd) : undefined);
   const project = resolveProject({ cwd: options.cwd, ...(draft ? {} : { releases: options.releases }) });
-  const releases = draft ? [DRAFT_RELEASE] : options.updateLock ? [...asked] : chosenReleases(project, asked.length > 0);
+  const releases = draft
+    ? [DRAFT_RELEASE]
+    : options.updateLock
+      ? [...asked]
+      : chosenReleases(project, asked.length > 0);
   return pullSchemas({
     ...project.paths,
     versions: releases,
@@ -133,7 +155,19 @@ export async function list(options: ProjectOptions = {}): Promise<ModelSummary[]
 export async function diff(oldRelease: string, newRelease: string, options: DiffOptions = {}): Promise<DiffReport> {
   const project = resolveProject({ cwd: options.cwd });
   const lock = storeLock(project.paths);
-  const oldModel = await loadDiffSide(project.paths, lock, oldRelease, sources(options, project), options.cwd ?? process.cwd());
-  const newModel = await loadDiffSide(project.paths, lock, newRelease, sources(options, project), options.cwd ?? process.cwd());
+  const oldModel = await loadDiffSide(
+    project.paths,
+    lock,
+    oldRelease,
+    sources(options, project),
+    options.cwd ?? process.cwd(),
+  );
+  const newModel = await loadDiffSide(
+    project.paths,
+    lock,
+    newRelease,
+    sources(options, project),
+    options.cwd ?? process.cwd(),
+  );
   return forSide(diffModels(oldModel, newModel), options.side ?? "both");
 }

@@ -25,7 +25,10 @@ export interface MainOptions {
 
 /** Runs one command line and returns its exit code: 0 success, 1 failure, 2 usage error. */
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
-  const ctx: CliContext = { cwd: options.cwd ?? process.cwd(), stdout: options.stdout ?? ((text) => process.stdout.write(text)) };
+  const ctx: CliContext = {
+    cwd: options.cwd ?? process.cwd(),
+    stdout: options.stdout ?? ((text) => process.stdout.write(text)),
+  };
   const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
   const parser: Argv = yargs([...argv])
     .scriptName("mcp-bindgen")

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../generator/project/project.ts";
-import { fixture, plantMarkerTree, runCli, runMain, snapshotTree, tmpProject, type TmpProject } from "./support/tmp-project.ts";
+import {
+  fixture,
+  plantMarkerTree,
+  runCli,
+  runMain,
+  snapshotTree,
+  tmpProject,
+  type TmpProject,
+} from "./support/tmp-project.ts";
 
 /** The command-line contract: exit codes 0/1/2, usage errors that list what is known, nothing run on misuse. */
 const V = "2031-01-01";
@@ -28,7 +36,8 @@ describe("the real process (smoke)", () => {
       expect(r.stdout.replace(/\s+/g, " ")).toMatch(EXIT_CODES);
       if (command.length > 0 && command[0] !== "diff") expect(r.stdout).toContain("--release");
     }
-    const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string })
+      .version;
     expect(runCli(["--version"])).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 });
@@ -84,7 +93,11 @@ describe("success and failure", () => {
     expect(r.stdout.trim().split("\n")).toHaveLength(3);
     const json = await cli("list", "--json", "--release", V);
     expect(json.code).toBe(0);
-    const summary = JSON.parse(json.stdout) as { version: string; era: string; methods: { method: string; results: string[] }[] }[];
+    const summary = JSON.parse(json.stdout) as {
+      version: string;
+      era: string;
+      methods: { method: string; results: string[] }[];
+    }[];
     expect(summary.map((s) => [s.version, s.era])).toEqual([[V, "legacy"]]);
     expect(summary[0]!.methods.find((m) => m.method === "tools/call")?.results).toEqual(["CallToolResult"]);
   });

@@ -20,10 +20,16 @@ let app: string;
 let tarball: string;
 
 function run(command: string, args: readonly string[], env: Record<string, string> = {}) {
-  const r = spawnSync(command, args, { cwd: app, encoding: "utf8", env: { ...process.env, MCP_SCHEMA_DIR: REAL_SCHEMA_DIR, ...env }, timeout: 240_000 });
+  const r = spawnSync(command, args, {
+    cwd: app,
+    encoding: "utf8",
+    env: { ...process.env, MCP_SCHEMA_DIR: REAL_SCHEMA_DIR, ...env },
+    timeout: 240_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const bin = (...args: string[]) => run(process.execPath, [join(app, "node_modules", "mcp-bindgen", "bin", "mcp-bindgen.js"), ...args]);
+const bin = (...args: string[]) =>
+  run(process.execPath, [join(app, "node_modules", "mcp-bindgen", "bin", "mcp-bindgen.js"), ...args]);
 const installed = () => snapshotTree(join(app, "node_modules", "mcp-bindgen"));
 
 beforeAll(() => {
@@ -36,7 +42,10 @@ beforeAll(() => {
     work,
     readdirSync(work).find((f) => f.endsWith(".tgz"))!,
   );
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true, type: "module" }, null, 2) + "\n");
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "app", version: "1.0.0", private: true, type: "module" }, null, 2) + "\n",
+  );
   const install = run("npm", ["install", "-D", tarball, "--prefer-offline", "--no-audit", "--no-fund"]);
   expect(install.code, install.stderr).toBe(0);
 }, 600_000);
@@ -62,8 +71,15 @@ describe("the packed package in a fresh app", () => {
 
   it("the API is ES modules with no top-level await: import() and require() both load it", () => {
     const names = "Object.keys(m).sort().join()";
-    const imported = run(process.execPath, ["--input-type=module", "-e", `const m = await import("mcp-bindgen"); console.log(${names});`]);
-    expect(imported).toMatchObject({ code: 0, stdout: "BindgenError,CONFIG_FILE,UsageError,check,diff,generate,init,list,main,pull\n" });
+    const imported = run(process.execPath, [
+      "--input-type=module",
+      "-e",
+      `const m = await import("mcp-bindgen"); console.log(${names});`,
+    ]);
+    expect(imported).toMatchObject({
+      code: 0,
+      stdout: "BindgenError,CONFIG_FILE,UsageError,check,diff,generate,init,list,main,pull\n",
+    });
     const required = run(process.execPath, ["-e", `const m = require("mcp-bindgen"); console.log(${names});`]);
     expect(required, required.stderr).toMatchObject({ code: 0, stdout: imported.stdout });
   });
@@ -80,9 +96,16 @@ describe("the packed package in a fresh app", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const config = JSON.parse(readFileSync(join(app, "mcp-bindgen.config.json"), "utf8")) as Record<string, unknown>;
-    expect(config).toEqual({ $schema: "./node_modules/mcp-bindgen/config.schema.json", out: "src/mcp", releases: RELEASES, importExtension: ".js" });
+    expect(config).toEqual({
+      $schema: "./node_modules/mcp-bindgen/config.schema.json",
+      out: "src/mcp",
+      releases: RELEASES,
+      importExtension: ".js",
+    });
     expect(existsSync(join(app, "node_modules", "mcp-bindgen", "config.schema.json"))).toBe(true);
-    expect((JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts).toEqual({ generate: "mcp-bindgen generate" });
+    expect(
+      (JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+    ).toEqual({ generate: "mcp-bindgen generate" });
   });
 
   it("npm run generate writes those two releases alone, and node_modules/mcp-bindgen is byte-identical after", () => {
@@ -97,7 +120,9 @@ describe("the packed package in a fresh app", () => {
     const index = readFileSync(join(app, "src", "mcp", "index.ts"), "utf8");
     expect(index).toMatch(/VERSIONS: readonly \["2026-07-28", "2025-11-25"\]/);
     expect(index).not.toContain("2024-11-05");
-    expect(readFileSync(join(app, "src", "mcp", "2026-07-28", "index.ts"), "utf8")).toMatch(/^\/\/ .*run `npm run generate`/);
+    expect(readFileSync(join(app, "src", "mcp", "2026-07-28", "index.ts"), "utf8")).toMatch(
+      /^\/\/ .*run `npm run generate`/,
+    );
     expect(installed()).toEqual(before);
     // The only other thing written in node_modules is the schema cache.
     expect(readdirSync(join(app, "node_modules", ".cache"))).toEqual(["mcp-bindgen"]);
@@ -152,21 +177,36 @@ console.log(JSON.stringify({ versions: VERSIONS, method: msg.method }));
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(app, "src", "mcp-ts", "2026-07-28", "index.ts"), "utf8")).toMatch(/from "\.\/types\.ts"/);
     const entry = join(app, "src", "use-ts.ts");
-    writeFileSync(entry, `import { v2026_07_28 as mcp } from "./mcp-ts/index.ts";\nexport const method: mcp.ClientRequestMethod = "tools/call";\n`);
+    writeFileSync(
+      entry,
+      `import { v2026_07_28 as mcp } from "./mcp-ts/index.ts";\nexport const method: mcp.ClientRequestMethod = "tools/call";\n`,
+    );
     expect(formatDiagnostics(typecheck([entry], { ...STRICT_OPTIONS, allowImportingTsExtensions: true }))).toBe("");
   });
 
   it("attw --profile esm-only and publint report no problems with the tarball", () => {
     const attw = spawnSync(
       process.execPath,
-      [join(PACKAGE_ROOT, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js"), tarball, "--profile", "esm-only", "--format", "json"],
+      [
+        join(PACKAGE_ROOT, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js"),
+        tarball,
+        "--profile",
+        "esm-only",
+        "--format",
+        "json",
+      ],
       { encoding: "utf8" },
     );
     expect(attw.status, attw.stdout + attw.stderr).toBe(0);
     // The esm-only profile ignores what CommonJS and node10 resolution would see.
-    const problems = (JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[] } }).analysis.problems;
+    const problems = (JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[] } }).analysis
+      .problems;
     expect(problems.filter((p) => !["node10", "node16-cjs"].includes(p.resolutionKind ?? ""))).toEqual([]);
-    const publint = spawnSync(process.execPath, [join(PACKAGE_ROOT, "node_modules", "publint", "src", "cli.js"), "run", tarball, "--strict"], { encoding: "utf8" });
+    const publint = spawnSync(
+      process.execPath,
+      [join(PACKAGE_ROOT, "node_modules", "publint", "src", "cli.js"), "run", tarball, "--strict"],
+      { encoding: "utf8" },
+    );
     expect(publint.status, publint.stdout + publint.stderr).toBe(0);
     expect(publint.stdout).toContain("All good!");
   });

@@ -35,11 +35,17 @@ cpSync(join(PACKAGE_ROOT, "generated"), join(project, "mcp"), { recursive: true 
 const weather = snapshotOf("weather.json", "weather", "2026-07-28", [
   {
     name: "get-forecast",
-    inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } }, required: ["city"] },
+    inputSchema: {
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "integer" } },
+      required: ["city"],
+    },
     outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] },
   },
 ]);
-for (const file of await render(await checkoutModels(), {}, (path) => path.startsWith("servers/"), [toolSet("weather.json", weather)])) {
+for (const file of await render(await checkoutModels(), {}, (path) => path.startsWith("servers/"), [
+  toolSet("weather.json", weather),
+])) {
   mkdirSync(join(project, "mcp", "servers"), { recursive: true });
   writeFileSync(join(project, "mcp", file.path), file.content);
 }

@@ -18,7 +18,10 @@ process.stdout.write(JSON.stringify(loaded.filter((path) => /[\\\\/]node_modules
 
 describe("start-up", () => {
   it("importing the CLI loads neither ts-morph nor TypeScript", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", PROBE], { cwd: PACKAGE_ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", PROBE], {
+      cwd: PACKAGE_ROOT,
+      encoding: "utf8",
+    });
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual([]);
   });

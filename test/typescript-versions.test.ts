@@ -22,10 +22,14 @@ let project: TmpProject;
 let install: string;
 beforeAll(async () => {
   install = mkdtempSync(join(tmpdir(), "mcp-bindgen-ts50-install-"));
-  const npm = spawnSync("npm", ["install", "--prefix", install, "--no-save", "--prefer-offline", "--no-audit", "--no-fund", "typescript@5.0.4"], {
-    encoding: "utf8",
-    timeout: 240_000,
-  });
+  const npm = spawnSync(
+    "npm",
+    ["install", "--prefix", install, "--no-save", "--prefer-offline", "--no-audit", "--no-fund", "typescript@5.0.4"],
+    {
+      encoding: "utf8",
+      timeout: 240_000,
+    },
+  );
   expect(npm.status, npm.stderr).toBe(0);
   ts = createRequire(join(install, "package.json"))("typescript") as typeof tsType;
   project = tmpProject("mcp-bindgen-ts50-");
@@ -52,7 +56,9 @@ afterAll(() => {
 
 function diagnostics(options: tsType.CompilerOptions): string[] {
   const program = ts.createProgram({ rootNames: [join(project.root, "consumer.ts")], options });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ""}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
 }
 
 describe("TypeScript 5.0", () => {

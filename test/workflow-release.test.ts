@@ -17,13 +17,22 @@ type Json = Record<string, unknown>;
 
 /** The previous release plus one client request, `tools/frobnicate`, and its result. */
 function nextRelease(): string {
-  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, PREV, "schema.json"), "utf8")) as { $defs: Record<string, Json> };
+  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, PREV, "schema.json"), "utf8")) as {
+    $defs: Record<string, Json>;
+  };
   const defs = schema.$defs;
-  const request = structuredClone(defs["ListToolsRequest"]!) as { description: string; properties: Record<string, Json> };
+  const request = structuredClone(defs["ListToolsRequest"]!) as {
+    description: string;
+    properties: Record<string, Json>;
+  };
   request.description = "Asks the server to frobnicate.";
   request.properties["method"] = { const: "tools/frobnicate", type: "string" };
   request.properties["params"] = { $ref: "#/$defs/RequestParams" };
-  const result = structuredClone(defs["ListToolsResult"]!) as { description: string; properties: Record<string, Json>; required?: string[] };
+  const result = structuredClone(defs["ListToolsResult"]!) as {
+    description: string;
+    properties: Record<string, Json>;
+    required?: string[];
+  };
   result.description = "How many things were frobnicated.";
   delete result.properties["tools"];
   delete result.properties["nextCursor"];

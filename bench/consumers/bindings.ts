@@ -20,13 +20,25 @@ const opts = () => ({ id: ++nextId, clientCapabilities });
 
 export async function requests(): Promise<unknown[]> {
   const tools = await send(request("tools/list", {}, opts()));
-  const call = finished(await send(request("tools/call", { name: tools.tools[0]?.name ?? "echo", arguments: { text: "hi" } }, opts())));
+  const call = finished(
+    await send(request("tools/call", { name: tools.tools[0]?.name ?? "echo", arguments: { text: "hi" } }, opts())),
+  );
   const prompts = await send(request("prompts/list", {}, opts()));
-  const prompt = finished(await send(request("prompts/get", { name: prompts.prompts[0]?.name ?? "p", arguments: { a: "1" } }, opts())));
+  const prompt = finished(
+    await send(request("prompts/get", { name: prompts.prompts[0]?.name ?? "p", arguments: { a: "1" } }, opts())),
+  );
   const resources = await send(request("resources/list", {}, opts()));
-  const read = finished(await send(request("resources/read", { uri: resources.resources[0]?.uri ?? "file:///a" }, opts())));
+  const read = finished(
+    await send(request("resources/read", { uri: resources.resources[0]?.uri ?? "file:///a" }, opts())),
+  );
   const templates = await send(request("resources/templates/list", {}, opts()));
-  const complete = await send(request("completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } }, opts()));
+  const complete = await send(
+    request(
+      "completion/complete",
+      { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "x" } },
+      opts(),
+    ),
+  );
   const tools2 = await send(request("tools/list", { cursor: tools.nextCursor ?? "" }, opts()));
   const call2 = finished(await send(request("tools/call", { name: "add", arguments: { a: 1, b: 2 } }, opts())));
   const prompts2 = await send(request("prompts/list", { cursor: "c" }, opts()));
@@ -34,7 +46,13 @@ export async function requests(): Promise<unknown[]> {
   const resources2 = await send(request("resources/list", { cursor: "c" }, opts()));
   const read2 = finished(await send(request("resources/read", { uri: "file:///b" }, opts())));
   const templates2 = await send(request("resources/templates/list", { cursor: "c" }, opts()));
-  const complete2 = await send(request("completion/complete", { ref: { type: "ref/resource", uri: "file:///{x}" }, argument: { name: "x", value: "y" } }, opts()));
+  const complete2 = await send(
+    request(
+      "completion/complete",
+      { ref: { type: "ref/resource", uri: "file:///{x}" }, argument: { name: "x", value: "y" } },
+      opts(),
+    ),
+  );
   const call3 = finished(await send(request("tools/call", { name: "now" }, opts())));
   const prompt3 = finished(await send(request("prompts/get", { name: "r", arguments: {} }, opts())));
   const read3 = finished(await send(request("resources/read", { uri: "file:///c" }, opts())));
@@ -60,14 +78,28 @@ export async function requests(): Promise<unknown[]> {
   ];
 }
 
-type Handled = "tools/list" | "tools/call" | "prompts/list" | "prompts/get" | "resources/list" | "resources/read" | "resources/templates/list" | "completion/complete";
+type Handled =
+  | "tools/list"
+  | "tools/call"
+  | "prompts/list"
+  | "prompts/get"
+  | "resources/list"
+  | "resources/read"
+  | "resources/templates/list"
+  | "completion/complete";
 const cache = { ttlMs: 0, cacheScope: "public", resultType: "complete" } as const;
 
 export const handlers: Pick<ServerHandlers, Handled> = {
   "tools/list": () => ({ ...cache, tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
-  "tools/call": (params) => ({ resultType: "complete", content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }] }),
+  "tools/call": (params) => ({
+    resultType: "complete",
+    content: [{ type: "text", text: JSON.stringify(params.arguments ?? {}) }],
+  }),
   "prompts/list": () => ({ ...cache, prompts: [{ name: "p" }] }),
-  "prompts/get": (params) => ({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: params.name } }] }),
+  "prompts/get": (params) => ({
+    resultType: "complete",
+    messages: [{ role: "user", content: { type: "text", text: params.name } }],
+  }),
   "resources/list": () => ({ ...cache, resources: [{ name: "a", uri: "file:///a" }] }),
   "resources/read": (params) => ({ ...cache, contents: [{ uri: params.uri, text: "" }] }),
   "resources/templates/list": () => ({ ...cache, resourceTemplates: [{ name: "t", uriTemplate: "file:///{x}" }] }),

@@ -2,19 +2,28 @@ import type { CommandModule } from "yargs";
 import { check, generate, type ProjectCheckReport } from "../api.ts";
 import type { ImportExtension } from "../project/config.ts";
 import { BindgenError, CommandFailure, UsageError } from "../common/failures.ts";
-import { IMPORT_EXTENSION_OPTION, OUT_OPTION, projectOptions, withSources, type CliContext, type SourceArgs } from "./options.ts";
+import {
+  IMPORT_EXTENSION_OPTION,
+  OUT_OPTION,
+  projectOptions,
+  withSources,
+  type CliContext,
+  type SourceArgs,
+} from "./options.ts";
 
 export function generateCommand(ctx: CliContext): CommandModule {
   return {
     command: "generate",
-    describe: "Write the bindings of the chosen releases into the output folder in one atomic step (unchanged releases are reused)",
+    describe:
+      "Write the bindings of the chosen releases into the output folder in one atomic step (unchanged releases are reused)",
     builder: (y) =>
       withSources(y)
         .option("out", OUT_OPTION)
         .option("import-extension", IMPORT_EXTENSION_OPTION)
         .option("check", {
           type: "boolean",
-          describe: "Write nothing and download nothing; exit 1 listing stale, missing and extra files if the output is out of date, 2 if it cannot check",
+          describe:
+            "Write nothing and download nothing; exit 1 listing stale, missing and extra files if the output is out of date, 2 if it cannot check",
         })
         .option("force", { type: "boolean", describe: "Render every release, even those whose inputs are unchanged" })
         .option("quiet", { alias: "q", type: "boolean", default: false, describe: "Print nothing on success" })
@@ -23,7 +32,14 @@ export function generateCommand(ctx: CliContext): CommandModule {
         .example("$0 generate", "Regenerate what changed since the last run")
         .example("$0 generate --check", "In CI: fail if the output is stale"),
     handler: async (argv) => {
-      const a = argv as unknown as SourceArgs & { out?: string; importExtension?: ImportExtension; check?: boolean; force?: boolean; quiet: boolean; json: boolean };
+      const a = argv as unknown as SourceArgs & {
+        out?: string;
+        importExtension?: ImportExtension;
+        check?: boolean;
+        force?: boolean;
+        quiet: boolean;
+        json: boolean;
+      };
       const options = projectOptions(ctx, a);
       const print = (line: string) => ctx.stdout(line + "\n");
       if (a.check) {
@@ -37,7 +53,11 @@ export function generateCommand(ctx: CliContext): CommandModule {
         if (!report.upToDate) throw new CommandFailure(1);
         return;
       }
-      const report = await generate({ ...options, force: a.force === true, ...(a.quiet || a.json ? {} : { log: print, progress: print }) });
+      const report = await generate({
+        ...options,
+        force: a.force === true,
+        ...(a.quiet || a.json ? {} : { log: print, progress: print }),
+      });
       if (a.json) print(JSON.stringify(report, null, 2));
     },
   };

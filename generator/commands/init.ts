@@ -8,17 +8,31 @@ import { IMPORT_EXTENSION_OPTION, type CliContext } from "./options.ts";
 export function initCommand(ctx: CliContext): CommandModule {
   return {
     command: "init",
-    describe: "Set up mcp-bindgen in this project: write mcp-bindgen.config.json and a package.json script that generates",
+    describe:
+      "Set up mcp-bindgen in this project: write mcp-bindgen.config.json and a package.json script that generates",
     builder: (y) =>
       y
         .option("out", { type: "string", describe: "Output folder inside the project (default src/mcp)" })
-        .option("release", { alias: "r", type: "string", array: true, describe: "Spec release(s) to generate (default: every release the package knows)" })
-        .option("import-extension", { ...IMPORT_EXTENSION_OPTION, describe: `${IMPORT_EXTENSION_OPTION.describe} (default: proposed from tsconfig.json)` })
+        .option("release", {
+          alias: "r",
+          type: "string",
+          array: true,
+          describe: "Spec release(s) to generate (default: every release the package knows)",
+        })
+        .option("import-extension", {
+          ...IMPORT_EXTENSION_OPTION,
+          describe: `${IMPORT_EXTENSION_OPTION.describe} (default: proposed from tsconfig.json)`,
+        })
         .option("force", { type: "boolean", default: false, describe: "Replace a config that says something else" })
         .epilogue(EXIT_CODES_HELP)
         .example("$0 init --out src/mcp -r 2026-07-28 -r 2025-11-25", "Bindings for two releases in src/mcp"),
     handler: (argv) => {
-      const a = argv as unknown as { out?: string; release?: string[]; importExtension?: ImportExtension; force: boolean };
+      const a = argv as unknown as {
+        out?: string;
+        release?: string[];
+        importExtension?: ImportExtension;
+        force: boolean;
+      };
       const r = init({
         cwd: ctx.cwd,
         ...(a.out !== undefined ? { out: a.out } : {}),
@@ -28,14 +42,24 @@ export function initCommand(ctx: CliContext): CommandModule {
       });
       const print = (line: string) => ctx.stdout(line + "\n");
       const run = (script: string) => runScript(r.packageManager, script);
-      print(`${r.configFile}: ${r.config === "unchanged" ? "already set up, unchanged" : r.config} (importExtension: ${r.importExtensionReason})`);
-      if (!r.script) print(`package.json has scripts named generate and mcp:generate already; run "${runBinary(r.packageManager)} generate"`);
+      print(
+        `${r.configFile}: ${r.config === "unchanged" ? "already set up, unchanged" : r.config} (importExtension: ${r.importExtensionReason})`,
+      );
+      if (!r.script)
+        print(
+          `package.json has scripts named generate and mcp:generate already; run "${runBinary(r.packageManager)} generate"`,
+        );
       else if (r.script.added) print(`package.json: added the script "${r.script.name}"; run "${run(r.script.name)}"`);
       else print(`package.json: the script "${r.script.name}" already runs the generator; run "${run(r.script.name)}"`);
       for (const ignore of r.ignores) {
-        print(`${ignore.file}: ${ignore.added ? "added" : "already lists"} /${r.out}/ (mcp-bindgen formats and checks what it writes; your tools need not)`);
+        print(
+          `${ignore.file}: ${ignore.added ? "added" : "already lists"} /${r.out}/ (mcp-bindgen formats and checks what it writes; your tools need not)`,
+        );
       }
-      if (r.eslintFlatConfig) print(`${r.eslintFlatConfig}: add { ignores: ["${r.out}/"] } to its array, so ESLint leaves the generated code alone`);
+      if (r.eslintFlatConfig)
+        print(
+          `${r.eslintFlatConfig}: add { ignores: ["${r.out}/"] } to its array, so ESLint leaves the generated code alone`,
+        );
       if (r.commonjs) {
         print(
           `package.json has no "type": "module": TypeScript and Node treat your files and the generated ones as CommonJS. That works as it is, except: under verbatimModuleSyntax your CommonJS files import the bindings as "import mcp = require('./${r.out}/index.js')" (path relative to the importing file); with typeCheckOutput the generated modules need a package.json saying {"type": "module"} in ${r.out} (generate keeps it), and then only ES modules (or require(esm): Node 20.19+/22.12+ and TypeScript 5.8+) load them`,

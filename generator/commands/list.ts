@@ -8,7 +8,11 @@ export function listCommand(ctx: CliContext): CommandModule {
     describe: "Show each chosen release's era and counts (definitions, methods per direction, error codes)",
     builder: (y) =>
       withSources(y)
-        .option("json", { type: "boolean", default: false, describe: "Print the whole model summary as JSON (methods with direction, kind, params and results)" })
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe: "Print the whole model summary as JSON (methods with direction, kind, params and results)",
+        })
         .example("$0 list", "One line per release")
         .example("$0 list --json --release 2026-07-28", "The model of one release, for other tools"),
     handler: async (argv) => {
@@ -27,7 +31,15 @@ export function listCommand(ctx: CliContext): CommandModule {
         String(s.counts.methods),
         String(s.counts.errorCodes),
       ]);
-      const header = ["release", "era", "definitions", "requests c→s/s→c", "notifications c→s/s→c", "methods", "error codes"];
+      const header = [
+        "release",
+        "era",
+        "definitions",
+        "requests c→s/s→c",
+        "notifications c→s/s→c",
+        "methods",
+        "error codes",
+      ];
       const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
       for (const row of [header, ...rows])
         ctx.stdout(

@@ -17,8 +17,16 @@ export interface SourceArgs {
 
 export function withSources<T>(y: Argv<T>) {
   return y
-    .option("release", { alias: "r", type: "string", array: true, describe: "Spec release(s) to work on (default: the config's releases)" })
-    .option("from", { type: "string", describe: "Folder laid out as <release>/schema.json, or a URL base, to take schemas from" })
+    .option("release", {
+      alias: "r",
+      type: "string",
+      array: true,
+      describe: "Spec release(s) to work on (default: the config's releases)",
+    })
+    .option("from", {
+      type: "string",
+      describe: "Folder laid out as <release>/schema.json, or a URL base, to take schemas from",
+    })
     .option("project", PROJECT_OPTION)
     .epilogue(EXIT_CODES_HELP);
 }
@@ -28,7 +36,10 @@ export const PROJECT_OPTION = {
   describe: "Look for mcp-bindgen.config.json from this folder upwards (default: the working directory)",
 } as const;
 
-export const OUT_OPTION = { type: "string", describe: "Output folder inside the project (overrides the config's out)" } as const;
+export const OUT_OPTION = {
+  type: "string",
+  describe: "Output folder inside the project (overrides the config's out)",
+} as const;
 export const IMPORT_EXTENSION_OPTION = {
   choices: IMPORT_EXTENSIONS,
   describe: "How generated modules import each other: .js (nodenext, bundler) or .ts (type stripping, Deno, Bun)",

@@ -22,11 +22,22 @@ interface ToolsArgs {
 
 function common<T>(y: Argv<T>) {
   return y
-    .option("header", { type: "string", array: true, describe: "K=V: a header sent to an HTTP server (auth); never written to disk" })
+    .option("header", {
+      type: "string",
+      array: true,
+      describe: "K=V: a header sent to an HTTP server (auth); never written to disk",
+    })
     .option("from", { type: "string", describe: "A saved tools/list result (JSON) instead of the live server" })
     .option("release", { type: "string", describe: "With --from: the release the result was listed in" })
-    .option("format", { choices: ["md", "json"] as const, default: "md" as const, describe: "How what changed is printed" })
-    .option("fail-on", { choices: ["breaking", "any"] as const, describe: "Exit 1 when a change breaks callers, or on any change" })
+    .option("format", {
+      choices: ["md", "json"] as const,
+      default: "md" as const,
+      describe: "How what changed is printed",
+    })
+    .option("fail-on", {
+      choices: ["breaking", "any"] as const,
+      describe: "Exit 1 when a change breaks callers, or on any change",
+    })
     .option("project", PROJECT_OPTION);
 }
 
@@ -41,11 +52,20 @@ export function toolsCommand(ctx: CliContext): CommandModule {
           describe: "List a server's tools, write mcp-tools/<name>.json and record the server in the config",
           builder: (a) =>
             common(a)
-              .positional("name", { type: "string", describe: "The server's name: lower-case letters, digits, - and _" })
+              .positional("name", {
+                type: "string",
+                describe: "The server's name: lower-case letters, digits, - and _",
+              })
               .option("url", { type: "string", describe: "The server's Streamable HTTP endpoint" })
               .option("command", { type: "string", describe: 'A stdio server: "<cmd> <args…>"' })
-              .example("$0 tools add everything --command 'npx @modelcontextprotocol/server-everything stdio'", "A stdio server")
-              .example("$0 tools add weather --url https://example.com/mcp --header 'Authorization=Bearer …'", "An HTTP server with a token")
+              .example(
+                "$0 tools add everything --command 'npx @modelcontextprotocol/server-everything stdio'",
+                "A stdio server",
+              )
+              .example(
+                "$0 tools add weather --url https://example.com/mcp --header 'Authorization=Bearer …'",
+                "An HTTP server with a token",
+              )
               .epilogue(EXIT_CODES_HELP),
           handler: async (argv) => {
             const a = argv as unknown as ToolsArgs & { name: string };
@@ -53,17 +73,33 @@ export function toolsCommand(ctx: CliContext): CommandModule {
             if (sources.length !== 1) throw new UsageError("tools add: name exactly one of --url, --command or --from");
             const options = runOptions(ctx, a);
             // A saved file is recorded relative to the config, so the project can move.
-            const saved = a.from === undefined ? undefined : relative(dirname(options.configFile), resolve(ctx.cwd, a.from)).split(sep).join("/");
-            const source: ServerSource = a.url !== undefined ? { url: a.url } : a.command !== undefined ? { command: a.command } : { from: saved! };
+            const saved =
+              a.from === undefined
+                ? undefined
+                : relative(dirname(options.configFile), resolve(ctx.cwd, a.from)).split(sep).join("/");
+            const source: ServerSource =
+              a.url !== undefined
+                ? { url: a.url }
+                : a.command !== undefined
+                  ? { command: a.command }
+                  : { from: saved! };
             const update = await addServer(String(a.name), source, options);
-            ctx.stdout(`wrote ${update.file}; run "mcp-bindgen generate" to type its tools in servers/${update.server}.ts\n`);
+            ctx.stdout(
+              `wrote ${update.file}; run "mcp-bindgen generate" to type its tools in servers/${update.server}.ts\n`,
+            );
           },
         })
         .command({
           command: "update [names..]",
           describe: "List the servers' tools again, rewrite the snapshots that changed and print what changed",
           builder: (a) =>
-            common(a).positional("names", { type: "string", array: true, describe: "Servers to update (default: every one in the config)" }).epilogue(EXIT_CODES_HELP),
+            common(a)
+              .positional("names", {
+                type: "string",
+                array: true,
+                describe: "Servers to update (default: every one in the config)",
+              })
+              .epilogue(EXIT_CODES_HELP),
           handler: async (argv) => {
             const a = argv as unknown as ToolsArgs & { names?: string[] };
             const updates = await updateServers(a.names ?? [], runOptions(ctx, a));
@@ -71,7 +107,11 @@ export function toolsCommand(ctx: CliContext): CommandModule {
             if (a.format === "json") ctx.stdout(JSON.stringify(reports, null, 2) + "\n");
             else
               for (const u of updates)
-                ctx.stdout(u.diff === null ? `wrote ${u.file}\n` : `${renderToolsMarkdown(u.diff)}${u.written ? `wrote ${u.file}` : `${u.file} is up to date`}\n`);
+                ctx.stdout(
+                  u.diff === null
+                    ? `wrote ${u.file}\n`
+                    : `${renderToolsMarkdown(u.diff)}${u.written ? `wrote ${u.file}` : `${u.file} is up to date`}\n`,
+                );
             failIf(a.failOn, reports);
           },
         })
@@ -83,13 +123,15 @@ export function toolsCommand(ctx: CliContext): CommandModule {
 /** `--fail-on` as `diff` has it: exit 1 on a breaking change, or on any. */
 export function failIf(failOn: "breaking" | "any" | undefined, reports: readonly ToolsDiffReport[]): void {
   const changes = reports.flatMap((r) => r.changes);
-  const failed = failOn === "any" ? changes.length > 0 : failOn === "breaking" && changes.some((c) => c.severity === "breaking");
+  const failed =
+    failOn === "any" ? changes.length > 0 : failOn === "breaking" && changes.some((c) => c.severity === "breaking");
   if (failed) throw new CommandFailure(1);
 }
 
 function runOptions(ctx: CliContext, a: ToolsArgs): ToolsRunOptions {
   const { project, releases } = openProject({ cwd: a.project ?? ctx.cwd });
-  if (project.configFile === undefined) throw new UsageError(`no ${CONFIG_FILE} found: run "mcp-bindgen init" first; snapshots go beside it`);
+  if (project.configFile === undefined)
+    throw new UsageError(`no ${CONFIG_FILE} found: run "mcp-bindgen init" first; snapshots go beside it`);
   const headers: Record<string, string> = {};
   for (const pair of a.header ?? []) {
     const at = pair.indexOf("=");
@@ -97,7 +139,10 @@ function runOptions(ctx: CliContext, a: ToolsArgs): ToolsRunOptions {
     headers[pair.slice(0, at).trim()] = pair.slice(at + 1);
   }
   const env = process.env["MCP_SCHEMA_DIR"];
-  const offer = async () => releaseOffer(await loadModels(project.paths, { releases, ...(env && env.trim() !== "" ? { env } : {}), offline: false }));
+  const offer = async () =>
+    releaseOffer(
+      await loadModels(project.paths, { releases, ...(env && env.trim() !== "" ? { env } : {}), offline: false }),
+    );
   return {
     configFile: project.configFile,
     offer,

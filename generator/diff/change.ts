@@ -162,4 +162,8 @@ export interface Cause {
 }
 
 /** What the comparers find, one per place; `consolidate` turns findings into entries. */
-export type Finding = Omit<Change, "level" | "source" | "locations"> & { readonly level?: Level; readonly source?: string | null; readonly cause?: Cause };
+export type Finding = Omit<Change, "level" | "source" | "locations"> & {
+  readonly level?: Level;
+  readonly source?: string | null;
+  readonly cause?: Cause;
+};

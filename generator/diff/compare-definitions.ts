@@ -44,11 +44,31 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
 
   for (const [name, def] of newModel.definitions) {
     if (oldModel.definitions.has(name) || renamedTo.has(name)) continue;
-    record(context(null, name), "definition-added", [], `definition \`${name}\` added`, null, name, null, def.schema.pointer, EFFECT.notice);
+    record(
+      context(null, name),
+      "definition-added",
+      [],
+      `definition \`${name}\` added`,
+      null,
+      name,
+      null,
+      def.schema.pointer,
+      EFFECT.notice,
+    );
   }
   for (const [name, def] of oldModel.definitions) {
     if (newModel.definitions.has(name) || renameMap.has(name)) continue;
-    record(context(name, null), "definition-removed", [], `definition \`${name}\` removed`, name, null, def.schema.pointer, null, EFFECT.notice);
+    record(
+      context(name, null),
+      "definition-removed",
+      [],
+      `definition \`${name}\` removed`,
+      name,
+      null,
+      def.schema.pointer,
+      null,
+      EFFECT.notice,
+    );
   }
   for (const r of renames) {
     const ctx = context(r.from, r.to);
@@ -90,6 +110,9 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
       EFFECT.notice,
     );
     const found = ctx.out[ctx.out.length - 1]!;
-    ctx.out[ctx.out.length - 1] = { ...found, source: sourceOf(after.deprecated ? newModel : oldModel, "definition", to) };
+    ctx.out[ctx.out.length - 1] = {
+      ...found,
+      source: sourceOf(after.deprecated ? newModel : oldModel, "definition", to),
+    };
   }
 }

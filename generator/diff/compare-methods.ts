@@ -25,7 +25,8 @@ export function compareMethods(input: MethodInputs): Finding[] {
   const out: Finding[] = [];
   const before = new Map(oldModel.methods.map((m) => [m.name, m]));
   const after = new Map(newModel.methods.map((m) => [m.name, m]));
-  const push = (m: MethodModel, change: Omit<Finding, "subjectKind" | "subject" | "path">) => out.push({ subjectKind: "method", subject: m.name, path: "", ...change });
+  const push = (m: MethodModel, change: Omit<Finding, "subjectKind" | "subject" | "path">) =>
+    out.push({ subjectKind: "method", subject: m.name, path: "", ...change });
 
   for (const m of newModel.methods) {
     if (before.has(m.name)) continue;
@@ -108,8 +109,16 @@ export function compareMethods(input: MethodInputs): Finding[] {
     const severity: Record<Side, Severity> = { client: "none", server: "none" };
     for (const d of b.directions.filter((x) => a.directions.includes(x))) {
       const caller = callerOf(d);
-      if (added.length > 0) Object.assign(severity, merge(severity, { [caller]: "breaking", [other(caller)]: "compatible" } as Record<Side, Severity>));
-      if (removed.length > 0) Object.assign(severity, merge(severity, { [caller]: "compatible", [other(caller)]: "breaking" } as Record<Side, Severity>));
+      if (added.length > 0)
+        Object.assign(
+          severity,
+          merge(severity, { [caller]: "breaking", [other(caller)]: "compatible" } as Record<Side, Severity>),
+        );
+      if (removed.length > 0)
+        Object.assign(
+          severity,
+          merge(severity, { [caller]: "compatible", [other(caller)]: "breaking" } as Record<Side, Severity>),
+        );
     }
     const parts = [...added.map((r) => `may now return \`${r}\``), ...removed.map((r) => `no longer returns \`${r}\``)];
     push(b, {

@@ -35,7 +35,13 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["jsonrpc", "id"]);
  * definition is not a change; two refs to the same definition (after renames) stop the walk,
  * because that definition is compared once under its own name.
  */
-export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path = [], seen = new Set<string>()): void {
+export function compareNodes(
+  ctx: NodeContext,
+  a: SchemaNode,
+  b: SchemaNode,
+  path: Path = [],
+  seen = new Set<string>(),
+): void {
   const pair = `${a.pointer}|${b.pointer}`;
   if (seen.has(pair)) return;
   seen.add(pair);
@@ -49,8 +55,10 @@ export function compareNodes(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
     return;
   }
   // A named union facing anything else is opened first, so its members line up with the other side's.
-  if (a.ref !== undefined && isUnion(ctx.oldSchema.definitions.get(a.ref)!)) return compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, b, path, seen);
-  if (b.ref !== undefined && isUnion(ctx.newSchema.definitions.get(b.ref)!)) return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
+  if (a.ref !== undefined && isUnion(ctx.oldSchema.definitions.get(a.ref)!))
+    return compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, b, path, seen);
+  if (b.ref !== undefined && isUnion(ctx.newSchema.definitions.get(b.ref)!))
+    return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
   if (isUnion(a) || isUnion(b)) return compareUnions(ctx, a, b, path, seen);
   if (a.ref !== undefined) return compareNodes(ctx, ctx.oldSchema.definitions.get(a.ref)!, b, path, seen);
   if (b.ref !== undefined) return compareNodes(ctx, a, ctx.newSchema.definitions.get(b.ref)!, path, seen);
@@ -123,7 +131,10 @@ function compareDescriptions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, pat
 }
 
 function diffSets(before: ReadonlySet<string>, after: ReadonlySet<string>): { gained: string[]; lost: string[] } {
-  return { gained: [...after].filter((f) => !before.has(f)).sort(compare), lost: [...before].filter((f) => !after.has(f)).sort(compare) };
+  return {
+    gained: [...after].filter((f) => !before.has(f)).sort(compare),
+    lost: [...before].filter((f) => !after.has(f)).sort(compare),
+  };
 }
 
 /**
@@ -132,7 +143,9 @@ function diffSets(before: ReadonlySet<string>, after: ReadonlySet<string>): { ga
  */
 function compareLoosening(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
   if (!isLoosened(ctx, a, b)) return;
-  const dropped = [...objectProperties(ctx.oldSchema, a).keys()].filter((k) => !objectProperties(ctx.newSchema, b).has(k));
+  const dropped = [...objectProperties(ctx.oldSchema, a).keys()].filter(
+    (k) => !objectProperties(ctx.newSchema, b).has(k),
+  );
   record(
     ctx,
     "loosened",
@@ -165,11 +178,20 @@ function lookThrough(name: string): boolean {
 function compareValues(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path): void {
   const variance = valueVariance(a, b);
   if (variance === "same") return;
-  typeChanged(ctx, a, b, path, variance === "widened" ? EFFECT.widened : variance === "narrowed" ? EFFECT.narrowed : EFFECT.changed);
+  typeChanged(
+    ctx,
+    a,
+    b,
+    path,
+    variance === "widened" ? EFFECT.widened : variance === "narrowed" ? EFFECT.narrowed : EFFECT.changed,
+  );
 }
 
 /** Lower bounds narrow the accepted values as they rise, upper bounds as they fall. */
-const BOUNDS: readonly { readonly key: "minimum" | "maximum" | "minItems" | "maxItems" | "minLength" | "maxLength"; readonly lower: boolean }[] = [
+const BOUNDS: readonly {
+  readonly key: "minimum" | "maximum" | "minItems" | "maxItems" | "minLength" | "maxLength";
+  readonly lower: boolean;
+}[] = [
   { key: "minimum", lower: true },
   { key: "maximum", lower: false },
   { key: "minItems", lower: true },
@@ -210,7 +232,12 @@ function compareConstraints(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path
     const before = a[key];
     const after = b[key];
     if (before === after) continue;
-    report(key, before, after, before === undefined ? EFFECT.narrowed : after === undefined ? EFFECT.widened : EFFECT.changed);
+    report(
+      key,
+      before,
+      after,
+      before === undefined ? EFFECT.narrowed : after === undefined ? EFFECT.widened : EFFECT.changed,
+    );
   }
 }
 
@@ -223,7 +250,15 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
     const q = after.get(name);
     const at = [...path, name];
     // Up to 2025-06-18 messages leave `jsonrpc`/`id` to the envelope; declaring them changes nothing on the wire.
-    if (path.length === 0 && (!p || !q) && ENVELOPE_KEYS.has(name) && ctx.envelopeMoved && before.has("method") && after.has("method")) continue;
+    if (
+      path.length === 0 &&
+      (!p || !q) &&
+      ENVELOPE_KEYS.has(name) &&
+      ctx.envelopeMoved &&
+      before.has("method") &&
+      after.has("method")
+    )
+      continue;
     if (!p && q) {
       record(
         ctx,
@@ -290,7 +325,9 @@ function objectProperties(schema: NormalisedSchema, node: SchemaNode): Map<strin
 
 /** An object type in the bindings: one that can have an index signature at all (a node turned `unknown` has none to lose). */
 function isObject(n: SchemaNode): boolean {
-  return n.type === undefined ? n.properties !== undefined || n.additionalProperties !== undefined : n.type.includes("object");
+  return n.type === undefined
+    ? n.properties !== undefined || n.additionalProperties !== undefined
+    : n.type.includes("object");
 }
 
 function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
@@ -300,9 +337,21 @@ function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: P
   } else if (open(a) !== open(b) && isObject(a) && isObject(b)) {
     // JSON Schema accepts unlisted keys either way; only the generated types open or close, so no peer sees it.
     const why = open(b) ? "its type now has an index signature" : "its type no longer has an index signature";
-    record(ctx, "type-changed", path, `${label(ctx, path)}: ${why}`, describe(a), describe(b), a.pointer, b.pointer, EFFECT.notice, "types", {
-      indexSignature: open(b) ? "gained" : "lost",
-    });
+    record(
+      ctx,
+      "type-changed",
+      path,
+      `${label(ctx, path)}: ${why}`,
+      describe(a),
+      describe(b),
+      a.pointer,
+      b.pointer,
+      EFFECT.notice,
+      "types",
+      {
+        indexSignature: open(b) ? "gained" : "lost",
+      },
+    );
   }
 }
 
@@ -313,7 +362,8 @@ function compareOpenness(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: P
  */
 function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, seen: Set<string>): void {
   const members = (n: SchemaNode) => n.anyOf ?? n.oneOf ?? [n];
-  const key = (n: SchemaNode, old: boolean) => (n.ref !== undefined ? `ref:${old ? (ctx.renames.get(n.ref) ?? n.ref) : n.ref}` : `shape:${shapeKey(n)}`);
+  const key = (n: SchemaNode, old: boolean) =>
+    n.ref !== undefined ? `ref:${old ? (ctx.renames.get(n.ref) ?? n.ref) : n.ref}` : `shape:${shapeKey(n)}`;
   const left = members(a).filter((m) => !members(b).some((n) => key(n, false) === key(m, true)));
   const right = members(b).filter((n) => !members(a).some((m) => key(m, true) === key(n, false)));
   // Best matches first; ties broken by a key that reads the same both ways, so `diff b a` pairs alike.
@@ -387,12 +437,19 @@ function resemblance(ctx: NodeContext, m: SchemaNode, n: SchemaNode): number {
 
 function typeChanged(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Path, effect: Effect, why?: string): void {
   const how = effect === EFFECT.widened ? "widened" : effect === EFFECT.narrowed ? "narrowed" : "changed";
-  const message = why ? `${label(ctx, path)}: ${why}` : `type of ${label(ctx, path)} ${how} (\`${describe(a)}\` → \`${describe(b)}\`)`;
-  record(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect, "wire", { references: { old: namedIn(a), new: namedIn(b) } });
+  const message = why
+    ? `${label(ctx, path)}: ${why}`
+    : `type of ${label(ctx, path)} ${how} (\`${describe(a)}\` → \`${describe(b)}\`)`;
+  record(ctx, "type-changed", path, message, describe(a), describe(b), a.pointer, b.pointer, effect, "wire", {
+    references: { old: namedIn(a), new: namedIn(b) },
+  });
 }
 
 export function formatPath(path: Path): string {
-  return path.reduce((text, part) => (part === "[]" || part === "{}" ? text + part : text === "" ? part : `${text}.${part}`), "");
+  return path.reduce(
+    (text, part) => (part === "[]" || part === "{}" ? text + part : text === "" ? part : `${text}.${part}`),
+    "",
+  );
 }
 
 function label(ctx: NodeContext, path: Path): string {

@@ -81,7 +81,11 @@ export function compareDeprecations(oldModel: ProtocolModel, newModel: ProtocolM
   const out: Finding[] = [];
   // Deprecated values are keyed with the property: other values deprecated are another deprecation.
   const of = (m: ProtocolModel) =>
-    new Map(m.deprecations.filter((d) => d.kind === "property" || d.kind === "meta-key").map((d) => [`${d.kind} ${d.name} ${JSON.stringify(d.values)}`, d]));
+    new Map(
+      m.deprecations
+        .filter((d) => d.kind === "property" || d.kind === "meta-key")
+        .map((d) => [`${d.kind} ${d.name} ${JSON.stringify(d.values)}`, d]),
+    );
   const before = of(oldModel);
   const after = of(newModel);
   const pointerOf = (m: ProtocolModel, kind: string, name: string): string | null => {
@@ -126,8 +130,17 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
   const out: Finding[] = [];
   const before = new Map(oldModel.errorCodes.map((e) => [e.code, e]));
   const after = new Map(newModel.errorCodes.map((e) => [e.code, e]));
-  const pointer = (m: ProtocolModel, definition: string | null) => (definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null);
-  const change = (id: Finding["id"], code: number, message: string, b: string | null, a: string | null, op: string | null, np: string | null): Finding => ({
+  const pointer = (m: ProtocolModel, definition: string | null) =>
+    definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null;
+  const change = (
+    id: Finding["id"],
+    code: number,
+    message: string,
+    b: string | null,
+    a: string | null,
+    op: string | null,
+    np: string | null,
+  ): Finding => ({
     id,
     subjectKind: "error-code",
     subject: String(code),
@@ -141,7 +154,18 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
   });
   for (const [code, e] of after) {
     const old = before.get(code);
-    if (!old) out.push(change("error-code-added", code, `error code ${code} (${e.name}) added`, null, e.name, null, pointer(newModel, e.definition)));
+    if (!old)
+      out.push(
+        change(
+          "error-code-added",
+          code,
+          `error code ${code} (${e.name}) added`,
+          null,
+          e.name,
+          null,
+          pointer(newModel, e.definition),
+        ),
+      );
     else if (old.name !== e.name) {
       out.push(
         change(
@@ -159,9 +183,19 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
   for (const [code, e] of before) {
     if (after.has(code)) continue;
     const replacement = e.replacedBy ? after.get(e.replacedBy.code) : undefined;
-    const instead = e.replacedBy ? `; the spec now uses ${e.replacedBy.code}${replacement ? ` (${replacement.name})` : ""} instead` : "";
+    const instead = e.replacedBy
+      ? `; the spec now uses ${e.replacedBy.code}${replacement ? ` (${replacement.name})` : ""} instead`
+      : "";
     out.push({
-      ...change("error-code-removed", code, `error code ${code} (${e.name}) removed${instead}`, e.name, null, pointer(oldModel, e.definition), null),
+      ...change(
+        "error-code-removed",
+        code,
+        `error code ${code} (${e.name}) removed${instead}`,
+        e.name,
+        null,
+        pointer(oldModel, e.definition),
+        null,
+      ),
       source: e.replacedBy?.source ?? e.source,
     });
   }
@@ -177,7 +211,13 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
   const entries = (m: ProtocolModel) => {
     const map = new Map<string, { key: string; scope: MetaScope; required: boolean; definition: string | null }>();
     for (const k of m.metaKeys) {
-      for (const scope of k.scopes) map.set(`${k.key} ${scope}`, { key: k.key, scope, required: k.requiredIn.includes(scope), definition: k.definitionIn[scope] ?? k.definition });
+      for (const scope of k.scopes)
+        map.set(`${k.key} ${scope}`, {
+          key: k.key,
+          scope,
+          required: k.requiredIn.includes(scope),
+          definition: k.definitionIn[scope] ?? k.definition,
+        });
     }
     return map;
   };
@@ -186,7 +226,8 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
   // New obligations bind who writes in the new release; lost keys hurt who read them in the old one.
   const newWriters = keyWriters(oldModel, newModel);
   const oldWriters = keyWriters(newModel, oldModel);
-  const pointer = (m: ProtocolModel, definition: string | null) => (definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null);
+  const pointer = (m: ProtocolModel, definition: string | null) =>
+    definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null;
   const push = (
     id: Finding["id"],
     e: { key: string; scope: MetaScope; definition: string | null },
@@ -242,7 +283,17 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
   }
   for (const [id, e] of before) {
     if (!after.has(id)) {
-      push("meta-key-removed", e, `_meta key \`${e.key}\` removed from ${e.scope}s`, state(e.required), null, pointer(oldModel, e.definition), null, EFFECT.removed, oldWriters);
+      push(
+        "meta-key-removed",
+        e,
+        `_meta key \`${e.key}\` removed from ${e.scope}s`,
+        state(e.required),
+        null,
+        pointer(oldModel, e.definition),
+        null,
+        EFFECT.removed,
+        oldWriters,
+      );
     }
   }
   return out;
@@ -252,7 +303,10 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
  * Who writes a key: the producers of the definition declaring it in that scope, or else of the
  * whole scope. null when only methods missing from the other release reach that definition.
  */
-function keyWriters(other: ProtocolModel, model: ProtocolModel): (scope: MetaScope, definition: string | null) => Set<Side> | null {
+function keyWriters(
+  other: ProtocolModel,
+  model: ProtocolModel,
+): (scope: MetaScope, definition: string | null) => Set<Side> | null {
   const producers = definitionProducers(model);
   const methods = definitionMethods(model);
   const otherMethods = new Set(other.methods.map((m) => m.name));

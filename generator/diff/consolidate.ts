@@ -33,7 +33,12 @@ export function consolidate(findings: readonly Finding[], oldModel: ProtocolMode
 interface Entry {
   head: Finding;
   /** Overrides of the head's fields for the entry itself. */
-  override: Partial<Pick<Change, "id" | "message" | "subjectKind" | "subject" | "path" | "before" | "after" | "severity" | "level" | "source">>;
+  override: Partial<
+    Pick<
+      Change,
+      "id" | "message" | "subjectKind" | "subject" | "path" | "before" | "after" | "severity" | "level" | "source"
+    >
+  >;
   members: Finding[];
 }
 
@@ -110,7 +115,10 @@ function toChange(e: Entry): Change {
     newPointer: head.newPointer,
     severity: override.severity ?? e.members.map((f) => f.severity).reduce(merge),
     level: override.level ?? head.level ?? "wire",
-    source: override.source !== undefined ? override.source : (head.source ?? e.members.find((f) => f.source)?.source ?? null),
+    source:
+      override.source !== undefined
+        ? override.source
+        : (head.source ?? e.members.find((f) => f.source)?.source ?? null),
     locations,
   };
 }
@@ -125,7 +133,9 @@ function names(list: readonly string[], max = 4): string {
 }
 
 function under(path: string, prefix: string): boolean {
-  return prefix === "" ? path !== "" : path.startsWith(prefix + ".") || path.startsWith(prefix + "[") || path.startsWith(prefix + "{");
+  return prefix === ""
+    ? path !== ""
+    : path.startsWith(prefix + ".") || path.startsWith(prefix + "[") || path.startsWith(prefix + "{");
 }
 
 /**
@@ -141,9 +151,22 @@ function foldBatches(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMode
     const shapes = new Set(arrays.map((m) => shapeKey(deref(declared(model), m))));
     const named = new Set(arrays.flatMap((m) => (m.ref === undefined ? [] : [m.ref])));
     for (const [name, { schema: node }] of model.definitions) if (shapes.has(shapeKey(node))) named.add(name);
-    const members = pool.open((x) => x.id === (added ? "union-member-added" : "union-member-removed") && pointers.has((added ? x.newPointer : x.oldPointer) ?? ""));
-    const definitions = pool.open((x) => x.id === (added ? "definition-added" : "definition-removed") && named.has(x.subject));
-    const entry = pool.entry(f, definitions.length === 0 ? {} : { message: `${f.message} (${names(definitions.map((d) => d.subject))} ${added ? "added" : "removed"} with them)` });
+    const members = pool.open(
+      (x) =>
+        x.id === (added ? "union-member-added" : "union-member-removed") &&
+        pointers.has((added ? x.newPointer : x.oldPointer) ?? ""),
+    );
+    const definitions = pool.open(
+      (x) => x.id === (added ? "definition-added" : "definition-removed") && named.has(x.subject),
+    );
+    const entry = pool.entry(
+      f,
+      definitions.length === 0
+        ? {}
+        : {
+            message: `${f.message} (${names(definitions.map((d) => d.subject))} ${added ? "added" : "removed"} with them)`,
+          },
+    );
     for (const x of [...members, ...definitions]) pool.fold(entry, x);
   }
 }
@@ -152,7 +175,9 @@ function foldBatches(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMode
 function foldLoosened(pool: Pool): void {
   for (const l of pool.open((f) => f.id === "loosened")) {
     const entry = pool.entry(l);
-    for (const f of pool.open((x) => x.subject === l.subject && x.subjectKind === l.subjectKind && x.level !== "description")) {
+    for (const f of pool.open(
+      (x) => x.subject === l.subject && x.subjectKind === l.subjectKind && x.level !== "description",
+    )) {
       if (under(f.path, l.path) && f.id === "property-removed") pool.fold(entry, f);
       else if (f.path === l.path && f.level === "types") pool.fold(entry, f);
     }
@@ -200,10 +225,18 @@ function foldIntoMethods(pool: Pool, oldModel: ProtocolModel, newModel: Protocol
   }
   const owners = (model: ProtocolModel, definition: string) =>
     model.methods
-      .filter((m) => m.definition === definition || m.params?.definition === definition || m.results.includes(definition) || m.response === definition)
+      .filter(
+        (m) =>
+          m.definition === definition ||
+          m.params?.definition === definition ||
+          m.results.includes(definition) ||
+          m.response === definition,
+      )
       .map((m) => m.name);
   const unions = messageUnionNames(oldModel, newModel);
-  for (const f of pool.open((x) => (x.id === "union-member-added" || x.id === "union-member-removed") && unions.has(x.subject) && x.path === "")) {
+  for (const f of pool.open(
+    (x) => (x.id === "union-member-added" || x.id === "union-member-removed") && unions.has(x.subject) && x.path === "",
+  )) {
     const [member] = (f.id === "union-member-added" ? f.cause?.references?.new : f.cause?.references?.old) ?? [];
     const model = f.id === "union-member-added" ? newModel : oldModel;
     const target = member === undefined ? undefined : owners(model, member).find((m) => methodEntries.has(m));
@@ -242,13 +275,23 @@ function foldExtracted(pool: Pool, oldModel: ProtocolModel, newModel: ProtocolMo
     });
   }
   const oldParams = new Map(oldModel.methods.map((m) => [m.name, m.params]));
-  const named = new Set(newModel.methods.filter((m) => m.params && m.params.path.length === 0 && (oldParams.get(m.name)?.path.length ?? 0) > 0).map((m) => m.params!.definition));
+  const named = new Set(
+    newModel.methods
+      .filter((m) => m.params && m.params.path.length === 0 && (oldParams.get(m.name)?.path.length ?? 0) > 0)
+      .map((m) => m.params!.definition),
+  );
   // Each request's response and each error now have a definition of their own; the envelope carried them before.
   const oldResponses = new Map(oldModel.methods.map((m) => [m.name, m.response]));
-  for (const m of newModel.methods) if (m.response && oldResponses.has(m.name) && oldResponses.get(m.name) === null) named.add(m.response);
+  for (const m of newModel.methods)
+    if (m.response && oldResponses.has(m.name) && oldResponses.get(m.name) === null) named.add(m.response);
   const oldCodes = new Set(oldModel.errorCodes.map((e) => e.code));
-  for (const e of newModel.errorCodes) if (e.definition && oldCodes.has(e.code) && !oldModel.definitions.has(e.definition)) named.add(e.definition);
-  const extracted = pool.open((f) => f.id === "definition-added" && (named.has(f.subject) || inlineShapes.has(shapeKey(newModel.definitions.get(f.subject)!.schema))));
+  for (const e of newModel.errorCodes)
+    if (e.definition && oldCodes.has(e.code) && !oldModel.definitions.has(e.definition)) named.add(e.definition);
+  const extracted = pool.open(
+    (f) =>
+      f.id === "definition-added" &&
+      (named.has(f.subject) || inlineShapes.has(shapeKey(newModel.definitions.get(f.subject)!.schema))),
+  );
   if (extracted.length === 0) return;
   const entry = pool.entry(extracted[0]!, {
     id: "definition-extracted",
@@ -267,9 +310,11 @@ function foldMoves(pool: Pool): void {
   const state = (f: Finding) => (f.cause?.required === true ? "required" : "optional");
   const key = (f: Finding, shape: string | null) => `${f.subjectKind} ${f.path} ${state(f)} ${shape ?? ""}`;
   const removals = new Map<string, Finding[]>();
-  for (const f of pool.open((x) => x.id === "property-removed")) removals.set(key(f, f.before), [...(removals.get(key(f, f.before)) ?? []), f]);
+  for (const f of pool.open((x) => x.id === "property-removed"))
+    removals.set(key(f, f.before), [...(removals.get(key(f, f.before)) ?? []), f]);
   const additions = new Map<string, Finding[]>();
-  for (const f of pool.open((x) => x.id === "property-added")) additions.set(key(f, f.after), [...(additions.get(key(f, f.after)) ?? []), f]);
+  for (const f of pool.open((x) => x.id === "property-added"))
+    additions.set(key(f, f.after), [...(additions.get(key(f, f.after)) ?? []), f]);
   for (const [k, from] of removals) {
     const to = additions.get(k);
     if (!to) continue;
@@ -309,7 +354,12 @@ function foldDeprecations(pool: Pool): void {
   for (const group of bySource.values()) {
     const head = group.find((f) => f.subjectKind === "method") ?? group[0]!;
     const all = group.map(deprecatedName);
-    const entry = pool.entry(head, group.length === 1 ? {} : { message: `${head.id === "deprecated" ? "now" : "no longer"} deprecated: ${names(all, 6)}` });
+    const entry = pool.entry(
+      head,
+      group.length === 1
+        ? {}
+        : { message: `${head.id === "deprecated" ? "now" : "no longer"} deprecated: ${names(all, 6)}` },
+    );
     for (const f of group) pool.fold(entry, f);
   }
   const deprecatedAt = new Map<string, Finding>();
@@ -331,7 +381,8 @@ function findingsWithId(pool: Pool, id: ChangeId): Finding[] {
 function foldReferencedDefinitions(pool: Pool): void {
   for (const f of pool.open((x) => x.id === "definition-added" || x.id === "definition-removed")) {
     const added = f.id === "definition-added";
-    const refers = (x: Finding) => x.id !== f.id && ((added ? x.cause?.references?.new : x.cause?.references?.old) ?? []).includes(f.subject);
+    const refers = (x: Finding) =>
+      x.id !== f.id && ((added ? x.cause?.references?.new : x.cause?.references?.old) ?? []).includes(f.subject);
     const entry = pool.madeSoFar().find((e) => e.members.some(refers));
     const single = entry ? undefined : pool.open((x) => x !== f && refers(x))[0];
     if (entry) pool.fold(entry, f);
@@ -369,13 +420,18 @@ export function deprecatedName(l: Pick<Location, "id" | "subject" | "path" | "be
 /** A description that starts saying "deprecated": the schema's own deprecation notice. */
 export function gainsDeprecated(c: Pick<Change, "id" | "before" | "after">): boolean {
   const flags = (text: string | null) => (text === null ? [] : text.split(", "));
-  return c.id === "description-changed" && flags(c.after).includes("deprecated") && !flags(c.before).includes("deprecated");
+  return (
+    c.id === "description-changed" && flags(c.after).includes("deprecated") && !flags(c.before).includes("deprecated")
+  );
 }
 
 /** The same change at the same path of several definitions (`resultType` in every result) is one entry. */
 function foldRepeats(pool: Pool): void {
   const groups = new Map<string, Finding[]>();
-  const repeatable = (f: Finding) => f.subjectKind === "definition" && (f.path !== "" || f.id === "description-changed") && f.id !== "definition-renamed";
+  const repeatable = (f: Finding) =>
+    f.subjectKind === "definition" &&
+    (f.path !== "" || f.id === "description-changed") &&
+    f.id !== "definition-renamed";
   for (const f of pool.open(repeatable)) {
     const k = JSON.stringify([f.id, f.path, f.before, f.after, f.level ?? "wire"]);
     groups.set(k, [...(groups.get(k) ?? []), f]);

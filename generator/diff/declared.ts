@@ -10,7 +10,10 @@ const views = new WeakMap<ProtocolModel, NormalisedSchema>();
 export function declared(model: ProtocolModel): NormalisedSchema {
   const known = views.get(model);
   if (known) return known;
-  const view: NormalisedSchema = { ...model.schema, definitions: new Map([...model.definitions].map(([name, d]) => [name, d.schema])) };
+  const view: NormalisedSchema = {
+    ...model.schema,
+    definitions: new Map([...model.definitions].map(([name, d]) => [name, d.schema])),
+  };
   views.set(model, view);
   return view;
 }

@@ -9,7 +9,8 @@ export function describe(node: SchemaNode): string {
   if (members) return members.map(describe).join(" | ");
   if (node.allOf) return node.allOf.map(describe).join(" & ");
   if (node.items) return `${wrap(describe(node.items))}[]`;
-  if (node.properties && node.properties.length > 0) return `{ ${node.properties.map((p) => p.name + (p.required ? "" : "?")).join(", ")} }`;
+  if (node.properties && node.properties.length > 0)
+    return `{ ${node.properties.map((p) => p.name + (p.required ? "" : "?")).join(", ")} }`;
   if (!node.type) return "any";
   return node.type.map((t) => (t === "object" && node.additionalProperties ? "object (open)" : t)).join(" | ");
 }

@@ -1,9 +1,27 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compare } from "../common/code-point-order.ts";
-import { SUBJECT_ORDER, SIDES, type Change, type ChangeId, type DiffRelease, type DiffReport, type DiffSummary, type Finding, type Location, type Side } from "./change.ts";
+import {
+  SUBJECT_ORDER,
+  SIDES,
+  type Change,
+  type ChangeId,
+  type DiffRelease,
+  type DiffReport,
+  type DiffSummary,
+  type Finding,
+  type Location,
+  type Side,
+} from "./change.ts";
 import { compareDefinitions } from "./compare-definitions.ts";
 import { compareMethods } from "./compare-methods.ts";
-import { compareBatches, compareDeprecations, compareDialect, compareEra, compareErrorCodes, compareMetaKeys } from "./compare-protocol.ts";
+import {
+  compareBatches,
+  compareDeprecations,
+  compareDialect,
+  compareEra,
+  compareErrorCodes,
+  compareMetaKeys,
+} from "./compare-protocol.ts";
 import { consolidate } from "./consolidate.ts";
 import { declared } from "./declared.ts";
 import { detectRenames } from "./renames.ts";
@@ -15,7 +33,13 @@ export { MIRROR_ID } from "./change.ts";
 /** Everything that changed from `oldModel` to `newModel`, each change rated for clients and servers. */
 export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): DiffReport {
   const entries = consolidate(findChanges(oldModel, newModel), oldModel, newModel);
-  return report(oldModel, newModel, entries.map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] })).sort(byPosition));
+  return report(
+    oldModel,
+    newModel,
+    entries
+      .map((e) => ({ ...e, locations: [e.locations[0]!, ...e.locations.slice(1).sort(byPosition)] }))
+      .sort(byPosition),
+  );
 }
 
 /** What the comparers find, one finding per place, in a stable order: the input of `consolidate`. */
@@ -42,7 +66,9 @@ export function findChanges(oldModel: ProtocolModel, newModel: ProtocolModel): F
 /** Keeps the changes that concern the given sides (all of them for "both"). */
 export function forSide(diff: DiffReport, side: Side | "both"): DiffReport {
   if (side === "both") return diff;
-  const changes = diff.changes.filter((c) => c.severity[side] !== "none").map((c) => ({ ...c, locations: c.locations.filter((l) => l.severity[side] !== "none") }));
+  const changes = diff.changes
+    .filter((c) => c.severity[side] !== "none")
+    .map((c) => ({ ...c, locations: c.locations.filter((l) => l.severity[side] !== "none") }));
   return { ...diff, changes, summary: summarise(changes) };
 }
 
@@ -61,7 +87,14 @@ function report(oldModel: ProtocolModel, newModel: ProtocolModel, changes: Chang
 }
 
 function release(m: ProtocolModel): DiffRelease {
-  return { version: m.version, file: m.file, era: m.era, dialect: m.dialect, schemaPage: m.schemaPage, typescript: m.typescript };
+  return {
+    version: m.version,
+    file: m.file,
+    era: m.era,
+    dialect: m.dialect,
+    schemaPage: m.schemaPage,
+    typescript: m.typescript,
+  };
 }
 
 /** Definition → the methods it is the message, params or a result of, in either model: readers look for methods. */
@@ -75,7 +108,11 @@ function methodsOf(models: readonly ProtocolModel[], changes: readonly Change[])
   const found = new Map<string, Set<string>>();
   for (const model of models) {
     for (const m of model.methods) {
-      const defs = [m.definition, ...(m.params && m.params.path.length === 0 ? [m.params.definition] : []), ...m.results];
+      const defs = [
+        m.definition,
+        ...(m.params && m.params.path.length === 0 ? [m.params.definition] : []),
+        ...m.results,
+      ];
       for (const d of defs) if (subjects.has(d)) found.set(d, (found.get(d) ?? new Set()).add(m.name));
     }
   }
@@ -88,7 +125,10 @@ function summarise(changes: readonly Change[]): DiffSummary {
   return {
     total: changes.length,
     locations: changes.reduce((n, c) => n + c.locations.length, 0),
-    breaking: { client: changes.filter((c) => c.severity.client === "breaking").length, server: changes.filter((c) => c.severity.server === "breaking").length },
+    breaking: {
+      client: changes.filter((c) => c.severity.client === "breaking").length,
+      server: changes.filter((c) => c.severity.server === "breaking").length,
+    },
     byId,
   };
 }

@@ -14,7 +14,13 @@ import type { ProjectPaths } from "../project/project.ts";
  * `<old>`/`<new>` of `diff`: a release in the locks (pulled if missing), or a schema file (or a
  * folder holding schema.json) such as an unreleased draft, which is read as is.
  */
-export async function loadDiffSide(paths: ProjectPaths, lock: Lock, arg: string, sources: SchemaSources, cwd: string): Promise<ProtocolModel> {
+export async function loadDiffSide(
+  paths: ProjectPaths,
+  lock: Lock,
+  arg: string,
+  sources: SchemaSources,
+  cwd: string,
+): Promise<ProtocolModel> {
   if (lock.versions.has(arg)) {
     const [model] = await loadModels(paths, { releases: [arg], ...sources });
     return model!;
@@ -22,17 +28,25 @@ export async function loadDiffSide(paths: ProjectPaths, lock: Lock, arg: string,
   const file = schemaFileOf(resolve(cwd, arg));
   // Something shaped like a path is a file the user expected to exist: a failure, not a usage error.
   if (!file && (arg.includes("/") || arg.includes(sep) || arg.endsWith(".json"))) {
-    throw new BindgenError(resolve(cwd, arg), "", "a readable schema file (or a folder holding schema.json)", "file not found");
+    throw new BindgenError(
+      resolve(cwd, arg),
+      "",
+      "a readable schema file (or a folder holding schema.json)",
+      "file not found",
+    );
   }
   if (!file) {
-    throw new UsageError(`unknown release "${arg}": not in the lock and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`);
+    throw new UsageError(
+      `unknown release "${arg}": not in the lock and not a schema file (known: ${[...lock.versions.keys()].join(", ")})`,
+    );
   }
   return buildModel(versionOfPath(file), loadSchema(file), loadFacts(paths.factsFile));
 }
 
 function schemaFileOf(path: string): string | undefined {
   if (!existsSync(path)) return undefined;
-  if (statSync(path).isDirectory()) return existsSync(join(path, "schema.json")) ? join(path, "schema.json") : undefined;
+  if (statSync(path).isDirectory())
+    return existsSync(join(path, "schema.json")) ? join(path, "schema.json") : undefined;
   return path;
 }
 

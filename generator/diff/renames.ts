@@ -19,7 +19,12 @@ export type RenameMatch = "same shape" | "same shape after refs" | "same shape b
  * loose; within a tier only a unique pairing counts, so a guess never picks between look-alikes.
  * Every tier is symmetric, so `diff b a` finds the same pairs the other way round.
  */
-export function detectRenames(oldSchema: NormalisedSchema, newSchema: NormalisedSchema, removed: readonly string[], added: readonly string[]): Rename[] {
+export function detectRenames(
+  oldSchema: NormalisedSchema,
+  newSchema: NormalisedSchema,
+  removed: readonly string[],
+  added: readonly string[],
+): Rename[] {
   const left = new Set(removed);
   const right = new Set(added);
   const out: Rename[] = [];
@@ -35,7 +40,13 @@ export function detectRenames(oldSchema: NormalisedSchema, newSchema: Normalised
       (name) => tier.key(oldSchema, oldSchema.definitions.get(name)!),
       (name) => tier.key(newSchema, newSchema.definitions.get(name)!),
       (from, to) => {
-        out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: newSchema.definitions.get(to)!, match: tier.match });
+        out.push({
+          from,
+          to,
+          oldNode: oldSchema.definitions.get(from)!,
+          newNode: newSchema.definitions.get(to)!,
+          match: tier.match,
+        });
       },
     );
   }
@@ -51,7 +62,13 @@ export function detectRenames(oldSchema: NormalisedSchema, newSchema: Normalised
     (n) => wrappedKey(oldSchema, n),
     (n) => key(newSchema, newSchema.definitions.get(n)!),
     (from, to) => {
-      out.push({ from, to, oldNode: soleProperty(oldSchema.definitions.get(from)!)!, newNode: newSchema.definitions.get(to)!, match: "unwrapped" });
+      out.push({
+        from,
+        to,
+        oldNode: soleProperty(oldSchema.definitions.get(from)!)!,
+        newNode: newSchema.definitions.get(to)!,
+        match: "unwrapped",
+      });
     },
   );
   pairUnique(
@@ -60,7 +77,13 @@ export function detectRenames(oldSchema: NormalisedSchema, newSchema: Normalised
     (n) => key(oldSchema, oldSchema.definitions.get(n)!),
     (n) => wrappedKey(newSchema, n),
     (from, to) => {
-      out.push({ from, to, oldNode: oldSchema.definitions.get(from)!, newNode: soleProperty(newSchema.definitions.get(to)!)!, match: "unwrapped" });
+      out.push({
+        from,
+        to,
+        oldNode: oldSchema.definitions.get(from)!,
+        newNode: soleProperty(newSchema.definitions.get(to)!)!,
+        match: "unwrapped",
+      });
     },
   );
   return out.sort((a, b) => compare(a.from, b.from));
@@ -68,12 +91,19 @@ export function detectRenames(oldSchema: NormalisedSchema, newSchema: Normalised
 
 /** The one property of a wrapper object, if that property is itself an object with structure worth matching. */
 function soleProperty(node: SchemaNode): SchemaNode | undefined {
-  const inner = node.properties?.length === 1 && !node.anyOf && !node.oneOf && !node.allOf ? node.properties[0]!.schema : undefined;
+  const inner =
+    node.properties?.length === 1 && !node.anyOf && !node.oneOf && !node.allOf ? node.properties[0]!.schema : undefined;
   return inner && (inner.properties?.length ?? 0) > 0 ? inner : undefined;
 }
 
 /** Matches names whose keys are equal and unique on both sides; matched names leave the pools. */
-function pairUnique(left: Set<string>, right: Set<string>, leftKey: (n: string) => string, rightKey: (n: string) => string, onPair: (l: string, r: string) => void): void {
+function pairUnique(
+  left: Set<string>,
+  right: Set<string>,
+  leftKey: (n: string) => string,
+  rightKey: (n: string) => string,
+  onPair: (l: string, r: string) => void,
+): void {
   const group = (names: Set<string>, key: (n: string) => string) => {
     const byKey = new Map<string, string[]>();
     for (const n of [...names].sort(compare)) byKey.set(key(n), [...(byKey.get(key(n)) ?? []), n]);

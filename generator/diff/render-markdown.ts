@@ -1,11 +1,30 @@
-import { SIDES, SUBJECT_ORDER, type Change, type DiffReport, type Severity, type Side, type SubjectKind } from "./change.ts";
+import {
+  SIDES,
+  SUBJECT_ORDER,
+  type Change,
+  type DiffReport,
+  type Severity,
+  type Side,
+  type SubjectKind,
+} from "./change.ts";
 import { isBreaking } from "./index.ts";
 import { deprecatedName, gainsDeprecated } from "./consolidate.ts";
 import { merge } from "./severity.ts";
 
 /** What a maintainer acts on, in the order the summary lists it. */
 type Topic =
-  "era" | "batches" | "methods-removed" | "methods-added" | "methods-reshaped" | "required" | "error-codes" | "deprecations" | "undeprecations" | "meta-keys" | "other" | "no-wire";
+  | "era"
+  | "batches"
+  | "methods-removed"
+  | "methods-added"
+  | "methods-reshaped"
+  | "required"
+  | "error-codes"
+  | "deprecations"
+  | "undeprecations"
+  | "meta-keys"
+  | "other"
+  | "no-wire";
 
 const TOPIC_TITLE: Record<Topic, string> = {
   era: "Era",
@@ -48,11 +67,19 @@ export function renderMarkdown(diff: DiffReport, options: MarkdownOptions = {}):
   const sides = side === "both" ? SIDES : [side];
   const lines: string[] = [`# MCP schema changes: ${diff.old.version} → ${diff.new.version}`, ""];
   const breaking = diff.changes.filter((c) => isBreaking(c, side));
-  const counts = sides.map((s) => `${diff.changes.filter((c) => c.severity[s] === "breaking").length} for ${s}s`).join(", ");
-  lines.push(`**${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}** (${counts}) of ${diff.summary.total} · ${releaseLinks(diff)}`, "");
+  const counts = sides
+    .map((s) => `${diff.changes.filter((c) => c.severity[s] === "breaking").length} for ${s}s`)
+    .join(", ");
+  lines.push(
+    `**${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}** (${counts}) of ${diff.summary.total} · ${releaseLinks(diff)}`,
+    "",
+  );
   const withoutTypescript = [diff.old, diff.new].filter((r) => r.typescript === null).map((r) => r.version);
   if (withoutTypescript.length > 0) {
-    lines.push(`No schema.ts was pulled for ${withoutTypescript.join(" and ")}: deprecations come from schema/facts.json alone.`, "");
+    lines.push(
+      `No schema.ts was pulled for ${withoutTypescript.join(" and ")}: deprecations come from schema/facts.json alone.`,
+      "",
+    );
   }
   if (diff.changes.length === 0) {
     lines.push("No changes.", "");
@@ -92,8 +119,18 @@ export function renderMarkdown(diff: DiffReport, options: MarkdownOptions = {}):
   }
   if (rest.length > 0) {
     lines.push("## No wire change (low priority)", "");
-    lines.push("Descriptions that now say `deprecated`, MUST/SHOULD/MAY or name an `x-*` keyword, the schema file's dialect, changes only the generated types see, and moves.", "");
-    lines.push(`<details><summary>${rest.length} change${rest.length === 1 ? "" : "s"}</summary>`, "", ...rest.map((c) => line(c, sides, diff)), "", "</details>", "");
+    lines.push(
+      "Descriptions that now say `deprecated`, MUST/SHOULD/MAY or name an `x-*` keyword, the schema file's dialect, changes only the generated types see, and moves.",
+      "",
+    );
+    lines.push(
+      `<details><summary>${rest.length} change${rest.length === 1 ? "" : "s"}</summary>`,
+      "",
+      ...rest.map((c) => line(c, sides, diff)),
+      "",
+      "</details>",
+      "",
+    );
   }
   return lines.join("\n");
 }
@@ -105,13 +142,19 @@ function legend(sides: readonly Side[], diff: DiffReport, short: boolean): strin
   // Terms are defined where the report uses them, once.
   const terms = [
     ...(diff.changes.some((c) => c.id === "era-changed")
-      ? ["**Era**: legacy releases open a session with `initialize`; modern ones are discovered with `server/discover` and carry the protocol version in every request's `_meta`."]
+      ? [
+          "**Era**: legacy releases open a session with `initialize`; modern ones are discovered with `server/discover` and carry the protocol version in every request's `_meta`.",
+        ]
       : []),
     ...(diff.changes.some((c) => c.id === "batches-added" || c.id === "batches-removed")
-      ? ["**Batch**: a JSON array of JSON-RPC messages sent as one (JSON-RPC 2.0 section 6); a batch of requests is answered with an array of responses."]
+      ? [
+          "**Batch**: a JSON array of JSON-RPC messages sent as one (JSON-RPC 2.0 section 6); a batch of requests is answered with an array of responses.",
+        ]
       : []),
     ...(diff.changes.some((c) => /\binput\b/.test(c.message))
-      ? ["**Input request**: a modern server→client request (sampling, elicitation, roots) sent inside an `input_required` result instead of as its own JSON-RPC request."]
+      ? [
+          "**Input request**: a modern server→client request (sampling, elicitation, roots) sent inside an `input_required` result instead of as its own JSON-RPC request.",
+        ]
       : []),
     "**Places**: a change that applies in many definitions is listed once; `--format json` lists every place in `locations`.",
   ];
@@ -119,7 +162,8 @@ function legend(sides: readonly Side[], diff: DiffReport, short: boolean): strin
 }
 
 function releaseLinks(diff: DiffReport): string {
-  const link = (r: DiffReport["old"]) => (r.schemaPage ? `[${r.version} schema](${r.schemaPage})` : `${r.version} schema`);
+  const link = (r: DiffReport["old"]) =>
+    r.schemaPage ? `[${r.version} schema](${r.schemaPage})` : `${r.version} schema`;
   return `${link(diff.old)} → ${link(diff.new)}`;
 }
 
@@ -164,7 +208,9 @@ function topicOf(c: Change): Topic {
 
 function byTopic(changes: readonly Change[]): [Topic, Change[]][] {
   const order = Object.keys(TOPIC_TITLE) as Topic[];
-  return order.map((t) => [t, changes.filter((c) => topicOf(c) === t)] as [Topic, Change[]]).filter(([, g]) => g.length > 0);
+  return order
+    .map((t) => [t, changes.filter((c) => topicOf(c) === t)] as [Topic, Change[]])
+    .filter(([, g]) => g.length > 0);
 }
 
 function icons(c: Change, sides: readonly Side[]): string {
@@ -192,7 +238,8 @@ function summaryItems(topic: Topic, group: readonly Change[], sides: readonly Si
 
 function summaryNames(topic: Topic, c: Change): string[] {
   const code = (s: string) => `\`${s}\``;
-  if (topic === "deprecations" || topic === "undeprecations") return c.locations.filter((l) => l.id === c.id).map((l) => code(deprecatedName(l)));
+  if (topic === "deprecations" || topic === "undeprecations")
+    return c.locations.filter((l) => l.id === c.id).map((l) => code(deprecatedName(l)));
   if (c.subjectKind === "meta-key") return [`${code(c.subject)} (${c.path}s)`];
   const replacement = c.id === "error-code-removed" ? /now uses (-?\d+)/.exec(c.message)?.[1] : undefined;
   if (c.subjectKind === "error-code") return [`${code(c.subject)}${replacement ? ` → ${code(replacement)}` : ""}`];
@@ -205,7 +252,11 @@ function line(c: Change, sides: readonly Side[], diff: DiffReport): string {
   // Shared types (content blocks, capabilities) serve many methods; name them only where that helps.
   const methods =
     c.subjectKind === "definition" && c.level !== "types"
-      ? [...new Set(c.locations.filter((l) => l.subjectKind === "definition").flatMap((l) => diff.methodsOf[l.subject] ?? []))].sort()
+      ? [
+          ...new Set(
+            c.locations.filter((l) => l.subjectKind === "definition").flatMap((l) => diff.methodsOf[l.subject] ?? []),
+          ),
+        ].sort()
       : [];
   const used = methods.length > 0 && methods.length <= 3 ? ` (${methods.map((m) => `\`${m}\``).join(", ")})` : "";
   return `- ${icons(c, sides)} ${c.message}${used}${source}${links(c, diff)}${places}`;

@@ -16,7 +16,9 @@ export function messageUnionNames(...models: readonly ProtocolModel[]): Set<stri
 }
 
 /** The union of every message (`JSONRPCMessage`), found by its role in the model; undefined where the schema has none. */
-export function messageUnionOf(model: ProtocolModel): { readonly definition: DefinitionModel; readonly writers: Set<Side> } | undefined {
+export function messageUnionOf(
+  model: ProtocolModel,
+): { readonly definition: DefinitionModel; readonly writers: Set<Side> } | undefined {
   const union = model.messageUnions.find((u) => u.role === "message");
   const definition = union === undefined ? undefined : model.definitions.get(union.name);
   if (union === undefined || definition === undefined) return undefined;
@@ -73,7 +75,8 @@ function walkMethods(model: ProtocolModel, visit: (definition: string, method: s
       const caller = callerOf(direction);
       mark(m.definition, m.name, caller);
       if (m.params) mark(m.params.definition, m.name, caller);
-      for (const name of [...m.results, ...(m.response ? [m.response] : [])]) mark(name, m.name, caller === "client" ? "server" : "client");
+      for (const name of [...m.results, ...(m.response ? [m.response] : [])])
+        mark(name, m.name, caller === "client" ? "server" : "client");
     }
   }
 }
@@ -85,7 +88,10 @@ export function producersOf(
   newRoles: ReadonlyMap<string, ReadonlySet<Side>>,
   newName: string | null,
 ): Set<Side> {
-  const sides = new Set<Side>([...(oldName ? (oldRoles.get(oldName) ?? []) : []), ...(newName ? (newRoles.get(newName) ?? []) : [])]);
+  const sides = new Set<Side>([
+    ...(oldName ? (oldRoles.get(oldName) ?? []) : []),
+    ...(newName ? (newRoles.get(newName) ?? []) : []),
+  ]);
   return sides.size > 0 ? sides : new Set(SIDES);
 }
 

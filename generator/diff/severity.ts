@@ -50,6 +50,9 @@ export function same(severity: Severity): Record<Side, Severity> {
   return { client: severity, server: severity };
 }
 
-export function merge(a: Readonly<Record<Side, Severity>>, b: Readonly<Record<Side, Severity>>): Record<Side, Severity> {
+export function merge(
+  a: Readonly<Record<Side, Severity>>,
+  b: Readonly<Record<Side, Severity>>,
+): Record<Side, Severity> {
   return Object.fromEntries(SIDES.map((s) => [s, worst(a[s], b[s])])) as Record<Side, Severity>;
 }

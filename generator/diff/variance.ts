@@ -13,7 +13,11 @@ export function valueVariance(a: SchemaNode, b: SchemaNode): Variance {
 
 export type Variance = "same" | "widened" | "narrowed" | "changed";
 
-function fromSets<T>(before: ReadonlySet<T>, after: ReadonlySet<T>, covers: (set: ReadonlySet<T>, v: T) => boolean): Variance {
+function fromSets<T>(
+  before: ReadonlySet<T>,
+  after: ReadonlySet<T>,
+  covers: (set: ReadonlySet<T>, v: T) => boolean,
+): Variance {
   const lost = [...before].some((v) => !covers(after, v));
   const gained = [...after].some((v) => !covers(before, v));
   return lost && gained ? "changed" : lost ? "narrowed" : gained ? "widened" : "same";

@@ -14,12 +14,14 @@ export function emitClient(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/client.ts`;
   const where = model.schema.definitionsPointer;
   const method = (name: string): string => {
-    if (!model.methods.some((m) => m.name === name)) throw new BindgenError(model.file, where, `the method ${name}`, "connect reaches the release through it");
+    if (!model.methods.some((m) => m.name === name))
+      throw new BindgenError(model.file, where, `the method ${name}`, "connect reaches the release through it");
     return JSON.stringify(name);
   };
   const code = (name: string): number => {
     const found = model.errorCodes.find((e) => e.name === name)?.code;
-    if (found === undefined) throw new BindgenError(model.file, where, `the error code ${name} (schema/facts.json)`, "connect reads it");
+    if (found === undefined)
+      throw new BindgenError(model.file, where, `the error code ${name} (schema/facts.json)`, "connect reads it");
     return found;
   };
   const modern = model.era === "modern";

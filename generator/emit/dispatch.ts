@@ -24,12 +24,24 @@ export const emitDispatch: VersionEmitter = (model) => {
   // program importing a release's index, builders alone included.
   const code = (name: string): string => {
     const found = model.errorCodes.find((e) => e.name === name);
-    if (found === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `the error code ${name} (schema/facts.json)`, "dispatchers answer with it");
+    if (found === undefined)
+      throw new BindgenError(
+        model.file,
+        model.schema.definitionsPointer,
+        `the error code ${name} (schema/facts.json)`,
+        "dispatchers answer with it",
+      );
     return String(found.code);
   };
   const metaKey = (name: string): string => {
     const key = model.metaKeys.find((k) => k.name === name)?.key;
-    if (key === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, `a reserved _meta key "${name}"`, "dispatchers read it");
+    if (key === undefined)
+      throw new BindgenError(
+        model.file,
+        model.schema.definitionsPointer,
+        `a reserved _meta key "${name}"`,
+        "dispatchers read it",
+      );
     return key;
   };
   const { cancel, progress, resultTypeDefault } = model.dispatch;
@@ -39,12 +51,21 @@ export const emitDispatch: VersionEmitter = (model) => {
       )}, unsupportedProtocolVersion: ${code("UnsupportedProtocolVersion")}, missingRequiredClientCapability: ${code("MissingRequiredClientCapability")} }`
     : "null";
   const side = (side: "server" | "client"): string => {
-    const [requests, notifications] = side === "server" ? ["CLIENT_REQUEST_METHODS", "CLIENT_NOTIFICATION_METHODS"] : ["SERVER_REQUEST_METHODS", "SERVER_NOTIFICATION_METHODS"];
-    const resultType = side === "server" && resultTypeDefault !== null ? JSON.stringify({ key: resultTypeDefault.property, complete: resultTypeDefault.value }) : "null";
+    const [requests, notifications] =
+      side === "server"
+        ? ["CLIENT_REQUEST_METHODS", "CLIENT_NOTIFICATION_METHODS"]
+        : ["SERVER_REQUEST_METHODS", "SERVER_NOTIFICATION_METHODS"];
+    const resultType =
+      side === "server" && resultTypeDefault !== null
+        ? JSON.stringify({ key: resultTypeDefault.property, complete: resultTypeDefault.value })
+        : "null";
     return `requests: ${requests}, notifications: ${notifications}, requestMeta: ${side === "server" ? requestMeta : "null"}, resultType: ${resultType}`;
   };
   const inputParams = model.methods
-    .filter((m): m is MethodModel & { params: NonNullable<MethodModel["params"]> } => m.kind === "input" && m.params !== null && m.params.path.length === 0)
+    .filter(
+      (m): m is MethodModel & { params: NonNullable<MethodModel["params"]> } =>
+        m.kind === "input" && m.params !== null && m.params.path.length === 0,
+    )
     .map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.params.definition)}`);
   const handlerResult =
     modern && resultTypeDefault !== null
@@ -53,9 +74,15 @@ export const emitDispatch: VersionEmitter = (model) => {
           `export type HandlerResult<R> = DefaultedResult<R, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}>;`,
         ]
       : [`export type HandlerResult<R> = R;`];
-  const defaulted = modern && resultTypeDefault !== null ? `, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}` : "";
+  const defaulted =
+    modern && resultTypeDefault !== null
+      ? `, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}`
+      : "";
   const serverExtra = modern ? ", CapabilityCheck<T.ClientCapabilities>" : "";
-  const progressUpdate = progress === null ? "never" : `ProgressParams<Table, ${JSON.stringify(progress.method)}, ${JSON.stringify(progress.tokenParam)}>`;
+  const progressUpdate =
+    progress === null
+      ? "never"
+      : `ProgressParams<Table, ${JSON.stringify(progress.method)}, ${JSON.stringify(progress.tokenParam)}>`;
   const handlerTypes = [
     "HandlerTable",
     progress === null ? "" : "ProgressParams",
@@ -75,7 +102,9 @@ export const emitDispatch: VersionEmitter = (model) => {
         `import { CLIENT_NOTIFICATION_METHODS, CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS${hasInputs ? ", INPUT_REQUEST_METHODS" : ""} } from "./methods.js";`,
         `import { validateMessage${hasInputs ? ", validate, type DefinitionName" : ""} } from "./validate.js";`,
         `import { createDispatcher, type ${dispatcherType}, type DispatcherOptions, type DispatchRelease } from "${runtimeImport("dispatcher", 1)}";`,
-        hasInputs ? `import { createInputDispatcher, type InputDispatcher } from "${runtimeImport("input-requests", 1)}";` : "",
+        hasInputs
+          ? `import { createInputDispatcher, type InputDispatcher } from "${runtimeImport("input-requests", 1)}";`
+          : "",
         `import type { ${handlerTypes} } from "${runtimeImport("handlers", 1)}";`,
         `import { RpcError as AnyRpcError, type ReleaseRpcError } from "${runtimeImport("rpc-error", 1)}";`,
         `import type { ErrorCode } from "./errors.js";`,
@@ -90,7 +119,9 @@ export const emitDispatch: VersionEmitter = (model) => {
         `export type ProgressUpdate<Table> = ${progressUpdate};`,
         `/** What a ${model.version} request handler gets beside the params. \`Sends\` is the table of notifications this side may send. */`,
         `export type RequestContext<M extends string, P, Sends, C> = HandlerContext<M, P, Sends, ProgressUpdate<Sends>, C>;`,
-        modern ? `/** A server's request context: also \`requireClientCapability\`, which answers -32021 naming what the request's \`clientCapabilities\` lack. */` : "",
+        modern
+          ? `/** A server's request context: also \`requireClientCapability\`, which answers -32021 naming what the request's \`clientCapabilities\` lack. */`
+          : "",
         `export type ServerRequestContext<M extends string, P, C> = RequestContext<M, P, ServerNotifications, C>${modern ? ` & CapabilityCheck<T.ClientCapabilities>` : ""};`,
         ...handlerResult,
         `/** What a ${model.version} server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`. */`,
@@ -114,7 +145,9 @@ export const emitDispatch: VersionEmitter = (model) => {
         `  unreadableId: ${JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null")},`,
         `  validate: (message) => validateMessage(message),`,
         `};`,
-        hasInputs ? `const INPUT_PARAMS: { readonly [method: string]: DefinitionName } = { ${inputParams.join(", ")} };` : "",
+        hasInputs
+          ? `const INPUT_PARAMS: { readonly [method: string]: DefinitionName } = { ${inputParams.join(", ")} };`
+          : "",
         ``,
         `/** Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once${batches ? " (a batch with an array)" : ""} and never throws. */`,
         `export function createServerDispatcher<C = undefined>(handlers: ServerDispatchHandlers<C>, options: DispatcherOptions<C> = {}): ${dispatcherType}<C> {`,

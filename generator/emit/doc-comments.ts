@@ -28,7 +28,11 @@ export function docText(description: string, definitions: ReadonlySet<string>): 
 }
 
 /** The `docs` of a structure: the description (if any) and `@deprecated` (if so); none when both are absent. */
-export function docs(description: string | undefined, deprecated: boolean, definitions: ReadonlySet<string>): OptionalKind<JSDocStructure>[] {
+export function docs(
+  description: string | undefined,
+  deprecated: boolean,
+  definitions: ReadonlySet<string>,
+): OptionalKind<JSDocStructure>[] {
   if (description === undefined && !deprecated) return [];
   return [
     {

@@ -10,8 +10,12 @@ import { buildSourceFile, type StatementSink } from "./source-file.ts";
 /** Message types: the builders' outputs and what `parse` returns, runtime/messages.ts typed by the method tables. */
 function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
-  const alias = (name: string, type: string, docs: string, typeParameters: { name: string; constraint?: string; default?: string }[] = []) =>
-    file.addTypeAlias({ name, isExported: true, typeParameters, docs: [docs], type });
+  const alias = (
+    name: string,
+    type: string,
+    docs: string,
+    typeParameters: { name: string; constraint?: string; default?: string }[] = [],
+  ) => file.addTypeAlias({ name, isExported: true, typeParameters, docs: [docs], type });
   alias(
     "RequestEnvelope",
     'M extends RequestMethod ? { jsonrpc: "2.0"; id: T.RequestId; method: M } & ParamsField<ParamsOf<M>> : never',
@@ -76,7 +80,9 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
  * It reads `VERSION` and `MetaKey`, which the module calling it must have.
  */
 export function buildRequestCall(model: ProtocolModel, options: string): string {
-  return model.era === "modern" ? `statelessRequest(method, params, ${options}, VERSION, MetaKey)` : `sessionRequest(method, params, ${options}, MetaKey.progressToken)`;
+  return model.era === "modern"
+    ? `statelessRequest(method, params, ${options}, VERSION, MetaKey)`
+    : `sessionRequest(method, params, ${options}, MetaKey.progressToken)`;
 }
 
 function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -86,22 +92,45 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
     isExported: true,
     properties: modern
       ? [
-          { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
-          { name: "clientCapabilities", isReadonly: true, type: "T.ClientCapabilities", docs: ["Required: a server must not infer capabilities from earlier requests."] },
+          {
+            name: "id",
+            isReadonly: true,
+            type: "T.RequestId",
+            docs: ["Never `null`, never reused while a request with it is pending."],
+          },
+          {
+            name: "clientCapabilities",
+            isReadonly: true,
+            type: "T.ClientCapabilities",
+            docs: ["Required: a server must not infer capabilities from earlier requests."],
+          },
           {
             name: "protocolVersion",
             hasQuestionToken: true,
             isReadonly: true,
             type: "string",
-            docs: ["Defaults to this module's version: importing this module is the choice of version. Pass another to probe."],
+            docs: [
+              "Defaults to this module's version: importing this module is the choice of version. Pass another to probe.",
+            ],
           },
           { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation" },
           { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "T.LoggingLevel" },
           { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
-          { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>", docs: ["Further `_meta` keys; the reserved keys above win over them."] },
+          {
+            name: "extraMeta",
+            hasQuestionToken: true,
+            isReadonly: true,
+            type: "Readonly<JsonObject>",
+            docs: ["Further `_meta` keys; the reserved keys above win over them."],
+          },
         ]
       : [
-          { name: "id", isReadonly: true, type: "T.RequestId", docs: ["Never `null`, never reused while a request with it is pending."] },
+          {
+            name: "id",
+            isReadonly: true,
+            type: "T.RequestId",
+            docs: ["Never `null`, never reused while a request with it is pending."],
+          },
           { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "T.ProgressToken" },
           { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
         ],
@@ -132,7 +161,12 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   const facts = resultTypeFacts(model);
   if (modern && facts === null)
-    throw new BindgenError(model.file, model.schema.definitionsPointer, "a default resultType (schema/facts.json) for a stateless release", "its results always carry one");
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      "a default resultType (schema/facts.json) for a stateless release",
+      "its results always carry one",
+    );
   // What statelessResult takes: the key and its default, in the runtime's shape.
   const resultType = facts === null ? null : { key: facts.key, complete: facts.complete };
   const idType = model.envelope.errorIdOptional ? "T.RequestId | undefined" : "T.RequestId";
@@ -146,9 +180,17 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
           hasQuestionToken: true,
           isReadonly: true,
           type: openEnumType(model.dispatch.resultTypeDefault?.definition ?? null),
-          docs: [`Overrides the result's own \`${resultType.key}\`; the default is \`${JSON.stringify(resultType.complete)}\`.`],
+          docs: [
+            `Overrides the result's own \`${resultType.key}\`; the default is \`${JSON.stringify(resultType.complete)}\`.`,
+          ],
         },
-        { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "T.Implementation", docs: ["Written to `_meta` so the client can show who answered."] },
+        {
+          name: "serverInfo",
+          hasQuestionToken: true,
+          isReadonly: true,
+          type: "T.Implementation",
+          docs: ["Written to `_meta` so the client can show who answered."],
+        },
       ],
     });
   }
@@ -186,7 +228,13 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: "ERRORS", type: "ErrorCodeTable", initializer: "{ codes: ErrorCode, receiveOnly: RECEIVE_ONLY_ERROR_CODES }" }],
+    declarations: [
+      {
+        name: "ERRORS",
+        type: "ErrorCodeTable",
+        initializer: "{ codes: ErrorCode, receiveOnly: RECEIVE_ONLY_ERROR_CODES }",
+      },
+    ],
   });
   file.addFunction({
     name: "errorResponse",
@@ -219,7 +267,10 @@ export function addNotificationBuilder(file: StatementSink): void {
     docs: ["A notification: never an `id`, so the peer must not answer it."],
     parameters: [
       { name: "method", type: "M" },
-      { name: "...rest", type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]" },
+      {
+        name: "...rest",
+        type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]",
+      },
     ],
     returnType: "NotificationEnvelope<M>",
     statements: ["return notificationEnvelope(method, rest[0]) as NotificationEnvelope<M>;"],
@@ -231,7 +282,9 @@ export function addEncode(file: StatementSink, messageType: string): void {
   file.addFunction({
     name: "encode",
     isExported: true,
-    docs: ["Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify."],
+    docs: [
+      "Message → JSON text; the inverse of `parse`. Throws a RangeError only for values nested too deep for JSON.stringify.",
+    ],
     parameters: [{ name: "message", type: messageType }],
     returnType: "string",
     statements: ["return encodeMessage(message);"],
@@ -245,16 +298,25 @@ export function addEncode(file: StatementSink, messageType: string): void {
  */
 export function addModernErrorBuilders(
   file: StatementSink,
-  { idType, capabilitiesType, errors, supportedDefault }: { idType: string; capabilitiesType: string; errors: string; supportedDefault?: string },
+  {
+    idType,
+    capabilitiesType,
+    errors,
+    supportedDefault,
+  }: { idType: string; capabilitiesType: string; errors: string; supportedDefault?: string },
 ): void {
   file.addFunction({
     name: "unsupportedProtocolVersionError",
     isExported: true,
-    docs: ["-32022: carries the versions this server supports, so the client can pick one and retry instead of guessing."],
+    docs: [
+      "-32022: carries the versions this server supports, so the client can pick one and retry instead of guessing.",
+    ],
     parameters: [
       { name: "id", type: idType },
       { name: "requested", type: "string" },
-      supportedDefault === undefined ? { name: "supported", type: "readonly string[]" } : { name: "supported", type: "readonly string[]", initializer: supportedDefault },
+      supportedDefault === undefined
+        ? { name: "supported", type: "readonly string[]" }
+        : { name: "supported", type: "readonly string[]", initializer: supportedDefault },
     ],
     returnType: "ErrorEnvelope",
     statements: [`return unsupportedProtocolVersion(${errors}, id, requested, supported) as ErrorEnvelope;`],
@@ -313,7 +375,9 @@ function addParseEncode(file: StatementSink): void {
       { name: "options", type: "{ readonly validate?: boolean }", initializer: "{}" },
     ],
     returnType: "ParseOutcome<ParsedMessage>",
-    statements: ["return parseMessage(text, options.validate === true ? validateMessage : undefined) as ParseOutcome<ParsedMessage>;"],
+    statements: [
+      "return parseMessage(text, options.validate === true ? validateMessage : undefined) as ParseOutcome<ParsedMessage>;",
+    ],
   });
   addEncode(file, "Envelope | ParsedMessage");
 }
@@ -322,7 +386,15 @@ function addParseEncode(file: StatementSink): void {
 export function emitEnvelope(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/envelope.ts`;
   const modern = model.era === "modern";
-  if (modern) requireMetaKeys(model, ["protocolVersion", "clientCapabilities", "clientInfo", "logLevel", "progressToken", "serverInfo"]);
+  if (modern)
+    requireMetaKeys(model, [
+      "protocolVersion",
+      "clientCapabilities",
+      "clientInfo",
+      "logLevel",
+      "progressToken",
+      "serverInfo",
+    ]);
   else requireMetaKeys(model, ["progressToken"]);
   const http = modern ? model.http : null;
   const content = buildSourceFile(path, (file) => {
@@ -332,10 +404,17 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
       namedImports: ["NotificationMethod", "NotificationParamsOf", "ParamsOf", "RequestMethod", "ResultOf"],
       moduleSpecifier: "./methods.js",
     });
-    file.addImportDeclaration({ namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }], moduleSpecifier: "./errors.js" });
+    file.addImportDeclaration({
+      namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }],
+      moduleSpecifier: "./errors.js",
+    });
     file.addImportDeclaration({ namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
     file.addImportDeclaration({ namedImports: ["validateMessage"], moduleSpecifier: "./validate.js" });
-    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject", "ReadonlyInput"], moduleSpecifier: runtimeImport("json", 1) });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["JsonObject", "ReadonlyInput"],
+      moduleSpecifier: runtimeImport("json", 1),
+    });
     file.addImportDeclaration({
       namedImports: ["encodeMessage", "parseMessage", { name: "ParseOutcome", isTypeOnly: true }],
       moduleSpecifier: runtimeImport("jsonrpc", 1),
@@ -345,7 +424,9 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
         "errorEnvelope",
         ...(modern ? ["headerMismatch", "missingRequiredClientCapability"] : []),
         "notificationEnvelope",
-        ...(modern ? ["statelessRequest", "statelessResult", "unsupportedProtocolVersion"] : ["sessionRequest", "sessionResult"]),
+        ...(modern
+          ? ["statelessRequest", "statelessResult", "unsupportedProtocolVersion"]
+          : ["sessionRequest", "sessionResult"]),
         { name: "ErrorCodeTable", isTypeOnly: true },
       ],
       moduleSpecifier: runtimeImport("builders", 1),
@@ -361,8 +442,16 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
       namedImports: ["ErrorEnvelopeOf", "ParamsField", "ResultEnvelope", "UnknownMethodMessage", "ValidatedOf"],
       moduleSpecifier: runtimeImport("messages", 1),
     });
-    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 1) });
-    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ResultEnvelope"], moduleSpecifier: runtimeImport("messages", 1) });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["ParseFailure", "ParseOutcome"],
+      moduleSpecifier: runtimeImport("jsonrpc", 1),
+    });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["ResultEnvelope"],
+      moduleSpecifier: runtimeImport("messages", 1),
+    });
     if (modern) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,
@@ -382,7 +471,11 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
 const ENVELOPE_LIKE = "{ readonly method: string; readonly id?: unknown; readonly params?: unknown }";
 
 /** `protocolVersionOf`, `routingName` and `httpHeaders` over a release's (or every release's) HTTP facts. */
-export function addHttpFunctions(file: StatementSink, facts: RoutingFacts, options: { readonly headersFrom: string | null }): void {
+export function addHttpFunctions(
+  file: StatementSink,
+  facts: RoutingFacts,
+  options: { readonly headersFrom: string | null },
+): void {
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [{ name: "HTTP", type: "RoutingFacts", initializer: JSON.stringify(facts) }],

@@ -11,7 +11,13 @@ export function emitErrors(model: ProtocolModel): EmittedFile {
   const content = buildSourceFile(path, (file) => {
     // Explicit type arguments to freeze: a consumer's tsc then checks each literal against its
     // written type instead of inferring one, which cost it about 100 type instantiations here.
-    file.addTypeAlias({ name: "ErrorCodes", type: frozenType(Object.fromEntries(model.errorCodes.map((e) => [e.name, e.code])), { readonlyKeys: true, bare: true }) });
+    file.addTypeAlias({
+      name: "ErrorCodes",
+      type: frozenType(Object.fromEntries(model.errorCodes.map((e) => [e.name, e.code])), {
+        readonlyKeys: true,
+        bare: true,
+      }),
+    });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,

@@ -2,7 +2,8 @@ import { BindgenError, joinPointer } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 
-const EXPORT = /^export (?:declare )?(?:async )?(?:const|let|var|function\*?|type|interface|class|enum|namespace) ([A-Za-z_$][\w$]*)/gm;
+const EXPORT =
+  /^export (?:declare )?(?:async )?(?:const|let|var|function\*?|type|interface|class|enum|namespace) ([A-Za-z_$][\w$]*)/gm;
 
 /** Names a module declares with `export`, as ts-morph prints them (one declaration per line start). */
 export function exportedNames(content: string): Set<string> {

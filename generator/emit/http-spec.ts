@@ -7,10 +7,17 @@ export function httpSpec(model: ProtocolModel): HttpSpec {
   const http = model.http;
   if (http === null) throw new Error(`httpSpec: ${model.version} has no Streamable HTTP facts`);
   const need = <T>(found: T | undefined, what: string): T => {
-    if (found === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, what, "the Streamable HTTP header functions use it");
+    if (found === undefined)
+      throw new BindgenError(
+        model.file,
+        model.schema.definitionsPointer,
+        what,
+        "the Streamable HTTP header functions use it",
+      );
     return found;
   };
-  const codeOf = (name: string) => need(model.errorCodes.find((e) => e.name === name)?.code, `the error code ${name} (schema/facts.json)`);
+  const codeOf = (name: string) =>
+    need(model.errorCodes.find((e) => e.name === name)?.code, `the error code ${name} (schema/facts.json)`);
   return {
     protocolVersionHeader: http.protocolVersionHeader,
     methodHeader: http.methodHeader,
@@ -22,7 +29,10 @@ export function httpSpec(model: ProtocolModel): HttpSpec {
     argumentsParam: http.argumentsParam,
     headerParamTypes: http.headerParamTypes,
     sentinel: http.sentinel,
-    protocolVersionMetaKey: need(model.metaKeys.find((k) => k.name === "protocolVersion")?.key, 'a reserved _meta key "protocolVersion"'),
+    protocolVersionMetaKey: need(
+      model.metaKeys.find((k) => k.name === "protocolVersion")?.key,
+      'a reserved _meta key "protocolVersion"',
+    ),
     headerMismatchCode: codeOf("HeaderMismatch"),
     internalErrorCode: codeOf("InternalError"),
     errorStatus: Object.fromEntries([...http.errorStatus].map(([code, status]) => [String(code), status])),

@@ -11,7 +11,10 @@ import { buildSourceFile } from "./source-file.ts";
  */
 export const emitHttp: VersionEmitter = (model: ProtocolModel) => {
   const http = model.http;
-  if (http === null) throw new Error(`emitHttp: ${model.version} has no Streamable HTTP facts; VERSION_EMITTERS emits http.ts only where it has`);
+  if (http === null)
+    throw new Error(
+      `emitHttp: ${model.version} has no Streamable HTTP facts; VERSION_EMITTERS emits http.ts only where it has`,
+    );
   const path = `${model.version}/http.ts`;
   const data = httpSpec(model);
   const codeOf = (name: string): number | undefined => model.errorCodes.find((e) => e.name === name)?.code;

@@ -24,7 +24,11 @@ import { emitVersionIndex } from "./version-index.ts";
  * Every module of a version folder, in the order its `index.ts` re-exports them. Adding an
  * output module means adding its emitter here.
  */
-export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit: VersionEmitter; readonly when?: (model: ProtocolModel) => boolean }[] = [
+export const VERSION_EMITTERS: readonly {
+  readonly module: string;
+  readonly emit: VersionEmitter;
+  readonly when?: (model: ProtocolModel) => boolean;
+}[] = [
   { module: "types", emit: emitTypes },
   { module: "methods", emit: emitMethods },
   { module: "errors", emit: emitErrors },
@@ -41,14 +45,23 @@ export const VERSION_EMITTERS: readonly { readonly module: string; readonly emit
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
-export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [{ module: "runtime", emit: emitRuntime }];
+export const ROOT_EMITTERS: readonly { readonly module: string; readonly emit: RootEmitter }[] = [
+  { module: "runtime", emit: emitRuntime },
+];
 
 /**
  * Every output file, unformatted: each release's folder, the root modules, and the shared runtime
  * copied from generator/runtime/; headers and import extensions follow `options`.
  */
-export function* emitFiles(models: readonly ProtocolModel[], options: RenderOptions = {}, servers: readonly ToolSet[] = []): Generator<EmittedFile> {
-  const rootOptions = options.rootRegenerateCommand === undefined ? options : { ...options, regenerateCommand: options.rootRegenerateCommand };
+export function* emitFiles(
+  models: readonly ProtocolModel[],
+  options: RenderOptions = {},
+  servers: readonly ToolSet[] = [],
+): Generator<EmittedFile> {
+  const rootOptions =
+    options.rootRegenerateCommand === undefined
+      ? options
+      : { ...options, regenerateCommand: options.rootRegenerateCommand };
   for (const { emit } of ROOT_EMITTERS) yield finishFile(emit(models), rootOptions);
   yield finishFile(
     emitRootIndex(

@@ -32,11 +32,19 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
     });
     file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
     if (model.httpHeaders.length > 0) {
-      file.addTypeAlias({ name: "HttpHeaders", type: frozenType(Object.fromEntries(model.httpHeaders.map((h) => [h.name, h.header])), { readonlyKeys: true, bare: true }) });
+      file.addTypeAlias({
+        name: "HttpHeaders",
+        type: frozenType(Object.fromEntries(model.httpHeaders.map((h) => [h.name, h.header])), {
+          readonlyKeys: true,
+          bare: true,
+        }),
+      });
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,
         isExported: true,
-        docs: [`The HTTP header names ${model.version}'s Streamable HTTP transport uses, by short name (${[...new Set(model.httpHeaders.map((h) => h.source))].join(", ")}).`],
+        docs: [
+          `The HTTP header names ${model.version}'s Streamable HTTP transport uses, by short name (${[...new Set(model.httpHeaders.map((h) => h.source))].join(", ")}).`,
+        ],
         declarations: [
           {
             name: "HttpHeader",

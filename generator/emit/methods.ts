@@ -69,9 +69,16 @@ function resultType(m: MethodModel): string {
   return m.results.map((r) => "T." + r).join(" | ");
 }
 
-function entry(model: ProtocolModel, m: MethodModel, names: ReadonlySet<string>): OptionalKind<PropertySignatureStructure> {
+function entry(
+  model: ProtocolModel,
+  m: MethodModel,
+  names: ReadonlySet<string>,
+): OptionalKind<PropertySignatureStructure> {
   const description = model.definitions.get(m.definition)?.schema.description;
-  const type = m.kind === "notification" ? `{ params: ${paramsType(m)} }` : `{ params: ${paramsType(m)}; result: ${resultType(m)} }`;
+  const type =
+    m.kind === "notification"
+      ? `{ params: ${paramsType(m)} }`
+      : `{ params: ${paramsType(m)}; result: ${resultType(m)} }`;
   return { name: JSON.stringify(m.name), type, isReadonly: true, docs: docs(description, m.deprecated, names) };
 }
 
@@ -117,8 +124,18 @@ export function emitMethods(model: ProtocolModel) {
       docs: ["Every method of this version: requests, notifications and embedded input requests."],
       type: model.methods.map((m) => JSON.stringify(m.name)).join(" | ") || "never",
     });
-    file.addTypeAlias({ name: "ParamsOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["params"]' });
-    file.addTypeAlias({ name: "ResultOf", isExported: true, typeParameters: [{ name: "M", constraint: "RequestMethod" }], type: 'RequestTable[M]["result"]' });
+    file.addTypeAlias({
+      name: "ParamsOf",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+      type: 'RequestTable[M]["params"]',
+    });
+    file.addTypeAlias({
+      name: "ResultOf",
+      isExported: true,
+      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+      type: 'RequestTable[M]["result"]',
+    });
     file.addTypeAlias({
       name: "NotificationParamsOf",
       isExported: true,
@@ -126,18 +143,27 @@ export function emitMethods(model: ProtocolModel) {
       type: 'NotificationTable[M]["params"]',
     });
 
-    const handlerType = (table: string, key: string) => `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;
+    const handlerType = (table: string, key: string) =>
+      `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;
     file.addTypeAlias({
       name: "ServerHandlers",
       isExported: true,
-      docs: ["A server's request handlers: one per client→server request, returning that method's result. A missing method or a wrong result shape does not compile."],
+      docs: [
+        "A server's request handlers: one per client→server request, returning that method's result. A missing method or a wrong result shape does not compile.",
+      ],
       type: handlerType("ClientRequests", "ClientRequestMethod"),
     });
     file.addTypeAlias({
       name: "ClientHandlers",
       isExported: true,
-      docs: [modern ? "A client's handlers for the input requests a server embeds in `input_required` results." : "A client's request handlers: one per server→client request."],
-      type: modern ? handlerType("InputRequestTable", "InputRequestMethod") : handlerType("ServerRequests", "ServerRequestMethod"),
+      docs: [
+        modern
+          ? "A client's handlers for the input requests a server embeds in `input_required` results."
+          : "A client's request handlers: one per server→client request.",
+      ],
+      type: modern
+        ? handlerType("InputRequestTable", "InputRequestMethod")
+        : handlerType("ServerRequests", "ServerRequestMethod"),
     });
 
     file.addTypeAlias({ name: "Direction", isExported: true, type: '"client-to-server" | "server-to-client"' });
@@ -152,11 +178,23 @@ export function emitMethods(model: ProtocolModel) {
           name: "params",
           isReadonly: true,
           type: "string | null",
-          docs: ['The params type\'s name (`CallToolRequestParams`, or `CallToolRequest["params"]` where the schema inlines them).'],
+          docs: [
+            'The params type\'s name (`CallToolRequestParams`, or `CallToolRequest["params"]` where the schema inlines them).',
+          ],
         },
         { name: "paramsRequired", isReadonly: true, type: "boolean" },
-        { name: "result", isReadonly: true, type: "string | null", docs: ["The primary result type; `null` for notifications."] },
-        { name: "results", isReadonly: true, type: "readonly string[]", docs: ["Every result type the method may return, primary first."] },
+        {
+          name: "result",
+          isReadonly: true,
+          type: "string | null",
+          docs: ["The primary result type; `null` for notifications."],
+        },
+        {
+          name: "results",
+          isReadonly: true,
+          type: "readonly string[]",
+          docs: ["Every result type the method may return, primary first."],
+        },
         { name: "deprecated", isReadonly: true, type: "boolean" },
       ],
     });

@@ -25,11 +25,15 @@ export function withImportExtension(text: string, extension: ".js" | ".ts"): str
  * what shipping .js beside a .d.ts would give, without compiling and formatting both on every run;
  * and the same file still serves `.ts` imports.
  */
-export const NOCHECK_PRAGMA = "// @ts-nocheck\n// Type-checked by mcp-bindgen, which wrote it: your tsc reads its declared types and skips its bodies.";
+export const NOCHECK_PRAGMA =
+  "// @ts-nocheck\n// Type-checked by mcp-bindgen, which wrote it: your tsc reads its declared types and skips its bodies.";
 
 /** The header and the import extension applied to one emitted file. */
 export function finishFile(file: EmittedFile, options: RenderOptions = {}): EmittedFile {
   const body = withImportExtension(file.content, options.importExtension ?? ".js");
-  const head = options.typeCheckOutput === true ? generatedHeader(options) : `${generatedHeader(options)}\n${NOCHECK_PRAGMA}`;
-  return file.verbatim ? { path: file.path, content: `${head}\n${body}`, verbatim: true } : { path: file.path, content: `${head}\n${body}` };
+  const head =
+    options.typeCheckOutput === true ? generatedHeader(options) : `${generatedHeader(options)}\n${NOCHECK_PRAGMA}`;
+  return file.verbatim
+    ? { path: file.path, content: `${head}\n${body}`, verbatim: true }
+    : { path: file.path, content: `${head}\n${body}` };
 }

@@ -15,7 +15,13 @@ import { buildSourceFile } from "./source-file.ts";
 export function emitRequester(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/requester.ts`;
   const internalError = model.errorCodes.find((e) => e.name === "InternalError")?.code;
-  if (internalError === undefined) throw new BindgenError(model.file, model.schema.definitionsPointer, "the error code InternalError (schema/facts.json)", "requesters raise it");
+  if (internalError === undefined)
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      "the error code InternalError (schema/facts.json)",
+      "requesters raise it",
+    );
   const modern = model.era === "modern";
   const serverRequests = model.methods.some((m) => m.kind === "request" && m.directions.includes("server-to-client"));
   const runtime = runtimeImport("requester", 1);
@@ -23,17 +29,24 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
   /** The cancel notification where this side may send it, else null (the call then only fails locally). */
   const cancelFor = (direction: Direction): string => {
     const cancel = model.dispatch.cancel;
-    const sendable = cancel !== null && model.methods.some((m) => m.name === cancel.method && m.kind === "notification" && m.directions.includes(direction));
+    const sendable =
+      cancel !== null &&
+      model.methods.some(
+        (m) => m.name === cancel.method && m.kind === "notification" && m.directions.includes(direction),
+      );
     return sendable ? JSON.stringify(cancel) : "null";
   };
   const cancelType = (direction: Direction): string => {
     const cancel = model.dispatch.cancel;
-    return cancelFor(direction) === "null" || cancel === null ? "" : ` | NotificationEnvelope<${JSON.stringify(cancel.method)}>`;
+    return cancelFor(direction) === "null" || cancel === null
+      ? ""
+      : ` | NotificationEnvelope<${JSON.stringify(cancel.method)}>`;
   };
 
   const batchNote = model.envelope.batches ? " (one by one, or in a JSON-RPC batch: an array)" : "";
   // Only a client's calls may be answered with an `input_required` result.
-  const inputRequired = (direction: Direction): string => (direction === "client-to-server" ? JSON.stringify(inputRequiredSpec(model)) : "null");
+  const inputRequired = (direction: Direction): string =>
+    direction === "client-to-server" ? JSON.stringify(inputRequiredSpec(model)) : "null";
   const spec = (direction: Direction): string =>
     `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError}, batches: ${model.envelope.batches}, inputRequired: ${inputRequired(direction)} }`;
   const lines = [
@@ -80,7 +93,9 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
       `}`,
     );
   }
-  const content = buildSourceFile(path, (file) => file.addStatements(lines.filter((line, i) => line !== "" || lines[i - 1] !== "").join("\n")));
+  const content = buildSourceFile(path, (file) =>
+    file.addStatements(lines.filter((line, i) => line !== "" || lines[i - 1] !== "").join("\n")),
+  );
   return { path, content };
 }
 
@@ -92,7 +107,10 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
 function requestSignatures(model: ProtocolModel, direction: Direction, methods: string, table: string): string[] {
   const general = `  request<M extends ${methods}>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<${table}[M]["result"]>;`;
   const tasks = model.tasks;
-  const augmentable = model.methods.filter((m) => m.kind === "request" && m.directions.includes(direction) && tasks !== null && m.results.includes(tasks.result));
+  const augmentable = model.methods.filter(
+    (m) =>
+      m.kind === "request" && m.directions.includes(direction) && tasks !== null && m.results.includes(tasks.result),
+  );
   if (tasks === null || augmentable.length === 0) return [general];
   const param = JSON.stringify(tasks.param);
   return [

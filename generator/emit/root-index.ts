@@ -11,7 +11,10 @@ import { buildSourceFile } from "./source-file.ts";
 export function emitRootIndex(models: readonly ProtocolModel[], rootModules: readonly string[]): EmittedFile {
   const path = "index.ts";
   const versions = (ms: readonly ProtocolModel[]) => ms.map((m) => JSON.stringify(m.version)).join(", ");
-  const list = (ms: readonly ProtocolModel[]) => ({ type: `readonly [${versions(ms)}]`, initializer: `/* @__PURE__ */ Object.freeze([${versions(ms)}] as const)` });
+  const list = (ms: readonly ProtocolModel[]) => ({
+    type: `readonly [${versions(ms)}]`,
+    initializer: `/* @__PURE__ */ Object.freeze([${versions(ms)}] as const)`,
+  });
   const legacy = models.filter((m) => m.era === "legacy");
   const modern = models.filter((m) => m.era === "modern");
   const content = buildSourceFile(path, (file) => {
@@ -26,7 +29,9 @@ export function emitRootIndex(models: readonly ProtocolModel[], rootModules: rea
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: ["The version this package prefers: the newest one."],
-      declarations: [{ name: "LATEST_VERSION", initializer: models[0] ? JSON.stringify(models[0].version) : "undefined" }],
+      declarations: [
+        { name: "LATEST_VERSION", initializer: models[0] ? JSON.stringify(models[0].version) : "undefined" },
+      ],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
@@ -43,12 +48,18 @@ export function emitRootIndex(models: readonly ProtocolModel[], rootModules: rea
     file.addFunction({
       name: "isModern",
       isExported: true,
-      docs: ["Whether a version is one of the generated modern ones. An unknown version is not: callers probing a newer release decide that themselves."],
+      docs: [
+        "Whether a version is one of the generated modern ones. An unknown version is not: callers probing a newer release decide that themselves.",
+      ],
       parameters: [{ name: "version", type: "string" }],
       returnType: "boolean",
       statements: ["return (MODERN_VERSIONS as readonly string[]).includes(version);"],
     });
-    for (const m of models) file.addExportDeclaration({ namespaceExport: versionNamespace(m.version), moduleSpecifier: `./${m.version}/index.js` });
+    for (const m of models)
+      file.addExportDeclaration({
+        namespaceExport: versionNamespace(m.version),
+        moduleSpecifier: `./${m.version}/index.js`,
+      });
     for (const module of rootModules) file.addExportDeclaration({ moduleSpecifier: `./${module}.js` });
   });
   return { path, content };

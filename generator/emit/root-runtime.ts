@@ -16,10 +16,20 @@ const DEFAULT_CLIENT_NAME = "mcp-bindgen-client";
 const DEFAULT_CLIENT_VERSION = "0.0.0";
 
 /** The `_meta` keys the version-agnostic builders write towards a stateless release; only a stateless release defines them all. */
-const BUILDER_META_KEYS = ["protocolVersion", "clientCapabilities", "clientInfo", "logLevel", "progressToken", "serverInfo"] as const;
+const BUILDER_META_KEYS = [
+  "protocolVersion",
+  "clientCapabilities",
+  "clientInfo",
+  "logLevel",
+  "progressToken",
+  "serverInfo",
+] as const;
 
 /** Merges a per-name table across versions; the newest version's value wins where they differ. */
-function mergeByName<V>(models: readonly ProtocolModel[], pick: (m: ProtocolModel) => readonly { name: string; value: V }[]): Map<string, V> {
+function mergeByName<V>(
+  models: readonly ProtocolModel[],
+  pick: (m: ProtocolModel) => readonly { name: string; value: V }[],
+): Map<string, V> {
   const out = new Map<string, V>();
   for (const m of models) for (const { name, value } of pick(m)) if (!out.has(name)) out.set(name, value);
   return new Map([...out].sort(([a], [b]) => compare(a, b)));
@@ -34,19 +44,43 @@ function union(models: readonly ProtocolModel[], member: (alias: string) => stri
   return models.map((m) => member(versionNamespace(m.version))).join(" | ") || "never";
 }
 
-function addImports(file: StatementSink, models: readonly ProtocolModel[], http: ProtocolModel | undefined, resultType: ResultTypeFacts | null): void {
+function addImports(
+  file: StatementSink,
+  models: readonly ProtocolModel[],
+  http: ProtocolModel | undefined,
+  resultType: ResultTypeFacts | null,
+): void {
   for (const m of models) {
-    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `M_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/methods.js` });
-    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `E_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/envelope.js` });
-    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: `T_${versionNamespace(m.version)}`, moduleSpecifier: `./${m.version}/types.js` });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namespaceImport: `M_${versionNamespace(m.version)}`,
+      moduleSpecifier: `./${m.version}/methods.js`,
+    });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namespaceImport: `E_${versionNamespace(m.version)}`,
+      moduleSpecifier: `./${m.version}/envelope.js`,
+    });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namespaceImport: `T_${versionNamespace(m.version)}`,
+      moduleSpecifier: `./${m.version}/types.js`,
+    });
   }
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["JsonObject"], moduleSpecifier: runtimeImport("json", 0) });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["JsonObject"],
+    moduleSpecifier: runtimeImport("json", 0),
+  });
   file.addImportDeclaration({
     isTypeOnly: true,
     namedImports: ["ErrorEnvelopeOf", { name: "ResultEnvelope", alias: "ResultEnvelopeOf" }],
     moduleSpecifier: runtimeImport("messages", 0),
   });
-  file.addImportDeclaration({ namedImports: ["encodeMessage", "parseText", { name: "ParseOutcome", isTypeOnly: true }], moduleSpecifier: runtimeImport("jsonrpc", 0) });
+  file.addImportDeclaration({
+    namedImports: ["encodeMessage", "parseText", { name: "ParseOutcome", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("jsonrpc", 0),
+  });
   file.addImportDeclaration({
     namedImports: [
       "anyVersionRequest",
@@ -61,29 +95,53 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     ],
     moduleSpecifier: runtimeImport("builders", 0),
   });
-  file.addImportDeclaration({ namedImports: ["pickLegacyVersion", "towardsModern"], moduleSpecifier: runtimeImport("versions", 0) });
+  file.addImportDeclaration({
+    namedImports: ["pickLegacyVersion", "towardsModern"],
+    moduleSpecifier: runtimeImport("versions", 0),
+  });
   file.addImportDeclaration({ namedImports: ["uiResourceUriIn"], moduleSpecifier: runtimeImport("apps", 0) });
   if (http) {
-    file.addImportDeclaration({ namedImports: [{ name: "httpHeaders", alias: "releaseHttpHeaders" }], moduleSpecifier: `./${http.version}/http.js` });
+    file.addImportDeclaration({
+      namedImports: [{ name: "httpHeaders", alias: "releaseHttpHeaders" }],
+      moduleSpecifier: `./${http.version}/http.js`,
+    });
     file.addImportDeclaration({
       namedImports: ["protocolVersionIn", "routingNameIn", { name: "RoutingFacts", isTypeOnly: true }],
       moduleSpecifier: runtimeImport("routing", 0),
     });
   }
-  file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ParseFailure", "ParseOutcome"], moduleSpecifier: runtimeImport("jsonrpc", 0) });
+  file.addExportDeclaration({
+    isTypeOnly: true,
+    namedExports: ["ParseFailure", "ParseOutcome"],
+    moduleSpecifier: runtimeImport("jsonrpc", 0),
+  });
   if (resultType !== null)
     file.addImportDeclaration({
       namedImports: ["isInputRequiredIn", "resultTypeIn", { name: "ResultTypeFacts", isTypeOnly: true }],
       moduleSpecifier: runtimeImport("responses", 0),
     });
-  file.addExportDeclaration({ namedExports: ["responseError", "responseResult"], moduleSpecifier: runtimeImport("responses", 0) });
+  file.addExportDeclaration({
+    namedExports: ["responseError", "responseResult"],
+    moduleSpecifier: runtimeImport("responses", 0),
+  });
   // The client transports and `connect`; each release's `clientRelease()` is what they connect with.
   file.addExportDeclaration({
-    namedExports: ["connect", { name: "ClientSession", isTypeOnly: true }, { name: "ConnectOptions", isTypeOnly: true }, { name: "SessionOf", isTypeOnly: true }],
+    namedExports: [
+      "connect",
+      { name: "ClientSession", isTypeOnly: true },
+      { name: "ConnectOptions", isTypeOnly: true },
+      { name: "SessionOf", isTypeOnly: true },
+    ],
     moduleSpecifier: runtimeImport("connect", 0),
   });
-  file.addExportDeclaration({ namedExports: ["httpTransport", { name: "HttpTransportOptions", isTypeOnly: true }], moduleSpecifier: runtimeImport("http-client", 0) });
-  file.addExportDeclaration({ namedExports: ["stdioTransport", { name: "StdioTransportOptions", isTypeOnly: true }], moduleSpecifier: runtimeImport("stdio-client", 0) });
+  file.addExportDeclaration({
+    namedExports: ["httpTransport", { name: "HttpTransportOptions", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("http-client", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: ["stdioTransport", { name: "StdioTransportOptions", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("stdio-client", 0),
+  });
   // DNS-rebinding protection for HTTP servers of any release (basic/transports, "Security Warning").
   file.addExportDeclaration({
     namedExports: [
@@ -110,15 +168,27 @@ function addImports(file: StatementSink, models: readonly ProtocolModel[], http:
     moduleSpecifier: runtimeImport("http-server", 0),
   });
   file.addExportDeclaration({
-    namedExports: ["toNodeListener", { name: "NodeRequestLike", isTypeOnly: true }, { name: "NodeResponseLike", isTypeOnly: true }],
+    namedExports: [
+      "toNodeListener",
+      { name: "NodeRequestLike", isTypeOnly: true },
+      { name: "NodeResponseLike", isTypeOnly: true },
+    ],
     moduleSpecifier: runtimeImport("node-http", 0),
   });
   file.addExportDeclaration({
-    namedExports: ["serveStdio", { name: "StdioServer", isTypeOnly: true }, { name: "StdioServerOptions", isTypeOnly: true }],
+    namedExports: [
+      "serveStdio",
+      { name: "StdioServer", isTypeOnly: true },
+      { name: "StdioServerOptions", isTypeOnly: true },
+    ],
     moduleSpecifier: runtimeImport("stdio-server", 0),
   });
   file.addExportDeclaration({
-    namedExports: ["createStateCodec", { name: "StateCodec", isTypeOnly: true }, { name: "StateCodecOptions", isTypeOnly: true }],
+    namedExports: [
+      "createStateCodec",
+      { name: "StateCodec", isTypeOnly: true },
+      { name: "StateCodecOptions", isTypeOnly: true },
+    ],
     moduleSpecifier: runtimeImport("request-state", 0),
   });
   file.addExportDeclaration({
@@ -131,7 +201,9 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
   const list = (ms: readonly ProtocolModel[]) => `[${ms.map((m) => JSON.stringify(m.version)).join(", ")}]`;
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
-    docs: ["Generated versions, newest first (the same lists `index.ts` exports, kept private here so the names are not exported twice)."],
+    docs: [
+      "Generated versions, newest first (the same lists `index.ts` exports, kept private here so the names are not exported twice).",
+    ],
     declarations: [
       { name: "ALL", type: "readonly string[]", initializer: list(models) },
       { name: "LEGACY", type: "readonly string[]", initializer: list(models.filter((m) => m.era === "legacy")) },
@@ -145,7 +217,9 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
     isExported: true,
     docs: [
       "Every error code of every generated version. " +
-        receiveOnly.map((e) => `\`${e.name}\` (${e.code}) is recognised when received from old peers; no builder sends it.`).join(" "),
+        receiveOnly
+          .map((e) => `\`${e.name}\` (${e.code}) is recognised when received from old peers; no builder sends it.`)
+          .join(" "),
     ],
     declarations: [
       {
@@ -160,8 +234,16 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
-      { name: "ERRORS", type: "ErrorCodeTable", initializer: `{ codes: ErrorCode, receiveOnly: [${receiveOnly.map((e) => e.code).join(", ")}] }` },
-      { name: "ERROR_NAMES", type: "ReadonlyMap<number, ErrorName>", initializer: "new Map(Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]))" },
+      {
+        name: "ERRORS",
+        type: "ErrorCodeTable",
+        initializer: `{ codes: ErrorCode, receiveOnly: [${receiveOnly.map((e) => e.code).join(", ")}] }`,
+      },
+      {
+        name: "ERROR_NAMES",
+        type: "ReadonlyMap<number, ErrorName>",
+        initializer: "new Map(Object.entries(ErrorCode).map(([name, code]) => [code, name as ErrorName]))",
+      },
     ],
   });
   file.addTypeAlias({
@@ -172,7 +254,9 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
   file.addFunction({
     name: "errorName",
     isExported: true,
-    docs: ["The `ErrorCode` name of a code from any generated version (including receive-only ones like -32002), or `undefined`."],
+    docs: [
+      "The `ErrorCode` name of a code from any generated version (including receive-only ones like -32002), or `undefined`.",
+    ],
     parameters: [{ name: "code", type: "number" }],
     returnType: "ErrorName | undefined",
     statements: ["return ERROR_NAMES.get(code);"],
@@ -192,16 +276,30 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
     ],
   });
   file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
-  const stateless = BUILDER_META_KEYS.every((name) => metaKeys.has(name)) ? Object.fromEntries(BUILDER_META_KEYS.map((name) => [name, metaKeys.get(name)])) : null;
+  const stateless = BUILDER_META_KEYS.every((name) => metaKeys.has(name))
+    ? Object.fromEntries(BUILDER_META_KEYS.map((name) => [name, metaKeys.get(name)]))
+    : null;
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     docs: ["The `_meta` keys the builders write; `stateless` is null when no generated release is stateless."],
-    declarations: [{ name: "META", type: "AnyVersionMetaKeys", initializer: JSON.stringify({ progressToken: metaKeys.get("progressToken"), stateless }) }],
+    declarations: [
+      {
+        name: "META",
+        type: "AnyVersionMetaKeys",
+        initializer: JSON.stringify({ progressToken: metaKeys.get("progressToken"), stateless }),
+      },
+    ],
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     docs: ["The newest stateless release's `resultType` facts; null when no generated release is stateless."],
-    declarations: [{ name: "RESULT_TYPE", type: resultType === null ? "null" : "ResultTypeFacts", initializer: JSON.stringify(resultType) }],
+    declarations: [
+      {
+        name: "RESULT_TYPE",
+        type: resultType === null ? "null" : "ResultTypeFacts",
+        initializer: JSON.stringify(resultType),
+      },
+    ],
   });
 
   const signals = [...new Set(models.flatMap((m) => m.modernSignalCodes))].sort((a, b) => b - a);
@@ -212,7 +310,13 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
       "Error codes that prove the peer speaks the stateless protocol: the request was wrong, not the era. After one of " +
         "these a client must not fall back to `initialize` (it would not help); after any other error it should.",
     ],
-    declarations: [{ name: "MODERN_SIGNAL_CODES", type: `readonly [${signals.join(", ")}]`, initializer: `/* @__PURE__ */ Object.freeze([${signals.join(", ")}] as const)` }],
+    declarations: [
+      {
+        name: "MODERN_SIGNAL_CODES",
+        type: `readonly [${signals.join(", ")}]`,
+        initializer: `/* @__PURE__ */ Object.freeze([${signals.join(", ")}] as const)`,
+      },
+    ],
   });
   file.addFunction({
     name: "isModernSignal",
@@ -228,7 +332,9 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
   file.addFunction({
     name: "bestLegacyVersion",
     isExported: true,
-    docs: ["The newest legacy version both sides support; if there is none, the newest legacy version (`initialize` negotiates again anyway)."],
+    docs: [
+      "The newest legacy version both sides support; if there is none, the newest legacy version (`initialize` negotiates again anyway).",
+    ],
     parameters: [{ name: "supported", type: "readonly string[]" }],
     returnType: "string",
     statements: ["return pickLegacyVersion(LEGACY, supported);"],
@@ -236,7 +342,9 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
   file.addFunction({
     name: "clientInfo",
     isExported: true,
-    docs: ["An `Implementation` naming the client. Self-reported, for display and debugging only: never a security decision."],
+    docs: [
+      "An `Implementation` naming the client. Self-reported, for display and debugging only: never a security decision.",
+    ],
     parameters: [
       { name: "name", type: "string", initializer: JSON.stringify(DEFAULT_CLIENT_NAME) },
       { name: "version", type: "string", initializer: JSON.stringify(DEFAULT_CLIENT_VERSION) },
@@ -268,7 +376,16 @@ function addIdentity(file: StatementSink, models: readonly ProtocolModel[]): voi
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: "UI_KEYS", initializer: JSON.stringify({ metaKey: ui.metaKey, resourceUriKey: ui.resourceUriKey, flatMetaKey: ui.flatMetaKey }) }],
+    declarations: [
+      {
+        name: "UI_KEYS",
+        initializer: JSON.stringify({
+          metaKey: ui.metaKey,
+          resourceUriKey: ui.resourceUriKey,
+          flatMetaKey: ui.flatMetaKey,
+        }),
+      },
+    ],
   });
   file.addFunction({
     name: "uiResourceUri",
@@ -290,12 +407,23 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     docs: ["A JSON-RPC request method of any generated version: a typo does not compile."],
     type: union(models, (v) => `M_${v}.RequestMethod`),
   });
-  file.addTypeAlias({ name: "NotificationMethod", isExported: true, type: union(models, (v) => `M_${v}.NotificationMethod`) });
+  file.addTypeAlias({
+    name: "NotificationMethod",
+    isExported: true,
+    type: union(models, (v) => `M_${v}.NotificationMethod`),
+  });
   const modern = models.filter((m) => m.era === "modern");
   const legacy = models.filter((m) => m.era === "legacy");
-  const literals = (list: readonly ProtocolModel[]) => list.map((m) => JSON.stringify(m.version)).join(" | ") || "never";
-  file.addTypeAlias({ name: "LegacyOnlyMethod", type: `Exclude<${union(legacy, (v) => `M_${v}.RequestMethod`)}, ${union(modern, (v) => `M_${v}.RequestMethod`)}>` });
-  file.addTypeAlias({ name: "ModernOnlyMethod", type: `Exclude<${union(modern, (v) => `M_${v}.RequestMethod`)}, ${union(legacy, (v) => `M_${v}.RequestMethod`)}>` });
+  const literals = (list: readonly ProtocolModel[]) =>
+    list.map((m) => JSON.stringify(m.version)).join(" | ") || "never";
+  file.addTypeAlias({
+    name: "LegacyOnlyMethod",
+    type: `Exclude<${union(legacy, (v) => `M_${v}.RequestMethod`)}, ${union(modern, (v) => `M_${v}.RequestMethod`)}>`,
+  });
+  file.addTypeAlias({
+    name: "ModernOnlyMethod",
+    type: `Exclude<${union(modern, (v) => `M_${v}.RequestMethod`)}, ${union(legacy, (v) => `M_${v}.RequestMethod`)}>`,
+  });
   file.addTypeAlias({
     name: "EraOptions",
     isExported: true,
@@ -313,7 +441,9 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     name: "RequestParamsInput",
     isExported: true,
     typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-    docs: ["The params of a method as any version that defines it types them (modern versions without `_meta`, which `request` writes)."],
+    docs: [
+      "The params of a method as any version that defines it types them (modern versions without `_meta`, which `request` writes).",
+    ],
     type: union(models, (v) => `(M extends M_${v}.RequestMethod ? E_${v}.RequestParamsInput<M> : never)`),
   });
   file.addTypeAlias({
@@ -348,18 +478,29 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
     // Optional id: the errors of some releases may leave it out, and this type covers them all.
     type: "ErrorEnvelopeOf<true>",
   });
-  file.addTypeAlias({ name: "Envelope", isExported: true, type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope" });
+  file.addTypeAlias({
+    name: "Envelope",
+    isExported: true,
+    type: "RequestEnvelope | NotificationEnvelope | ResultEnvelope | ErrorEnvelope",
+  });
   file.addInterface({
     name: "RequestOptions",
     isExported: true,
     properties: [
-      { name: "id", isReadonly: true, type: "string | number", docs: ["Never `null`, never reused while a request with it is pending."] },
+      {
+        name: "id",
+        isReadonly: true,
+        type: "string | number",
+        docs: ["Never `null`, never reused while a request with it is pending."],
+      },
       {
         name: "protocolVersion",
         hasQuestionToken: true,
         isReadonly: true,
         type: "string",
-        docs: ["Given: the request is modern-shaped and `_meta` carries this version, capabilities and the keys below. Absent: legacy-shaped, no `_meta` is invented."],
+        docs: [
+          "Given: the request is modern-shaped and `_meta` carries this version, capabilities and the keys below. Absent: legacy-shaped, no `_meta` is invented.",
+        ],
       },
       {
         name: "clientCapabilities",
@@ -368,7 +509,12 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
         type: union(models, (v) => `T_${v}.ClientCapabilities`),
         docs: ["Defaults to `DEFAULT_CLIENT_CAPABILITIES` when `protocolVersion` is given."],
       },
-      { name: "clientInfo", hasQuestionToken: true, isReadonly: true, type: "{ readonly name: string; readonly version: string }" },
+      {
+        name: "clientInfo",
+        hasQuestionToken: true,
+        isReadonly: true,
+        type: "{ readonly name: string; readonly version: string }",
+      },
       { name: "logLevel", hasQuestionToken: true, isReadonly: true, type: "string" },
       { name: "progressToken", hasQuestionToken: true, isReadonly: true, type: "string | number" },
       { name: "extraMeta", hasQuestionToken: true, isReadonly: true, type: "Readonly<JsonObject>" },
@@ -385,7 +531,12 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
         type: "string",
         docs: ["The client's version. `resultType` and `serverInfo` are written only towards a modern client."],
       },
-      { name: "serverInfo", hasQuestionToken: true, isReadonly: true, type: "{ readonly name: string; readonly version: string }" },
+      {
+        name: "serverInfo",
+        hasQuestionToken: true,
+        isReadonly: true,
+        type: "{ readonly name: string; readonly version: string }",
+      },
       { name: "resultType", hasQuestionToken: true, isReadonly: true, type: "string" },
     ],
   });
@@ -411,7 +562,9 @@ function addBuilders(file: StatementSink): void {
       { name: "options", type: "RequestOptions & { readonly protocolVersion?: V } & EraOptions<M, V>" },
     ],
     returnType: "RequestEnvelope<M>",
-    statements: ["return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;"],
+    statements: [
+      "return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;",
+    ],
   });
   addNotificationBuilder(file);
   file.addFunction({
@@ -449,7 +602,12 @@ function addBuilders(file: StatementSink): void {
     returnType: "ErrorEnvelope",
     statements: ["return errorEnvelope(ERRORS, id, code, message, data) as ErrorEnvelope;"],
   });
-  addModernErrorBuilders(file, { idType: "string | number | undefined", capabilitiesType: "Readonly<JsonObject>", errors: "ERRORS", supportedDefault: "ALL" });
+  addModernErrorBuilders(file, {
+    idType: "string | number | undefined",
+    capabilitiesType: "Readonly<JsonObject>",
+    errors: "ERRORS",
+    supportedDefault: "ALL",
+  });
 }
 
 function addReaders(file: StatementSink, models: readonly ProtocolModel[], facts: ResultTypeFacts | null): void {
@@ -459,7 +617,9 @@ function addReaders(file: StatementSink, models: readonly ProtocolModel[], facts
     file.addFunction({
       name: "resultType",
       isExported: true,
-      docs: [`A result's \`${facts.key}\`; absent means ${JSON.stringify(facts.complete)}, as the spec requires for results from older servers.`],
+      docs: [
+        `A result's \`${facts.key}\`; absent means ${JSON.stringify(facts.complete)}, as the spec requires for results from older servers.`,
+      ],
       parameters: [{ name: "result", type: "unknown" }],
       returnType: "string",
       statements: ["return resultTypeIn(result, RESULT_TYPE);"],
@@ -495,7 +655,12 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   const path = "runtime.ts";
   if (models.length === 0) throw new BindgenError("schema/lock.json", "/versions", "at least one release");
   if (!models.some((m) => m.metaKeys.some((k) => k.name === "progressToken"))) {
-    throw new BindgenError(models[0]!.file, models[0]!.schema.definitionsPointer, 'a reserved _meta key "progressToken"', "every request builder writes it");
+    throw new BindgenError(
+      models[0]!.file,
+      models[0]!.schema.definitionsPointer,
+      'a reserved _meta key "progressToken"',
+      "every request builder writes it",
+    );
   }
   const http = models.find((m) => m.http !== null);
   const resultType = newestResultType(models);

@@ -12,7 +12,8 @@ import type { RoutingFacts } from "../runtime/routing.ts";
 /** The model's HTTP facts as the runtime's `RoutingFacts` (routing.ts), written into the output as a literal. */
 export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): RoutingFacts {
   const protocolVersionKey = metaKeys.find((k) => k.name === "protocolVersion")?.key;
-  if (protocolVersionKey === undefined) throw new Error("httpFacts: the model has HTTP facts but no protocolVersion _meta key");
+  if (protocolVersionKey === undefined)
+    throw new Error("httpFacts: the model has HTTP facts but no protocolVersion _meta key");
   return {
     protocolVersionHeader: http.protocolVersionHeader,
     methodHeader: http.methodHeader,
@@ -48,5 +49,10 @@ export function inputRequiredSpec(model: ProtocolModel): InputRequiredSpec | nul
   const facts = resultTypeFacts(model);
   const input = model.inputRequired;
   if (facts === null || input === null) return null;
-  return { resultType: { ...facts, inputRequired: input.resultType }, requests: input.requests, responses: input.responses, state: input.state };
+  return {
+    resultType: { ...facts, inputRequired: input.resultType },
+    requests: input.requests,
+    responses: input.responses,
+    state: input.state,
+  };
 }

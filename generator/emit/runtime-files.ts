@@ -16,7 +16,11 @@ export function runtimeFiles(): EmittedFile[] {
   return readdirSync(RUNTIME_DIR)
     .filter((name) => name.endsWith(".ts"))
     .sort()
-    .map((name) => ({ path: `${RUNTIME_FOLDER}/${name}`, content: readFileSync(RUNTIME_DIR + name, "utf8"), verbatim: true }));
+    .map((name) => ({
+      path: `${RUNTIME_FOLDER}/${name}`,
+      content: readFileSync(RUNTIME_DIR + name, "utf8"),
+      verbatim: true,
+    }));
 }
 
 /** The specifier a module of a release folder (`depth` 1) or of the root (`depth` 0) uses for a runtime module. */

@@ -1,4 +1,10 @@
-import type { CodeBlockWriter, IndexSignatureDeclarationStructure, OptionalKind, PropertySignatureStructure, WriterFunction } from "ts-morph";
+import type {
+  CodeBlockWriter,
+  IndexSignatureDeclarationStructure,
+  OptionalKind,
+  PropertySignatureStructure,
+  WriterFunction,
+} from "ts-morph";
 import { Writers } from "ts-morph";
 import type { JsonType, JsonValue, SchemaNode } from "../load/schema-node.ts";
 import { docs } from "./doc-comments.ts";

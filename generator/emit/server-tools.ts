@@ -29,26 +29,43 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
   const http = model?.http ? httpSpec(model) : null;
   const names = new Set(set.schema.definitions.keys());
   const types = new SchemaTypes(names);
-  const declarations = [...set.schema.definitions].map(([name, schema]): InterfaceDeclarationStructure | TypeAliasDeclarationStructure => {
-    const tool = set.tools.find((t) => t.arguments === name);
-    const description = schema.description ?? (tool !== undefined ? tool.description : undefined);
-    const common = { name, isExported: true, docs: docs(description, schema.deprecated === true, names) };
-    if (types.isInterface(schema)) return { kind: StructureKind.Interface, ...common, ...types.members(schema) };
-    return { kind: StructureKind.TypeAlias, ...common, type: types.typeOf(schema).write };
-  });
-  const entries = Object.fromEntries(set.tools.map((t) => [t.name, { arguments: t.arguments, structured: t.structured, headers: headersOf(set, t.name, t.listed, http) }]));
-  const annotations = Object.fromEntries(set.tools.filter((t) => t.annotations !== null).map((t) => [t.name, t.annotations]));
+  const declarations = [...set.schema.definitions].map(
+    ([name, schema]): InterfaceDeclarationStructure | TypeAliasDeclarationStructure => {
+      const tool = set.tools.find((t) => t.arguments === name);
+      const description = schema.description ?? (tool !== undefined ? tool.description : undefined);
+      const common = { name, isExported: true, docs: docs(description, schema.deprecated === true, names) };
+      if (types.isInterface(schema)) return { kind: StructureKind.Interface, ...common, ...types.members(schema) };
+      return { kind: StructureKind.TypeAlias, ...common, type: types.typeOf(schema).write };
+    },
+  );
+  const entries = Object.fromEntries(
+    set.tools.map((t) => [
+      t.name,
+      { arguments: t.arguments, structured: t.structured, headers: headersOf(set, t.name, t.listed, http) },
+    ]),
+  );
+  const annotations = Object.fromEntries(
+    set.tools.filter((t) => t.annotations !== null).map((t) => [t.name, t.annotations]),
+  );
   const table = buildDefinitionTable(set.schema, `${set.server} tools`);
   const release = model === undefined ? null : `../${model.version}`;
   const openObject = "{ [key: string]: unknown }";
-  const resultBase = release === null ? `{ content: unknown[]; _meta?: ${openObject} }` : `Omit<Release.CallToolResult, "structuredContent" | "isError" | "resultType">`;
+  const resultBase =
+    release === null
+      ? `{ content: unknown[]; _meta?: ${openObject} }`
+      : `Omit<Release.CallToolResult, "structuredContent" | "isError" | "resultType">`;
   const toolsRuntime = runtimeImport("tools", 1);
   const validator = runtimeImport("validator", 1);
   const toolNames = set.tools.map((t) => JSON.stringify(t.name));
   const content = buildSourceFile(path, (file) => {
     file.addStatements(
       [
-        ...(release === null ? [] : [`import type * as Release from "${release}/types.js";`, `import type { ServerDispatchHandlers } from "${release}/dispatch.js";`]),
+        ...(release === null
+          ? []
+          : [
+              `import type * as Release from "${release}/types.js";`,
+              `import type { ServerDispatchHandlers } from "${release}/dispatch.js";`,
+            ]),
         ...(http === null ? [] : [`import { HTTP } from "${release}/http.js";`]),
         `import { deepFreeze } from "${runtimeImport("json", 1)}";`,
         `import * as tools from "${toolsRuntime}";`,
@@ -138,7 +155,12 @@ function serverSide(set: ToolSet): string[] {
 }
 
 /** A tool's `Mcp-Param-*` annotations, checked now; a tool the spec would have a client drop is refused here. */
-function headersOf(set: ToolSet, name: string, listed: ToolSet["tools"][number]["listed"], http: HttpSpec | null): HeaderParam[] {
+function headersOf(
+  set: ToolSet,
+  name: string,
+  listed: ToolSet["tools"][number]["listed"],
+  http: HttpSpec | null,
+): HeaderParam[] {
   if (http === null) return [];
   const found = toolHeaderParams(http, { name, inputSchema: listed.inputSchema });
   if (!found.ok) {

@@ -19,25 +19,51 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
   const code = (name: string): number => {
     const found = model.errorCodes.find((e) => e.name === name)?.code;
     if (found === undefined)
-      throw new BindgenError(model.file, model.schema.definitionsPointer, `the error code ${name} (schema/facts.json)`, "the server transports answer with it");
+      throw new BindgenError(
+        model.file,
+        model.schema.definitionsPointer,
+        `the error code ${name} (schema/facts.json)`,
+        "the server transports answer with it",
+      );
     return found;
   };
   const codes = `{ invalidRequest: ${code("InvalidRequest")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} }`;
   const eras = runtimeImport("server-eras", 1);
   const dispatcher = runtimeImport("dispatcher", 1);
   const version = JSON.stringify(model.version);
-  const lines = model.era === "modern" ? statelessLines(model, codes, eras, dispatcher, version) : sessionLines(model, codes, eras, dispatcher, version);
+  const lines =
+    model.era === "modern"
+      ? statelessLines(model, codes, eras, dispatcher, version)
+      : sessionLines(model, codes, eras, dispatcher, version);
   const content = buildSourceFile(path, (file) => file.addStatements(lines.join("\n")));
   return { path, content };
 };
 
-function statelessLines(model: ProtocolModel, codes: string, eras: string, dispatcher: string, version: string): string[] {
+function statelessLines(
+  model: ProtocolModel,
+  codes: string,
+  eras: string,
+  dispatcher: string,
+  version: string,
+): string[] {
   const input = model.inputRequired;
   const resultTypeKey = model.dispatch.resultTypeDefault?.property;
   if (input === null || resultTypeKey === undefined)
-    throw new BindgenError(model.file, model.schema.definitionsPointer, "an input_required result and a resultType key", "statelessEra builds input_required results");
-  const inputSpec = JSON.stringify({ key: resultTypeKey, value: input.resultType, requests: input.requests, state: input.state });
-  const inputResults = model.methods.filter((m) => m.kind === "input").map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.results[0])}`);
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      "an input_required result and a resultType key",
+      "statelessEra builds input_required results",
+    );
+  const inputSpec = JSON.stringify({
+    key: resultTypeKey,
+    value: input.resultType,
+    requests: input.requests,
+    state: input.state,
+  });
+  const inputResults = model.methods
+    .filter((m) => m.kind === "input")
+    .map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.results[0])}`);
   return [
     `import type * as T from "./types.js";`,
     `import type { InputRequestMethod, InputRequestTable } from "./methods.js";`,
@@ -90,9 +116,20 @@ function statelessLines(model: ProtocolModel, codes: string, eras: string, dispa
   ];
 }
 
-function sessionLines(model: ProtocolModel, codes: string, eras: string, dispatcher: string, version: string): string[] {
+function sessionLines(
+  model: ProtocolModel,
+  codes: string,
+  eras: string,
+  dispatcher: string,
+  version: string,
+): string[] {
   if (!model.methods.some((m) => m.name === INITIALIZE && m.kind === "request"))
-    throw new BindgenError(model.file, model.schema.definitionsPointer, `the ${INITIALIZE} request`, "sessionEra opens sessions with it");
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      `the ${INITIALIZE} request`,
+      "sessionEra opens sessions with it",
+    );
   return [
     `import { createServerDispatcher, type ServerDispatchHandlers } from "./dispatch.js";`,
     `import { createServerRequester, type ServerRequester } from "./requester.js";`,

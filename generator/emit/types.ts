@@ -19,9 +19,17 @@ export const emitTypes: VersionEmitter = (model) => {
   return { path, content: buildSourceFile(path, (file) => void file.addStatements(statements)) };
 };
 
-function declaration(definition: DefinitionModel, types: SchemaTypes, names: ReadonlySet<string>): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
+function declaration(
+  definition: DefinitionModel,
+  types: SchemaTypes,
+  names: ReadonlySet<string>,
+): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
   const { name, schema, deprecated } = definition;
-  const common = { name, isExported: true, docs: docs(schema.description, deprecated || schema.deprecated === true, names) };
+  const common = {
+    name,
+    isExported: true,
+    docs: docs(schema.description, deprecated || schema.deprecated === true, names),
+  };
   if (types.isInterface(schema)) return { kind: StructureKind.Interface, ...common, ...types.members(schema) };
   return { kind: StructureKind.TypeAlias, ...common, type: types.typeOf(schema).write };
 }

@@ -2,7 +2,16 @@ import { BindgenError } from "../common/failures.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf } from "../load/shape.ts";
 import type { MethodModel, ProtocolModel, TypeRef } from "../model/protocol-model.ts";
-import { FORMATS, METHOD_KINDS, TYPE_BITS, type WireEntry, type WireMethod, type WireNamedTable, type WireNode, type WireTable } from "../runtime/table-format.ts";
+import {
+  FORMATS,
+  METHOD_KINDS,
+  TYPE_BITS,
+  type WireEntry,
+  type WireMethod,
+  type WireNamedTable,
+  type WireNode,
+  type WireTable,
+} from "../runtime/table-format.ts";
 
 /** A wire node while the builder fills it in; the format itself is generator/runtime/table-format.ts. */
 type MutableWireNode = { -readonly [K in keyof WireNode]: WireNode[K] };
@@ -28,7 +37,14 @@ export function buildDefinitionTable(schema: NormalisedSchema, version: string):
   const builder = new TableBuilder(schema);
   const nodes = builder.definitions();
   const anything = nodes.push({}) - 1;
-  return { version, names: [...schema.definitions.keys()].join(","), nodes, methods: [], result: anything, error: anything };
+  return {
+    version,
+    names: [...schema.definitions.keys()].join(","),
+    nodes,
+    methods: [],
+    result: anything,
+    error: anything,
+  };
 }
 
 /** Entries a node refers to; an alias entry refers to its target. `renumber` is the one list of a node's reference fields. */
@@ -89,7 +105,13 @@ function split(whole: WireTable): WireTables {
         .map((i) => names[i])
         .join(","),
       nodes: nodes.slice(0, core),
-      methods: whole.methods.map(([name, kind, params, required, ...results]) => [name, kind, params < 0 ? params : to(params), required, ...results.map(to)]),
+      methods: whole.methods.map(([name, kind, params, required, ...results]) => [
+        name,
+        kind,
+        params < 0 ? params : to(params),
+        required,
+        ...results.map(to),
+      ]),
       result: to(whole.result),
       error: to(whole.error),
     },
@@ -143,7 +165,11 @@ class TableBuilder {
 
   private aliasTarget(name: string): number {
     let target = name;
-    for (let next = this.schema.definitions.get(target)!.ref; next !== undefined; next = this.schema.definitions.get(target)!.ref) {
+    for (
+      let next = this.schema.definitions.get(target)!.ref;
+      next !== undefined;
+      next = this.schema.definitions.get(target)!.ref
+    ) {
       target = next;
     }
     return this.defIndex.get(target)!;
@@ -151,7 +177,13 @@ class TableBuilder {
 
   private method(m: MethodModel): WireMethod {
     const params = m.params === null ? -1 : this.typeRef(m.params);
-    return [m.name, METHOD_KINDS[m.kind], params, m.paramsRequired ? 1 : 0, ...m.results.map((r) => this.defIndex.get(r)!)];
+    return [
+      m.name,
+      METHOD_KINDS[m.kind],
+      params,
+      m.paramsRequired ? 1 : 0,
+      ...m.results.map((r) => this.defIndex.get(r)!),
+    ];
   }
 
   private typeRef(ref: TypeRef): number {
@@ -170,7 +202,12 @@ class TableBuilder {
   private envelopeMember(definition: string | null, key: string): number {
     const def = definition === null ? undefined : this.schema.definitions.get(definition);
     const prop = def && propertyOf(this.schema, def, key);
-    if (!prop) throw new BindgenError(this.schema.file, this.schema.definitionsPointer, `a response envelope definition with a "${key}" property`);
+    if (!prop)
+      throw new BindgenError(
+        this.schema.file,
+        this.schema.definitionsPointer,
+        `a response envelope definition with a "${key}" property`,
+      );
     return this.index(prop.schema);
   }
 
@@ -192,7 +229,8 @@ class TableBuilder {
     if (node.const !== undefined) w.c = node.const;
     if (node.enum) w.e = node.enum;
     // An empty `properties` constrains nothing; omitting it lets the node be checked inline.
-    if (node.properties && node.properties.length > 0) w.p = node.properties.flatMap((p) => [p.name, p.required ? ~this.index(p.schema) : this.index(p.schema)]);
+    if (node.properties && node.properties.length > 0)
+      w.p = node.properties.flatMap((p) => [p.name, p.required ? ~this.index(p.schema) : this.index(p.schema)]);
     const extra = node.additionalProperties;
     if (extra === false) w.a = this.index({ pointer: node.pointer, type: [] });
     else if (typeof extra === "object" && !isUnconstrained(extra)) w.a = this.index(extra);
@@ -205,7 +243,12 @@ class TableBuilder {
     if (discriminator) w.d = discriminator;
     if (node.format !== undefined) {
       if (!FORMATS.includes(node.format)) {
-        throw new BindgenError(this.schema.file, node.pointer + "/format", `a format the validators implement (${FORMATS.join(", ")})`, `got "${node.format}"`);
+        throw new BindgenError(
+          this.schema.file,
+          node.pointer + "/format",
+          `a format the validators implement (${FORMATS.join(", ")})`,
+          `got "${node.format}"`,
+        );
       }
       w.f = node.format;
     }
@@ -227,7 +270,9 @@ class TableBuilder {
    */
   private discriminator(members: readonly SchemaNode[]): string | undefined {
     const targets = members.map((m) => deref(this.schema, m));
-    const plain = targets.every((t) => t.type?.length === 1 && t.type[0] === "object" && !t.anyOf && !t.oneOf && !t.allOf);
+    const plain = targets.every(
+      (t) => t.type?.length === 1 && t.type[0] === "object" && !t.anyOf && !t.oneOf && !t.allOf,
+    );
     if (!plain) return undefined;
     const constOf = (t: SchemaNode, key: string): string | undefined => {
       const prop = t.properties?.find((p) => p.name === key && p.required);
@@ -244,5 +289,7 @@ class TableBuilder {
 
 /** A node that accepts every value: only annotations (or nothing) beside its position. */
 function isUnconstrained(node: SchemaNode): boolean {
-  return Object.keys(node).every((k) => k === "pointer" || k === "description" || k === "default" || k === "deprecated");
+  return Object.keys(node).every(
+    (k) => k === "pointer" || k === "description" || k === "default" || k === "deprecated",
+  );
 }

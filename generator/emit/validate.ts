@@ -30,7 +30,11 @@ export const emitValidate: VersionEmitter = (model) => {
       ],
       moduleSpecifier: validator,
     });
-    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["MessageValidationResult", "ValidationIssue", "ValidationResult"], moduleSpecifier: validator });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["MessageValidationResult", "ValidationIssue", "ValidationResult"],
+      moduleSpecifier: validator,
+    });
     file.addExportDeclaration({ namedExports: ["VALIDATION_LIMITS"], moduleSpecifier: validator });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
@@ -43,7 +47,9 @@ export const emitValidate: VersionEmitter = (model) => {
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
-      docs: ["The definitions only `validate` and the guards reach: a bundle that only checks messages leaves this out."],
+      docs: [
+        "The definitions only `validate` and the guards reach: a bundle that only checks messages leaves this out.",
+      ],
       declarations: [{ name: "NAMED", initializer: JSON.stringify(JSON.stringify(named)) }],
     });
     file.addVariableStatement({
@@ -103,7 +109,12 @@ export const emitValidate: VersionEmitter = (model) => {
       returnType: "ValidationResult",
       statements: ["return validateMethodResult(tables(), method, result);"],
     });
-    file.addStatements(names.map((name, i) => `export const is${name} = /* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name};`));
+    file.addStatements(
+      names.map(
+        (name, i) =>
+          `export const is${name} = /* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name};`,
+      ),
+    );
   });
   return { path, content };
 };

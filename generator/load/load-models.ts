@@ -26,12 +26,21 @@ export async function loadModels(paths: ProjectPaths, options: LoadOptions): Pro
  * Reading schema.ts needs TypeScript, imported here rather than at the top so that a run with
  * nothing to render (and `--help`) never loads it: that alone took the no-op run past 1 s.
  */
-export async function modelsOf(paths: ProjectPaths, placed: ReadonlyMap<string, PlacedSchema>, lock: Lock): Promise<ProtocolModel[]> {
+export async function modelsOf(
+  paths: ProjectPaths,
+  placed: ReadonlyMap<string, PlacedSchema>,
+  lock: Lock,
+): Promise<ProtocolModel[]> {
   const { readSourceDeprecations } = await import("./typescript-deprecations.ts");
   const facts = loadFacts(paths.factsFile);
   return [...placed].map(([version, { file, sha256 }]) => {
     const pin = lock.versions.get(version)?.typescript;
     const deprecations = pin ? readSourceDeprecations(join(paths.cacheDir, version, "schema.ts"), pin.sha256) : null;
-    return buildModel(version, loadSchema(file, sha256), facts, deprecations === null ? null : { deprecations, source: pin!.url });
+    return buildModel(
+      version,
+      loadSchema(file, sha256),
+      facts,
+      deprecations === null ? null : { deprecations, source: pin!.url },
+    );
   });
 }

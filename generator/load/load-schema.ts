@@ -13,7 +13,12 @@ export const MAX_SCHEMA_BYTES = 8 * 1024 * 1024;
 export function loadSchema(file: string, expectedSha256?: string): NormalisedSchema {
   const raw = readRaw(file);
   if (raw.bytes.length > MAX_SCHEMA_BYTES) {
-    throw new BindgenError(file, "", `a schema file of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, `got ${raw.bytes.length} bytes`);
+    throw new BindgenError(
+      file,
+      "",
+      `a schema file of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`,
+      `got ${raw.bytes.length} bytes`,
+    );
   }
   if (expectedSha256 !== undefined) verifySha256(file, raw.sha256, expectedSha256);
   return normalise(file, parseJson(file, raw.bytes), raw.sha256);
@@ -22,6 +27,11 @@ export function loadSchema(file: string, expectedSha256?: string): NormalisedSch
 /** Every use of a schema file checks it against the lock first, including runs that reuse old output. */
 export function verifySha256(file: string, actual: string, expected: string): void {
   if (actual !== expected) {
-    throw new BindgenError(file, "", `sha256 ${expected} (pinned in the lock)`, `got ${actual}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`);
+    throw new BindgenError(
+      file,
+      "",
+      `sha256 ${expected} (pinned in the lock)`,
+      `got ${actual}; run "mcp-bindgen pull --force" or, for a re-sealed release, "--update-lock"`,
+    );
   }
 }

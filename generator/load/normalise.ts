@@ -122,18 +122,31 @@ export function normalise(file: string, document: unknown, sha256: string): Norm
   const declared = own(document, "$schema");
   const dialect = typeof declared === "string" ? DIALECTS.get(declared.replace(/#$/, "")) : undefined;
   if (!dialect) {
-    throw new BindgenError(file, "/$schema", "a draft-07 or 2020-12 JSON Schema URI", `got ${JSON.stringify(declared ?? null)}`);
+    throw new BindgenError(
+      file,
+      "/$schema",
+      "a draft-07 or 2020-12 JSON Schema URI",
+      `got ${JSON.stringify(declared ?? null)}`,
+    );
   }
   const container = CONTAINER[dialect];
   const definitionsPointer = "/" + container;
   const rawDefs = own(document, container);
   if (!isObject(rawDefs)) {
-    throw new BindgenError(file, definitionsPointer, `an object of definitions (the ${dialect} dialect keeps them in "${container}")`);
+    throw new BindgenError(
+      file,
+      definitionsPointer,
+      `an object of definitions (the ${dialect} dialect keeps them in "${container}")`,
+    );
   }
   const names = Object.keys(rawDefs).sort();
   for (const name of names) {
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name) || RESERVED_NAMES.has(name)) {
-      throw new BindgenError(file, joinPointer(definitionsPointer, name), "a definition name that is a TypeScript identifier and not a reserved word");
+      throw new BindgenError(
+        file,
+        joinPointer(definitionsPointer, name),
+        "a definition name that is a TypeScript identifier and not a reserved word",
+      );
     }
   }
   const known = new Set(names);
@@ -179,7 +192,12 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
   if (!isObject(raw)) throw new BindgenError(ctx.file, pointer, "a schema object", `got ${describe(raw)}`);
   for (const key of Object.keys(raw)) {
     if (!HANDLED.has(key) && !IGNORED.has(key) && !isExtension(key)) {
-      throw new BindgenError(ctx.file, joinPointer(pointer, key), "a JSON Schema keyword that MCP schemas use", `"${key}" is not supported`);
+      throw new BindgenError(
+        ctx.file,
+        joinPointer(pointer, key),
+        "a JSON Schema keyword that MCP schemas use",
+        `"${key}" is not supported`,
+      );
     }
   }
   const out: { -readonly [K in keyof SchemaNode]: SchemaNode[K] } = { pointer };
@@ -191,7 +209,9 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
   const ref = own(raw, "$ref");
   if (ref !== undefined) {
     out.ref = refName(ctx, ref, joinPointer(pointer, "$ref"));
-    const siblings = Object.keys(raw).filter((k) => k !== "$ref" && k !== "description" && !IGNORED.has(k) && !isExtension(k));
+    const siblings = Object.keys(raw).filter(
+      (k) => k !== "$ref" && k !== "description" && !IGNORED.has(k) && !isExtension(k),
+    );
     if (siblings.length > 0) {
       throw new BindgenError(ctx.file, joinPointer(pointer, siblings[0]!), "only a description beside $ref");
     }
@@ -200,10 +220,12 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
 
   const type = own(raw, "type");
   if (type !== undefined) out.type = types(ctx, type, joinPointer(pointer, "type"));
-  if (Object.prototype.hasOwnProperty.call(raw, "const")) out.const = jsonValue(ctx, raw["const"], joinPointer(pointer, "const"), 0);
+  if (Object.prototype.hasOwnProperty.call(raw, "const"))
+    out.const = jsonValue(ctx, raw["const"], joinPointer(pointer, "const"), 0);
   const en = own(raw, "enum");
   if (en !== undefined) {
-    if (!Array.isArray(en) || en.length === 0) throw new BindgenError(ctx.file, joinPointer(pointer, "enum"), "a non-empty array");
+    if (!Array.isArray(en) || en.length === 0)
+      throw new BindgenError(ctx.file, joinPointer(pointer, "enum"), "a non-empty array");
     out.enum = en.map((v, i) => jsonValue(ctx, v, joinPointer(pointer, "enum", i), 0));
   }
   const props = own(raw, "properties");
@@ -216,7 +238,8 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
     requiredSet = new Set(required);
   }
   if (props !== undefined) {
-    if (!isObject(props)) throw new BindgenError(ctx.file, joinPointer(pointer, "properties"), "an object of property schemas");
+    if (!isObject(props))
+      throw new BindgenError(ctx.file, joinPointer(pointer, "properties"), "an object of property schemas");
     const list: SchemaProperty[] = [];
     for (const name of Object.keys(props).sort()) {
       list.push({
@@ -231,14 +254,18 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
   for (const name of [...requiredSet].sort()) {
     if (!declaredProps.has(name)) {
       // A required key with no schema is allowed by JSON Schema; bindings give it type unknown.
-      out.properties = [...(out.properties ?? []), { name, required: true, schema: { pointer: joinPointer(pointer, "required") } }].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      );
+      out.properties = [
+        ...(out.properties ?? []),
+        { name, required: true, schema: { pointer: joinPointer(pointer, "required") } },
+      ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
   }
   const additional = own(raw, "additionalProperties");
   if (additional !== undefined) {
-    out.additionalProperties = typeof additional === "boolean" ? additional : node(ctx, additional, joinPointer(pointer, "additionalProperties"), depth + 1);
+    out.additionalProperties =
+      typeof additional === "boolean"
+        ? additional
+        : node(ctx, additional, joinPointer(pointer, "additionalProperties"), depth + 1);
   }
   const items = own(raw, "items");
   if (items !== undefined) out.items = node(ctx, items, joinPointer(pointer, "items"), depth + 1);
@@ -258,15 +285,18 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
   for (const key of ["minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"] as const) {
     const value = own(raw, key);
     if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isFinite(value)) throw new BindgenError(ctx.file, joinPointer(pointer, key), "a number");
+    if (typeof value !== "number" || !Number.isFinite(value))
+      throw new BindgenError(ctx.file, joinPointer(pointer, key), "a number");
     out[key] = value;
   }
   const pattern = own(raw, "pattern");
   if (pattern !== undefined) out.pattern = str(ctx, pattern, joinPointer(pointer, "pattern"));
-  if (Object.prototype.hasOwnProperty.call(raw, "default")) out.default = jsonValue(ctx, raw["default"], joinPointer(pointer, "default"), 0);
+  if (Object.prototype.hasOwnProperty.call(raw, "default"))
+    out.default = jsonValue(ctx, raw["default"], joinPointer(pointer, "default"), 0);
   const deprecated = own(raw, "deprecated");
   if (deprecated !== undefined) {
-    if (typeof deprecated !== "boolean") throw new BindgenError(ctx.file, joinPointer(pointer, "deprecated"), "a boolean");
+    if (typeof deprecated !== "boolean")
+      throw new BindgenError(ctx.file, joinPointer(pointer, "deprecated"), "a boolean");
     out.deprecated = deprecated;
   }
   return out;
@@ -316,7 +346,8 @@ function refName(ctx: SchemaContext, value: unknown, pointer: string): string {
   } catch {
     throw new BindgenError(ctx.file, pointer, "a reference with valid percent-encoding", `got "${value}"`);
   }
-  if (!ctx.known.has(name)) throw new BindgenError(ctx.file, pointer, "a reference to an existing definition", `"${value}" does not resolve`);
+  if (!ctx.known.has(name))
+    throw new BindgenError(ctx.file, pointer, "a reference to an existing definition", `"${value}" does not resolve`);
   return ctx.refNames?.get(name) ?? name;
 }
 
@@ -324,7 +355,9 @@ function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
-  return typeof value === "string" ? `the string ${JSON.stringify(value.slice(0, 40))}` : `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === "string"
+    ? `the string ${JSON.stringify(value.slice(0, 40))}`
+    : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /**
@@ -341,7 +374,12 @@ export function rejectAliasCycles(file: string, definitions: ReadonlyMap<string,
     if (s === "done") return;
     if (s === "open") {
       const cycle = [...path.slice(path.indexOf(name)), name];
-      throw new BindgenError(file, definitions.get(name)!.pointer, "recursion only through properties, items or additionalProperties", `$ref cycle ${cycle.join(" -> ")}`);
+      throw new BindgenError(
+        file,
+        definitions.get(name)!.pointer,
+        "recursion only through properties, items or additionalProperties",
+        `$ref cycle ${cycle.join(" -> ")}`,
+      );
     }
     state.set(name, "open");
     for (const next of edges.get(name) ?? []) visit(next, [...path, name]);

@@ -1,7 +1,17 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { BindgenError, UsageError } from "../common/failures.ts";
-import { DRAFT_RELEASE, exampleUrl, lockToJson, readLock, readLockFile, RELEASE_NAME, type Lock, type LockEntry, type TypeScriptPin } from "./lock.ts";
+import {
+  DRAFT_RELEASE,
+  exampleUrl,
+  lockToJson,
+  readLock,
+  readLockFile,
+  RELEASE_NAME,
+  type Lock,
+  type LockEntry,
+  type TypeScriptPin,
+} from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
 import { acquireLock, atomicWriteFile } from "../output/write.ts";
@@ -17,12 +27,17 @@ export interface SchemaStore {
 }
 
 export function lockFiles(store: SchemaStore): string[] {
-  return store.packageLock && store.packageLock !== store.lockFile ? [store.packageLock, store.lockFile] : [store.lockFile];
+  return store.packageLock && store.packageLock !== store.lockFile
+    ? [store.packageLock, store.lockFile]
+    : [store.lockFile];
 }
 
 /** The merged lock of a store: the package's releases plus the project's own. */
 export function storeLock(store: SchemaStore): Lock {
-  return readLock(lockFiles(store), new Set(store.packageLock && store.packageLock !== store.lockFile ? [store.lockFile] : []));
+  return readLock(
+    lockFiles(store),
+    new Set(store.packageLock && store.packageLock !== store.lockFile ? [store.lockFile] : []),
+  );
 }
 
 export interface PullOptions extends SchemaStore {
@@ -78,7 +93,10 @@ export function unplaced(store: SchemaStore, lock: Lock, versions: readonly stri
   return versions.filter(
     (v) =>
       !existsSync(schemaPath(store.cacheDir, v)) ||
-      (examples && Object.keys(lock.versions.get(v)?.examples ?? {}).some((path) => !existsSync(join(examplesPath(store.cacheDir, v), path)))),
+      (examples &&
+        Object.keys(lock.versions.get(v)?.examples ?? {}).some(
+          (path) => !existsSync(join(examplesPath(store.cacheDir, v), path)),
+        )),
   );
 }
 
@@ -94,9 +112,13 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
   const known = () => [...lock.versions.keys()].join(", ");
   const versions = options.versions.length > 0 ? [...options.versions] : [...lock.versions.keys()];
   for (const v of versions) {
-    if (!RELEASE_NAME.test(v)) throw new UsageError(`"${v}" is not a release (expected YYYY-MM-DD, or "${DRAFT_RELEASE}" with pull --draft; known: ${known()})`);
+    if (!RELEASE_NAME.test(v))
+      throw new UsageError(
+        `"${v}" is not a release (expected YYYY-MM-DD, or "${DRAFT_RELEASE}" with pull --draft; known: ${known()})`,
+      );
     if (!lock.versions.has(v) && !options.updateLock) {
-      const how = v === DRAFT_RELEASE ? "add it with pull --draft --commit <sha> [--from DIR]" : "add it with --update-lock";
+      const how =
+        v === DRAFT_RELEASE ? "add it with pull --draft --commit <sha> [--from DIR]" : "add it with --update-lock";
       throw new UsageError(`unknown release "${v}" (known: ${known()}); ${how}`);
     }
   }
@@ -138,15 +160,25 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
         );
       }
       atomicWriteFile(target, bytes);
-      options.log?.(`${version}: ${entry && hash === entry.sha256 ? "verified" : "recorded"} ${hash.slice(0, 12)} from ${source}`);
+      options.log?.(
+        `${version}: ${entry && hash === entry.sha256 ? "verified" : "recorded"} ${hash.slice(0, 12)} from ${source}`,
+      );
       result = { version, status: "pulled", source, sha256: hash };
       if (!entry || hash !== entry.sha256) {
         const examples = !isUrl(source) ? examplesIn(join(source, "..", "examples")) : entry?.examples;
         // A release first recorded from a local folder keeps that folder, relative to the lock, as its source:
         // a teammate with the same checkout pulls it from there, and no upstream URL is made up for it.
-        const url = isUrl(source) ? source : (entry?.url ?? relative(dirname(options.lockFile), source).split(sep).join("/"));
+        const url = isUrl(source)
+          ? source
+          : (entry?.url ?? relative(dirname(options.lockFile), source).split(sep).join("/"));
         const typescript = entry?.typescript ?? (await typescriptBeside(options, version, source, url));
-        recorded = { ...entry, url, sha256: hash, ...(examples ? { examples } : {}), ...(typescript ? { typescript } : {}) };
+        recorded = {
+          ...entry,
+          url,
+          sha256: hash,
+          ...(examples ? { examples } : {}),
+          ...(typescript ? { typescript } : {}),
+        };
         updated.set(version, recorded);
       }
     }
@@ -163,20 +195,29 @@ export async function pull(options: PullOptions): Promise<PullResult[]> {
  * project's lock: a draft moves, and each pull pins what it read.
  */
 async function pullDraft(options: PullOptions, commit: string | undefined): Promise<PullResult> {
-  if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit)) throw new UsageError(`--commit: expected a commit of the spec repository (7 to 40 hex digits), got "${commit}"`);
+  if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit))
+    throw new UsageError(`--commit: expected a commit of the spec repository (7 to 40 hex digits), got "${commit}"`);
   const base = options.from ?? options.env;
   if ((base === undefined || base === "") && commit === undefined) {
-    throw new UsageError("pull --draft needs --commit <sha> (the spec repository's commit to pin) or --from DIR (a folder holding draft/schema.json)");
+    throw new UsageError(
+      "pull --draft needs --commit <sha> (the spec repository's commit to pin) or --from DIR (a folder holding draft/schema.json)",
+    );
   }
   const pinned = commit === undefined ? undefined : `${SPEC_RAW_BASE}/${commit}/schema/${DRAFT_RELEASE}/schema.json`;
-  const source = base === undefined || base === "" ? pinned! : sourceFor(DRAFT_RELEASE, base, undefined, 1, options.lockFile);
+  const source =
+    base === undefined || base === "" ? pinned! : sourceFor(DRAFT_RELEASE, base, undefined, 1, options.lockFile);
   const bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
   const hash = sha256(bytes);
   const url = pinned ?? (isUrl(source) ? source : relative(dirname(options.lockFile), source).split(sep).join("/"));
   const typescript = await typescriptBeside(options, DRAFT_RELEASE, source, url);
   atomicWriteFile(schemaPath(options.cacheDir, DRAFT_RELEASE), bytes);
-  recordInLock(options.lockFile, new Map([[DRAFT_RELEASE, { url, sha256: hash, ...(typescript ? { typescript } : {}) }]]));
-  options.log?.(`${DRAFT_RELEASE}: recorded ${hash.slice(0, 12)} from ${source}${commit ? ` (pinned at ${commit})` : ""}${typescript ? ", with its schema.ts" : ""}`);
+  recordInLock(
+    options.lockFile,
+    new Map([[DRAFT_RELEASE, { url, sha256: hash, ...(typescript ? { typescript } : {}) }]]),
+  );
+  options.log?.(
+    `${DRAFT_RELEASE}: recorded ${hash.slice(0, 12)} from ${source}${commit ? ` (pinned at ${commit})` : ""}${typescript ? ", with its schema.ts" : ""}`,
+  );
   return { version: DRAFT_RELEASE, status: "pulled", source, sha256: hash };
 }
 
@@ -185,7 +226,12 @@ async function pullDraft(options: PullOptions, commit: string | undefined): Prom
  * same kind of URL as the schema. Only a folder is looked in (a URL base need not lay files out as the spec does);
  * none there is logged, since only deprecations and the fidelity test read it.
  */
-async function typescriptBeside(options: PullOptions, version: string, source: string, url: string): Promise<TypeScriptPin | undefined> {
+async function typescriptBeside(
+  options: PullOptions,
+  version: string,
+  source: string,
+  url: string,
+): Promise<TypeScriptPin | undefined> {
   const file = source.replace(/schema\.json$/, "schema.ts");
   if (file === source || isUrl(source) || !existsSync(file)) {
     options.log?.(`${version}: no schema.ts beside ${source}; deprecations come from schema/facts.json alone`);
@@ -202,11 +248,17 @@ async function typescriptBeside(options: PullOptions, version: string, source: s
  * URL base only for what the cache lacks); then the lock's URL. `explicit`: named by the user or the lock's folder,
  * so it is read on every use.
  */
-function sourceBase(version: string, entry: LockEntry | undefined, options: PullOptions): { base: string | undefined; explicit: boolean } {
+function sourceBase(
+  version: string,
+  entry: LockEntry | undefined,
+  options: PullOptions,
+): { base: string | undefined; explicit: boolean } {
   if (options.from !== undefined && options.from !== "") return { base: options.from, explicit: true };
-  if (entry && !isUrl(entry.url) && existsSync(fromLock(entry.url, options.lockFile))) return { base: undefined, explicit: true };
+  if (entry && !isUrl(entry.url) && existsSync(fromLock(entry.url, options.lockFile)))
+    return { base: undefined, explicit: true };
   const env = options.env !== undefined && options.env !== "" ? options.env : undefined;
-  if (env !== undefined && !isUrl(env) && existsSync(schemaPath(resolve(env), version))) return { base: env, explicit: true };
+  if (env !== undefined && !isUrl(env) && existsSync(schemaPath(resolve(env), version)))
+    return { base: env, explicit: true };
   return { base: entry && !isUrl(entry.url) ? undefined : env, explicit: false };
 }
 
@@ -214,7 +266,13 @@ function sourceBase(version: string, entry: LockEntry | undefined, options: Pull
 function sameBytes(named: string, cached: string, pinned: string, lockFiles: readonly string[]): boolean {
   const bytes = readSource(named);
   const hash = sha256(bytes);
-  if (hash !== pinned) throw new BindgenError(named, "", `sha256 ${pinned} (from ${lockFiles.join(" + ")})`, `got ${hash}; nothing was written`);
+  if (hash !== pinned)
+    throw new BindgenError(
+      named,
+      "",
+      `sha256 ${pinned} (from ${lockFiles.join(" + ")})`,
+      `got ${hash}; nothing was written`,
+    );
   return bytes.equals(readFileSync(cached));
 }
 
@@ -232,10 +290,19 @@ function recordInLock(lockFile: string, entries: ReadonlyMap<string, LockEntry>)
 }
 
 /** The official examples pinned for a release, each fetched from the same kind of source as its schema and verified. */
-async function placeExamples(options: PullOptions, version: string, entry: LockEntry, base: string | undefined, timeoutMs: number): Promise<void> {
+async function placeExamples(
+  options: PullOptions,
+  version: string,
+  entry: LockEntry,
+  base: string | undefined,
+  timeoutMs: number,
+): Promise<void> {
   const dir = examplesPath(options.cacheDir, version);
-  const missing = Object.entries(entry.examples ?? {}).filter(([path, hash]) => options.force || !verified(join(dir, path), hash));
-  const exampleBase = base !== undefined && base !== "" && !base.includes("{version}") && !base.endsWith(".json") ? base : undefined;
+  const missing = Object.entries(entry.examples ?? {}).filter(
+    ([path, hash]) => options.force || !verified(join(dir, path), hash),
+  );
+  const exampleBase =
+    base !== undefined && base !== "" && !base.includes("{version}") && !base.endsWith(".json") ? base : undefined;
   // A few requests at a time: fast on a real network, gentle on the server.
   for (let i = 0; i < missing.length; i += 8) {
     await Promise.all(
@@ -247,7 +314,13 @@ async function placeExamples(options: PullOptions, version: string, entry: LockE
               ? `${exampleBase.replace(/\/$/, "")}/${version}/examples/${path}`
               : join(resolve(exampleBase), version, "examples", path);
         const bytes = await fetchBytes(source, timeoutMs);
-        if (sha256(bytes) !== hash) throw new BindgenError(source, "", `sha256 ${hash} (pinned in the lock)`, `got ${sha256(bytes)}; nothing was written`);
+        if (sha256(bytes) !== hash)
+          throw new BindgenError(
+            source,
+            "",
+            `sha256 ${hash} (pinned in the lock)`,
+            `got ${sha256(bytes)}; nothing was written`,
+          );
         atomicWriteFile(join(dir, path), bytes);
       }),
     );
@@ -261,7 +334,8 @@ function examplesIn(dir: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const definition of readdirSync(dir).sort()) {
     if (!statSync(join(dir, definition)).isDirectory()) continue;
-    for (const file of readdirSync(join(dir, definition)).sort()) if (file.endsWith(".json")) out[`${definition}/${file}`] = sha256(readFileSync(join(dir, definition, file)));
+    for (const file of readdirSync(join(dir, definition)).sort())
+      if (file.endsWith(".json")) out[`${definition}/${file}`] = sha256(readFileSync(join(dir, definition, file)));
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -271,7 +345,13 @@ function examplesIn(dir: string): Record<string, string> | undefined {
  * bindings do not need it (only the fidelity test reads it), so a folder without one or a failed
  * download is logged and skipped; a copy with the wrong sha256 is an error like a wrong schema.
  */
-async function pullTypeScript(options: PullOptions, version: string, base: string | undefined, pin: TypeScriptPin, schemaSource: string): Promise<void> {
+async function pullTypeScript(
+  options: PullOptions,
+  version: string,
+  base: string | undefined,
+  pin: TypeScriptPin,
+  schemaSource: string,
+): Promise<void> {
   const target = join(options.cacheDir, version, "schema.ts");
   if (!options.force && existsSync(target) && sha256(readFileSync(target)) === pin.sha256) return;
   const source = base === undefined || base === "" ? pin.url : schemaSource.replace(/schema\.json$/, "schema.ts");
@@ -280,11 +360,19 @@ async function pullTypeScript(options: PullOptions, version: string, base: strin
   try {
     bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
   } catch (err) {
-    options.log?.(`${version}: schema.ts not pulled (${(err as Error).message}); the bindings do not need it, only its @deprecated notes are left out of diff reports`);
+    options.log?.(
+      `${version}: schema.ts not pulled (${(err as Error).message}); the bindings do not need it, only its @deprecated notes are left out of diff reports`,
+    );
     return;
   }
   const hash = sha256(bytes);
-  if (hash !== pin.sha256) throw new BindgenError(source, "", `sha256 ${pin.sha256} (schema.ts of ${version} in the lock)`, `got ${hash}; nothing was written`);
+  if (hash !== pin.sha256)
+    throw new BindgenError(
+      source,
+      "",
+      `sha256 ${pin.sha256} (schema.ts of ${version} in the lock)`,
+      `got ${hash}; nothing was written`,
+    );
   atomicWriteFile(target, bytes);
 }
 
@@ -293,7 +381,13 @@ function isUrl(s: string): boolean {
 }
 
 /** A directory or URL base laid out as `<version>/schema.json`, or (for one version) the file itself. */
-function sourceFor(version: string, base: string | undefined, entry: LockEntry | undefined, count: number, lockFile: string): string {
+function sourceFor(
+  version: string,
+  base: string | undefined,
+  entry: LockEntry | undefined,
+  count: number,
+  lockFile: string,
+): string {
   if (base === undefined || base === "") {
     if (!entry) throw new UsageError(`no source for new version ${version}: pass --from DIR|URL`);
     return fromLock(entry.url, lockFile);
@@ -320,14 +414,20 @@ function fromLock(url: string, lockFile: string): string {
 }
 
 /** What a failed download adds, so a user without network (or with a release recorded from a folder) knows the way round. */
-const OFFLINE_HINT = "without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL";
+const OFFLINE_HINT =
+  "without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL";
 
 function readSource(source: string): Buffer {
   try {
     return readFileSync(source);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(source, "", "a readable schema file", code === "ENOENT" ? "file not found" : String(code ?? err));
+    throw new BindgenError(
+      source,
+      "",
+      "a readable schema file",
+      code === "ENOENT" ? "file not found" : String(code ?? err),
+    );
   }
 }
 
@@ -338,11 +438,26 @@ async function fetchBytes(source: string, timeoutMs: number): Promise<Buffer> {
     response = await fetch(source, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
   } catch (err) {
     const e = err as Error;
-    const why = e.name === "TimeoutError" ? `no answer within ${timeoutMs / 1000}s` : `${e.message}${e.cause ? `: ${(e.cause as Error).message ?? e.cause}` : ""}`;
+    const why =
+      e.name === "TimeoutError"
+        ? `no answer within ${timeoutMs / 1000}s`
+        : `${e.message}${e.cause ? `: ${(e.cause as Error).message ?? e.cause}` : ""}`;
     throw new BindgenError(source, "", "a reachable URL", `${why}; ${OFFLINE_HINT}`);
   }
-  if (!response.ok) throw new BindgenError(source, "", "HTTP 200", `got HTTP ${response.status} ${response.statusText}; ${OFFLINE_HINT}`);
-  const tooBig = () => new BindgenError(source, "", `a schema of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, "the server sent more; nothing was written");
+  if (!response.ok)
+    throw new BindgenError(
+      source,
+      "",
+      "HTTP 200",
+      `got HTTP ${response.status} ${response.statusText}; ${OFFLINE_HINT}`,
+    );
+  const tooBig = () =>
+    new BindgenError(
+      source,
+      "",
+      `a schema of at most ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`,
+      "the server sent more; nothing was written",
+    );
   if (Number(response.headers.get("content-length") ?? 0) > MAX_SCHEMA_BYTES) {
     await response.body?.cancel();
     throw tooBig();

@@ -18,7 +18,12 @@ export function readRaw(file: string): RawFile {
     bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(file, "", "a readable schema file", code === "ENOENT" ? "file not found" : String(code ?? err));
+    throw new BindgenError(
+      file,
+      "",
+      "a readable schema file",
+      code === "ENOENT" ? "file not found" : String(code ?? err),
+    );
   }
   return { file, bytes, sha256: sha256(bytes) };
 }

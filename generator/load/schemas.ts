@@ -58,7 +58,9 @@ export async function placeSchemas(
       ...(sources.log ? { log: sources.log } : {}),
     });
   }
-  return new Map(versions.map((v) => [v, { file: schemaPath(store.cacheDir, v), sha256: lock.versions.get(v)!.sha256 }]));
+  return new Map(
+    versions.map((v) => [v, { file: schemaPath(store.cacheDir, v), sha256: lock.versions.get(v)!.sha256 }]),
+  );
 }
 
 /** Whether the lock records the release from a local folder that is there: pull reads it from that folder (no download). */

@@ -19,19 +19,32 @@ export function readSourceDeprecations(file: string, expectedSha256: string): So
   if (!existsSync(file)) return null;
   const bytes = readFileSync(file);
   const hash = sha256(bytes);
-  if (hash !== expectedSha256) throw new BindgenError(file, "", `sha256 ${expectedSha256} (schema.ts in schema/lock.json)`, `got ${hash}; pull it again`);
+  if (hash !== expectedSha256)
+    throw new BindgenError(
+      file,
+      "",
+      `sha256 ${expectedSha256} (schema.ts in schema/lock.json)`,
+      `got ${hash}; pull it again`,
+    );
   const source = ts.createSourceFile(file, bytes.toString("utf8"), ts.ScriptTarget.Latest, true);
   const out: SourceDeprecation[] = [];
   const deprecated = (node: TS.Node) => ts.getJSDocTags(node).some((t) => t.tagName.text === "deprecated");
   const members = (node: TS.Node): readonly TS.TypeElement[] =>
-    ts.isInterfaceDeclaration(node) ? node.members : ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type) ? node.type.members : [];
+    ts.isInterfaceDeclaration(node)
+      ? node.members
+      : ts.isTypeAliasDeclaration(node) && ts.isTypeLiteralNode(node.type)
+        ? node.type.members
+        : [];
   for (const statement of source.statements) {
     if (!ts.isInterfaceDeclaration(statement) && !ts.isTypeAliasDeclaration(statement)) continue;
     const definition = statement.name.text;
     if (deprecated(statement)) out.push({ kind: "definition", name: definition });
     for (const member of members(statement)) {
       if (!ts.isPropertySignature(member) || !deprecated(member)) continue;
-      const name = ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) ? member.name.text : member.name.getText(source);
+      const name =
+        ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)
+          ? member.name.text
+          : member.name.getText(source);
       out.push(name.includes("/") ? { kind: "meta-key", name } : { kind: "property", name: `${definition}.${name}` });
     }
   }

@@ -27,7 +27,12 @@ export interface SourceFacts {
   readonly source: string;
 }
 
-export function buildModel(version: string, schema: NormalisedSchema, facts: Facts, typescript: SourceFacts | null = null): ProtocolModel {
+export function buildModel(
+  version: string,
+  schema: NormalisedSchema,
+  facts: Facts,
+  typescript: SourceFacts | null = null,
+): ProtocolModel {
   const found = collectMethods(schema);
   const evidence = eraEvidence(schema, found);
   // The era is read from the schema, never from a list of version strings, so an unknown future
@@ -35,7 +40,15 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const era: Era = evidence.hasDiscover && !evidence.hasInitialize ? "modern" : "legacy";
 
   const reservedKeys = metaKeys(version, era, schema, facts);
-  const deprecations = deprecationsOf(version, era, schema, facts, typescript, found, new Set(reservedKeys.map((k) => k.key)));
+  const deprecations = deprecationsOf(
+    version,
+    era,
+    schema,
+    facts,
+    typescript,
+    found,
+    new Set(reservedKeys.map((k) => k.key)),
+  );
   const deprecatedDefs = new Set(deprecations.filter((d) => d.kind === "definition").map((d) => d.name));
   const deprecatedMethods = new Set(deprecations.filter((d) => d.kind === "method").map((d) => d.name));
   const definitions = new Map<string, DefinitionModel>();
@@ -44,8 +57,12 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const openObjects = facts.openObjects.filter((o) => appliesTo(o.versions, version, era)).flatMap((o) => o.properties);
   const validated = new Map<string, SchemaNode>();
   for (const [name, node] of schema.definitions) {
-    const refinements = facts.typeRefinements.filter((r) => r.definition === name && appliesTo(r.versions, version, era));
-    const corrections = facts.typeCorrections.filter((c) => c.definition === name && appliesTo(c.versions, version, era));
+    const refinements = facts.typeRefinements.filter(
+      (r) => r.definition === name && appliesTo(r.versions, version, era),
+    );
+    const corrections = facts.typeCorrections.filter(
+      (c) => c.definition === name && appliesTo(c.versions, version, era),
+    );
     const enums = facts.openEnums.filter((e) => appliesTo(e.versions, version, era));
     const corrected = correct(schema.file, node, corrections, facts, version);
     validated.set(name, corrected);
@@ -88,20 +105,33 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
   const dispatch = {
     cancel:
       appliesTo(cancel.versions, version, era) && hasMethod(cancel.method)
-        ? { method: cancel.method, requestIdParam: cancel.requestIdParam, notCancellable: cancel.notCancellable.filter(hasMethod) }
+        ? {
+            method: cancel.method,
+            requestIdParam: cancel.requestIdParam,
+            notCancellable: cancel.notCancellable.filter(hasMethod),
+          }
         : null,
     progress:
-      appliesTo(progress.versions, version, era) && hasMethod(progress.method) ? { method: progress.method, tokenParam: progress.tokenParam, metaKey: progress.metaKey } : null,
+      appliesTo(progress.versions, version, era) && hasMethod(progress.method)
+        ? { method: progress.method, tokenParam: progress.tokenParam, metaKey: progress.metaKey }
+        : null,
     resultTypeDefault: appliesTo(resultTypeDefault.versions, version, era)
       ? {
           property: resultTypeDefault.property,
           value: resultTypeDefault.value,
           definition:
-            facts.openEnums.find((e) => e.property === resultTypeDefault.property && appliesTo(e.versions, version, era) && schema.definitions.has(e.definition))?.definition ??
-            null,
+            facts.openEnums.find(
+              (e) =>
+                e.property === resultTypeDefault.property &&
+                appliesTo(e.versions, version, era) &&
+                schema.definitions.has(e.definition),
+            )?.definition ?? null,
         }
       : null,
-    batch: envelopeModel.batches && appliesTo(batch.versions, version, era) ? { notBatchable: batch.notBatchable.filter(hasMethod) } : null,
+    batch:
+      envelopeModel.batches && appliesTo(batch.versions, version, era)
+        ? { notBatchable: batch.notBatchable.filter(hasMethod) }
+        : null,
   };
 
   return {
@@ -126,16 +156,28 @@ export function buildModel(version: string, schema: NormalisedSchema, facts: Fac
     httpHeaders: httpHeaders(version, era, facts, http),
     dispatch,
     tasks: methods.some((m) => m.results.includes(TASK_RESULT)) ? { param: TASK_PARAM, result: TASK_RESULT } : null,
-    inputRequired: dispatch.resultTypeDefault === null ? null : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
+    inputRequired:
+      dispatch.resultTypeDefault === null
+        ? null
+        : inputRequiredOf(schema, definitions, methods, dispatch.resultTypeDefault),
     uiExtension: { ...facts.uiExtension },
-    schemaPage: appliesTo(facts.schemaPage.versions, version, era) ? facts.schemaPage.url.replace("{version}", version) : null,
+    schemaPage: appliesTo(facts.schemaPage.versions, version, era)
+      ? facts.schemaPage.url.replace("{version}", version)
+      : null,
     typescript: typescript?.source ?? null,
   };
 }
 
 /** A release's header names: the session facts that apply, or a stateless release's routing headers (facts.http). */
-function httpHeaders(version: string, era: Era, facts: Facts, http: ProtocolModel["http"]): ProtocolModel["httpHeaders"] {
-  const session = facts.sessionHeaders.filter((h) => appliesTo(h.versions, version, era)).map(({ name, header, source }) => ({ name, header, source }));
+function httpHeaders(
+  version: string,
+  era: Era,
+  facts: Facts,
+  http: ProtocolModel["http"],
+): ProtocolModel["httpHeaders"] {
+  const session = facts.sessionHeaders
+    .filter((h) => appliesTo(h.versions, version, era))
+    .map(({ name, header, source }) => ({ name, header, source }));
   const routing =
     http === null
       ? []
@@ -153,7 +195,13 @@ function httpHeaders(version: string, era: Era, facts: Facts, http: ProtocolMode
  * the slip keeps its own types. A path that does not resolve is an error naming the fact in the release the fact was
  * written for (its span's first); a later release that inherits it and no longer has the node keeps its own types too.
  */
-function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrections"], facts: Facts, version: string): SchemaNode {
+function correct(
+  file: string,
+  node: SchemaNode,
+  corrections: Facts["typeCorrections"],
+  facts: Facts,
+  version: string,
+): SchemaNode {
   let out = node;
   for (const c of corrections) {
     const inherited = typeof c.versions === "object" && c.versions.from !== version;
@@ -167,18 +215,25 @@ function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrect
       );
     };
     const replace = (n: SchemaNode, path: readonly (string | number)[]): SchemaNode => {
-      if (path.length === 0) return [...(n.type ?? [])].sort().join() === [...c.was].sort().join() ? { ...n, type: [...c.type].sort() } : n;
+      if (path.length === 0)
+        return [...(n.type ?? [])].sort().join() === [...c.was].sort().join() ? { ...n, type: [...c.type].sort() } : n;
       const [key, next, ...rest] = path;
       if (key === "additionalProperties")
-        return typeof n.additionalProperties === "object" ? { ...n, additionalProperties: replace(n.additionalProperties, path.slice(1)) } : missing(n);
+        return typeof n.additionalProperties === "object"
+          ? { ...n, additionalProperties: replace(n.additionalProperties, path.slice(1)) }
+          : missing(n);
       if (key === "items") return n.items !== undefined ? { ...n, items: replace(n.items, path.slice(1)) } : missing(n);
       if (key === "properties") {
         if (n.properties?.some((p) => p.name === next) !== true) return missing(n);
-        return { ...n, properties: n.properties.map((p) => (p.name === next ? { ...p, schema: replace(p.schema, rest) } : p)) };
+        return {
+          ...n,
+          properties: n.properties.map((p) => (p.name === next ? { ...p, schema: replace(p.schema, rest) } : p)),
+        };
       }
       const combinator = key === "anyOf" || key === "oneOf" || key === "allOf" ? key : undefined;
       const list = combinator === undefined ? undefined : n[combinator];
-      if (combinator === undefined || list === undefined || typeof next !== "number" || list[next] === undefined) return missing(n);
+      if (combinator === undefined || list === undefined || typeof next !== "number" || list[next] === undefined)
+        return missing(n);
       return { ...n, [combinator]: list.map((m, i) => (i === next ? replace(m, rest) : m)) };
     };
     out = replace(out, c.path);
@@ -190,15 +245,28 @@ function correct(file: string, node: SchemaNode, corrections: Facts["typeCorrect
  * Gives open strings their known values: the fact's definition itself, and every property of its name that is a plain
  * string, which then names that definition as schema.ts does (`resultType: ResultType`) where the schema has it.
  */
-function listKnown(name: string, node: SchemaNode, enums: Facts["openEnums"], defined: ReadonlySet<string>): SchemaNode {
+function listKnown(
+  name: string,
+  node: SchemaNode,
+  enums: Facts["openEnums"],
+  defined: ReadonlySet<string>,
+): SchemaNode {
   if (enums.length === 0) return node;
-  const plainString = (n: SchemaNode): boolean => n.type?.length === 1 && n.type[0] === "string" && n.const === undefined && n.enum === undefined && n.ref === undefined;
+  const plainString = (n: SchemaNode): boolean =>
+    n.type?.length === 1 &&
+    n.type[0] === "string" &&
+    n.const === undefined &&
+    n.enum === undefined &&
+    n.ref === undefined;
   const walk = (n: SchemaNode): SchemaNode => {
     const properties = n.properties?.map((p) => {
       const e = enums.find((x) => x.property === p.name);
       if (e === undefined || !plainString(p.schema)) return { ...p, schema: walk(p.schema) };
       const { type: _type, ...rest } = p.schema;
-      return { ...p, schema: defined.has(e.definition) ? { ...rest, ref: e.definition } : { ...p.schema, known: e.values } };
+      return {
+        ...p,
+        schema: defined.has(e.definition) ? { ...rest, ref: e.definition } : { ...p.schema, known: e.values },
+      };
     });
     return {
       ...n,
@@ -227,7 +295,8 @@ function metaDefinitions(schema: NormalisedSchema): Set<string> {
       if (p.name === "_meta" && p.schema.ref !== undefined) add(p.schema.ref);
       visit(p.schema);
     }
-    for (const child of [node.items, ...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) if (child !== undefined) visit(child);
+    for (const child of [node.items, ...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+      if (child !== undefined) visit(child);
     if (typeof node.additionalProperties === "object") visit(node.additionalProperties);
   };
   for (const node of schema.definitions.values()) visit(node);
@@ -238,20 +307,32 @@ function metaDefinitions(schema: NormalisedSchema): Set<string> {
 function opened(node: SchemaNode): SchemaNode {
   const isObjectType = node.type === undefined || node.type.includes("object");
   if (!isObjectType || node.ref !== undefined || node.additionalProperties !== undefined) return node;
-  return { ...node, type: node.type ?? ["object"], additionalProperties: { pointer: joinPointer(node.pointer, "additionalProperties") } };
+  return {
+    ...node,
+    type: node.type ?? ["object"],
+    additionalProperties: { pointer: joinPointer(node.pointer, "additionalProperties") },
+  };
 }
 
 /** Opens the inline objects facts.openObjects names (`Tool.inputSchema`) where the definition holds one; a reference or no such property stays as it is. */
 function openProperties(name: string, node: SchemaNode, open: readonly string[]): SchemaNode {
   const keys = open.filter((p) => p.startsWith(`${name}.`)).map((p) => p.slice(name.length + 1));
   if (keys.length === 0 || node.properties === undefined) return node;
-  return { ...node, properties: node.properties.map((p) => (keys.includes(p.name) && p.schema.ref === undefined ? { ...p, schema: opened(p.schema) } : p)) };
+  return {
+    ...node,
+    properties: node.properties.map((p) =>
+      keys.includes(p.name) && p.schema.ref === undefined ? { ...p, schema: opened(p.schema) } : p,
+    ),
+  };
 }
 
 /** Opens every inline `_meta` object in a definition, and the definition itself when it is a `_meta` shape. */
 function openMetaObjects(isMetaDefinition: boolean, node: SchemaNode): SchemaNode {
   const walk = (n: SchemaNode): SchemaNode => {
-    const properties = n.properties?.map((p) => ({ ...p, schema: p.name === "_meta" && p.schema.ref === undefined ? opened(walk(p.schema)) : walk(p.schema) }));
+    const properties = n.properties?.map((p) => ({
+      ...p,
+      schema: p.name === "_meta" && p.schema.ref === undefined ? opened(walk(p.schema)) : walk(p.schema),
+    }));
     return {
       ...n,
       ...(properties ? { properties } : {}),
@@ -282,7 +363,8 @@ function deprecationsOf(
   const out = new Map<string, DeprecationModel>();
   const add = (d: DeprecationModel) => out.set(`${d.kind} ${d.name}`, out.get(`${d.kind} ${d.name}`) ?? d);
   for (const [name, node] of schema.definitions) {
-    if (node.deprecated === true) add({ kind: "definition", name, values: null, source: `${schema.file}#${node.pointer}` });
+    if (node.deprecated === true)
+      add({ kind: "definition", name, values: null, source: `${schema.file}#${node.pointer}` });
   }
   // A fact carried forward to a later release holds only for what that release still has.
   const has = (kind: DeprecationModel["kind"], name: string): boolean => {
@@ -296,7 +378,9 @@ function deprecationsOf(
   for (const f of facts.deprecations) {
     if (!appliesTo(f.versions, version, era)) continue;
     const of = (kind: DeprecationModel["kind"], names: readonly string[]) =>
-      names.filter((name) => has(kind, name)).forEach((name) => add({ kind, name, values: f.values, source: f.source }));
+      names
+        .filter((name) => has(kind, name))
+        .forEach((name) => add({ kind, name, values: f.values, source: f.source }));
     of("method", f.methods);
     of("definition", f.definitions);
     of("property", f.properties);
@@ -343,7 +427,11 @@ function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
         );
       }
       const paramsProp = propertyOf(schema, message, "params");
-      const params: TypeRef | null = paramsProp ? (paramsProp.schema.ref !== undefined ? { definition: paramsProp.schema.ref, path: [] } : { definition, path: ["params"] }) : null;
+      const params: TypeRef | null = paramsProp
+        ? paramsProp.schema.ref !== undefined
+          ? { definition: paramsProp.schema.ref, path: [] }
+          : { definition, path: ["params"] }
+        : null;
       const shape = paramsProp ? shapeKey(deref(schema, paramsProp.schema)) : "none";
       const entry = methods.get(name);
       if (entry) {
@@ -358,7 +446,14 @@ function collectMethods(schema: NormalisedSchema): Map<string, FoundMethod> {
         const preferNamed = entry.definition === entry.unions[0] && definition !== union;
         methods.set(name, {
           ...entry,
-          ...(preferNamed ? { definition, pointer: message.pointer, params, envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined } : {}),
+          ...(preferNamed
+            ? {
+                definition,
+                pointer: message.pointer,
+                params,
+                envelopeInSchema: propertyOf(schema, message, "jsonrpc") !== undefined,
+              }
+            : {}),
           directions: uniqueSorted<Direction>([...entry.directions, direction]),
           unions: uniqueSorted([...entry.unions, union]),
         });
@@ -414,7 +509,8 @@ function pairResults(schema: NormalisedSchema, facts: Facts, m: FoundMethod): st
     }
   }
   if (schema.definitions.has(`${base}Result`)) results.push(`${base}Result`);
-  else if (facts.emptyResultMethods.includes(m.name) && schema.definitions.has("EmptyResult")) results.push("EmptyResult");
+  else if (facts.emptyResultMethods.includes(m.name) && schema.definitions.has("EmptyResult"))
+    results.push("EmptyResult");
   if (results.length === 0 || m.definition === m.unions[0]) {
     // The rule and the fact that would satisfy it, so a draft the package does not know yet can be fixed in place.
     throw new BindgenError(
@@ -457,7 +553,12 @@ function inputRequiredOf(
   const definition = found[0]!;
   const node = definitions.get(definition)!.schema;
   const where = node.pointer;
-  if (found.length > 1) throw new BindgenError(schema.file, where, `one result marked by a ${resultType.property} const (found ${found.join(", ")})`);
+  if (found.length > 1)
+    throw new BindgenError(
+      schema.file,
+      where,
+      `one result marked by a ${resultType.property} const (found ${found.join(", ")})`,
+    );
   const inputs = methods.filter((m) => m.kind === "input");
   const inputDefinitions = new Set(inputs.map((m) => m.definition));
   const inputResults = new Set(inputs.flatMap((m) => m.results));
@@ -467,7 +568,11 @@ function inputRequiredOf(
     if (typeof values !== "object") return [];
     const union = deref(schema, values);
     const members = union.anyOf ?? union.oneOf;
-    return members === undefined ? (values.ref === undefined ? [] : [values.ref]) : members.flatMap((v) => (v.ref === undefined ? [] : [v.ref]));
+    return members === undefined
+      ? values.ref === undefined
+        ? []
+        : [values.ref]
+      : members.flatMap((v) => (v.ref === undefined ? [] : [v.ref]));
   };
   const mapsTo = (property: SchemaProperty, allowed: ReadonlySet<string>) => {
     const values = valuesOf(property);
@@ -475,13 +580,28 @@ function inputRequiredOf(
   };
   const members = (deref(schema, node).properties ?? []).filter((p) => p.name !== resultType.property);
   const requests = members.filter((p) => mapsTo(p, inputDefinitions));
-  if (requests.length !== 1) throw new BindgenError(schema.file, where, `one member that maps keys to input requests (found ${requests.length})`);
+  if (requests.length !== 1)
+    throw new BindgenError(
+      schema.file,
+      where,
+      `one member that maps keys to input requests (found ${requests.length})`,
+    );
   const params = asking.map((m) => (m.params === null ? undefined : resolveRef(schema, m.params)));
-  const inEveryParams = (name: string) => params.every((p) => p !== undefined && propertyOf(schema, p, name) !== undefined);
-  const state = members.filter((p) => p !== requests[0] && deref(schema, p.schema).type?.includes("string") === true && inEveryParams(p.name));
-  if (state.length !== 1) throw new BindgenError(schema.file, where, `one string member the params of ${asking.map((m) => m.name).join(", ")} declare too (found ${state.length})`);
+  const inEveryParams = (name: string) =>
+    params.every((p) => p !== undefined && propertyOf(schema, p, name) !== undefined);
+  const state = members.filter(
+    (p) => p !== requests[0] && deref(schema, p.schema).type?.includes("string") === true && inEveryParams(p.name),
+  );
+  if (state.length !== 1)
+    throw new BindgenError(
+      schema.file,
+      where,
+      `one string member the params of ${asking.map((m) => m.name).join(", ")} declare too (found ${state.length})`,
+    );
   const first = params[0];
-  const responses = (first === undefined ? [] : (deref(schema, first).properties ?? [])).filter((p) => mapsTo(p, inputResults) && inEveryParams(p.name));
+  const responses = (first === undefined ? [] : (deref(schema, first).properties ?? [])).filter(
+    (p) => mapsTo(p, inputResults) && inEveryParams(p.name),
+  );
   if (responses.length !== 1)
     throw new BindgenError(
       schema.file,
@@ -511,7 +631,13 @@ function envelope(schema: NormalisedSchema): EnvelopeModel {
   const errorResponse = first(["JSONRPCErrorResponse", "JSONRPCError"]);
   const id = errorResponse === null ? undefined : propertyOf(schema, schema.definitions.get(errorResponse)!, "id");
   const batchMembers = batchMembersOf(schema);
-  return { resultResponse, errorResponse, errorIdOptional: id !== undefined && !id.required, batches: batchMembers.length > 0, batchMembers };
+  return {
+    resultResponse,
+    errorResponse,
+    errorIdOptional: id !== undefined && !id.required,
+    batches: batchMembers.length > 0,
+    batchMembers,
+  };
 }
 
 /** A member of the message union that is an array (inline or by reference) is a JSON-RPC batch. */
@@ -531,7 +657,8 @@ function eraEvidence(schema: NormalisedSchema, methods: ReadonlyMap<string, Foun
   return {
     hasDiscover: methods.has("server/discover"),
     hasInitialize: methods.has("initialize"),
-    requestMetaRequired: meta?.required === true && (deref(schema, meta.schema).properties ?? []).some((p) => p.required),
+    requestMetaRequired:
+      meta?.required === true && (deref(schema, meta.schema).properties ?? []).some((p) => p.required),
     resultTypeRequired: (result ? propertyOf(schema, result, "resultType")?.required : false) === true,
   };
 }
@@ -543,19 +670,38 @@ function errorCodes(version: string, era: Era, schema: NormalisedSchema, facts: 
     if (!name.endsWith("Error")) continue;
     const code = pinnedCode(schema, node, 0);
     if (code === undefined) continue;
-    byCode.set(code, { name: factName(code) ?? name.replace(/Error$/, ""), code, send: true, definition: name, source: null, replacedBy: null });
+    byCode.set(code, {
+      name: factName(code) ?? name.replace(/Error$/, ""),
+      code,
+      send: true,
+      definition: name,
+      source: null,
+      replacedBy: null,
+    });
   }
   for (const f of facts.errorCodes) {
     if (!appliesTo(f.versions, version, era)) continue;
     const existing = byCode.get(f.code);
     // A replacement is named in the releases that use the old code, so a reader of either release learns it.
     const replacedBy = f.replacedBy ? { code: f.replacedBy.code, source: f.replacedBy.source } : null;
-    byCode.set(f.code, { name: f.name, code: f.code, send: f.send, definition: existing?.definition ?? null, source: f.source, replacedBy });
+    byCode.set(f.code, {
+      name: f.name,
+      code: f.code,
+      send: f.send,
+      definition: existing?.definition ?? null,
+      source: f.source,
+      replacedBy,
+    });
   }
   const list = [...byCode.values()].sort((a, b) => b.code - a.code);
   const names = new Set<string>();
   for (const e of list) {
-    if (names.has(e.name)) throw new BindgenError(facts.file, "/errorCodes", `one code per error name, but "${e.name}" names two in ${version}`);
+    if (names.has(e.name))
+      throw new BindgenError(
+        facts.file,
+        "/errorCodes",
+        `one code per error name, but "${e.name}" names two in ${version}`,
+      );
     names.add(e.name);
   }
   return list;
@@ -588,7 +734,15 @@ function scopeOf(definition: string): MetaScope | undefined {
 
 /** Reserved `_meta` keys: the declared properties of every `_meta` object and `*MetaObject` definition, plus facts. */
 function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Facts): MetaKeyModel[] {
-  const keys = new Map<string, { scopes: Set<MetaScope>; requiredIn: Set<MetaScope>; definition: string | null; definitionIn: Partial<Record<MetaScope, string>> }>();
+  const keys = new Map<
+    string,
+    {
+      scopes: Set<MetaScope>;
+      requiredIn: Set<MetaScope>;
+      definition: string | null;
+      definitionIn: Partial<Record<MetaScope, string>>;
+    }
+  >();
   const add = (key: string, scope: MetaScope, required: boolean, definition: string | null) => {
     const entry = keys.get(key) ?? { scopes: new Set(), requiredIn: new Set(), definition, definitionIn: {} };
     entry.scopes.add(scope);
@@ -602,7 +756,8 @@ function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Fa
     seen.add(node);
     const scope = scopeOf(definition);
     if (inMeta && scope) for (const p of node.properties ?? []) add(p.name, scope, p.required, definition);
-    for (const p of node.properties ?? []) visit(definition, p.schema, p.name === "_meta" && p.schema.ref === undefined);
+    for (const p of node.properties ?? [])
+      visit(definition, p.schema, p.name === "_meta" && p.schema.ref === undefined);
     for (const m of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) visit(definition, m, false);
   };
   for (const [name, node] of schema.definitions) {
@@ -615,7 +770,12 @@ function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Fa
     const name = key.slice(key.lastIndexOf("/") + 1).replace(/[-_.]([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
     const clash = names.get(name);
     if (clash !== undefined) {
-      throw new BindgenError(schema.file, schema.definitionsPointer, `distinct names for reserved _meta keys`, `"${clash}" and "${key}" both map to MetaKey.${name}`);
+      throw new BindgenError(
+        schema.file,
+        schema.definitionsPointer,
+        `distinct names for reserved _meta keys`,
+        `"${clash}" and "${key}" both map to MetaKey.${name}`,
+      );
     }
     names.set(name, key);
     out.push({

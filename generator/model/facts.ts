@@ -52,7 +52,12 @@ export interface Facts {
   readonly errorRanges: readonly { name: string; from: number; to: number; allocate: boolean; source: string }[];
   readonly modernSignalCodes: readonly number[];
   readonly emptyResultMethods: readonly string[];
-  readonly metaKeys: readonly { key: string; versions: VersionSelector; where: "request" | "result" | "notification"; source: string }[];
+  readonly metaKeys: readonly {
+    key: string;
+    versions: VersionSelector;
+    where: "request" | "result" | "notification";
+    source: string;
+  }[];
   readonly deprecations: readonly DeprecationFact[];
   readonly http: {
     protocolVersionHeader: string;
@@ -70,7 +75,14 @@ export interface Facts {
   };
   /** What dispatchers need beyond the method tables: which notification cancels, which reports progress, the default resultType. */
   readonly dispatch: {
-    cancel: { method: string; requestIdParam: string; notCancellable: string[]; notCancellableSource: string; versions: VersionSelector; source: string };
+    cancel: {
+      method: string;
+      requestIdParam: string;
+      notCancellable: string[];
+      notCancellableSource: string;
+      versions: VersionSelector;
+      source: string;
+    };
     progress: { method: string; tokenParam: string; metaKey: string; versions: VersionSelector; source: string };
     resultTypeDefault: { property: string; value: string; versions: VersionSelector; source: string };
     /** Requests that must never be part of a JSON-RPC batch, in releases that have batches. */
@@ -94,14 +106,33 @@ export interface Facts {
    * Strings the schema leaves open whose known values schema.ts lists (`ResultType`): the definition and every property
    * so named that the schema types as a plain string list them and stay open. Types only.
    */
-  readonly openEnums: readonly { versions: VersionSelector; definition: string; property: string; values: readonly string[]; source: string }[];
+  readonly openEnums: readonly {
+    versions: VersionSelector;
+    definition: string;
+    property: string;
+    values: readonly string[];
+    source: string;
+  }[];
   /** Narrower types for the bindings than the schema states, each backed by spec prose. Validators ignore them. */
-  readonly typeRefinements: readonly { versions: VersionSelector; definition: string; property: string; const: string | number | boolean; source: string }[];
+  readonly typeRefinements: readonly {
+    versions: VersionSelector;
+    definition: string;
+    property: string;
+    const: string | number | boolean;
+    source: string;
+  }[];
   /** The Streamable HTTP headers of session-based releases (the stateless ones name theirs under `http`), by constant name. */
   readonly sessionHeaders: readonly { name: string; header: string; versions: VersionSelector; source: string }[];
   /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
   readonly schemaPage: { url: string; versions: VersionSelector; source: string };
-  readonly uiExtension: { id: string; metaKey: string; resourceUriKey: string; flatMetaKey: string; clientCapability: unknown; source: string };
+  readonly uiExtension: {
+    id: string;
+    metaKey: string;
+    resourceUriKey: string;
+    flatMetaKey: string;
+    clientCapability: unknown;
+    source: string;
+  };
 }
 
 export function appliesTo(selector: VersionSelector, version: string, era: Era): boolean {
@@ -109,7 +140,10 @@ export function appliesTo(selector: VersionSelector, version: string, era: Era):
   if (selector === "legacy" || selector === "modern") return selector === era;
   // A schema read under a name that is no release (`diff drafts/next.json`) has no place in the order.
   if (!RELEASE_NAME.test(version)) return false;
-  return compareReleases(version, selector.from) >= 0 && (selector.to === undefined || compareReleases(version, selector.to) <= 0);
+  return (
+    compareReleases(version, selector.from) >= 0 &&
+    (selector.to === undefined || compareReleases(version, selector.to) <= 0)
+  );
 }
 
 export function loadFacts(file: string): Facts {
@@ -130,7 +164,13 @@ export function loadFacts(file: string): Facts {
   });
   const errorRanges = c.array(root, "errorRanges").map(([v, p]) => {
     const o = c.object(v, p);
-    return { name: c.string(o, p, "name"), from: c.integer(o, p, "from"), to: c.integer(o, p, "to"), allocate: c.boolean(o, p, "allocate"), source: c.string(o, p, "source") };
+    return {
+      name: c.string(o, p, "name"),
+      from: c.integer(o, p, "from"),
+      to: c.integer(o, p, "to"),
+      allocate: c.boolean(o, p, "allocate"),
+      source: c.string(o, p, "source"),
+    };
   });
   const signals = c.object(root["modernSignalCodes"], "/modernSignalCodes");
   const empty = c.object(root["emptyResultMethods"], "/emptyResultMethods");
@@ -161,16 +201,28 @@ export function loadFacts(file: string): Facts {
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
       throw new BindgenError(file, p + "/const", "a string, number or boolean");
     }
-    return { versions: c.selector(o, p), definition: c.string(o, p, "definition"), property: c.string(o, p, "property"), const: value, source: c.string(o, p, "source") };
+    return {
+      versions: c.selector(o, p),
+      definition: c.string(o, p, "definition"),
+      property: c.string(o, p, "property"),
+      const: value,
+      source: c.string(o, p, "source"),
+    };
   });
   const sessionHeaders = c.array(root, "sessionHeaders").map(([v, p]) => {
     const o = c.object(v, p);
-    return { name: c.string(o, p, "name"), header: c.string(o, p, "header"), versions: c.selector(o, p), source: c.string(o, p, "source") };
+    return {
+      name: c.string(o, p, "name"),
+      header: c.string(o, p, "header"),
+      versions: c.selector(o, p),
+      source: c.string(o, p, "source"),
+    };
   });
   const openObjects = c.array(root, "openObjects").map(([v, p]) => {
     const o = c.object(v, p);
     const properties = c.strings(o, p, "properties");
-    if (!properties.every((x) => /^\w+\.\w+$/.test(x))) throw new BindgenError(file, p + "/properties", "Definition.property names");
+    if (!properties.every((x) => /^\w+\.\w+$/.test(x)))
+      throw new BindgenError(file, p + "/properties", "Definition.property names");
     return { versions: c.selector(o, p), properties, source: c.string(o, p, "source") };
   });
   const openEnums = c.array(root, "openEnums").map(([v, p]) => {
@@ -198,10 +250,12 @@ export function loadFacts(file: string): Facts {
   const typeCorrections = c.array(root, "typeCorrections").map(([v, p]) => {
     const o = c.object(v, p);
     const path = o["path"];
-    if (!Array.isArray(path) || !path.every((k) => typeof k === "string" || Number.isInteger(k))) throw new BindgenError(file, p + "/path", "an array of keys and indices");
+    if (!Array.isArray(path) || !path.every((k) => typeof k === "string" || Number.isInteger(k)))
+      throw new BindgenError(file, p + "/path", "an array of keys and indices");
     const types = (key: string) => {
       const list = c.strings(o, p, key);
-      if (!list.every((t) => JSON_TYPES.includes(t as JsonType))) throw new BindgenError(file, joinPointer(p, key), `JSON types (${JSON_TYPES.join(", ")})`);
+      if (!list.every((t) => JSON_TYPES.includes(t as JsonType)))
+        throw new BindgenError(file, joinPointer(p, key), `JSON types (${JSON_TYPES.join(", ")})`);
       return list as JsonType[];
     };
     return {
@@ -239,8 +293,14 @@ export function loadFacts(file: string): Facts {
       paramHeaderPrefix: c.string(http, "/http", "paramHeaderPrefix"),
       headerAnnotation: c.string(http, "/http", "headerAnnotation"),
       headerParamTypes: c.strings(http, "/http", "headerParamTypes"),
-      toolCall: { method: c.string(toolCall, "/http/toolCall", "method"), argumentsParam: c.string(toolCall, "/http/toolCall", "argumentsParam") },
-      sentinel: { prefix: c.string(sentinel, "/http/sentinel", "prefix"), suffix: c.string(sentinel, "/http/sentinel", "suffix") },
+      toolCall: {
+        method: c.string(toolCall, "/http/toolCall", "method"),
+        argumentsParam: c.string(toolCall, "/http/toolCall", "argumentsParam"),
+      },
+      sentinel: {
+        prefix: c.string(sentinel, "/http/sentinel", "prefix"),
+        suffix: c.string(sentinel, "/http/sentinel", "suffix"),
+      },
       statuses: {
         accepted: c.integer(statuses, "/http/statuses", "accepted"),
         result: c.integer(statuses, "/http/statuses", "result"),
@@ -282,7 +342,11 @@ export function loadFacts(file: string): Facts {
     },
     typeCorrections,
     openMeta: { versions: c.selector(openMeta, "/openMeta"), source: c.string(openMeta, "/openMeta", "source") },
-    schemaPage: { url: c.string(page, "/schemaPage", "url"), versions: c.selector(page, "/schemaPage"), source: c.string(page, "/schemaPage", "source") },
+    schemaPage: {
+      url: c.string(page, "/schemaPage", "url"),
+      versions: c.selector(page, "/schemaPage"),
+      source: c.string(page, "/schemaPage", "source"),
+    },
     uiExtension: {
       id: c.string(ui, "/uiExtension", "id"),
       metaKey: c.string(ui, "/uiExtension", "metaKey"),
@@ -306,7 +370,8 @@ class Checker {
   constructor(private readonly file: string) {}
 
   object(value: unknown, pointer: string): Obj {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new BindgenError(this.file, pointer, "an object");
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new BindgenError(this.file, pointer, "an object");
     return value as Obj;
   }
   array(o: Obj, key: string, within = ""): [unknown, string][] {
@@ -332,19 +397,22 @@ class Checker {
   }
   strings(o: Obj, p: string, key: string): string[] {
     const v = o[key];
-    if (!Array.isArray(v) || !v.every((s) => typeof s === "string")) throw new BindgenError(this.file, joinPointer(p, key), "an array of strings");
+    if (!Array.isArray(v) || !v.every((s) => typeof s === "string"))
+      throw new BindgenError(this.file, joinPointer(p, key), "an array of strings");
     return v;
   }
   integers(o: Obj, p: string, key: string): number[] {
     const v = o[key];
-    if (!Array.isArray(v) || !v.every((s) => Number.isInteger(s))) throw new BindgenError(this.file, joinPointer(p, key), "an array of integers");
+    if (!Array.isArray(v) || !v.every((s) => Number.isInteger(s)))
+      throw new BindgenError(this.file, joinPointer(p, key), "an array of integers");
     return v as number[];
   }
   selector(o: Obj, p: string, key = "versions"): VersionSelector {
     const v = o[key];
     const at = joinPointer(p, key);
     if (v === "*" || v === "legacy" || v === "modern") return v;
-    const expected = '"*", "legacy", "modern" or { "from": "<release>", "to"?: "<release>" } (a list of releases would leave out every later one)';
+    const expected =
+      '"*", "legacy", "modern" or { "from": "<release>", "to"?: "<release>" } (a list of releases would leave out every later one)';
     if (typeof v !== "object" || v === null || Array.isArray(v)) throw new BindgenError(this.file, at, expected);
     const span = v as Obj;
     const unknown = Object.keys(span).filter((k) => k !== "from" && k !== "to");
@@ -352,13 +420,24 @@ class Checker {
     const from = this.release(span, at, "from");
     if (span["to"] === undefined) return { from };
     const to = this.release(span, at, "to");
-    if (compareReleases(from, to) > 0) throw new BindgenError(this.file, joinPointer(at, "to"), `a release no earlier than "from" (${from})`, `got "${to}"`);
+    if (compareReleases(from, to) > 0)
+      throw new BindgenError(
+        this.file,
+        joinPointer(at, "to"),
+        `a release no earlier than "from" (${from})`,
+        `got "${to}"`,
+      );
     return { from, to };
   }
   private release(o: Obj, p: string, key: string): string {
     const v = o[key];
     if (typeof v !== "string" || !RELEASE_NAME.test(v))
-      throw new BindgenError(this.file, joinPointer(p, key), `a release (YYYY-MM-DD or "${DRAFT_RELEASE}")`, `got ${JSON.stringify(v)}`);
+      throw new BindgenError(
+        this.file,
+        joinPointer(p, key),
+        `a release (YYYY-MM-DD or "${DRAFT_RELEASE}")`,
+        `got ${JSON.stringify(v)}`,
+      );
     return v;
   }
 }

@@ -121,11 +121,19 @@ export interface HttpModel {
 /** What a dispatcher needs beyond the method tables; each part is null where the release lacks it. */
 export interface DispatchModel {
   /** `notCancellable`: requests the sender must never cancel (initialize), where this release has them. */
-  readonly cancel: { readonly method: string; readonly requestIdParam: string; readonly notCancellable: readonly string[] } | null;
+  readonly cancel: {
+    readonly method: string;
+    readonly requestIdParam: string;
+    readonly notCancellable: readonly string[];
+  } | null;
   readonly progress: { readonly method: string; readonly tokenParam: string; readonly metaKey: string } | null;
   /** Modern: the `resultType` a result gets when the handler leaves it out. */
   /** `definition`: the open enum of its values (`ResultType`, facts.openEnums) where the schema defines one, else null (a plain string). */
-  readonly resultTypeDefault: { readonly property: string; readonly value: string; readonly definition: string | null } | null;
+  readonly resultTypeDefault: {
+    readonly property: string;
+    readonly value: string;
+    readonly definition: string | null;
+  } | null;
   /** Where messages may come in batches (`envelope.batches`): the requests a batch must not hold (initialize); null elsewhere. */
   readonly batch: { readonly notBatchable: readonly string[] } | null;
 }

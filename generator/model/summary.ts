@@ -2,7 +2,8 @@ import type { ProtocolModel } from "./protocol-model.ts";
 
 /** The model as plain JSON for `list --json`: stable keys, no source nodes. */
 export function summarise(model: ProtocolModel) {
-  const count = (kind: string, direction: string) => model.methods.filter((m) => m.kind === kind && m.directions.includes(direction as never)).length;
+  const count = (kind: string, direction: string) =>
+    model.methods.filter((m) => m.kind === kind && m.directions.includes(direction as never)).length;
   return {
     version: model.version,
     era: model.era,

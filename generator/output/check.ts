@@ -39,7 +39,12 @@ export interface CheckOptions extends LoadOptions {
 export async function check(paths: ProjectPaths, options: CheckOptions): Promise<CheckReport> {
   // A folder generate would refuse cannot be checked either (OutputRefusedError).
   guardOutput(paths.outDir);
-  const expected = await render(await loadModels(paths, { ...options, offline: true }), options.render, undefined, readToolSets(paths));
+  const expected = await render(
+    await loadModels(paths, { ...options, offline: true }),
+    options.render,
+    undefined,
+    readToolSets(paths),
+  );
   const label = options.label ?? basename(paths.outDir);
   const onDisk = new Set(listVisible(paths.outDir));
   const stale: string[] = [];
@@ -54,14 +59,30 @@ export async function check(paths: ProjectPaths, options: CheckOptions): Promise
     if (actual === file.content) continue;
     stale.push(file.path);
     if (stale.length <= DIFFED_FILES) {
-      diff.push(...unifiedDiff(actual, file.content, `${label}/${file.path} (on disk)`, `${label}/${file.path} (expected)`, LINES_PER_FILE));
+      diff.push(
+        ...unifiedDiff(
+          actual,
+          file.content,
+          `${label}/${file.path} (on disk)`,
+          `${label}/${file.path} (expected)`,
+          LINES_PER_FILE,
+        ),
+      );
     }
   }
   const owned = ownedFiles(paths.outDir) ?? new Set();
   const left = [...onDisk].sort();
   const extra = left.filter((path) => owned.has(path));
   const kept = left.filter((path) => !owned.has(path));
-  return { upToDate: stale.length + missing.length + extra.length === 0, stale, missing, extra, kept, diff, files: expected.length };
+  return {
+    upToDate: stale.length + missing.length + extra.length === 0,
+    stale,
+    missing,
+    extra,
+    kept,
+    diff,
+    files: expected.length,
+  };
 }
 
 /** Files under dir, relative and with "/" separators, skipping dot-files and dot-folders. */

@@ -10,7 +10,18 @@ import { placeSchemas } from "../load/schemas.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { ProjectPaths } from "../project/project.ts";
 import { guardOutput } from "./ownership.ts";
-import { fileHashes, generatorHash, readStamp, readStampedFiles, rootInput, STAMP_FILE, stampText, versionInput, type RootStamp, type VersionStamp } from "./stamp.ts";
+import {
+  fileHashes,
+  generatorHash,
+  readStamp,
+  readStampedFiles,
+  rootInput,
+  STAMP_FILE,
+  stampText,
+  versionInput,
+  type RootStamp,
+  type VersionStamp,
+} from "./stamp.ts";
 import { readSnapshot } from "../tools/snapshot.ts";
 import { toolSet, type ToolSet } from "../tools/tool-set.ts";
 import { acquireLock, recoverTree, writeTree } from "./write.ts";
@@ -89,21 +100,30 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
     const schema = sha256(readFileSync(file));
     verifySha256(file, schema, locked);
     const source = join(paths.cacheDir, version, "schema.ts");
-    const sourceHash = lock.versions.get(version)?.typescript && existsSync(source) ? sha256(readFileSync(source)) : undefined;
+    const sourceHash =
+      lock.versions.get(version)?.typescript && existsSync(source) ? sha256(readFileSync(source)) : undefined;
     const stamp = { input: versionInput(schema, facts, generator, sourceHash), schema, facts, generator };
-    return { version, stamp, reuse: options.force === true ? undefined : reusable(join(paths.outDir, version), stamp.input) };
+    return {
+      version,
+      stamp,
+      reuse: options.force === true ? undefined : reusable(join(paths.outDir, version), stamp.input),
+    };
   });
   const servers = readToolSets(paths);
   const rootStamp = {
     input: rootInput(
       generator,
       // A server's module is a root file: its snapshot is part of the root's input.
-      [...plans.map((p) => ({ version: p.version, input: p.stamp.input })), ...servers.map((s) => ({ version: `servers/${s.server}`, input: s.sha256 }))],
+      [
+        ...plans.map((p) => ({ version: p.version, input: p.stamp.input })),
+        ...servers.map((s) => ({ version: `servers/${s.server}`, input: s.sha256 })),
+      ],
       rootRegenerateCommand,
     ),
     versions,
   };
-  const root = options.force === true || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.outDir, rootStamp.input);
+  const root =
+    options.force === true || plans.some((p) => !p.reuse) ? undefined : reusableRoot(paths.outDir, rootStamp.input);
 
   if (root && plans.every((p) => p.reuse)) {
     // Nothing to write, but what a killed run left beside the output (its lock, the retired tree) goes.
@@ -139,8 +159,14 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
       tree.set(`${plan.version}/${STAMP_FILE}`, stampText(plan.reuse.stamp));
     } else {
       const prefix = `${plan.version}/`;
-      const files = new Map(rendered.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]));
-      const counts = { types: model.definitions.size, methods: model.methods.length, errorCodes: model.errorCodes.length };
+      const files = new Map(
+        rendered.filter((f) => f.path.startsWith(prefix)).map((f) => [f.path.slice(prefix.length), f.content]),
+      );
+      const counts = {
+        types: model.definitions.size,
+        methods: model.methods.length,
+        errorCodes: model.errorCodes.length,
+      };
       const stamp: VersionStamp = { ...plan.stamp, era: model.era, counts, files: fileHashes(files) };
       for (const [name, content] of files) tree.set(prefix + name, content);
       tree.set(prefix + STAMP_FILE, stampText(stamp));

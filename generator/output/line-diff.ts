@@ -6,11 +6,18 @@ type Op = { readonly kind: " " | "-" | "+"; readonly line: string; readonly a: n
 
 const CONTEXT = 3;
 
-export function unifiedDiff(oldText: string, newText: string, oldName: string, newName: string, maxLines = 40): string[] {
+export function unifiedDiff(
+  oldText: string,
+  newText: string,
+  oldName: string,
+  newName: string,
+  maxLines = 40,
+): string[] {
   const a = splitLines(oldText);
   const b = splitLines(newText);
   const ops = diffLines(a, b, 4000);
-  if (ops === undefined) return [`--- ${oldName}`, `+++ ${newName}`, `@@ too many differences to show (${a.length} → ${b.length} lines) @@`];
+  if (ops === undefined)
+    return [`--- ${oldName}`, `+++ ${newName}`, `@@ too many differences to show (${a.length} → ${b.length} lines) @@`];
   const out = [`--- ${oldName}`, `+++ ${newName}`];
   for (const hunk of hunks(ops)) {
     const first = hunk[0]!;
@@ -42,7 +49,8 @@ export function diffLines(a: readonly string[], b: readonly string[], maxEdits: 
     trace.push(v.slice());
     const next = v.slice();
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -56,7 +64,13 @@ export function diffLines(a: readonly string[], b: readonly string[], maxEdits: 
   return undefined;
 }
 
-function backtrack(a: readonly string[], b: readonly string[], trace: Int32Array[], offset: number, dEnd: number): Op[] {
+function backtrack(
+  a: readonly string[],
+  b: readonly string[],
+  trace: Int32Array[],
+  offset: number,
+  dEnd: number,
+): Op[] {
   const ops: Op[] = [];
   let x = a.length;
   let y = b.length;

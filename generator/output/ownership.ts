@@ -39,12 +39,15 @@ export interface ForeignEntry {
 export function foreignEntries(dir: string, owned: ReadonlySet<string> | undefined, limit = Infinity): ForeignEntry[] {
   const out: ForeignEntry[] = [];
   const walk = (at: string, prefix: string): void => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
       if (out.length >= limit) return;
       const path = prefix + entry.name;
       if (!entry.isDirectory()) {
         if (!owned?.has(path)) out.push({ path, folder: false });
-      } else if (owned === undefined || ![...owned].some((o) => o.startsWith(`${path}/`))) out.push({ path, folder: true });
+      } else if (owned === undefined || ![...owned].some((o) => o.startsWith(`${path}/`)))
+        out.push({ path, folder: true });
       else walk(join(at, entry.name), `${path}/`);
     }
   };
@@ -71,13 +74,21 @@ const PROJECT_MARKERS = ["package.json", "mcp-bindgen.config.json", ".git"];
  */
 export function guardOutput(dir: string, paths?: Iterable<string>): ForeignEntry[] {
   if (!existsSync(dir)) return [];
-  if (!lstatSync(dir).isDirectory()) throw new OutputRefusedError(dir, "", "a folder for the generated bindings", "it is not a folder; choose another out");
+  if (!lstatSync(dir).isDirectory())
+    throw new OutputRefusedError(
+      dir,
+      "",
+      "a folder for the generated bindings",
+      "it is not a folder; choose another out",
+    );
   const owned = ownedFiles(dir);
   if (owned === undefined) {
     const found = foreignEntries(dir, undefined, SHOWN + 1);
     if (found.length === 0) return [];
     const marker = PROJECT_MARKERS.find((name) => existsSync(join(dir, name)));
-    const what = marker ? `the folder of a package or repository (it holds ${marker})` : `files mcp-bindgen did not write: ${listed(found, true)}`;
+    const what = marker
+      ? `the folder of a package or repository (it holds ${marker})`
+      : `files mcp-bindgen did not write: ${listed(found, true)}`;
     throw new OutputRefusedError(
       dir,
       "",
@@ -107,7 +118,9 @@ export function guardOutput(dir: string, paths?: Iterable<string>): ForeignEntry
 function leaves(at: string, path: string): ForeignEntry[] {
   const entries = readdirSync(at, { withFileTypes: true });
   if (entries.length === 0) return [{ path, folder: true }];
-  return entries.flatMap((e) => (e.isDirectory() ? leaves(join(at, e.name), `${path}/${e.name}`) : [{ path: `${path}/${e.name}`, folder: false }]));
+  return entries.flatMap((e) =>
+    e.isDirectory() ? leaves(join(at, e.name), `${path}/${e.name}`) : [{ path: `${path}/${e.name}`, folder: false }],
+  );
 }
 
 /** The foreign entries a tree of `paths` would overwrite, or that would sit where it needs a folder or a file. */
@@ -137,7 +150,8 @@ export function carryOver(from: string, to: string): void {
       for (const name of readdirSync(source)) move(join(source, name), join(target, name), `${path}/${name}`);
     } else stuck.push(path);
   };
-  for (const entry of foreignEntries(from, ownedFiles(from))) move(join(from, entry.path), join(to, entry.path), entry.path);
+  for (const entry of foreignEntries(from, ownedFiles(from)))
+    move(join(from, entry.path), join(to, entry.path), entry.path);
   if (stuck.length > 0) {
     throw new BindgenError(
       join(from, stuck[0]!),

@@ -33,10 +33,16 @@ export interface RootStamp {
 
 /** `source` is the sha256 of the release's schema.ts when one is cached: its deprecations are part of the model. */
 export function versionInput(schema: string, facts: string, generator: string, source?: string): string {
-  return sha256(`schema ${schema}\nfacts ${facts}\ngenerator ${generator}\n${source === undefined ? "" : `schema.ts ${source}\n`}`);
+  return sha256(
+    `schema ${schema}\nfacts ${facts}\ngenerator ${generator}\n${source === undefined ? "" : `schema.ts ${source}\n`}`,
+  );
 }
 
-export function rootInput(generator: string, versions: readonly { version: string; input: string }[], rootCommand?: string): string {
+export function rootInput(
+  generator: string,
+  versions: readonly { version: string; input: string }[],
+  rootCommand?: string,
+): string {
   const lines = [`generator ${generator}`, ...versions.map((v) => `${v.version} ${v.input}`)];
   return sha256((rootCommand === undefined ? lines : [...lines, `root command ${rootCommand}`]).join("\n"));
 }
@@ -51,7 +57,9 @@ export const SOURCE_HASH_FILE = "source-hash.txt";
 /** Every `.ts` file of the generator's sources under `dir`, by path and content. */
 export function sourceHash(dir: string): string {
   const files = listFiles(dir).filter((file) => file.endsWith(".ts"));
-  return sha256(files.map((file) => `${relative(dir, file).split(sep).join("/")}\0${sha256(readFileSync(file))}`).join("\n"));
+  return sha256(
+    files.map((file) => `${relative(dir, file).split(sep).join("/")}\0${sha256(readFileSync(file))}`).join("\n"),
+  );
 }
 
 /**
@@ -62,7 +70,12 @@ export function sourceHash(dir: string): string {
 export function generatorHash(options: object): string {
   const built = join(CODE_DIR, SOURCE_HASH_FILE);
   const code = existsSync(built) ? readFileSync(built, "utf8").trim() : sourceHash(CODE_DIR);
-  const parts = [`code ${code}`, `prettier ${packageVersion("prettier")}`, `ts-morph ${packageVersion("ts-morph")}`, `options ${JSON.stringify(options)}`];
+  const parts = [
+    `code ${code}`,
+    `prettier ${packageVersion("prettier")}`,
+    `ts-morph ${packageVersion("ts-morph")}`,
+    `options ${JSON.stringify(options)}`,
+  ];
   return sha256(parts.join("\n"));
 }
 
@@ -107,7 +120,10 @@ export function fileHashes(files: ReadonlyMap<string, string>): Record<string, s
  * The files a stamp lists, read back from `dir`, or undefined if any is missing or was
  * edited since it was written (then the version is rendered again).
  */
-export function readStampedFiles(dir: string, files: Readonly<Record<string, string>>): Map<string, string> | undefined {
+export function readStampedFiles(
+  dir: string,
+  files: Readonly<Record<string, string>>,
+): Map<string, string> | undefined {
   const out = new Map<string, string>();
   for (const [name, hash] of Object.entries(files)) {
     let content: string;

@@ -1,4 +1,15 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, openSync, closeSync, readFileSync, unlinkSync } from "node:fs";
+import {
+  mkdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+  readdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  unlinkSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { BindgenError } from "../common/failures.ts";
 import { carryOver, guardOutput, type ForeignEntry } from "./ownership.ts";
@@ -108,7 +119,12 @@ export function acquireLock(target: string, timeoutMs = 120_000): () => void {
       }
       if (Date.now() > deadline) {
         // A BindgenError, so the CLI prints this one line (exit 1) rather than a stack trace.
-        throw new BindgenError(path, "", `no other mcp-bindgen writing ${target}`, `pid ${holder} holds the lock; waited ${timeoutMs / 1000}s`);
+        throw new BindgenError(
+          path,
+          "",
+          `no other mcp-bindgen writing ${target}`,
+          `pid ${holder} holds the lock; waited ${timeoutMs / 1000}s`,
+        );
       }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }

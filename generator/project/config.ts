@@ -49,37 +49,68 @@ export function readConfig(file: string): Config {
     throw new BindgenError(file, "", "a readable config file", "file not found");
   }
   const doc = parseJson(file, bytes);
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new BindgenError(file, "", `an object with the keys ${KEYS.join(", ")}`);
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+    throw new BindgenError(file, "", `an object with the keys ${KEYS.join(", ")}`);
   const raw = doc as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
-    if (!(KEYS as readonly string[]).includes(key)) throw new BindgenError(file, joinPointer("", key), `only the keys ${KEYS.join(", ")}`, `unknown key "${key}"`);
+    if (!(KEYS as readonly string[]).includes(key))
+      throw new BindgenError(file, joinPointer("", key), `only the keys ${KEYS.join(", ")}`, `unknown key "${key}"`);
   }
-  if (raw["$schema"] !== undefined && typeof raw["$schema"] !== "string") throw new BindgenError(file, "/$schema", "a string (the config's JSON Schema)");
+  if (raw["$schema"] !== undefined && typeof raw["$schema"] !== "string")
+    throw new BindgenError(file, "/$schema", "a string (the config's JSON Schema)");
   const out = raw["out"];
   if (typeof out !== "string" || out.trim() === "")
-    throw new BindgenError(file, "/out", "a folder for the generated bindings, relative to this file", `got ${JSON.stringify(out ?? null)}`);
+    throw new BindgenError(
+      file,
+      "/out",
+      "a folder for the generated bindings, relative to this file",
+      `got ${JSON.stringify(out ?? null)}`,
+    );
   checkOut(file, dirname(file), out);
   const releases = raw["releases"];
   if (releases !== undefined) {
-    if (!Array.isArray(releases) || releases.length === 0) throw new BindgenError(file, "/releases", 'a non-empty array of spec releases (YYYY-MM-DD or "draft")');
+    if (!Array.isArray(releases) || releases.length === 0)
+      throw new BindgenError(file, "/releases", 'a non-empty array of spec releases (YYYY-MM-DD or "draft")');
     releases.forEach((r, i) => {
-      if (typeof r !== "string") throw new BindgenError(file, `/releases/${i}`, 'a spec release (YYYY-MM-DD or "draft")', `got ${JSON.stringify(r)}`);
-      if (releases.indexOf(r) !== i) throw new BindgenError(file, `/releases/${i}`, "each release once", `"${r}" is listed twice`);
+      if (typeof r !== "string")
+        throw new BindgenError(
+          file,
+          `/releases/${i}`,
+          'a spec release (YYYY-MM-DD or "draft")',
+          `got ${JSON.stringify(r)}`,
+        );
+      if (releases.indexOf(r) !== i)
+        throw new BindgenError(file, `/releases/${i}`, "each release once", `"${r}" is listed twice`);
     });
   }
   const ext = raw["importExtension"] ?? ".js";
   if (!(IMPORT_EXTENSIONS as readonly unknown[]).includes(ext))
-    throw new BindgenError(file, "/importExtension", `one of ${IMPORT_EXTENSIONS.map((e) => `"${e}"`).join(", ")}`, `got ${JSON.stringify(ext)}`);
+    throw new BindgenError(
+      file,
+      "/importExtension",
+      `one of ${IMPORT_EXTENSIONS.map((e) => `"${e}"`).join(", ")}`,
+      `got ${JSON.stringify(ext)}`,
+    );
   const examples = raw["examples"] ?? false;
-  if (typeof examples !== "boolean") throw new BindgenError(file, "/examples", "true or false", `got ${JSON.stringify(examples)}`);
+  if (typeof examples !== "boolean")
+    throw new BindgenError(file, "/examples", "true or false", `got ${JSON.stringify(examples)}`);
   const typeCheckOutput = raw["typeCheckOutput"] ?? false;
-  if (typeof typeCheckOutput !== "boolean") throw new BindgenError(file, "/typeCheckOutput", "true or false", `got ${JSON.stringify(typeCheckOutput)}`);
-  return { out, releases: releases as string[] | undefined, importExtension: ext as ImportExtension, examples, typeCheckOutput, servers: readServers(file, raw["servers"]) };
+  if (typeof typeCheckOutput !== "boolean")
+    throw new BindgenError(file, "/typeCheckOutput", "true or false", `got ${JSON.stringify(typeCheckOutput)}`);
+  return {
+    out,
+    releases: releases as string[] | undefined,
+    importExtension: ext as ImportExtension,
+    examples,
+    typeCheckOutput,
+    servers: readServers(file, raw["servers"]),
+  };
 }
 
 function readServers(file: string, raw: unknown): Config["servers"] {
   if (raw === undefined) return {};
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new BindgenError(file, "/servers", "an object of servers by name");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new BindgenError(file, "/servers", "an object of servers by name");
   const servers: Record<string, ServerSource> = {};
   for (const [name, source] of Object.entries(raw as Record<string, unknown>)) {
     const at = joinPointer("/servers", name);
@@ -88,7 +119,11 @@ function readServers(file: string, raw: unknown): Config["servers"] {
     const key = keys[0];
     const value = key === undefined ? undefined : (source as Record<string, unknown>)[key];
     if (keys.length !== 1 || !["url", "command", "from"].includes(key!) || typeof value !== "string" || value === "") {
-      throw new BindgenError(file, at, 'one of {"url": "<url>"}, {"command": "<cmd> <args…>"} or {"from": "<file.json>"}');
+      throw new BindgenError(
+        file,
+        at,
+        'one of {"url": "<url>"}, {"command": "<cmd> <args…>"} or {"from": "<file.json>"}',
+      );
     }
     Object.defineProperty(servers, name, { value: { [key!]: value }, enumerable: true });
   }
@@ -105,9 +140,17 @@ export function checkOut(source: string, root: string, out: string): string {
   const dir = resolve(root, out);
   const rel = relative(root, dir);
   const pointer = source.endsWith(CONFIG_FILE) ? "/out" : "";
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw new BindgenError(source, pointer, `a folder inside the project ${root}`, `got "${out}"`);
-  if (rel.split(sep).includes("node_modules")) throw new BindgenError(source, pointer, "a folder outside node_modules (npm ci deletes what is written there)", `got "${out}"`);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel))
+    throw new BindgenError(source, pointer, `a folder inside the project ${root}`, `got "${out}"`);
+  if (rel.split(sep).includes("node_modules"))
+    throw new BindgenError(
+      source,
+      pointer,
+      "a folder outside node_modules (npm ci deletes what is written there)",
+      `got "${out}"`,
+    );
   // Case-insensitive: on macOS and Windows ".GIT" is the repository too.
-  if (rel.split(sep).some((part) => part.toLowerCase() === ".git")) throw new BindgenError(source, pointer, "a folder outside .git (the repository's own data)", `got "${out}"`);
+  if (rel.split(sep).some((part) => part.toLowerCase() === ".git"))
+    throw new BindgenError(source, pointer, "a folder outside .git (the repository's own data)", `got "${out}"`);
   return dir;
 }

@@ -34,5 +34,7 @@ export function runScript(manager: PackageManager, script: string): string {
 
 /** How the manager runs the installed mcp-bindgen binary. */
 export function runBinary(manager: PackageManager): string {
-  return { npm: "npx mcp-bindgen", pnpm: "pnpm exec mcp-bindgen", yarn: "yarn mcp-bindgen", bun: "bunx mcp-bindgen" }[manager];
+  return { npm: "npx mcp-bindgen", pnpm: "pnpm exec mcp-bindgen", yarn: "yarn mcp-bindgen", bun: "bunx mcp-bindgen" }[
+    manager
+  ];
 }

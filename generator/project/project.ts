@@ -15,7 +15,8 @@ export const CODE_DIR: string = dirname(dirname(fileURLToPath(import.meta.url)))
 export const PACKAGE_ROOT: string = (() => {
   for (let dir = CODE_DIR; ; dir = dirname(dir)) {
     const file = join(dir, "package.json");
-    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name === "mcp-bindgen") return dir;
+    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name === "mcp-bindgen")
+      return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json of mcp-bindgen above ${CODE_DIR}`);
   }
 })();
@@ -27,7 +28,9 @@ export const PACKAGE_FACTS: string = join(PACKAGE_ROOT, "schema", "facts.json");
 export const PROJECT_LOCK_FILE = "mcp-bindgen.lock.json";
 
 export function packageVersion(): string {
-  return String((JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version?: unknown }).version);
+  return String(
+    (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version?: unknown }).version,
+  );
 }
 
 /** Where a project keeps its inputs and output. Tests point these at temporary folders. */
@@ -74,7 +77,9 @@ export function resolveProject(options: ProjectOptions = {}): Project {
   const config = configFile ? readConfig(configFile) : undefined;
   const root = configFile ? dirname(configFile) : (nearestPackageDir(start) ?? start);
   if (!config && options.out === undefined && options.needsOut) {
-    throw new UsageError(`no ${CONFIG_FILE} in ${start} or any folder above it: run "npx mcp-bindgen init" to create one, or name the output folder with --out DIR`);
+    throw new UsageError(
+      `no ${CONFIG_FILE} in ${start} or any folder above it: run "npx mcp-bindgen init" to create one, or name the output folder with --out DIR`,
+    );
   }
   let outDir = join(root, config?.out ?? "generated");
   if (options.out !== undefined) {
@@ -115,7 +120,11 @@ export function resolveProject(options: ProjectOptions = {}): Project {
  * command line is a usage error, in the config a bad-input error naming the file and key.
  */
 export function chosenReleases(
-  project: { readonly paths: SchemaStore; readonly releases: readonly string[] | undefined; readonly configFile: string | undefined },
+  project: {
+    readonly paths: SchemaStore;
+    readonly releases: readonly string[] | undefined;
+    readonly configFile: string | undefined;
+  },
   fromCommandLine: boolean,
   lock: Lock = storeLock(project.paths),
 ): string[] {
@@ -125,7 +134,12 @@ export function chosenReleases(
     if (lock.versions.has(release)) return;
     const hint = `known: ${known.join(", ")}; a release the package does not know is added with "mcp-bindgen pull --release ${release} --from DIR|URL --update-lock"`;
     if (fromCommandLine || !project.configFile) throw new UsageError(`unknown release "${release}" (${hint})`);
-    throw new BindgenError(project.configFile, `/releases/${i}`, "a release in the package's or the project's lock", `unknown release "${release}"; ${hint}`);
+    throw new BindgenError(
+      project.configFile,
+      `/releases/${i}`,
+      "a release in the package's or the project's lock",
+      `unknown release "${release}"; ${hint}`,
+    );
   });
   return [...project.releases].sort().reverse();
 }
@@ -142,15 +156,23 @@ function nearestPackageDir(start: string): string | undefined {
  * `files` for every file, `root` for the files outside the release folders, which alone speak of the set of releases
  * (narrowing the run to some of the config's releases leaves the release folders as the config writes them).
  */
-function overrideFlags(root: string, config: Config | undefined, options: ProjectOptions, outDir: string): { files: string[]; root: string[] } {
+function overrideFlags(
+  root: string,
+  config: Config | undefined,
+  options: ProjectOptions,
+  outDir: string,
+): { files: string[]; root: string[] } {
   const before: string[] = [];
   const after: string[] = [];
-  if (options.out !== undefined && (!config || outDir !== join(root, config.out))) before.push("--out", relative(root, outDir).split(sep).join("/"));
-  if (options.importExtension !== undefined && options.importExtension !== (config?.importExtension ?? ".js")) after.push("--import-extension", options.importExtension);
+  if (options.out !== undefined && (!config || outDir !== join(root, config.out)))
+    before.push("--out", relative(root, outDir).split(sep).join("/"));
+  if (options.importExtension !== undefined && options.importExtension !== (config?.importExtension ?? ".js"))
+    after.push("--import-extension", options.importExtension);
   const releases = [...new Set(options.releases ?? [])];
   const configured = config?.releases === undefined ? undefined : new Set(config.releases);
   const narrowing = configured === undefined || releases.every((r) => configured.has(r));
-  if (releases.length === 0 || (configured !== undefined && narrowing && releases.length === configured.size)) return { files: [...before, ...after], root: [...before, ...after] };
+  if (releases.length === 0 || (configured !== undefined && narrowing && releases.length === configured.size))
+    return { files: [...before, ...after], root: [...before, ...after] };
   const chosen = [...before, ...releases.flatMap((r) => ["-r", r]), ...after];
   return { files: narrowing ? [...before, ...after] : chosen, root: chosen };
 }
@@ -170,7 +192,9 @@ export function regenerateCommand(root: string, flags: readonly string[] = []): 
   if (flags.length > 0) return [`${runBinary(manager)} generate`, ...flags.map(shellWord)].join(" ");
   let scripts: Record<string, unknown> = {};
   try {
-    scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> }).scripts ?? {};
+    scripts =
+      (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> }).scripts ??
+      {};
   } catch {
     // No package.json (or an unreadable one): the npx form works anywhere.
   }

@@ -26,7 +26,12 @@ export function readTsconfig(file: string, root: string): Tsconfig {
   return { options, problems };
 }
 
-function readChain(file: string, chain: readonly string[], show: (path: string) => string, problems: string[]): Map<string, TsconfigOption> {
+function readChain(
+  file: string,
+  chain: readonly string[],
+  show: (path: string) => string,
+  problems: string[],
+): Map<string, TsconfigOption> {
   const options = new Map<string, TsconfigOption>();
   let doc: unknown;
   try {
@@ -36,11 +41,17 @@ function readChain(file: string, chain: readonly string[], show: (path: string) 
     return options;
   }
   if (!isObject(doc)) return options;
-  const bases = typeof doc["extends"] === "string" ? [doc["extends"]] : Array.isArray(doc["extends"]) ? (doc["extends"] as unknown[]) : [];
+  const bases =
+    typeof doc["extends"] === "string"
+      ? [doc["extends"]]
+      : Array.isArray(doc["extends"])
+        ? (doc["extends"] as unknown[])
+        : [];
   for (const spec of bases) {
     const base = typeof spec === "string" ? findBase(spec, file) : undefined;
     if (base === undefined) problems.push(`the base ${JSON.stringify(spec)} that ${show(file)} extends was not found`);
-    else if (chain.includes(base)) problems.push(`${show(file)} extends ${show(base)}, which extends it in turn: not followed again`);
+    else if (chain.includes(base))
+      problems.push(`${show(file)} extends ${show(base)}, which extends it in turn: not followed again`);
     else for (const [name, option] of readChain(base, [...chain, base], show, problems)) options.set(name, option);
   }
   const own = doc["compilerOptions"];
@@ -66,7 +77,10 @@ function findBase(spec: string, from: string): string | undefined {
     const dir = join(modules, spec);
     if (!isDirectory(dir)) continue;
     const field = packageTsconfigField(join(dir, "package.json"));
-    for (const candidate of field === undefined ? [join(dir, "tsconfig.json")] : [join(dir, field), join(dir, "tsconfig.json")]) if (isFile(candidate)) return candidate;
+    for (const candidate of field === undefined
+      ? [join(dir, "tsconfig.json")]
+      : [join(dir, field), join(dir, "tsconfig.json")])
+      if (isFile(candidate)) return candidate;
   }
   return undefined;
 }

@@ -44,7 +44,11 @@ export interface ToolsDiffReport {
   readonly server: string;
   readonly old: { readonly file: string; readonly release: string; readonly sha256: string };
   readonly new: { readonly file: string; readonly release: string; readonly sha256: string };
-  readonly summary: { readonly total: number; readonly breaking: number; readonly byId: Readonly<Partial<Record<ToolChangeId, number>>> };
+  readonly summary: {
+    readonly total: number;
+    readonly breaking: number;
+    readonly byId: Readonly<Partial<Record<ToolChangeId, number>>>;
+  };
   /** Sorted by tool, path, id. */
   readonly changes: readonly ToolChange[];
 }
@@ -62,13 +66,26 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
   for (const tool of oldSet.tools) {
     const now = newByName.get(tool.name);
     if (now === undefined) {
-      changes.push(change("tool-removed", tool.name, "", `tool \`${tool.name}\` was removed: every call to it fails`, "breaking", tool.pointer, null));
+      changes.push(
+        change(
+          "tool-removed",
+          tool.name,
+          "",
+          `tool \`${tool.name}\` was removed: every call to it fails`,
+          "breaking",
+          tool.pointer,
+          null,
+        ),
+      );
       continue;
     }
     changes.push(...compareTool(oldSet, newSet, tool, now));
   }
   for (const tool of newSet.tools) {
-    if (!oldByName.has(tool.name)) changes.push(change("tool-added", tool.name, "", `tool \`${tool.name}\` was added`, "compatible", null, tool.pointer));
+    if (!oldByName.has(tool.name))
+      changes.push(
+        change("tool-added", tool.name, "", `tool \`${tool.name}\` was added`, "compatible", null, tool.pointer),
+      );
   }
   changes.sort((a, b) => compareText(a.tool, b.tool) || compareText(a.path, b.path) || compareText(a.id, b.id));
   const byId: Partial<Record<ToolChangeId, number>> = {};
@@ -85,7 +102,13 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
 function compareTool(oldSet: ToolSet, newSet: ToolSet, before: ToolModel, after: ToolModel): ToolChange[] {
   const out: ToolChange[] = [];
   const walker = new Walker(oldSet.schema, newSet.schema, before.name, out);
-  walker.node(oldSet.schema.definitions.get(before.arguments)!, newSet.schema.definitions.get(after.arguments)!, "arguments", "arguments", 0);
+  walker.node(
+    oldSet.schema.definitions.get(before.arguments)!,
+    newSet.schema.definitions.get(after.arguments)!,
+    "arguments",
+    "arguments",
+    0,
+  );
   if (before.structured === null && after.structured !== null) {
     out.push(
       change(
@@ -111,9 +134,17 @@ function compareTool(oldSet: ToolSet, newSet: ToolSet, before: ToolModel, after:
       ),
     );
   } else if (before.structured !== null && after.structured !== null) {
-    walker.node(oldSet.schema.definitions.get(before.structured)!, newSet.schema.definitions.get(after.structured)!, "structuredContent", "structuredContent", 0);
+    walker.node(
+      oldSet.schema.definitions.get(before.structured)!,
+      newSet.schema.definitions.get(after.structured)!,
+      "structuredContent",
+      "structuredContent",
+      0,
+    );
   }
-  const hints = [...new Set([...Object.keys(before.annotations ?? {}), ...Object.keys(after.annotations ?? {})])].sort();
+  const hints = [
+    ...new Set([...Object.keys(before.annotations ?? {}), ...Object.keys(after.annotations ?? {})]),
+  ].sort();
   for (const hint of hints) {
     const was = JSON.stringify(before.annotations?.[hint] ?? null);
     const is = JSON.stringify(after.annotations?.[hint] ?? null);
@@ -135,7 +166,15 @@ function compareTool(oldSet: ToolSet, newSet: ToolSet, before: ToolModel, after:
   }
   if ((before.description ?? "") !== (after.description ?? "")) {
     out.push(
-      change("description-changed", before.name, "", "the description changed", "none", joinPointer(before.pointer, "description"), joinPointer(after.pointer, "description")),
+      change(
+        "description-changed",
+        before.name,
+        "",
+        "the description changed",
+        "none",
+        joinPointer(before.pointer, "description"),
+        joinPointer(after.pointer, "description"),
+      ),
     );
   }
   return out;
@@ -196,7 +235,14 @@ class Walker {
             : nowRequired
               ? "property-became-required"
               : "property-became-optional";
-        this.push(id, at, `\`${at}\` became ${nowRequired ? "required" : "optional"}`, breaks ? "breaking" : "compatible", p.schema.pointer, q.schema.pointer);
+        this.push(
+          id,
+          at,
+          `\`${at}\` became ${nowRequired ? "required" : "optional"}`,
+          breaks ? "breaking" : "compatible",
+          p.schema.pointer,
+          q.schema.pointer,
+        );
       }
       this.node(p.schema, q.schema, at, role, depth + 1);
     }
@@ -225,7 +271,8 @@ class Walker {
     const after = admitted(b);
     if (before === after) {
       // Unions, open members and constraints are compared whole: any change there is rated as breaking, to be safe.
-      if (!sameCombinators(a, b)) this.push("type-changed", path, `the schema of \`${path}\` changed`, "breaking", a.pointer, b.pointer);
+      if (!sameCombinators(a, b))
+        this.push("type-changed", path, `the schema of \`${path}\` changed`, "breaking", a.pointer, b.pointer);
       return;
     }
     const oldSet = valueSet(a);
@@ -236,7 +283,12 @@ class Walker {
       else if (within(oldSet, newSet)) id = "type-widened";
     }
     // Narrowed arguments refuse values callers send; widened results hold values readers do not expect.
-    const severity: Severity = id === "type-changed" ? "breaking" : (id === "type-narrowed") === (role === "arguments") ? "breaking" : "compatible";
+    const severity: Severity =
+      id === "type-changed"
+        ? "breaking"
+        : (id === "type-narrowed") === (role === "arguments")
+          ? "breaking"
+          : "compatible";
     const word = id === "type-narrowed" ? "narrowed" : id === "type-widened" ? "widened" : "changed";
     this.push(id, path, `the type of \`${path}\` ${word}`, severity, a.pointer, b.pointer, before, after);
   }
@@ -261,7 +313,11 @@ function sameCombinators(a: SchemaNode, b: SchemaNode): boolean {
       n.anyOf?.map(shapeKey),
       n.oneOf?.map(shapeKey),
       n.allOf?.map(shapeKey),
-      n.additionalProperties === undefined ? null : typeof n.additionalProperties === "boolean" ? n.additionalProperties : shapeKey(n.additionalProperties),
+      n.additionalProperties === undefined
+        ? null
+        : typeof n.additionalProperties === "boolean"
+          ? n.additionalProperties
+          : shapeKey(n.additionalProperties),
     ]);
   return key(a) === key(b) && constraints(a) === constraints(b);
 }
@@ -292,7 +348,9 @@ function literalKey(value: unknown): string {
 
 /** Whether every value of `inner` is in `outer`: a literal also by its JSON type (an enum of strings is inside `string`). */
 function within(inner: ReadonlySet<string>, outer: ReadonlySet<string>): boolean {
-  return [...inner].every((v) => outer.has(v) || (v.startsWith("=") && outer.has(jsonTypeOf(JSON.parse(v.slice(1)) as unknown))));
+  return [...inner].every(
+    (v) => outer.has(v) || (v.startsWith("=") && outer.has(jsonTypeOf(JSON.parse(v.slice(1)) as unknown))),
+  );
 }
 
 function jsonTypeOf(value: unknown): string {

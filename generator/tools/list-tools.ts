@@ -45,16 +45,26 @@ function savedTools(file: string): unknown[] {
     bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(file, "", "a saved tools/list result", code === "ENOENT" ? "file not found" : String(code ?? err));
+    throw new BindgenError(
+      file,
+      "",
+      "a saved tools/list result",
+      code === "ENOENT" ? "file not found" : String(code ?? err),
+    );
   }
   const doc = parseJson(file, bytes);
   const result = isRecord(doc) && isRecord(doc["result"]) ? doc["result"] : doc;
   const pointer = result === doc ? "/tools" : "/result/tools";
-  if (!isRecord(result) || !Array.isArray(result["tools"])) throw new BindgenError(file, pointer, "an array of tools (a tools/list result)");
+  if (!isRecord(result) || !Array.isArray(result["tools"]))
+    throw new BindgenError(file, pointer, "an array of tools (a tools/list result)");
   return result["tools"];
 }
 
-type Exchange = (method: string, params: Record<string, unknown> | undefined, notification?: boolean) => Promise<unknown>;
+type Exchange = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+  notification?: boolean,
+) => Promise<unknown>;
 
 async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offer: ReleaseOffer): Promise<ListedTools> {
   const where = source.kind === "url" ? source.url : source.command;
@@ -67,7 +77,11 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   const legacy = offer.legacy;
   const session = source.kind === "url" ? httpSession(source.url, source.headers) : stdioSession(source.command);
   try {
-    const init = await session.exchange("initialize", { protocolVersion: legacy, capabilities: {}, clientInfo: { name: "mcp-bindgen", version: "tools" } });
+    const init = await session.exchange("initialize", {
+      protocolVersion: legacy,
+      capabilities: {},
+      clientInfo: { name: "mcp-bindgen", version: "tools" },
+    });
     const release = isRecord(init) && typeof init["protocolVersion"] === "string" ? init["protocolVersion"] : legacy;
     await session.exchange("notifications/initialized", undefined, true);
     return { release, tools: await pages(where, (params) => session.exchange("tools/list", params)) };
@@ -76,12 +90,16 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   }
 }
 
-async function pages(where: string, list: (params: Record<string, unknown> | undefined) => Promise<unknown>): Promise<unknown[]> {
+async function pages(
+  where: string,
+  list: (params: Record<string, unknown> | undefined) => Promise<unknown>,
+): Promise<unknown[]> {
   const tools: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await list(cursor === undefined ? undefined : { cursor });
-    if (!isRecord(result) || !Array.isArray(result["tools"])) throw new BindgenError(where, "", "a tools/list result with a tools array");
+    if (!isRecord(result) || !Array.isArray(result["tools"]))
+      throw new BindgenError(where, "", "a tools/list result with a tools array");
     tools.push(...(result["tools"] as unknown[]));
     const next = result["nextCursor"];
     if (typeof next !== "string") return tools;
@@ -91,12 +109,25 @@ async function pages(where: string, list: (params: Record<string, unknown> | und
 }
 
 /** 2026-07-28 and later: each request stands alone, version and capabilities in `_meta` and in the headers. */
-async function tryStateless(url: string, headers: Readonly<Record<string, string>>, modern: NonNullable<ReleaseOffer["modern"]>): Promise<ListedTools | undefined> {
+async function tryStateless(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  modern: NonNullable<ReleaseOffer["modern"]>,
+): Promise<ListedTools | undefined> {
   const { version, http, capabilitiesMetaKey } = modern;
   let id = 0;
   const listPage = async (params: Record<string, unknown> | undefined): Promise<unknown> => {
-    const body = { jsonrpc: "2.0", id: ++id, method: "tools/list", params: { ...params, _meta: { [http.protocolVersionMetaKey]: version, [capabilitiesMetaKey]: {} } } };
-    const answer = await post(url, { ...headers, [http.protocolVersionHeader]: version, [http.methodHeader]: "tools/list" }, body);
+    const body = {
+      jsonrpc: "2.0",
+      id: ++id,
+      method: "tools/list",
+      params: { ...params, _meta: { [http.protocolVersionMetaKey]: version, [capabilitiesMetaKey]: {} } },
+    };
+    const answer = await post(
+      url,
+      { ...headers, [http.protocolVersionHeader]: version, [http.methodHeader]: "tools/list" },
+      body,
+    );
     return resultOf(url, answer.message);
   };
   try {
@@ -122,24 +153,35 @@ function httpSession(url: string, headers: Readonly<Record<string, string>>): Se
     const extra: Record<string, string> = { ...headers };
     if (sessionId !== undefined) extra["Mcp-Session-Id"] = sessionId;
     if (version !== undefined) extra["MCP-Protocol-Version"] = version;
-    const body = notification ? { jsonrpc: "2.0", method, ...(params ? { params } : {}) } : { jsonrpc: "2.0", id: ++id, method, ...(params ? { params } : {}) };
+    const body = notification
+      ? { jsonrpc: "2.0", method, ...(params ? { params } : {}) }
+      : { jsonrpc: "2.0", id: ++id, method, ...(params ? { params } : {}) };
     const answer = await post(url, extra, body);
     if (notification) return undefined;
     sessionId ??= answer.sessionId;
     const result = resultOf(url, answer.message);
-    if (method === "initialize" && isRecord(result) && typeof result["protocolVersion"] === "string") version = result["protocolVersion"];
+    if (method === "initialize" && isRecord(result) && typeof result["protocolVersion"] === "string")
+      version = result["protocolVersion"];
     return result;
   };
   return {
     exchange,
     async close() {
       if (sessionId === undefined) return;
-      await fetch(url, { method: "DELETE", headers: { ...headers, "Mcp-Session-Id": sessionId }, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => undefined);
+      await fetch(url, {
+        method: "DELETE",
+        headers: { ...headers, "Mcp-Session-Id": sessionId },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      }).catch(() => undefined);
     },
   };
 }
 
-async function post(url: string, headers: Record<string, string>, body: object): Promise<{ message: unknown; sessionId: string | undefined }> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: object,
+): Promise<{ message: unknown; sessionId: string | undefined }> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -188,7 +230,8 @@ function stdioSession(command: string): Session {
       const line = buffer.slice(0, end).trim();
       buffer = buffer.slice(end + 1);
       const message = safeParse(line);
-      if (isRecord(message) && typeof message["id"] === "number" && !("method" in message)) waiting.get(message["id"])?.(message);
+      if (isRecord(message) && typeof message["id"] === "number" && !("method" in message))
+        waiting.get(message["id"])?.(message);
     }
   });
   const fail = (err: Error) => {
@@ -199,8 +242,11 @@ function stdioSession(command: string): Session {
   child.on("exit", () => fail(new Error("the server exited")));
   let id = 0;
   const exchange: Exchange = (method, params, notification = false) => {
-    if (failure !== undefined) return Promise.reject(new BindgenError(command, "", "a running stdio server", failure.message));
-    const body = notification ? { jsonrpc: "2.0", method, ...(params ? { params } : {}) } : { jsonrpc: "2.0", id: ++id, method, ...(params ? { params } : {}) };
+    if (failure !== undefined)
+      return Promise.reject(new BindgenError(command, "", "a running stdio server", failure.message));
+    const body = notification
+      ? { jsonrpc: "2.0", method, ...(params ? { params } : {}) }
+      : { jsonrpc: "2.0", id: ++id, method, ...(params ? { params } : {}) };
     child.stdin.write(JSON.stringify(body) + "\n");
     if (notification) return Promise.resolve(undefined);
     const mine = id;
@@ -209,7 +255,8 @@ function stdioSession(command: string): Session {
       const settle = (message: unknown) => {
         clearTimeout(timer);
         waiting.delete(mine);
-        if (message === undefined) reject(new BindgenError(command, "", `an answer to ${method}`, failure?.message ?? "no answer in time"));
+        if (message === undefined)
+          reject(new BindgenError(command, "", `an answer to ${method}`, failure?.message ?? "no answer in time"));
         else {
           try {
             resolve(resultOf(command, message));
@@ -238,7 +285,12 @@ function stdioSession(command: string): Session {
 function resultOf(where: string, message: unknown): unknown {
   if (isRecord(message) && isRecord(message["error"])) {
     const error = message["error"];
-    throw new BindgenError(where, "", "a result", `error ${String(error["code"])}: ${String(error["message"]).slice(0, 200)}`);
+    throw new BindgenError(
+      where,
+      "",
+      "a result",
+      `error ${String(error["code"])}: ${String(error["message"]).slice(0, 200)}`,
+    );
   }
   if (!isRecord(message) || !("result" in message)) throw new BindgenError(where, "", "a JSON-RPC response");
   return message["result"];

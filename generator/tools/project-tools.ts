@@ -6,7 +6,14 @@ import { httpSpec } from "../emit/http-spec.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { compareToolSets, type ToolsDiffReport } from "./compare.ts";
 import { listTools as defaultListTools, type ListTools, type ReleaseOffer, type ToolSource } from "./list-tools.ts";
-import { checkServerName, readSnapshot, snapshotOf, snapshotText, SNAPSHOT_FOLDER, type ToolsSnapshot } from "./snapshot.ts";
+import {
+  checkServerName,
+  readSnapshot,
+  snapshotOf,
+  snapshotText,
+  SNAPSHOT_FOLDER,
+  type ToolsSnapshot,
+} from "./snapshot.ts";
 import { toolSet } from "./tool-set.ts";
 
 /** How `tools add` and `tools update` reach a server this run; `headers` are for this run only. */
@@ -40,7 +47,10 @@ export function releaseOffer(models: readonly ProtocolModel[]): ReleaseOffer {
   const legacy = newestFirst.find((m) => m.era === "legacy");
   const capabilities = modern?.metaKeys.find((k) => k.name === "clientCapabilities")?.key;
   return {
-    modern: modern === undefined || capabilities === undefined ? null : { version: modern.version, http: httpSpec(modern), capabilitiesMetaKey: capabilities },
+    modern:
+      modern === undefined || capabilities === undefined
+        ? null
+        : { version: modern.version, http: httpSpec(modern), capabilitiesMetaKey: capabilities },
     legacy: legacy?.version ?? null,
   };
 }
@@ -51,8 +61,13 @@ export async function addServer(name: string, source: ServerSource, options: Too
   const config = readConfig(options.configFile);
   const file = snapshotFile(options.configFile, name);
   if (Object.prototype.hasOwnProperty.call(config.servers, name))
-    throw new UsageError(`server "${name}" is already in ${options.configFile}: run "mcp-bindgen tools update ${name}"`);
-  if (existsSync(file)) throw new UsageError(`${file} exists and is not a server of ${options.configFile}: mcp-bindgen never overwrites a file it did not write`);
+    throw new UsageError(
+      `server "${name}" is already in ${options.configFile}: run "mcp-bindgen tools update ${name}"`,
+    );
+  if (existsSync(file))
+    throw new UsageError(
+      `${file} exists and is not a server of ${options.configFile}: mcp-bindgen never overwrites a file it did not write`,
+    );
   const snapshot = await take(name, source, options, undefined);
   writeAtomically(file, snapshotText(snapshot));
   recordServer(options.configFile, name, source);
@@ -66,14 +81,21 @@ export async function updateServers(names: readonly string[], options: ToolsRunO
   const updates: ToolsUpdate[] = [];
   for (const name of chosen) {
     if (!Object.prototype.hasOwnProperty.call(config.servers, name))
-      throw new UsageError(`no server "${name}" in ${options.configFile}: add it with "mcp-bindgen tools add ${name} --url <url>"`);
+      throw new UsageError(
+        `no server "${name}" in ${options.configFile}: add it with "mcp-bindgen tools add ${name} --url <url>"`,
+      );
     const file = snapshotFile(options.configFile, name);
     const before = existsSync(file) ? readSnapshot(file) : undefined;
     const after = await take(name, config.servers[name]!, options, before);
     const text = snapshotText(after);
     const changed = before === undefined || snapshotText(before) !== text;
     if (changed) writeAtomically(file, text);
-    updates.push({ server: name, file, diff: before === undefined ? null : compareToolSets(toolSet(file, before), toolSet(file, after)), written: changed });
+    updates.push({
+      server: name,
+      file,
+      diff: before === undefined ? null : compareToolSets(toolSet(file, before), toolSet(file, after)),
+      written: changed,
+    });
   }
   return updates;
 }
@@ -83,7 +105,12 @@ export function diffSnapshots(oldFile: string, newFile: string): ToolsDiffReport
   return compareToolSets(toolSet(oldFile, readSnapshot(oldFile)), toolSet(newFile, readSnapshot(newFile)));
 }
 
-async function take(name: string, source: ServerSource, options: ToolsRunOptions, previous: ToolsSnapshot | undefined): Promise<ToolsSnapshot> {
+async function take(
+  name: string,
+  source: ServerSource,
+  options: ToolsRunOptions,
+  previous: ToolsSnapshot | undefined,
+): Promise<ToolsSnapshot> {
   const saved = options.from ?? ("from" in source ? resolve(dirname(options.configFile), source.from) : undefined);
   // The offer loads every release's model: only a live server, or a saved result of unknown release, needs it.
   const known = options.release ?? previous?.release;

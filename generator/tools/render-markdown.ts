@@ -11,15 +11,28 @@ const TOPICS: readonly { readonly title: string; readonly ids: readonly ToolChan
   { title: "Arguments removed or optional", ids: ["argument-removed", "argument-became-optional"] },
   {
     title: "Structured results",
-    ids: ["output-schema-added", "output-schema-removed", "property-added", "property-removed", "property-became-required", "property-became-optional"],
+    ids: [
+      "output-schema-added",
+      "output-schema-removed",
+      "property-added",
+      "property-removed",
+      "property-became-required",
+      "property-became-optional",
+    ],
   },
   { title: "Types", ids: ["type-narrowed", "type-widened", "type-changed"] },
   { title: "Annotations and descriptions", ids: ["annotation-changed", "description-changed"] },
 ];
 
 /** The tools diff in the spec diff's form: the breaking count, a summary, then every change under its tool. */
-export function renderToolsMarkdown(report: ToolsDiffReport, options: { readonly breakingOnly?: boolean } = {}): string {
-  const lines = [`# MCP tool changes: ${report.server} (${short(report.old.sha256)} → ${short(report.new.sha256)})`, ""];
+export function renderToolsMarkdown(
+  report: ToolsDiffReport,
+  options: { readonly breakingOnly?: boolean } = {},
+): string {
+  const lines = [
+    `# MCP tool changes: ${report.server} (${short(report.old.sha256)} → ${short(report.new.sha256)})`,
+    "",
+  ];
   const breaking = report.changes.filter((c) => c.severity === "breaking");
   lines.push(
     `**${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}** for callers of ${report.summary.total} · release ${report.old.release} → ${report.new.release}`,
@@ -39,7 +52,14 @@ export function renderToolsMarkdown(report: ToolsDiffReport, options: { readonly
   for (const tool of [...new Set(report.changes.map((c) => c.tool))]) {
     const group = report.changes.filter((c) => c.tool === tool);
     const broken = group.filter((c) => c.severity === "breaking").length;
-    lines.push(`<details><summary><b>${tool}</b>: ${group.length} (${broken} breaking)</summary>`, "", ...group.map(line), "", "</details>", "");
+    lines.push(
+      `<details><summary><b>${tool}</b>: ${group.length} (${broken} breaking)</summary>`,
+      "",
+      ...group.map(line),
+      "",
+      "</details>",
+      "",
+    );
   }
   return lines.join("\n");
 }

@@ -3,7 +3,11 @@ import { BindgenError, joinPointer } from "../common/failures.ts";
 import { parseJson, sha256 } from "../load/read.ts";
 
 /** A tool as `tools/list` gives it: `name` and `inputSchema` checked, everything else kept as the server sent it. */
-export type SnapshotTool = { readonly name: string; readonly inputSchema: { readonly [key: string]: unknown }; readonly [key: string]: unknown };
+export type SnapshotTool = {
+  readonly name: string;
+  readonly inputSchema: { readonly [key: string]: unknown };
+  readonly [key: string]: unknown;
+};
 
 /**
  * `mcp-tools/<name>.json`: what one server's `tools/list` said, committed like the lock. Tools are
@@ -29,7 +33,8 @@ const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const MAX_JSON_DEPTH = 256;
 
 export function checkServerName(name: string, where: (expected: string, detail: string) => Error): string {
-  if (!SERVER_NAME.test(name)) throw where("a server name of lower-case letters, digits, - and _ (at most 64)", `got ${JSON.stringify(name)}`);
+  if (!SERVER_NAME.test(name))
+    throw where("a server name of lower-case letters, digits, - and _ (at most 64)", `got ${JSON.stringify(name)}`);
   return name;
 }
 
@@ -39,7 +44,13 @@ export function snapshotOf(file: string, server: string, release: string, tools:
   const seen = new Map<string, number>();
   checked.forEach((tool, i) => {
     const first = seen.get(tool.name);
-    if (first !== undefined) throw new BindgenError(file, joinPointer("/tools", i, "name"), "each tool name once", `"${tool.name}" is also /tools/${first}`);
+    if (first !== undefined)
+      throw new BindgenError(
+        file,
+        joinPointer("/tools", i, "name"),
+        "each tool name once",
+        `"${tool.name}" is also /tools/${first}`,
+      );
     seen.set(tool.name, i);
   });
   const sorted = [...checked].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -63,20 +74,36 @@ export function readSnapshot(file: string): ToolsSnapshot {
     bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(file, "", "a readable tools snapshot", code === "ENOENT" ? "file not found" : String(code ?? err));
+    throw new BindgenError(
+      file,
+      "",
+      "a readable tools snapshot",
+      code === "ENOENT" ? "file not found" : String(code ?? err),
+    );
   }
   const doc = parseJson(file, bytes);
   if (!isRecord(doc)) throw new BindgenError(file, "", "an object with server, release and tools");
   for (const key of Object.keys(doc)) {
     if (!["server", "release", "sha256", "tools", "$schema"].includes(key))
-      throw new BindgenError(file, joinPointer("", key), "only the keys server, release, sha256, tools", `unknown key "${key}"`);
+      throw new BindgenError(
+        file,
+        joinPointer("", key),
+        "only the keys server, release, sha256, tools",
+        `unknown key "${key}"`,
+      );
   }
   const server = doc["server"];
-  if (typeof server !== "string") throw new BindgenError(file, "/server", "the server's name", `got ${JSON.stringify(server ?? null)}`);
+  if (typeof server !== "string")
+    throw new BindgenError(file, "/server", "the server's name", `got ${JSON.stringify(server ?? null)}`);
   checkServerName(server, (expected, detail) => new BindgenError(file, "/server", expected, detail));
   const release = doc["release"];
   if (typeof release !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(release))
-    throw new BindgenError(file, "/release", "the protocol release spoken (YYYY-MM-DD)", `got ${JSON.stringify(release ?? null)}`);
+    throw new BindgenError(
+      file,
+      "/release",
+      "the protocol release spoken (YYYY-MM-DD)",
+      `got ${JSON.stringify(release ?? null)}`,
+    );
   const tools = doc["tools"];
   if (!Array.isArray(tools)) throw new BindgenError(file, "/tools", "an array of tools, as tools/list lists them");
   const snapshot = snapshotOf(file, server, release, tools);
@@ -95,9 +122,16 @@ export function readSnapshot(file: string): ToolsSnapshot {
 function checkTool(file: string, tool: unknown, pointer: string): SnapshotTool {
   if (!isRecord(tool)) throw new BindgenError(file, pointer, "a tool object");
   const name = tool["name"];
-  if (typeof name !== "string" || name === "") throw new BindgenError(file, joinPointer(pointer, "name"), "the tool's name, a non-empty string");
+  if (typeof name !== "string" || name === "")
+    throw new BindgenError(file, joinPointer(pointer, "name"), "the tool's name, a non-empty string");
   const canonical = canonicalJson(file, tool, pointer, name, 0) as SnapshotTool;
-  if (!isRecord(canonical.inputSchema)) throw new BindgenError(file, joinPointer(pointer, "inputSchema"), "the tool's input schema, an object", `tool "${name}"`);
+  if (!isRecord(canonical.inputSchema))
+    throw new BindgenError(
+      file,
+      joinPointer(pointer, "inputSchema"),
+      "the tool's input schema, an object",
+      `tool "${name}"`,
+    );
   return canonical;
 }
 
@@ -106,8 +140,10 @@ function checkTool(file: string, tool: unknown, pointer: string): SnapshotTool {
  * `Object.fromEntries` defines keys as own data properties, so a `__proto__` key stays a key.
  */
 function canonicalJson(file: string, value: unknown, pointer: string, tool: string, depth: number): unknown {
-  if (depth > MAX_JSON_DEPTH) throw new BindgenError(file, pointer, `JSON nested at most ${MAX_JSON_DEPTH} levels deep`, `tool "${tool}"`);
-  if (Array.isArray(value)) return value.map((v, i) => canonicalJson(file, v, joinPointer(pointer, i), tool, depth + 1));
+  if (depth > MAX_JSON_DEPTH)
+    throw new BindgenError(file, pointer, `JSON nested at most ${MAX_JSON_DEPTH} levels deep`, `tool "${tool}"`);
+  if (Array.isArray(value))
+    return value.map((v, i) => canonicalJson(file, v, joinPointer(pointer, i), tool, depth + 1));
   if (isRecord(value)) {
     return Object.fromEntries(
       Object.keys(value)

@@ -40,15 +40,32 @@ export function toolSet(file: string, snapshot: ToolsSnapshot): ToolSet {
       return readTool(file, tool, pointer, uniqueBase(typeBase(tool.name), bases), definitions);
     } catch (err) {
       if (!(err instanceof BindgenError) || err.detail?.startsWith("tool ")) throw err;
-      throw new BindgenError(err.file, err.pointer, err.expected, [`tool "${tool.name}"`, err.detail].filter((d) => d !== undefined).join("; "));
+      throw new BindgenError(
+        err.file,
+        err.pointer,
+        err.expected,
+        [`tool "${tool.name}"`, err.detail].filter((d) => d !== undefined).join("; "),
+      );
     }
   });
   const sorted = new Map([...definitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const schema: NormalisedSchema = { file, dialect: "2020-12", definitionsPointer: "/tools", definitions: sorted, sha256: snapshot.sha256 };
+  const schema: NormalisedSchema = {
+    file,
+    dialect: "2020-12",
+    definitionsPointer: "/tools",
+    definitions: sorted,
+    sha256: snapshot.sha256,
+  };
   return { file, server: snapshot.server, release: snapshot.release, sha256: snapshot.sha256, tools, schema };
 }
 
-function readTool(file: string, tool: SnapshotTool, pointer: string, base: string, all: Map<string, SchemaNode>): ToolModel {
+function readTool(
+  file: string,
+  tool: SnapshotTool,
+  pointer: string,
+  base: string,
+  all: Map<string, SchemaNode>,
+): ToolModel {
   const into = new Map<string, SchemaNode>();
   const args = `${base}Arguments`;
   readSchema(file, tool.inputSchema, joinPointer(pointer, "inputSchema"), args, base, into);
@@ -63,7 +80,8 @@ function readTool(file: string, tool: SnapshotTool, pointer: string, base: strin
   for (const [name, node] of into) add(all, file, node.pointer, name, node);
   const description = tool["description"];
   const annotations = tool["annotations"];
-  if (annotations !== undefined && !isRecord(annotations)) throw new BindgenError(file, joinPointer(pointer, "annotations"), "an object of hints");
+  if (annotations !== undefined && !isRecord(annotations))
+    throw new BindgenError(file, joinPointer(pointer, "annotations"), "an object of hints");
   return {
     name: tool.name,
     pointer,
@@ -76,14 +94,27 @@ function readTool(file: string, tool: SnapshotTool, pointer: string, base: strin
 }
 
 /** One `inputSchema` or `outputSchema`: the root becomes definition `name`, its `$defs` (or `definitions`) `<base>_<def>`. */
-function readSchema(file: string, raw: unknown, pointer: string, name: string, base: string, into: Map<string, SchemaNode>): void {
+function readSchema(
+  file: string,
+  raw: unknown,
+  pointer: string,
+  name: string,
+  base: string,
+  into: Map<string, SchemaNode>,
+): void {
   if (!isRecord(raw)) throw new BindgenError(file, pointer, "a JSON Schema object");
   const declared = raw["$schema"];
   let container = "$defs";
   if (declared !== undefined) {
     const dialect = typeof declared === "string" ? DIALECTS.get(declared.replace(/#$/, "")) : undefined;
     const found = dialect === undefined ? undefined : CONTAINER[dialect];
-    if (found === undefined) throw new BindgenError(file, joinPointer(pointer, "$schema"), "a draft-07 or 2020-12 JSON Schema URI", `got ${JSON.stringify(declared)}`);
+    if (found === undefined)
+      throw new BindgenError(
+        file,
+        joinPointer(pointer, "$schema"),
+        "a draft-07 or 2020-12 JSON Schema URI",
+        `got ${JSON.stringify(declared)}`,
+      );
     container = found;
   }
   const rawDefs = raw[container] ?? {};
@@ -92,14 +123,34 @@ function readSchema(file: string, raw: unknown, pointer: string, name: string, b
   const refNames = new Map<string, string>();
   const taken = new Set<string>();
   for (const def of defNames) refNames.set(def, uniqueBase(`${base}_${identifierPart(def)}`, taken));
-  const ctx: SchemaContext = { file, refPrefix: `#/${container}/`, known: new Set(defNames), refNames, rootRef: name, formatsAsAnnotations: FORMATS };
+  const ctx: SchemaContext = {
+    file,
+    refPrefix: `#/${container}/`,
+    known: new Set(defNames),
+    refNames,
+    rootRef: name,
+    formatsAsAnnotations: FORMATS,
+  };
   const root = Object.fromEntries(Object.entries(raw).filter(([k]) => k !== "$schema" && k !== container));
   add(into, file, pointer, name, normaliseNode(ctx, root, pointer));
-  for (const def of defNames) add(into, file, joinPointer(pointer, container, def), refNames.get(def)!, normaliseNode(ctx, rawDefs[def], joinPointer(pointer, container, def)));
+  for (const def of defNames)
+    add(
+      into,
+      file,
+      joinPointer(pointer, container, def),
+      refNames.get(def)!,
+      normaliseNode(ctx, rawDefs[def], joinPointer(pointer, container, def)),
+    );
 }
 
 function add(into: Map<string, SchemaNode>, file: string, pointer: string, name: string, node: SchemaNode): void {
-  if (into.has(name)) throw new BindgenError(file, pointer, "type names that differ between tools", `two schemas would both be named ${name}`);
+  if (into.has(name))
+    throw new BindgenError(
+      file,
+      pointer,
+      "type names that differ between tools",
+      `two schemas would both be named ${name}`,
+    );
   into.set(name, node);
 }
 

@@ -1,6 +1,15 @@
 // The bindings compose in a legacy release too: builders' output encodes, id-null errors parse, validated messages narrow. Checked by tsc.
 import * as root from "../../generated/index.js";
-import { encode, errorResponse, parse, request, resultResponse, type ParsedMessage, type RequestId, type ValidatedMessage } from "../../generated/2025-11-25/index.js";
+import {
+  encode,
+  errorResponse,
+  parse,
+  request,
+  resultResponse,
+  type ParsedMessage,
+  type RequestId,
+  type ValidatedMessage,
+} from "../../generated/2025-11-25/index.js";
 import type * as v2025 from "../../generated/2025-11-25/index.js";
 
 export const typed: string = encode(resultResponse<"tools/list">(1, { tools: [] }));
@@ -10,7 +19,13 @@ export const req: string = encode(request("tools/call", { name: "x" }, { id: 1 }
 
 declare const caps: v2025.ClientCapabilities;
 export const probe = root.request("tools/list", {}, { id: 1, protocolVersion: "2025-11-25", clientCapabilities: caps });
-export const rootEncoded: string = root.encode(resultResponse<"initialize">(2, { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } }));
+export const rootEncoded: string = root.encode(
+  resultResponse<"initialize">(2, {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    serverInfo: { name: "s", version: "1" },
+  }),
+);
 export const rootResult = root.resultResponse(3, resultResponse<"tools/list">(3, { tools: [] }).result);
 
 export function narrow(message: ValidatedMessage): string | undefined {
@@ -25,7 +40,9 @@ export function errorId(message: ParsedMessage): RequestId | null | undefined {
 
 export function validated(text: string): string | undefined {
   const parsed = parse(text, { validate: true });
-  return parsed.ok && parsed.message.kind === "request" && parsed.message.method === "tools/call" ? parsed.message.params.name : undefined;
+  return parsed.ok && parsed.message.kind === "request" && parsed.message.method === "tools/call"
+    ? parsed.message.params.name
+    : undefined;
 }
 
 // @ts-expect-error requestState is a modern retry's field: a legacy tools/call has no such param

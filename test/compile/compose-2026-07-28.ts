@@ -1,6 +1,15 @@
 // The bindings compose: what the builders build, encode takes; parse gives typed messages. Checked by tsc.
 import * as root from "../../generated/index.js";
-import { encode, errorResponse, parse, request, resultResponse, type ParsedMessage, type RequestId, type ValidatedMessage } from "../../generated/2026-07-28/index.js";
+import {
+  encode,
+  errorResponse,
+  parse,
+  request,
+  resultResponse,
+  type ParsedMessage,
+  type RequestId,
+  type ValidatedMessage,
+} from "../../generated/2026-07-28/index.js";
 import type * as v2026 from "../../generated/2026-07-28/index.js";
 
 export const typed: string = encode(resultResponse<"tools/list">(1, { tools: [], ttlMs: 0, cacheScope: "private" }));
@@ -10,11 +19,14 @@ export const req: string = encode(request("tools/call", { name: "x" }, { id: 1, 
 
 declare const caps: v2026.ClientCapabilities;
 export const probe = root.request("tools/list", {}, { id: 1, protocolVersion: "2026-07-28", clientCapabilities: caps });
-export const rootEncoded: string = root.encode(resultResponse<"tools/list">(2, { tools: [], ttlMs: 0, cacheScope: "private" }));
+export const rootEncoded: string = root.encode(
+  resultResponse<"tools/list">(2, { tools: [], ttlMs: 0, cacheScope: "private" }),
+);
 
 export function narrow(message: ValidatedMessage): string | undefined {
   if (message.kind === "request" && message.method === "tools/call") return message.params.name;
-  if (message.kind === "notification" && message.method === "notifications/cancelled") return String(message.params.requestId);
+  if (message.kind === "notification" && message.method === "notifications/cancelled")
+    return String(message.params.requestId);
   return undefined;
 }
 

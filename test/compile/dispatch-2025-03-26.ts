@@ -1,6 +1,14 @@
 // 2025-03-26 has JSON-RPC batches: its dispatchers' `handle` may answer with an array; other releases' never does. Checked by tsc.
-import { createClientDispatcher, createServerDispatcher, type BatchDispatcher, type DispatchResponse } from "../../generated/2025-03-26/index.js";
-import { createServerDispatcher as createLaterServerDispatcher, type Dispatcher } from "../../generated/2025-06-18/index.js";
+import {
+  createClientDispatcher,
+  createServerDispatcher,
+  type BatchDispatcher,
+  type DispatchResponse,
+} from "../../generated/2025-03-26/index.js";
+import {
+  createServerDispatcher as createLaterServerDispatcher,
+  type Dispatcher,
+} from "../../generated/2025-06-18/index.js";
 
 export const server: BatchDispatcher<undefined> = createServerDispatcher({ "tools/list": () => ({ tools: [] }) });
 export const client: BatchDispatcher<undefined> = createClientDispatcher({ "roots/list": () => ({ roots: [] }) });

@@ -2,7 +2,11 @@
 import { createClientDispatcher, createServerDispatcher, RpcError } from "../../generated/2025-11-25/index.js";
 
 export const server = createServerDispatcher<{ session: string }>({
-  initialize: (params) => ({ protocolVersion: params.protocolVersion, capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+  initialize: (params) => ({
+    protocolVersion: params.protocolVersion,
+    capabilities: {},
+    serverInfo: { name: "s", version: "1" },
+  }),
   "tools/call": (params, ctx) => {
     ctx.progress?.({ progress: 1 });
     ctx.notify("notifications/message", { level: "info", data: ctx.context.session });
@@ -17,7 +21,11 @@ export const server = createServerDispatcher<{ session: string }>({
 });
 
 export const client = createClientDispatcher({
-  "sampling/createMessage": (params) => ({ role: "assistant", content: { type: "text", text: String(params.maxTokens) }, model: "m" }),
+  "sampling/createMessage": (params) => ({
+    role: "assistant",
+    content: { type: "text", text: String(params.maxTokens) },
+    model: "m",
+  }),
   "roots/list": (_params, ctx) => {
     ctx.notify("notifications/roots/list_changed");
     return { roots: [] };

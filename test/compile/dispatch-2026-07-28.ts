@@ -1,5 +1,10 @@
 // The dispatcher's handler table in 2026-07-28: typed by method, partial, with a typed ctx. Checked by tsc.
-import { createClientDispatcher, createServerDispatcher, ErrorCode, RpcError } from "../../generated/2026-07-28/index.js";
+import {
+  createClientDispatcher,
+  createServerDispatcher,
+  ErrorCode,
+  RpcError,
+} from "../../generated/2026-07-28/index.js";
 
 export const server = createServerDispatcher<{ user: string }>({
   "tools/call": async (params, ctx) => {
@@ -14,7 +19,14 @@ export const server = createServerDispatcher<{ user: string }>({
     if (ctx.signal.aborted) throw new RpcError(ErrorCode.InternalError, "stopped");
     await Promise.resolve();
     // No resultType: the dispatcher writes "complete".
-    return { content: [{ type: "text", text: `${params.name} ${ctx.context.user} ${String(trace)} ${version ?? ""} ${String(ctx.id)}` }] };
+    return {
+      content: [
+        {
+          type: "text",
+          text: `${params.name} ${ctx.context.user} ${String(trace)} ${version ?? ""} ${String(ctx.id)}`,
+        },
+      ],
+    };
   },
   "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }),
   "prompts/get": () => ({ resultType: "input_required", requestState: "opaque" }),
@@ -27,7 +39,9 @@ export const client = createClientDispatcher({
   "notifications/progress": (params) => void params.progress,
 });
 
-export async function answer(result: import("../../generated/2026-07-28/index.js").InputRequiredResult): Promise<number> {
+export async function answer(
+  result: import("../../generated/2026-07-28/index.js").InputRequiredResult,
+): Promise<number> {
   const { inputResponses, errors } = await client.answerInputRequests(result.inputRequests);
   return Object.keys(inputResponses).length + Object.keys(errors).length;
 }

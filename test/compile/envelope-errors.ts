@@ -9,7 +9,11 @@ const caps = { elicitation: {} };
 // Correct uses compile.
 modern.request("tools/call", { name: "echo", arguments: { text: "hi" } }, { id: 1, clientCapabilities: caps });
 modern.request("server/discover", {}, { id: 2, clientCapabilities: {}, protocolVersion: "2027-01-01" });
-legacy.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } }, { id: 3 });
+legacy.request(
+  "initialize",
+  { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  { id: 3 },
+);
 legacy.request("ping", undefined, { id: 4 });
 legacy.notification("notifications/initialized");
 modern.resultResponse<"tools/call">(5, { content: [] });
@@ -31,8 +35,12 @@ modern.request("tools/call", { nmae: "echo" }, { id: 1, clientCapabilities: caps
 // @ts-expect-error wrong params key in a legacy version
 legacy.request("resources/read", { url: "file:///a" }, { id: 1 });
 
-// @ts-expect-error initialize does not exist in 2026-07-28 (no handshake)
-modern.request("initialize", { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "c", version: "1" } }, { id: 1, clientCapabilities: caps });
+modern.request(
+  // @ts-expect-error initialize does not exist in 2026-07-28 (no handshake)
+  "initialize",
+  { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  { id: 1, clientCapabilities: caps },
+);
 
 // @ts-expect-error the modern builder requires clientCapabilities: the server must not infer them
 modern.request("tools/list", {}, { id: 1 });

@@ -41,8 +41,12 @@ export const callTool: v2026_07_28.ServerHandler<"tools/call", Ctx> = async (par
   content: [{ type: "text", text: `${params.name} for ${ctx.context.user}` }],
 });
 export const listTools: v2025_11_25.ServerHandler<"tools/list"> = () => ({ tools: [] });
-export const cancelled: v2025_06_18.ServerHandler<"notifications/cancelled", Ctx> = (params, ctx) => void [params.requestId, ctx.context.user];
-export const elicit: v2026_07_28.ClientHandler<"elicitation/create", Ctx> = (params, ctx) => ({ action: "accept", content: { key: ctx.key, message: params.message } });
+export const cancelled: v2025_06_18.ServerHandler<"notifications/cancelled", Ctx> = (params, ctx) =>
+  void [params.requestId, ctx.context.user];
+export const elicit: v2026_07_28.ClientHandler<"elicitation/create", Ctx> = (params, ctx) => ({
+  action: "accept",
+  content: { key: ctx.key, message: params.message },
+});
 export const roots: v2024_11_05.ClientHandler<"roots/list"> = () => ({ roots: [] });
 export const server2026 = v2026_07_28.createServerDispatcher<Ctx>({ "tools/call": callTool });
 export const server2025 = v2025_11_25.createServerDispatcher({ "tools/list": listTools });
@@ -59,7 +63,11 @@ export function finished(result: v2026_07_28.CallToolResult): boolean {
   const kind: v2026_07_28.ResultType = result.resultType;
   return kind === "complete";
 }
-export const answered = v2026_07_28.resultResponse<"tools/list">(1, { tools: [], ttlMs: 0, cacheScope: "private" }, { resultType: "complete" });
+export const answered = v2026_07_28.resultResponse<"tools/list">(
+  1,
+  { tools: [], ttlMs: 0, cacheScope: "private" },
+  { resultType: "complete" },
+);
 // The known values are listed in the type itself, so editors complete them: not folded into a plain string.
 type LiteralMembers<U> = U extends string ? (string extends U ? never : U) : never;
 type Listed = LiteralMembers<v2026_07_28.ResultType>;
@@ -77,9 +85,19 @@ const schema2020 = {
   allOf: [{ if: { properties: { mode: { const: "a" } } }, then: { required: ["mode"] }, else: {} }],
   additionalProperties: false,
 } as const;
-export const tool2024: v2024_11_05.Tool = { name: "t", inputSchema: { type: "object", $defs: {}, additionalProperties: false } };
-export const tool2025_03: v2025_03_26.Tool = { name: "t", inputSchema: { type: "object", allOf: [{ required: ["a"] }] } };
-export const tool2025_06: v2025_06_18.Tool = { name: "t", inputSchema: { type: "object", if: {}, then: {}, else: {} }, outputSchema: { type: "object", $defs: {} } };
+export const tool2024: v2024_11_05.Tool = {
+  name: "t",
+  inputSchema: { type: "object", $defs: {}, additionalProperties: false },
+};
+export const tool2025_03: v2025_03_26.Tool = {
+  name: "t",
+  inputSchema: { type: "object", allOf: [{ required: ["a"] }] },
+};
+export const tool2025_06: v2025_06_18.Tool = {
+  name: "t",
+  inputSchema: { type: "object", if: {}, then: {}, else: {} },
+  outputSchema: { type: "object", $defs: {} },
+};
 export const tool2025_11: v2025_11_25.Tool = {
   name: "t",
   inputSchema: {
@@ -92,8 +110,16 @@ export const tool2025_11: v2025_11_25.Tool = {
   outputSchema: { type: "object", additionalProperties: { type: "string" } },
 };
 export const tool2026: v2026_07_28.Tool = { name: "t", inputSchema: { type: "object", $defs: {}, allOf: [] } };
-export const callParams: v2025_11_25.CallToolRequestParams = { name: "t", arguments: { any: 1, nested: { deep: [true] } }, _meta: { "com.example/trace": "abc" } };
-export const callResult: v2025_11_25.CallToolResult = { content: [], structuredContent: { any: 1, nested: { x: null } }, _meta: { "com.example/cost": 3 } };
+export const callParams: v2025_11_25.CallToolRequestParams = {
+  name: "t",
+  arguments: { any: 1, nested: { deep: [true] } },
+  _meta: { "com.example/trace": "abc" },
+};
+export const callResult: v2025_11_25.CallToolResult = {
+  content: [],
+  structuredContent: { any: 1, nested: { x: null } },
+  _meta: { "com.example/cost": 3 },
+};
 // @ts-expect-error 2025-11-25: the declared keys keep their types: a tool's inputSchema is of type "object"
 export const notAnObjectSchema: v2025_11_25.Tool = { name: "t", inputSchema: { type: "array" } };
 // @ts-expect-error 2024-11-05: and it keeps its required type
@@ -103,7 +129,11 @@ export const untypedSchema: v2024_11_05.Tool = { name: "t", inputSchema: { $defs
 export const sessionHeader: "Mcp-Session-Id" = v2025_11_25.HttpHeader.sessionId;
 export const resumeHeader: "Last-Event-ID" = v2025_03_26.HttpHeader.lastEventId;
 export const legacyVersionHeader: "MCP-Protocol-Version" = v2025_06_18.HttpHeader.protocolVersion;
-export const statelessHeaders: readonly v2026_07_28.HttpHeader[] = [v2026_07_28.HttpHeader.protocolVersion, v2026_07_28.HttpHeader.method, v2026_07_28.HttpHeader.name];
+export const statelessHeaders: readonly v2026_07_28.HttpHeader[] = [
+  v2026_07_28.HttpHeader.protocolVersion,
+  v2026_07_28.HttpHeader.method,
+  v2026_07_28.HttpHeader.name,
+];
 // @ts-expect-error 2025-03-26 had no MCP-Protocol-Version header (2025-06-18 added it)
 export const tooEarly: string = v2025_03_26.HttpHeader.protocolVersion;
 // @ts-expect-error 2026-07-28 is stateless: no session header
@@ -114,14 +144,29 @@ export const noHeaders: unknown = v2024_11_05.HttpHeader;
 export const typoHeader: v2025_11_25.HttpHeader = "Mcp-Sesion-Id";
 
 // Readonly data where the bindings only read: an `as const` tool list returned from a handler, in every release.
-const TOOLS = [{ name: "add", description: "adds", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }] as const;
+const TOOLS = [
+  {
+    name: "add",
+    description: "adds",
+    inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] },
+  },
+] as const;
 const CONTENT = [{ type: "text", text: "done" }] as const;
-export const readonly2024 = v2024_11_05.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS }), "tools/call": () => ({ content: CONTENT }) });
+export const readonly2024 = v2024_11_05.createServerDispatcher({
+  "tools/list": () => ({ tools: TOOLS }),
+  "tools/call": () => ({ content: CONTENT }),
+});
 export const readonly2025_03 = v2025_03_26.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS }) });
 export const readonly2025_06 = v2025_06_18.createServerDispatcher({ "tools/list": async () => ({ tools: TOOLS }) });
-export const readonly2025_11 = v2025_11_25.createServerDispatcher({ "tools/list": () => ({ tools: [...TOOLS, { name: "schema2020", inputSchema: schema2020 }] as const }) });
-export const readonly2026 = v2026_07_28.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS, ttlMs: 0, cacheScope: "public" }) });
-export const readonlyClient = v2026_07_28.createClientDispatcher({ "elicitation/create": () => ({ action: "accept", content: { tags: ["a", "b"] as const } }) });
+export const readonly2025_11 = v2025_11_25.createServerDispatcher({
+  "tools/list": () => ({ tools: [...TOOLS, { name: "schema2020", inputSchema: schema2020 }] as const }),
+});
+export const readonly2026 = v2026_07_28.createServerDispatcher({
+  "tools/list": () => ({ tools: TOOLS, ttlMs: 0, cacheScope: "public" }),
+});
+export const readonlyClient = v2026_07_28.createClientDispatcher({
+  "elicitation/create": () => ({ action: "accept", content: { tags: ["a", "b"] as const } }),
+});
 export const readonlyHandler: v2025_11_25.ServerHandler<"tools/list"> = () => ({ tools: TOOLS });
 createServerDispatcher2026({
   // @ts-expect-error readonly is no licence for a wrong shape: a tool needs its inputSchema
@@ -132,23 +177,42 @@ function createServerDispatcher2026(handlers: v2026_07_28.ServerDispatchHandlers
 }
 // And builder arguments: resultResponse and request take readonly data too.
 export const readonlyResponse2024 = v2024_11_05.resultResponse<"tools/list">(1, { tools: TOOLS });
-export const readonlyResponse2026 = v2026_07_28.resultResponse<"tools/list">(1, { tools: TOOLS, ttlMs: 0, cacheScope: "public" });
+export const readonlyResponse2026 = v2026_07_28.resultResponse<"tools/list">(1, {
+  tools: TOOLS,
+  ttlMs: 0,
+  cacheScope: "public",
+});
 const ARGS = { list: [1, 2], nested: { ok: true } } as const;
 export const readonlyRequest2025 = v2025_11_25.request("tools/call", { name: "t", arguments: ARGS }, { id: 1 });
-export const readonlyRequest2026 = v2026_07_28.request("tools/call", { name: "t", arguments: ARGS }, { id: 1, clientCapabilities: {} });
+export const readonlyRequest2026 = v2026_07_28.request(
+  "tools/call",
+  { name: "t", arguments: ARGS },
+  { id: 1, clientCapabilities: {} },
+);
 const ROOTS = [{ uri: "file:///a" }] as const;
 export const readonlyRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: ROOTS });
 // @ts-expect-error readonly data is still checked: a root's uri is a string
 export const wrongRoots = v2025_06_18.resultResponse<"roots/list">(2, { roots: [{ uri: 1 }] as const });
 
 // 2025-11-25 task augmentation: the answer follows whether the request asked for a task.
-export async function taskAnswers(server: v2025_11_25.ServerRequester, client: v2025_11_25.Requester, params: v2025_11_25.CreateMessageRequestParams): Promise<readonly unknown[]> {
+export async function taskAnswers(
+  server: v2025_11_25.ServerRequester,
+  client: v2025_11_25.Requester,
+  params: v2025_11_25.CreateMessageRequestParams,
+): Promise<readonly unknown[]> {
   const sampled = await server.request("sampling/createMessage", { messages: [], maxTokens: 10 });
-  const elicited = await server.request("elicitation/create", { message: "m", requestedSchema: { type: "object", properties: {} } });
+  const elicited = await server.request("elicitation/create", {
+    message: "m",
+    requestedSchema: { type: "object", properties: {} },
+  });
   const called = await client.request("tools/call", { name: "t", arguments: {} });
   // No task asked: the result itself, no narrowing.
   const plain: readonly unknown[] = [sampled.role, elicited.action, called.content];
-  const augmented = await server.request("sampling/createMessage", { messages: [], maxTokens: 10, task: { ttl: 1000 } });
+  const augmented = await server.request("sampling/createMessage", {
+    messages: [],
+    maxTokens: 10,
+    task: { ttl: 1000 },
+  });
   const task = "task" in augmented ? augmented.task.taskId : augmented.role;
   // @ts-expect-error asked for a task: the answer may be a CreateTaskResult, so narrow first
   const notNarrowed: string = augmented.role;
@@ -167,7 +231,11 @@ export async function sampleFromConstants(server: v2025_11_25.ServerRequester): 
   const answer = await server.request("sampling/createMessage", { messages: MESSAGES, maxTokens: 10 });
   return answer.role;
 }
-export const readonlyParams2024 = v2024_11_05.request("sampling/createMessage", { messages: MESSAGES, maxTokens: 10 }, { id: 3 });
+export const readonlyParams2024 = v2024_11_05.request(
+  "sampling/createMessage",
+  { messages: MESSAGES, maxTokens: 10 },
+  { id: 3 },
+);
 // Generic wrappers still pass the tables' own params and results through (as examples/server.ts's ask does).
 export function forward<M extends v2025_11_25.ServerRequestMethod>(
   requester: v2025_11_25.ServerRequester,
@@ -176,6 +244,9 @@ export function forward<M extends v2025_11_25.ServerRequestMethod>(
 ): Promise<v2025_11_25.ServerRequests[M]["result"]> {
   return requester.request(method, params);
 }
-export function answerWith<M extends v2024_11_05.RequestMethod>(id: number, result: v2024_11_05.ResultOf<M>): v2024_11_05.ResultEnvelope<v2024_11_05.ResultOf<M>> {
+export function answerWith<M extends v2024_11_05.RequestMethod>(
+  id: number,
+  result: v2024_11_05.ResultOf<M>,
+): v2024_11_05.ResultEnvelope<v2024_11_05.ResultOf<M>> {
   return v2024_11_05.resultResponse<M>(id, result);
 }

@@ -1,6 +1,10 @@
 // _meta is the protocol's extension point: open in every release (schema.ts: MetaObject = Record<string, unknown>),
 // with the reserved keys still typed. Checked by tsc through test/emit/compile.test.ts.
-import type { CallToolRequestParams, CallToolResult, ProgressNotificationParams } from "../../generated/2025-11-25/index.js";
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  ProgressNotificationParams,
+} from "../../generated/2025-11-25/index.js";
 
 export const params: CallToolRequestParams = { name: "t", _meta: { "com.example/trace": "abc", progressToken: 1 } };
 export const result: CallToolResult = { content: [], _meta: { "com.example/cost": 3 } };

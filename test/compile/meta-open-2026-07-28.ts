@@ -1,10 +1,19 @@
 // _meta is the protocol's extension point: open in every release (schema.ts: MetaObject = Record<string, unknown>),
 // with the reserved keys still typed. Checked by tsc through test/emit/compile.test.ts.
-import type { CallToolRequestParams, CallToolResult, ProgressNotificationParams } from "../../generated/2026-07-28/index.js";
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  ProgressNotificationParams,
+} from "../../generated/2026-07-28/index.js";
 
 export const params: CallToolRequestParams = {
   name: "t",
-  _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "com.example/trace": "abc", progressToken: 1 },
+  _meta: {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "com.example/trace": "abc",
+    progressToken: 1,
+  },
 };
 export const result: CallToolResult = { content: [], resultType: "complete", _meta: { "com.example/cost": 3 } };
 export const note: ProgressNotificationParams = { progress: 1, progressToken: "t", _meta: { "com.example/span": "s" } };
@@ -15,8 +24,12 @@ export function readVendorKey(p: CallToolRequestParams): unknown {
 
 export const wrongReserved: CallToolRequestParams = {
   name: "t",
-  // @ts-expect-error a reserved key keeps its type: a progress token is a string or a number
-  _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, progressToken: { nested: true } },
+  _meta: {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    // @ts-expect-error a reserved key keeps its type: a progress token is a string or a number
+    progressToken: { nested: true },
+  },
 };
 
 // @ts-expect-error _meta is an object, not a string

@@ -27,7 +27,11 @@ export function answerAnyVersion(text: string) {
 }
 
 export const before: v2026.ParseFailure = { ok: false, error: { code: -32700, message: "not JSON" } };
-export const withId: root.ParseFailure = { ok: false, error: { code: -32602, message: "params by position" }, id: "req-1" };
+export const withId: root.ParseFailure = {
+  ok: false,
+  error: { code: -32602, message: "params by position" },
+  id: "req-1",
+};
 // @ts-expect-error an id that cannot be read is left out, never null
 export const nullId: v2026.ParseFailure = { ok: false, error: { code: -32600, message: "m" }, id: null };
 // @ts-expect-error nor present and undefined (exactOptionalPropertyTypes)

@@ -3,9 +3,13 @@ import * as mcp from "../../generated/2026-07-28/index.js";
 
 export const invalid = new mcp.RpcError(mcp.ErrorCode.InvalidParams, "bad city"); // the release's codes only: 12345 is a compile error
 export const quota = mcp.RpcError.custom(12345, "quota exceeded"); // an application's own code, visibly
-export const callTool: mcp.ServerHandler<"tools/call", { user: string }> = async ({ name }, ctx) => ({ content: [{ type: "text", text: `${name} ${ctx.context.user}` }] });
+export const callTool: mcp.ServerHandler<"tools/call", { user: string }> = async ({ name }, ctx) => ({
+  content: [{ type: "text", text: `${name} ${ctx.context.user}` }],
+});
 export const kind: mcp.ResultType = "complete"; // "complete" | "input_required" | (string & {}): listed, and still open
 const TOOLS = [{ name: "add", inputSchema: { type: "object", $defs: {}, allOf: [] } }] as const; // JSON Schema objects stay open
-export const dispatcher = mcp.createServerDispatcher({ "tools/list": () => ({ tools: TOOLS, ttlMs: 0, cacheScope: "public" }) }); // readonly data fits
+export const dispatcher = mcp.createServerDispatcher({
+  "tools/list": () => ({ tools: TOOLS, ttlMs: 0, cacheScope: "public" }),
+}); // readonly data fits
 // @ts-expect-error as the README says: 12345 is no ErrorCode of 2026-07-28
 export const typo = new mcp.RpcError(12345, "typo");

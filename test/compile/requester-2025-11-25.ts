@@ -6,8 +6,15 @@ const client = createRequester(() => undefined);
 const server = createServerRequester(() => undefined);
 
 export async function use(): Promise<string> {
-  const init = await client.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
-  const elicited = await server.request("elicitation/create", { message: "m", requestedSchema: { type: "object", properties: {} } });
+  const init = await client.request("initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "c", version: "1" },
+  });
+  const elicited = await server.request("elicitation/create", {
+    message: "m",
+    requestedSchema: { type: "object", properties: {} },
+  });
   // @ts-expect-error a server→client request is not the client's to send
   await client.request("sampling/createMessage", { messages: [], maxTokens: 1 });
   // @ts-expect-error a client→server request is not the server's to send

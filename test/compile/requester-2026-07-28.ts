@@ -3,7 +3,10 @@
 import { createRequester, type ClientOutgoing } from "../../generated/2026-07-28/index.js";
 
 const sent: ClientOutgoing[] = [];
-const requester = createRequester((message) => void sent.push(message), { clientCapabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } });
+const requester = createRequester((message) => void sent.push(message), {
+  clientCapabilities: { elicitation: {} },
+  clientInfo: { name: "c", version: "1" },
+});
 
 export async function use(): Promise<string[]> {
   const { tools } = await requester.request("tools/list", {});

@@ -8,7 +8,10 @@ const sessions = legacy.sessionEra<{ count: number }>(
   {
     "tools/call": async (_params, ctx) => {
       ctx.context.session.state.count++;
-      const answer = await ctx.context.request("elicitation/create", { message: "m", requestedSchema: { type: "object", properties: {} } });
+      const answer = await ctx.context.request("elicitation/create", {
+        message: "m",
+        requestedSchema: { type: "object", properties: {} },
+      });
       // @ts-expect-error a client→server request is not the server's to send
       await ctx.context.request("tools/list", {});
       // @ts-expect-error misspelt params key

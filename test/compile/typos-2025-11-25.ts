@@ -1,8 +1,17 @@
 // Every mistake below must be a compile error (an unused @ts-expect-error fails tsc).
-import type { CallToolRequestParams, ClientRequestMethod, ClientRequests, ListToolsResult, ServerHandlers } from "../../generated/2025-11-25/index.js";
+import type {
+  CallToolRequestParams,
+  ClientRequestMethod,
+  ClientRequests,
+  ListToolsResult,
+  ServerHandlers,
+} from "../../generated/2025-11-25/index.js";
 import { METHODS } from "../../generated/2025-11-25/index.js";
 
-declare function call<M extends ClientRequestMethod>(method: M, params: ClientRequests[M]["params"]): Promise<ClientRequests[M]["result"]>;
+declare function call<M extends ClientRequestMethod>(
+  method: M,
+  params: ClientRequests[M]["params"],
+): Promise<ClientRequests[M]["result"]>;
 
 // @ts-expect-error misspelt method in a table lookup
 type Misspelt = ClientRequests["tools/cal"];

@@ -1,6 +1,13 @@
 // Every mistake below must be a compile error: `tsc` fails on an unused @ts-expect-error, so a
 // binding that stopped catching one of them fails this file.
-import type { CallToolRequestParams, ClientRequestMethod, ClientRequests, ListToolsResult, ParamsOf, ServerHandlers } from "../../generated/2026-07-28/index.js";
+import type {
+  CallToolRequestParams,
+  ClientRequestMethod,
+  ClientRequests,
+  ListToolsResult,
+  ParamsOf,
+  ServerHandlers,
+} from "../../generated/2026-07-28/index.js";
 import { METHODS } from "../../generated/2026-07-28/index.js";
 
 const meta = {
@@ -9,7 +16,10 @@ const meta = {
 } as const;
 
 // A builder-style generic helper, as users write them over the tables.
-declare function call<M extends ClientRequestMethod>(method: M, params: ClientRequests[M]["params"]): Promise<ClientRequests[M]["result"]>;
+declare function call<M extends ClientRequestMethod>(
+  method: M,
+  params: ClientRequests[M]["params"],
+): Promise<ClientRequests[M]["result"]>;
 
 // @ts-expect-error misspelt method in a table lookup
 type Misspelt = ClientRequests["tools/cal"];

@@ -2,7 +2,10 @@
 import type { ClientRequestMethod, ClientRequests, ServerHandlers } from "../../generated/2025-11-25/index.js";
 import { ErrorCode } from "../../generated/2025-11-25/index.js";
 
-declare function call<M extends ClientRequestMethod>(method: M, params: ClientRequests[M]["params"]): Promise<ClientRequests[M]["result"]>;
+declare function call<M extends ClientRequestMethod>(
+  method: M,
+  params: ClientRequests[M]["params"],
+): Promise<ClientRequests[M]["result"]>;
 
 export async function example(): Promise<unknown[]> {
   const init = await call("initialize", {

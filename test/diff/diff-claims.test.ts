@@ -41,18 +41,29 @@ describe("breaking claims, checked by the compiler", () => {
     for (const [i, older] of models.slice(0, -1).entries()) {
       const newer = models[i + 1]!;
       const report = diffModels(older, newer);
-      const renamedFrom = new Map(report.changes.flatMap((c) => c.locations).flatMap((l) => (l.id === "definition-renamed" ? [[l.after!, l.before!] as const] : [])));
+      const renamedFrom = new Map(
+        report.changes
+          .flatMap((c) => c.locations)
+          .flatMap((l) => (l.id === "definition-renamed" ? [[l.after!, l.before!] as const] : [])),
+      );
       const [oldWriters, newWriters] = [definitionProducers(older), definitionProducers(newer)];
       for (const l of report.changes.flatMap((c) => c.locations)) {
         const oldName = renamedFrom.get(l.subject) ?? l.subject;
-        if (l.subjectKind !== "definition" || !older.definitions.has(oldName) || !newer.definitions.has(l.subject)) continue;
+        if (l.subjectKind !== "definition" || !older.definitions.has(oldName) || !newer.definitions.has(l.subject))
+          continue;
         const writers = new Set<Side>([...(oldWriters.get(oldName) ?? []), ...(newWriters.get(l.subject) ?? [])]);
         const [before, after] = [`${alias(older.version)}.${oldName}`, `${alias(newer.version)}.${l.subject}`];
         for (const side of ["client", "server"] as const) {
           if (l.severity[side] !== "breaking") continue;
           const reads = writers.size === 0 || writers.has(side === "client" ? "server" : "client");
-          const checks = [...(writers.size === 0 || writers.has(side) ? [`(x: ${before}): ${after} => x`] : []), ...(reads ? [`(x: ${after}): ${before} => x`] : [])];
-          claims.push({ text: `${older.version} → ${newer.version} ${side} ${l.id} ${l.subject}${l.path === "" ? "" : "." + l.path}`, checks });
+          const checks = [
+            ...(writers.size === 0 || writers.has(side) ? [`(x: ${before}): ${after} => x`] : []),
+            ...(reads ? [`(x: ${after}): ${before} => x`] : []),
+          ];
+          claims.push({
+            text: `${older.version} → ${newer.version} ${side} ${l.id} ${l.subject}${l.path === "" ? "" : "." + l.path}`,
+            checks,
+          });
         }
       }
     }

@@ -50,7 +50,10 @@ describe("mcp-bindgen diff", () => {
     expect([report.old.version, report.new.version]).toEqual(["base", "next"]);
     expect(report.summary.total).toBe(report.changes.length);
     expect(report.summary.breaking).toEqual({ client: 3, server: 3 });
-    expect(report.changes.find((c) => c.id === "definition-renamed")).toMatchObject({ before: "TextContent", after: "TextBlock" });
+    expect(report.changes.find((c) => c.id === "definition-renamed")).toMatchObject({
+      before: "TextContent",
+      after: "TextBlock",
+    });
   });
 
   it("exits 1 with --fail-on breaking only when the chosen side breaks", async () => {
@@ -111,7 +114,15 @@ describe("mcp-bindgen diff", () => {
     expect(json.code).toBe(0);
     const report = JSON.parse(json.out) as DiffReport;
     expect(report.changes.filter((c) => c.id === "method-added").map((c) => c.subject)).toEqual(["elicitation/create"]);
-    const byPath = await run("diff", "2026-07-28", join(REAL_SCHEMA_DIR, "2026-07-28", "schema.json"), "--format", "json", "--fail-on", "any");
+    const byPath = await run(
+      "diff",
+      "2026-07-28",
+      join(REAL_SCHEMA_DIR, "2026-07-28", "schema.json"),
+      "--format",
+      "json",
+      "--fail-on",
+      "any",
+    );
     expect(byPath.code).toBe(0);
     expect((JSON.parse(byPath.out) as DiffReport).new.version).toBe("2026-07-28");
   });

@@ -14,14 +14,18 @@ import { checkout } from "../support/checkout.ts";
 let models: ProtocolModel[];
 beforeAll(async () => {
   const env = process.env["MCP_SCHEMA_DIR"];
-  models = await loadModels(checkout.project.paths, { releases: ["2025-06-18", "2025-11-25", "2026-07-28"], ...(env ? { env } : {}) });
+  models = await loadModels(checkout.project.paths, {
+    releases: ["2025-06-18", "2025-11-25", "2026-07-28"],
+    ...(env ? { env } : {}),
+  });
 });
 const report = (a: string, b: string) =>
   diffModels(
     models.find((m) => m.version === a)!,
     models.find((m) => m.version === b)!,
   );
-const golden = (a: string, b: string) => readFileSync(new URL(`../fixtures/diff/golden-${a}_${b}.md`, import.meta.url), "utf8");
+const golden = (a: string, b: string) =>
+  readFileSync(new URL(`../fixtures/diff/golden-${a}_${b}.md`, import.meta.url), "utf8");
 
 describe("the diff report on real releases", () => {
   it.each([

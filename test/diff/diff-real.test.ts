@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Finding } from "../../generator/diff/change.ts";
 import { consolidate } from "../../generator/diff/consolidate.ts";
-import { diffModels, findChanges, MIRROR_ID, type Change, type DiffReport, type Location, type Side } from "../../generator/diff/index.ts";
+import {
+  diffModels,
+  findChanges,
+  MIRROR_ID,
+  type Change,
+  type DiffReport,
+  type Location,
+  type Side,
+} from "../../generator/diff/index.ts";
 import { renderMarkdown } from "../../generator/diff/render-markdown.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";
 import { checkoutModels } from "../support/checkout.ts";
@@ -72,7 +80,11 @@ describe("diff on the real consecutive releases", () => {
     expect(subjects(november, "method-removed")).toEqual([]);
 
     const modern = diff(...PAIRS[3]);
-    expect(subjects(modern, "method-added")).toEqual(["notifications/subscriptions/acknowledged", "server/discover", "subscriptions/listen"]);
+    expect(subjects(modern, "method-added")).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "server/discover",
+      "subscriptions/listen",
+    ]);
     expect(subjects(modern, "method-removed")).toEqual([
       "initialize",
       "logging/setLevel",
@@ -95,13 +107,19 @@ describe("diff on the real consecutive releases", () => {
     const era = find(modern, "era-changed", "era");
     expect([era.before, era.after]).toEqual(["legacy", "modern"]);
     expect(era.severity).toEqual({ client: "breaking", server: "breaking" });
-    expect(subjects(modern, "method-kind-changed")).toEqual(["elicitation/create", "roots/list", "sampling/createMessage"]);
+    expect(subjects(modern, "method-kind-changed")).toEqual([
+      "elicitation/create",
+      "roots/list",
+      "sampling/createMessage",
+    ]);
     expect(find(modern, "method-kind-changed", "roots/list").after).toBe("input");
     expect(count(diff(...PAIRS[2]), "era-changed")).toBe(0);
   });
 
   it("reports JSON-RPC batches coming with 2025-03-26 and going with 2025-06-18, read from the message union", () => {
-    const batches = PAIRS.map(([a, b]) => diff(a, b).changes.filter((c) => c.subjectKind === "protocol" && c.subject === "batches"));
+    const batches = PAIRS.map(([a, b]) =>
+      diff(a, b).changes.filter((c) => c.subjectKind === "protocol" && c.subject === "batches"),
+    );
     expect(batches.map((found) => found.map((c) => c.id))).toEqual([["batches-added"], ["batches-removed"], [], []]);
     const removed = batches[1]![0]!;
     expect([removed.before, removed.after, removed.oldPointer, removed.newPointer]).toEqual([
@@ -119,7 +137,9 @@ describe("diff on the real consecutive releases", () => {
       "union-member-removed JSONRPCMessage /definitions/JSONRPCMessage/anyOf/2",
       "union-member-removed JSONRPCMessage /definitions/JSONRPCMessage/anyOf/5",
     ]);
-    expect(diff(...PAIRS[1]).changes.filter((c) => c.subjectKind === "definition" && /Batch/.test(c.subject))).toEqual([]);
+    expect(diff(...PAIRS[1]).changes.filter((c) => c.subjectKind === "definition" && /Batch/.test(c.subject))).toEqual(
+      [],
+    );
   });
 
   it("counts definitions added and removed (before rename detection) as 5/1, 11/3, 55/1, 42/32", () => {
@@ -142,11 +162,19 @@ describe("diff on the real consecutive releases", () => {
         .changes.filter((c) => c.id === "definition-renamed")
         .map((c) => `${c.before}→${c.after}`),
     );
-    expect(renames).toEqual([["Annotated→Annotations"], ["ResourceReference→ResourceTemplateReference"], ["JSONRPCError→JSONRPCErrorResponse"], []]);
+    expect(renames).toEqual([
+      ["Annotated→Annotations"],
+      ["ResourceReference→ResourceTemplateReference"],
+      ["JSONRPCError→JSONRPCErrorResponse"],
+      [],
+    ]);
     // A rename is not also an addition and a removal, and the renamed shape's real differences still show.
     const november = diff(...PAIRS[2]);
     expect(subjects(november, "definition-removed")).toEqual([]);
-    expect(find(november, "property-became-optional", "JSONRPCErrorResponse", "id").severity).toEqual({ client: "breaking", server: "breaking" });
+    expect(find(november, "property-became-optional", "JSONRPCErrorResponse", "id").severity).toEqual({
+      client: "breaking",
+      server: "breaking",
+    });
   });
 
   it("looks through *Params definitions: params moved out of the request are not removals", () => {
@@ -158,22 +186,42 @@ describe("diff on the real consecutive releases", () => {
       .map((c) => `${c.id} ${c.path}`)
       .sort();
     expect(callTool).toEqual(["property-added params._meta", "property-added params.task"]);
-    expect(find(november, "property-added", "CallToolRequest", "params.task").newPointer).toBe("/$defs/CallToolRequestParams/properties/task");
+    expect(find(november, "property-added", "CallToolRequest", "params.task").newPointer).toBe(
+      "/$defs/CallToolRequestParams/properties/task",
+    );
   });
 
   it("rates real changes by the side that writes and the side that reads", () => {
     const modern = diff(...PAIRS[3]);
     // A new required result field breaks servers; a new required request param breaks clients.
-    expect(find(modern, "property-added", "ListToolsResult", "ttlMs").severity).toEqual({ client: "compatible", server: "breaking" });
-    expect(find(modern, "property-became-required", "CallToolRequestParams", "_meta").severity).toEqual({ client: "breaking", server: "compatible" });
+    expect(find(modern, "property-added", "ListToolsResult", "ttlMs").severity).toEqual({
+      client: "compatible",
+      server: "breaking",
+    });
+    expect(find(modern, "property-became-required", "CallToolRequestParams", "_meta").severity).toEqual({
+      client: "breaking",
+      server: "compatible",
+    });
     expect(find(modern, "meta-key-added", "io.modelcontextprotocol/protocolVersion", "request").after).toBe("required");
     // A result alternative a caller must now handle breaks the caller (the client for tools/call).
-    expect(find(modern, "method-result-changed", "prompts/get").severity).toEqual({ client: "breaking", server: "compatible" });
+    expect(find(modern, "method-result-changed", "prompts/get").severity).toEqual({
+      client: "breaking",
+      server: "compatible",
+    });
     // Losing a request breaks whoever calls it; losing a notification breaks whoever waited for it.
-    expect(find(modern, "method-removed", "logging/setLevel").severity).toEqual({ client: "breaking", server: "compatible" });
-    expect(find(modern, "method-removed", "notifications/initialized").severity).toEqual({ client: "compatible", server: "breaking" });
+    expect(find(modern, "method-removed", "logging/setLevel").severity).toEqual({
+      client: "breaking",
+      server: "compatible",
+    });
+    expect(find(modern, "method-removed", "notifications/initialized").severity).toEqual({
+      client: "compatible",
+      server: "breaking",
+    });
     expect(find(modern, "error-code-added", "-32022").after).toBe("UnsupportedProtocolVersion");
-    expect(find(modern, "deprecated", "sampling/createMessage").severity).toEqual({ client: "compatible", server: "compatible" });
+    expect(find(modern, "deprecated", "sampling/createMessage").severity).toEqual({
+      client: "compatible",
+      server: "compatible",
+    });
   });
 
   it("reports nothing for a release compared with itself", () => {
@@ -182,7 +230,8 @@ describe("diff on the real consecutive releases", () => {
 
   it("makes `diff a b` and `diff b a` mirror images, place by place", () => {
     const key = (c: Location) => `${c.id} ${c.path} ${c.oldPointer} ${c.newPointer} ${c.before} ${c.after}`;
-    const mirrored = (c: Location) => `${MIRROR_ID[c.id]} ${c.path} ${c.newPointer} ${c.oldPointer} ${c.after} ${c.before}`;
+    const mirrored = (c: Location) =>
+      `${MIRROR_ID[c.id]} ${c.path} ${c.newPointer} ${c.oldPointer} ${c.after} ${c.before}`;
     // A loosening read backwards is a closed object with new properties, which is reported as such.
     const directional = (c: Location) => c.id !== "loosened";
     for (const [a, b] of PAIRS) {
@@ -194,7 +243,9 @@ describe("diff on the real consecutive releases", () => {
 
   it("finds each place once, with nothing deduplicated afterwards (a type turned `unknown` loses no index signature besides)", () => {
     for (const [a, b] of [...PAIRS, ...PAIRS.map(([x, y]) => [y, x] as const)]) {
-      const keys = places(diff(a, b)).map((l) => JSON.stringify([l.id, l.subject, l.path, l.oldPointer, l.newPointer, l.before, l.after]));
+      const keys = places(diff(a, b)).map((l) =>
+        JSON.stringify([l.id, l.subject, l.path, l.oldPointer, l.newPointer, l.before, l.after]),
+      );
       expect(
         keys.filter((k, i) => keys.indexOf(k) !== i),
         `${a} → ${b}`,
@@ -208,7 +259,9 @@ describe("diff on the real consecutive releases", () => {
       const findings = findChanges(older, newer);
       const grouping = (list: readonly Finding[]) =>
         consolidate(list, older, newer)
-          .map((e) => e.locations.map((l) => `${l.id} ${l.subject} ${l.path} ${l.oldPointer} ${l.newPointer}`).join("; "))
+          .map((e) =>
+            e.locations.map((l) => `${l.id} ${l.subject} ${l.path} ${l.oldPointer} ${l.newPointer}`).join("; "),
+          )
           .sort();
       expect(grouping(findings.map((f) => ({ ...f, message: "" }))), `${a} → ${b}`).toEqual(grouping(findings));
     }
@@ -224,7 +277,10 @@ describe("diff on the real consecutive releases", () => {
 });
 
 /** The changes the diff reported before it collapsed them (test/fixtures/diff/previous/*.tsv): id, subject, path, severity. */
-function previous(a: string, b: string): { id: string; subject: string; path: string; severity: Record<Side, string> }[] {
+function previous(
+  a: string,
+  b: string,
+): { id: string; subject: string; path: string; severity: Record<Side, string> }[] {
   const text = readFileSync(new URL(`../fixtures/diff/previous/${a}_${b}.tsv`, import.meta.url), "utf8");
   const word: Record<string, string> = { b: "breaking", c: "compatible", n: "none" };
   return text
@@ -282,18 +338,28 @@ describe("every change once, nothing lost", () => {
     expect(previous(...PAIRS[3])).toHaveLength(269);
     expect(d.summary.total).toBeLessThan(120);
     // The reserved keys: one entry each, listing every params definition that declares them.
-    const version = d.changes.filter((c) => c.id === "meta-key-added" && c.subject === "io.modelcontextprotocol/protocolVersion");
+    const version = d.changes.filter(
+      (c) => c.id === "meta-key-added" && c.subject === "io.modelcontextprotocol/protocolVersion",
+    );
     expect(version).toHaveLength(1);
     expect(version[0]!.locations.map((l) => l.subject)).toContain("CallToolRequestParams");
-    expect(d.changes.filter((c) => c.locations.some((l) => l.subject === "CallToolRequestParams" && l.path === "_meta"))).toHaveLength(1);
+    expect(
+      d.changes.filter((c) => c.locations.some((l) => l.subject === "CallToolRequestParams" && l.path === "_meta")),
+    ).toHaveLength(1);
     // resultType once, with every result it lands in and the ResultType definition they refer to.
     const resultType = d.changes.filter((c) => c.path === "resultType");
     expect(resultType).toHaveLength(1);
     expect(resultType[0]!.locations).toHaveLength(11);
     expect(resultType[0]!.locations.map((l) => `${l.id} ${l.subject}`)).toContain("definition-added ResultType");
     // Union members of message unions belong to the methods they add.
-    expect(d.changes.filter((c) => c.id.startsWith("union-member") && ["ClientRequest", "ServerResult", "ClientResult"].includes(c.subject))).toEqual([]);
-    expect(d.changes.find((c) => c.id === "method-added" && c.subject === "server/discover")!.locations.map((l) => l.id)).toContain("union-member-added");
+    expect(
+      d.changes.filter(
+        (c) => c.id.startsWith("union-member") && ["ClientRequest", "ServerResult", "ClientResult"].includes(c.subject),
+      ),
+    ).toEqual([]);
+    expect(
+      d.changes.find((c) => c.id === "method-added" && c.subject === "server/discover")!.locations.map((l) => l.id),
+    ).toContain("union-member-added");
   });
 
   it("reports the Tool schema loosening as what the bindings see: typed keys of an open object gone, breaking no one", () => {
@@ -312,14 +378,20 @@ describe("every change once, nothing lost", () => {
   it("keeps wire-neutral churn out of the wire changes", () => {
     // Every `_meta` is open in the bindings of every release, so its index signature is no change at all.
     for (const [a, b] of PAIRS) {
-      const signatures = places(diff(a, b)).filter((l) => /index signature/.test(l.message) && /(?:^|\.)_meta$/.test(l.path));
+      const signatures = places(diff(a, b)).filter(
+        (l) => /index signature/.test(l.message) && /(?:^|\.)_meta$/.test(l.path),
+      );
       expect(signatures, `${a} → ${b}`).toEqual([]);
     }
     const november = diff(...PAIRS[2]);
     const moved = november.changes.filter((c) => c.id === "property-moved" && c.path === "params._meta");
     expect(moved.map((c) => c.subject).sort()).toEqual(["JSONRPCNotification", "JSONRPCRequest"]);
     expect(moved.every((c) => c.severity.client === "compatible" && c.severity.server === "compatible")).toBe(true);
-    expect(november.changes.find((c) => c.id === "dialect-changed")).toMatchObject({ before: "draft-07", after: "2020-12", level: "description" });
+    expect(november.changes.find((c) => c.id === "dialect-changed")).toMatchObject({
+      before: "draft-07",
+      after: "2020-12",
+      level: "description",
+    });
   });
 
   it("names deprecations with their source, and the replacement of -32002", () => {
@@ -341,13 +413,17 @@ describe("every change once, nothing lost", () => {
     expect(d.changes.filter((c) => c.id === "deprecated").every((c) => c.source !== null)).toBe(true);
     const gone = d.changes.find((c) => c.id === "error-code-removed" && c.subject === "-32002")!;
     expect(gone.message).toContain("-32602 (InvalidParams)");
-    expect(gone.source).toBe("https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling");
+    expect(gone.source).toBe(
+      "https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling",
+    );
   });
 
   it("names value-level deprecations as values, and puts undeprecations in their own section", () => {
     const includeContext = find(diff(...PAIRS[3]), "deprecated", "CreateMessageRequestParams", "includeContext");
     expect(includeContext.after).toBe('"thisServer" | "allServers"');
-    expect(includeContext.message).toBe('the values "thisServer" | "allServers" of `CreateMessageRequestParams.includeContext` are now deprecated (the property is not)');
+    expect(includeContext.message).toBe(
+      'the values "thisServer" | "allServers" of `CreateMessageRequestParams.includeContext` are now deprecated (the property is not)',
+    );
     const forward = renderMarkdown(diff(...PAIRS[3]));
     expect(forward).toContain('`CreateMessageRequestParams.includeContext: "thisServer" | "allServers"`');
     expect(forward).not.toContain("**No longer deprecated**");

@@ -14,7 +14,9 @@ import { PACKAGE_FACTS } from "../../generator/project/project.ts";
  * sampling/createMessage server→client, one notification each way) and one mutation per rule.
  */
 type Defs = Record<string, any>;
-const BASE = JSON.parse(readFileSync(new URL("../fixtures/diff/base.json", import.meta.url), "utf8")) as { definitions: Defs };
+const BASE = JSON.parse(readFileSync(new URL("../fixtures/diff/base.json", import.meta.url), "utf8")) as {
+  definitions: Defs;
+};
 const facts = loadFacts(PACKAGE_FACTS);
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
 
@@ -27,7 +29,10 @@ const base = model("base");
 const changed = (mutate: (defs: Defs) => void) => diffModels(base, model("changed", mutate));
 function only(diff: DiffReport, id: Change["id"], subject: string, path: string): Change {
   const found = diff.changes.filter((c) => c.id === id && c.subject === subject && c.path === path);
-  expect(found, `${id} ${subject} ${path} in ${JSON.stringify(diff.changes.map((c) => [c.id, c.subject, c.path]))}`).toHaveLength(1);
+  expect(
+    found,
+    `${id} ${subject} ${path} in ${JSON.stringify(diff.changes.map((c) => [c.id, c.subject, c.path]))}`,
+  ).toHaveLength(1);
   return found[0]!;
 }
 const severity = (c: Change) => [c.severity.client, c.severity.server];
@@ -43,12 +48,18 @@ describe("diff severities on synthetic schemas", () => {
       requestParams(d, "CallToolRequest").properties.task = { type: "string" };
       requestParams(d, "CallToolRequest").required.push("task");
     });
-    expect(severity(only(toServer, "property-added", "CallToolRequest", "params.task"))).toEqual(["breaking", "compatible"]);
+    expect(severity(only(toServer, "property-added", "CallToolRequest", "params.task"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
     const toClient = changed((d) => {
       requestParams(d, "CreateMessageRequest").properties.temperature = { type: "number" };
       requestParams(d, "CreateMessageRequest").required.push("temperature");
     });
-    expect(severity(only(toClient, "property-added", "CreateMessageRequest", "params.temperature"))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(toClient, "property-added", "CreateMessageRequest", "params.temperature"))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
   });
 
   it("a removed required result field breaks clients (servers for a server→client request); a removed optional one breaks nobody", () => {
@@ -56,7 +67,10 @@ describe("diff severities on synthetic schemas", () => {
       delete d.CallToolResult.properties.content;
       d.CallToolResult.required = [];
     });
-    expect(severity(only(removedRequired, "property-removed", "CallToolResult", "content"))).toEqual(["breaking", "compatible"]);
+    expect(severity(only(removedRequired, "property-removed", "CallToolResult", "content"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
     // Old readers already handle an optional field's absence (tsc accepts the new type where the old one is read).
     expect(
       severity(
@@ -72,7 +86,10 @@ describe("diff severities on synthetic schemas", () => {
       delete d.CreateMessageResult.properties.model;
       d.CreateMessageResult.required = ["content", "role"];
     });
-    expect(severity(only(samplingResult, "property-removed", "CreateMessageResult", "model"))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(samplingResult, "property-removed", "CreateMessageResult", "model"))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
   });
 
   it("a new required result field breaks servers; an added optional field breaks nobody", () => {
@@ -80,7 +97,10 @@ describe("diff severities on synthetic schemas", () => {
       d.CallToolResult.properties.structured = { type: "object" };
       d.CallToolResult.required.push("structured");
     });
-    expect(severity(only(required, "property-added", "CallToolResult", "structured"))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(required, "property-added", "CallToolResult", "structured"))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
     const optional = changed((d) => (d.Tool.properties.title = { type: "string" }));
     expect(severity(only(optional, "property-added", "Tool", "title"))).toEqual(["compatible", "compatible"]);
     expect(optional.changes).toHaveLength(1);
@@ -92,21 +112,40 @@ describe("diff severities on synthetic schemas", () => {
     expect(severity(cap)).toEqual(["compatible", "breaking"]);
     expect([cap.before, cap.after]).toEqual(["maxItems: none", "maxItems: 10"]);
     const pattern = changed((d) => (requestParams(d, "CallToolRequest").properties.name.pattern = "^[a-z]+$"));
-    expect(severity(only(pattern, "constraint-changed", "CallToolRequest", "params.name"))).toEqual(["breaking", "compatible"]);
-    const withMinimum = (min: number) => (d: Defs) => (requestParams(d, "CallToolRequest").properties.name.minLength = min);
+    expect(severity(only(pattern, "constraint-changed", "CallToolRequest", "params.name"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
+    const withMinimum = (min: number) => (d: Defs) =>
+      (requestParams(d, "CallToolRequest").properties.name.minLength = min);
     const looser = diffModels(model("old", withMinimum(3)), model("new", withMinimum(1)));
-    expect(severity(only(looser, "constraint-changed", "CallToolRequest", "params.name"))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(looser, "constraint-changed", "CallToolRequest", "params.name"))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
     const mirrored = diffModels(model("new", withMinimum(1)), model("old", withMinimum(3)));
-    expect(severity(only(mirrored, "constraint-changed", "CallToolRequest", "params.name"))).toEqual(["breaking", "compatible"]);
+    expect(severity(only(mirrored, "constraint-changed", "CallToolRequest", "params.name"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
   });
 
   it("a field becoming required breaks its writer; becoming optional breaks its reader", () => {
     const required = changed((d) => (requestParams(d, "ListToolsRequest").required = ["cursor"]));
-    expect(severity(only(required, "property-became-required", "ListToolsRequest", "params.cursor"))).toEqual(["breaking", "compatible"]);
+    expect(severity(only(required, "property-became-required", "ListToolsRequest", "params.cursor"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
     const optional = changed((d) => (d.CallToolResult.required = []));
-    expect(severity(only(optional, "property-became-optional", "CallToolResult", "content"))).toEqual(["breaking", "compatible"]);
+    expect(severity(only(optional, "property-became-optional", "CallToolResult", "content"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
     const paramsRequired = changed((d) => (d.ListToolsRequest.required = ["method", "params"]));
-    expect(severity(only(paramsRequired, "property-became-required", "ListToolsRequest", "params"))).toEqual(["breaking", "compatible"]);
+    expect(severity(only(paramsRequired, "property-became-required", "ListToolsRequest", "params"))).toEqual([
+      "breaking",
+      "compatible",
+    ]);
   });
 
   it("a wider type breaks readers, a narrower one writers, an unrelated one both (integer→number, enum values)", () => {
@@ -154,7 +193,10 @@ describe("diff severities on synthetic schemas", () => {
       }),
       base,
     );
-    expect(severity(only(removed, "union-member-removed", "CallToolResult", "content[]"))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(removed, "union-member-removed", "CallToolResult", "content[]"))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
   });
 
   it("a removed request breaks its caller, a removed notification its receiver; added methods break nobody", () => {
@@ -165,17 +207,30 @@ describe("diff severities on synthetic schemas", () => {
     });
     expect(severity(only(noList, "method-removed", "tools/list", ""))).toEqual(["breaking", "compatible"]);
     const noSampling = changed((d) => (d.ServerRequest.anyOf = [ref("ListToolsRequest")]));
-    expect(severity(only(noSampling, "method-direction-changed", "tools/list", ""))).toEqual(["compatible", "compatible"]);
-    expect(severity(only(noSampling, "method-removed", "sampling/createMessage", ""))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(noSampling, "method-direction-changed", "tools/list", ""))).toEqual([
+      "compatible",
+      "compatible",
+    ]);
+    expect(severity(only(noSampling, "method-removed", "sampling/createMessage", ""))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
     const noInitialized = changed((d) => {
       d.ClientNotification.anyOf = [ref("ToolListChangedNotification")];
       delete d.InitializedNotification;
     });
-    expect(severity(only(noInitialized, "method-removed", "notifications/initialized", ""))).toEqual(["compatible", "breaking"]);
+    expect(severity(only(noInitialized, "method-removed", "notifications/initialized", ""))).toEqual([
+      "compatible",
+      "breaking",
+    ]);
     const turned = only(noInitialized, "method-direction-changed", "notifications/tools/list_changed", "");
     expect([turned.before, turned.after]).toEqual(["server→client", "client→server, server→client"]);
     const ping = changed((d) => {
-      d.PingRequest = { type: "object", properties: { method: { const: "ping", type: "string" } }, required: ["method"] };
+      d.PingRequest = {
+        type: "object",
+        properties: { method: { const: "ping", type: "string" } },
+        required: ["method"],
+      };
       d.EmptyResult = { type: "object", properties: {} };
       d.ClientRequest.anyOf.push(ref("PingRequest"));
     });
@@ -193,7 +248,9 @@ describe("diff severities on synthetic schemas", () => {
       d.CallToolRequestParams = requestParams(d, "CallToolRequest");
       d.CallToolRequest.properties.params = ref("CallToolRequestParams");
     });
-    expect(moved.changes.map((c) => `${c.id} ${c.locations.map((l) => `${l.id} ${l.subject}`).join()}`)).toEqual(["definition-extracted definition-added CallToolRequestParams"]);
+    expect(moved.changes.map((c) => `${c.id} ${c.locations.map((l) => `${l.id} ${l.subject}`).join()}`)).toEqual([
+      "definition-extracted definition-added CallToolRequestParams",
+    ]);
     expect(severity(moved.changes[0]!)).toEqual(["compatible", "compatible"]);
   });
 
@@ -209,14 +266,20 @@ describe("diff severities on synthetic schemas", () => {
         Object.assign(d, next);
       }),
     );
-    expect(renamed.changes.map((c) => `${c.id} ${c.before}→${c.after}`)).toEqual(["definition-renamed TextContent→TextBlock"]);
+    expect(renamed.changes.map((c) => `${c.id} ${c.before}→${c.after}`)).toEqual([
+      "definition-renamed TextContent→TextBlock",
+    ]);
   });
 
   it("reports deprecations and error codes without breaking anyone", () => {
     const deprecated = changed((d) => (d.Tool.properties.description.deprecated = true));
     expect(severity(only(deprecated, "deprecated", "Tool", "description"))).toEqual(["compatible", "compatible"]);
     const code = changed((d) => {
-      d.ToolNotFoundError = { type: "object", properties: { code: { const: -32050, type: "integer" }, message: { type: "string" } }, required: ["code", "message"] };
+      d.ToolNotFoundError = {
+        type: "object",
+        properties: { code: { const: -32050, type: "integer" }, message: { type: "string" } },
+        required: ["code", "message"],
+      };
     });
     expect(severity(only(code, "error-code-added", "-32050", ""))).toEqual(["compatible", "compatible"]);
   });
@@ -224,10 +287,23 @@ describe("diff severities on synthetic schemas", () => {
 
 /** One row per rule that folds findings into entries or decides by wire semantics. */
 describe("every change once, wire semantics decide", () => {
-  const entries = (diff: DiffReport) => diff.changes.map((c) => `${c.id} ${c.subject} ${c.path} [${c.locations.map((l) => `${l.id} ${l.subject}.${l.path}`).join(", ")}]`);
-  const toolSchema = { type: "object", properties: { type: { const: "object", type: "string" }, properties: { type: "object", additionalProperties: {} } }, required: ["type"] };
+  const entries = (diff: DiffReport) =>
+    diff.changes.map(
+      (c) => `${c.id} ${c.subject} ${c.path} [${c.locations.map((l) => `${l.id} ${l.subject}.${l.path}`).join(", ")}]`,
+    );
+  const toolSchema = {
+    type: "object",
+    properties: { type: { const: "object", type: "string" }, properties: { type: "object", additionalProperties: {} } },
+    required: ["type"],
+  };
 
-  const rows: { rule: string; mutate: (d: Defs) => void; want: string[]; severities?: [string, string][]; level?: string }[] = [
+  const rows: {
+    rule: string;
+    mutate: (d: Defs) => void;
+    want: string[];
+    severities?: [string, string][];
+    level?: string;
+  }[] = [
     {
       rule: "collapse: the same required field added to two results is one entry",
       mutate: (d) => {
@@ -236,13 +312,16 @@ describe("every change once, wire semantics decide", () => {
           d[r].required.push("resultType");
         }
       },
-      want: ["property-added CallToolResult resultType [property-added CallToolResult.resultType, property-added ListToolsResult.resultType]"],
+      want: [
+        "property-added CallToolResult resultType [property-added CallToolResult.resultType, property-added ListToolsResult.resultType]",
+      ],
       severities: [["compatible", "breaking"]],
     },
     {
       rule: "collapse: a reserved _meta key declared in two notifications is the key's entry",
       mutate: (d) => {
-        for (const n of ["InitializedNotification", "ToolListChangedNotification"]) d[n].properties.params.properties._meta.properties = { "io.example/trace": { type: "string" } };
+        for (const n of ["InitializedNotification", "ToolListChangedNotification"])
+          d[n].properties.params.properties._meta.properties = { "io.example/trace": { type: "string" } };
       },
       want: [
         "meta-key-added io.example/trace notification [meta-key-added io.example/trace.notification, property-added InitializedNotification.params._meta.io.example/trace, property-added ToolListChangedNotification.params._meta.io.example/trace]",
@@ -251,10 +330,14 @@ describe("every change once, wire semantics decide", () => {
     {
       rule: "move: a property removed from one message and added alike to another moved",
       mutate: (d) => {
-        requestParams(d, "CallToolRequest").properties._meta = structuredClone(d.InitializedNotification.properties.params.properties._meta);
+        requestParams(d, "CallToolRequest").properties._meta = structuredClone(
+          d.InitializedNotification.properties.params.properties._meta,
+        );
         delete d.InitializedNotification.properties.params.properties._meta;
       },
-      want: ["property-moved InitializedNotification params._meta [property-removed InitializedNotification.params._meta, property-added CallToolRequest.params._meta]"],
+      want: [
+        "property-moved InitializedNotification params._meta [property-removed InitializedNotification.params._meta, property-added CallToolRequest.params._meta]",
+      ],
       severities: [["compatible", "compatible"]],
     },
     {
@@ -272,8 +355,11 @@ describe("every change once, wire semantics decide", () => {
     {
       rule: "loosening: a structured object turned open is loosened, its dropped keys are not removals",
       // Not Tool.inputSchema: the bindings keep that JSON Schema object open already (facts.openObjects).
-      mutate: (d) => (d.ListToolsRequest.properties.params = { type: "object", properties: {}, additionalProperties: {} }),
-      want: ["loosened ListToolsRequest params [loosened ListToolsRequest.params, type-changed ListToolsRequest.params, property-removed ListToolsRequest.params.cursor]"],
+      mutate: (d) =>
+        (d.ListToolsRequest.properties.params = { type: "object", properties: {}, additionalProperties: {} }),
+      want: [
+        "loosened ListToolsRequest params [loosened ListToolsRequest.params, type-changed ListToolsRequest.params, property-removed ListToolsRequest.params.cursor]",
+      ],
       severities: [["compatible", "breaking"]],
     },
     {
@@ -301,11 +387,17 @@ describe("every change once, wire semantics decide", () => {
     {
       rule: "fold into methods: a union member and the definitions of an added method are that method's entry",
       mutate: (d) => {
-        d.PingRequest = { type: "object", properties: { method: { const: "ping", type: "string" } }, required: ["method"] };
+        d.PingRequest = {
+          type: "object",
+          properties: { method: { const: "ping", type: "string" } },
+          required: ["method"],
+        };
         d.PingResult = { type: "object", properties: {} };
         d.ClientRequest.anyOf.push(ref("PingRequest"));
       },
-      want: ["method-added ping  [method-added ping., union-member-added ClientRequest., definition-added PingRequest., definition-added PingResult.]"],
+      want: [
+        "method-added ping  [method-added ping., union-member-added ClientRequest., definition-added PingRequest., definition-added PingResult.]",
+      ],
     },
   ];
 
@@ -323,7 +415,9 @@ describe("every change once, wire semantics decide", () => {
   });
 
   it("flags what a description says: deprecation, RFC 2119 keywords, x-* keywords", () => {
-    expect([...descriptionFlags("Deprecated: clients MUST NOT send `x-mcp-header` values; they MAY retry.")].sort()).toEqual(["MAY", "MUST NOT", "deprecated", "x-mcp-header"]);
+    expect(
+      [...descriptionFlags("Deprecated: clients MUST NOT send `x-mcp-header` values; they MAY retry.")].sort(),
+    ).toEqual(["MAY", "MUST NOT", "deprecated", "x-mcp-header"]);
     expect([...descriptionFlags("a must, may or should in prose is not normative; max-x is no keyword")]).toEqual([]);
   });
 });
@@ -334,7 +428,11 @@ describe("every change once, wire semantics decide", () => {
  */
 describe("JSON-RPC batches coming and going", () => {
   const envelope = (d: Defs) => {
-    const object = (...required: string[]) => ({ type: "object", properties: Object.fromEntries(required.map((k) => [k, { type: "string" }])), required });
+    const object = (...required: string[]) => ({
+      type: "object",
+      properties: Object.fromEntries(required.map((k) => [k, { type: "string" }])),
+      required,
+    });
     d.JSONRPCRequest = object("jsonrpc", "id", "method");
     d.JSONRPCNotification = object("jsonrpc", "method");
     d.JSONRPCResponse = object("jsonrpc", "id", "result");
@@ -345,13 +443,17 @@ describe("JSON-RPC batches coming and going", () => {
   // As 2025-03-26 writes them: inline arrays in the union, and definitions of the same shape beside it.
   const batching = (d: Defs) => {
     envelope(d);
-    d.JSONRPCMessage.anyOf.push(arrayOf("JSONRPCRequest", "JSONRPCNotification"), arrayOf("JSONRPCResponse", "JSONRPCError"));
+    d.JSONRPCMessage.anyOf.push(
+      arrayOf("JSONRPCRequest", "JSONRPCNotification"),
+      arrayOf("JSONRPCResponse", "JSONRPCError"),
+    );
     d.JSONRPCBatchRequest = arrayOf("JSONRPCRequest", "JSONRPCNotification");
     d.JSONRPCBatchResponse = arrayOf("JSONRPCResponse", "JSONRPCError");
   };
   const single = model("single", envelope);
   const batches = model("batches", batching);
-  const entries = (diff: DiffReport) => diff.changes.map((c) => `${c.id} ${c.subject} [${c.locations.map((l) => `${l.id} ${l.subject}`).join(", ")}]`);
+  const entries = (diff: DiffReport) =>
+    diff.changes.map((c) => `${c.id} ${c.subject} [${c.locations.map((l) => `${l.id} ${l.subject}`).join(", ")}]`);
 
   it.each([
     {
@@ -372,22 +474,25 @@ describe("JSON-RPC batches coming and going", () => {
       ],
       state: ["not allowed", "allowed"],
     },
-  ])("$given: one protocol entry holding the union members and the definitions that spell them out", ({ from, to, want, state }) => {
-    expect([from.envelope.batches, to.envelope.batches]).toEqual(state.map((s) => s === "allowed"));
-    const diff = diffModels(from, to);
-    expect(entries(diff)).toEqual(want);
-    const entry = diff.changes[0]!;
-    expect([entry.subjectKind, entry.level, entry.before, entry.after, entry.oldPointer, entry.newPointer]).toEqual([
-      "protocol",
-      "wire",
-      ...state,
-      "/definitions/JSONRPCMessage",
-      "/definitions/JSONRPCMessage",
-    ]);
-    // Messages go both ways: each side sends batches (hurt when they go) and receives them (hurt when they come).
-    expect(severity(entry)).toEqual(["breaking", "breaking"]);
-    expect(entry.message).toContain("`JSONRPCBatchRequest`, `JSONRPCBatchResponse`");
-  });
+  ])(
+    "$given: one protocol entry holding the union members and the definitions that spell them out",
+    ({ from, to, want, state }) => {
+      expect([from.envelope.batches, to.envelope.batches]).toEqual(state.map((s) => s === "allowed"));
+      const diff = diffModels(from, to);
+      expect(entries(diff)).toEqual(want);
+      const entry = diff.changes[0]!;
+      expect([entry.subjectKind, entry.level, entry.before, entry.after, entry.oldPointer, entry.newPointer]).toEqual([
+        "protocol",
+        "wire",
+        ...state,
+        "/definitions/JSONRPCMessage",
+        "/definitions/JSONRPCMessage",
+      ]);
+      // Messages go both ways: each side sends batches (hurt when they go) and receives them (hurt when they come).
+      expect(severity(entry)).toEqual(["breaking", "breaking"]);
+      expect(entry.message).toContain("`JSONRPCBatchRequest`, `JSONRPCBatchResponse`");
+    },
+  );
 
   it("a batch member given by reference brings its definition into the entry, whatever its name", () => {
     const byRef = model("byRef", (d) => {
@@ -395,7 +500,9 @@ describe("JSON-RPC batches coming and going", () => {
       d.Several = arrayOf("JSONRPCRequest");
       d.JSONRPCMessage.anyOf.push(ref("Several"));
     });
-    expect(entries(diffModels(single, byRef))).toEqual(["batches-added batches [batches-added batches, union-member-added JSONRPCMessage, definition-added Several]"]);
+    expect(entries(diffModels(single, byRef))).toEqual([
+      "batches-added batches [batches-added batches, union-member-added JSONRPCMessage, definition-added Several]",
+    ]);
   });
 
   it("a definition named like a batch, outside the message union, is no batch", () => {
@@ -404,14 +511,20 @@ describe("JSON-RPC batches coming and going", () => {
       d.JSONRPCBatchRequest = arrayOf("JSONRPCRequest", "JSONRPCNotification");
     });
     expect(named.envelope.batches).toBe(false);
-    expect(entries(diffModels(single, named))).toEqual(["definition-added JSONRPCBatchRequest [definition-added JSONRPCBatchRequest]"]);
+    expect(entries(diffModels(single, named))).toEqual([
+      "definition-added JSONRPCBatchRequest [definition-added JSONRPCBatchRequest]",
+    ]);
   });
 
   it("the Markdown lists it under its own summary topic and defines a batch", () => {
     const text = renderMarkdown(diffModels(batches, single));
     expect(text).toContain("- **JSON-RPC batches** (1): 🔴🔴 JSON-RPC batches removed");
     expect(text).toContain("**Batch**: a JSON array of JSON-RPC messages sent as one");
-    expect(text).toMatch(/<summary><b>Protocol<\/b>: 1 \(1 breaking\)<\/summary>\n\n- 🔴🔴 JSON-RPC batches removed.* <sub>5 places<\/sub>/);
-    expect(renderMarkdown(diffModels(single, batches), { breakingOnly: true })).toContain("**JSON-RPC batches**\n\n- 🔴🔴 JSON-RPC batches allowed");
+    expect(text).toMatch(
+      /<summary><b>Protocol<\/b>: 1 \(1 breaking\)<\/summary>\n\n- 🔴🔴 JSON-RPC batches removed.* <sub>5 places<\/sub>/,
+    );
+    expect(renderMarkdown(diffModels(single, batches), { breakingOnly: true })).toContain(
+      "**JSON-RPC batches**\n\n- 🔴🔴 JSON-RPC batches allowed",
+    );
   });
 });

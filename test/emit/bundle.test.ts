@@ -34,14 +34,18 @@ describe("the README's import patterns", () => {
   });
 
   it("the root index's namespace keeps the whole release, as the README says (the witness above can fail)", async () => {
-    const code = await bundle(`import { v2026_07_28 as mcp } from ${JSON.stringify(join(PACKAGE_ROOT, "generated", "index.js"))};\nexport const msg = ${call};`);
+    const code = await bundle(
+      `import { v2026_07_28 as mcp } from ${JSON.stringify(join(PACKAGE_ROOT, "generated", "index.js"))};\nexport const msg = ${call};`,
+    );
     expect(code).toContain('"nodes":');
   });
 });
 
 describe("tree-shaking a release", () => {
   it("the builders alone leave the validator table and the dispatchers out", async () => {
-    const code = await bundle(`export { request, notification, resultResponse, errorResponse } from ${JSON.stringify(INDEX)};`);
+    const code = await bundle(
+      `export { request, notification, resultResponse, errorResponse } from ${JSON.stringify(INDEX)};`,
+    );
     expect(code).toContain("function request");
     expect(code).not.toContain('"nodes":');
     expect(code).not.toContain("SERVER_SIDE");

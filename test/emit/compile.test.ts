@@ -13,7 +13,8 @@ const fixtures = readdirSync(COMPILE_DIR)
 const roots = [join(PACKAGE_ROOT, "generated", "index.ts"), ...fixtures.map((f) => join(COMPILE_DIR, f))];
 
 /** The generated files as tsc reads them here: without the pragma that tells a consumer's tsc to skip their bodies. */
-const checked: SourceEdit = (file, text) => (file.includes("/generated/") ? text.replace(`\n${NOCHECK_PRAGMA}\n`, "\n") : text);
+const checked: SourceEdit = (file, text) =>
+  file.includes("/generated/") ? text.replace(`\n${NOCHECK_PRAGMA}\n`, "\n") : text;
 
 // One program over the whole generated tree and every fixture: the fixtures' @ts-expect-error
 // lines fail as TS2578 ("unused") the moment a mistake stops being a compile error.
@@ -27,7 +28,8 @@ describe("generated bindings under strict, exactOptionalPropertyTypes and noUnch
 
   it("a type error injected into a generated body is reported, so the clean compile above means something", () => {
     const runtime = join(PACKAGE_ROOT, "generated", "runtime", "json.ts");
-    const injected: SourceEdit = (file, text) => checked(file, file === runtime ? `${text}export const probe: number = "not a number";\n` : text);
+    const injected: SourceEdit = (file, text) =>
+      checked(file, file === runtime ? `${text}export const probe: number = "not a number";\n` : text);
     const found = typecheck([join(PACKAGE_ROOT, "generated", "index.ts")], STRICT_OPTIONS, injected);
     expect(found.map((d) => [d.file, d.code])).toEqual([[runtime, 2322]]);
   });

@@ -14,7 +14,10 @@ describe.each([
 ] as const)("%s: id-null error responses", (_version, parse, errorResponse) => {
   it("parse keeps the real error code instead of refusing the message", () => {
     const parsed = parse(NULL_ID_ERROR);
-    expect(parsed).toEqual({ ok: true, message: { kind: "error", jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } } });
+    expect(parsed).toEqual({
+      ok: true,
+      message: { kind: "error", jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
+    });
     expect(parse(NULL_ID_ERROR, { validate: true }).ok).toBe(true);
   });
 
@@ -44,9 +47,17 @@ describe("the version-agnostic runtime", () => {
 
   it("takes any release's ClientCapabilities and encodes any release's builder output", () => {
     const capabilities: modern.ClientCapabilities = { elicitation: { form: {} } };
-    const message = root.request("tools/list", {}, { id: 1, protocolVersion: "2026-07-28", clientCapabilities: capabilities });
+    const message = root.request(
+      "tools/list",
+      {},
+      { id: 1, protocolVersion: "2026-07-28", clientCapabilities: capabilities },
+    );
     expect(message.params?._meta).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": capabilities });
     const text = root.encode(modern.resultResponse<"tools/list">(1, { tools: [], ttlMs: 0, cacheScope: "private" }));
-    expect(JSON.parse(text)).toEqual({ jsonrpc: "2.0", id: 1, result: { tools: [], ttlMs: 0, cacheScope: "private", resultType: "complete" } });
+    expect(JSON.parse(text)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { tools: [], ttlMs: 0, cacheScope: "private", resultType: "complete" },
+    });
   });
 });

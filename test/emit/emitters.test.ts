@@ -18,7 +18,11 @@ import { realModel } from "../support/real-models.ts";
 
 /** Emitters on small schema nodes: given a node, want the text or table entry; one row per rule. */
 const node = (n: Omit<SchemaNode, "pointer">): SchemaNode => ({ pointer: "", ...n });
-const prop = (name: string, schema: Omit<SchemaNode, "pointer">, required = false) => ({ name, required, schema: node(schema) });
+const prop = (name: string, schema: Omit<SchemaNode, "pointer">, required = false) => ({
+  name,
+  required,
+  schema: node(schema),
+});
 const types = new SchemaTypes(new Set(["Tool", "Role"]));
 const printed = (write: (w: CodeBlockWriter) => void) => {
   const w = new CodeBlockWriter();
@@ -32,14 +36,34 @@ describe("SchemaTypes.typeOf", () => {
     { rule: "const is a literal type", given: node({ const: "text" }), want: '"text"' },
     { rule: "enum is a union of literals", given: node({ enum: ["a", 1, null] }), want: '"a" | 1 | null' },
     { rule: "no type is unknown", given: node({}), want: "unknown" },
-    { rule: "integer is number, and named once beside number", given: node({ type: ["integer", "number"] }), want: "number" },
+    {
+      rule: "integer is number, and named once beside number",
+      given: node({ type: ["integer", "number"] }),
+      want: "number",
+    },
     { rule: "several types are a union", given: node({ type: ["string", "null"] }), want: "string | null" },
     { rule: "an object without properties is object", given: node({ type: ["object"] }), want: "object" },
     { rule: "an array without items is unknown[]", given: node({ type: ["array"] }), want: "unknown[]" },
-    { rule: "a union element is parenthesised", given: node({ type: ["array"], items: node({ type: ["string", "number"] }) }), want: "(string | number)[]" },
-    { rule: "anyOf alone is the union of its members", given: node({ anyOf: [node({ ref: "Tool" }), node({ ref: "Role" })] }), want: "Tool | Role" },
-    { rule: "oneOf alone is the union of its members", given: node({ oneOf: [node({ const: 1 }), node({ const: 2 })] }), want: "1 | 2" },
-    { rule: "allOf is an intersection", given: node({ allOf: [node({ ref: "Tool" }), node({ ref: "Role" })] }), want: "Tool & Role" },
+    {
+      rule: "a union element is parenthesised",
+      given: node({ type: ["array"], items: node({ type: ["string", "number"] }) }),
+      want: "(string | number)[]",
+    },
+    {
+      rule: "anyOf alone is the union of its members",
+      given: node({ anyOf: [node({ ref: "Tool" }), node({ ref: "Role" })] }),
+      want: "Tool | Role",
+    },
+    {
+      rule: "oneOf alone is the union of its members",
+      given: node({ oneOf: [node({ const: 1 }), node({ const: 2 })] }),
+      want: "1 | 2",
+    },
+    {
+      rule: "allOf is an intersection",
+      given: node({ allOf: [node({ ref: "Tool" }), node({ ref: "Role" })] }),
+      want: "Tool & Role",
+    },
     {
       rule: "an open string with known values lists them and stays open",
       given: node({ type: ["string"], known: ["complete", "input_required"] }),
@@ -57,7 +81,10 @@ describe("SchemaTypes.typeOf", () => {
     },
     {
       rule: "an object with properties is an object literal, optional members marked",
-      given: node({ type: ["object"], properties: [prop("name", { type: ["string"] }, true), prop("size", { type: ["integer"] })] }),
+      given: node({
+        type: ["object"],
+        properties: [prop("name", { type: ["string"] }, true), prop("size", { type: ["integer"] })],
+      }),
       want: "{ name: string; size?: number; }",
     },
     {
@@ -72,18 +99,38 @@ describe("SchemaTypes.typeOf", () => {
 
 describe("SchemaTypes.members", () => {
   it.each([
-    { rule: "a closed object has no index signature", given: node({ type: ["object"], properties: [prop("a", {})], additionalProperties: false }), want: [] },
-    { rule: "absent additionalProperties adds none", given: node({ type: ["object"], properties: [prop("a", {})] }), want: [] },
+    {
+      rule: "a closed object has no index signature",
+      given: node({ type: ["object"], properties: [prop("a", {})], additionalProperties: false }),
+      want: [],
+    },
+    {
+      rule: "absent additionalProperties adds none",
+      given: node({ type: ["object"], properties: [prop("a", {})] }),
+      want: [],
+    },
     {
       rule: "open with properties: unknown values",
       given: node({ type: ["object"], properties: [prop("a", {})], additionalProperties: node({ type: ["string"] }) }),
       want: ["unknown"],
     },
-    { rule: "open without properties: the schema's value type", given: node({ type: ["object"], additionalProperties: node({ type: ["string"] }) }), want: ["string"] },
-    { rule: "additionalProperties: true is unknown", given: node({ type: ["object"], additionalProperties: true }), want: ["unknown"] },
+    {
+      rule: "open without properties: the schema's value type",
+      given: node({ type: ["object"], additionalProperties: node({ type: ["string"] }) }),
+      want: ["string"],
+    },
+    {
+      rule: "additionalProperties: true is unknown",
+      given: node({ type: ["object"], additionalProperties: true }),
+      want: ["unknown"],
+    },
   ])("$rule", ({ given, want }) => {
     const { indexSignatures } = types.members(given);
-    expect(indexSignatures.map((s) => (typeof s.returnType === "string" ? s.returnType : printed(s.returnType as (w: CodeBlockWriter) => void)))).toEqual(want);
+    expect(
+      indexSignatures.map((s) =>
+        typeof s.returnType === "string" ? s.returnType : printed(s.returnType as (w: CodeBlockWriter) => void),
+      ),
+    ).toEqual(want);
   });
 
   it("a required property has no question token, an optional one has", () => {
@@ -98,12 +145,24 @@ describe("SchemaTypes.members", () => {
 describe("SchemaTypes.isInterface", () => {
   it.each([
     { rule: "an object with properties", given: node({ type: ["object"], properties: [prop("a", {})] }), want: true },
-    { rule: "an open object without properties", given: node({ type: ["object"], additionalProperties: true }), want: true },
+    {
+      rule: "an open object without properties",
+      given: node({ type: ["object"], additionalProperties: true }),
+      want: true,
+    },
     { rule: "a bare object", given: node({ type: ["object"] }), want: false },
     { rule: "empty properties", given: node({ type: ["object"], properties: [] }), want: false },
     { rule: "object or null", given: node({ type: ["object", "null"], properties: [prop("a", {})] }), want: false },
-    { rule: "an object with a combinator", given: node({ type: ["object"], properties: [prop("a", {})], allOf: [node({ ref: "Tool" })] }), want: false },
-    { rule: "a const object", given: node({ type: ["object"], properties: [prop("a", {})], const: { a: 1 } }), want: false },
+    {
+      rule: "an object with a combinator",
+      given: node({ type: ["object"], properties: [prop("a", {})], allOf: [node({ ref: "Tool" })] }),
+      want: false,
+    },
+    {
+      rule: "a const object",
+      given: node({ type: ["object"], properties: [prop("a", {})], const: { a: 1 } }),
+      want: false,
+    },
     { rule: "a reference", given: node({ ref: "Tool" }), want: false },
   ])("$rule: $want", ({ given, want }) => {
     expect(types.isInterface(given)).toBe(want);
@@ -111,12 +170,18 @@ describe("SchemaTypes.isInterface", () => {
 });
 
 describe("the validator table", () => {
-  const base = JSON.parse(readFileSync(new URL("../fixtures/diff/base.json", import.meta.url), "utf8")) as { definitions: Record<string, unknown> };
+  const base = JSON.parse(readFileSync(new URL("../fixtures/diff/base.json", import.meta.url), "utf8")) as {
+    definitions: Record<string, unknown>;
+  };
   const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
   const doc = structuredClone(base);
   Object.assign(doc.definitions, {
     JSONRPCResponse: { type: "object", properties: { result: { type: "object" } }, required: ["result"] },
-    JSONRPCError: { type: "object", properties: { error: { type: "object", properties: { code: { type: "integer" } } } }, required: ["error"] },
+    JSONRPCError: {
+      type: "object",
+      properties: { error: { type: "object", properties: { code: { type: "integer" } } } },
+      required: ["error"],
+    },
     Alias: ref("AliasOfAlias"),
     AliasOfAlias: ref("TextContent"),
     Closed: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
@@ -167,19 +232,49 @@ describe("the validator table", () => {
     const real = realModel("2026-07-28");
     const tables = buildWireTables(real);
     const call = tables.table.methods.find((m) => m[0] === "tools/call")!;
-    expect(call[2]).toBe(tables.definitionEntries[[...real.schema.definitions.keys()].indexOf("CallToolRequestParams")]);
+    expect(call[2]).toBe(
+      tables.definitionEntries[[...real.schema.definitions.keys()].indexOf("CallToolRequestParams")],
+    );
   });
 
   it.each([
     { rule: "an alias points at the end of its chain", got: () => entry("Alias"), want: index("TextContent") },
     { rule: "type is a bit mask", got: () => (entry("Link") as WireNode).t, want: TYPE_BITS.string },
-    { rule: "format, lengths and pattern are copied", got: () => ({ ...(entry("Link") as WireNode), t: undefined }), want: { t: undefined, f: "uri", nl: 1, xl: 9, r: "^x" } },
-    { rule: "items bounds", got: () => [(entry("Counted") as WireNode).ni, (entry("Counted") as WireNode).xi], want: [1, 2] },
-    { rule: "item bounds", got: () => at((entry("Counted") as WireNode).i!), want: { t: TYPE_BITS.number, n: 0, x: 1 } },
-    { rule: "additionalProperties: false is an entry of no type", got: () => at((entry("Closed") as WireNode).a!), want: { t: 0 } },
-    { rule: "a required property stores ~index", got: () => (entry("Shapes") as WireNode).u!.map((i) => (at(i).p![1] as number) < 0), want: [true, true] },
-    { rule: "a distinct required const makes a discriminator", got: () => (entry("Shapes") as WireNode).d, want: "kind" },
-    { rule: "equal anonymous nodes are stored once", got: () => new Set((entry("Twice") as WireNode).p!.filter((v) => typeof v === "number")).size, want: 1 },
+    {
+      rule: "format, lengths and pattern are copied",
+      got: () => ({ ...(entry("Link") as WireNode), t: undefined }),
+      want: { t: undefined, f: "uri", nl: 1, xl: 9, r: "^x" },
+    },
+    {
+      rule: "items bounds",
+      got: () => [(entry("Counted") as WireNode).ni, (entry("Counted") as WireNode).xi],
+      want: [1, 2],
+    },
+    {
+      rule: "item bounds",
+      got: () => at((entry("Counted") as WireNode).i!),
+      want: { t: TYPE_BITS.number, n: 0, x: 1 },
+    },
+    {
+      rule: "additionalProperties: false is an entry of no type",
+      got: () => at((entry("Closed") as WireNode).a!),
+      want: { t: 0 },
+    },
+    {
+      rule: "a required property stores ~index",
+      got: () => (entry("Shapes") as WireNode).u!.map((i) => (at(i).p![1] as number) < 0),
+      want: [true, true],
+    },
+    {
+      rule: "a distinct required const makes a discriminator",
+      got: () => (entry("Shapes") as WireNode).d,
+      want: "kind",
+    },
+    {
+      rule: "equal anonymous nodes are stored once",
+      got: () => new Set((entry("Twice") as WireNode).p!.filter((v) => typeof v === "number")).size,
+      want: 1,
+    },
   ])("$rule", ({ got, want }) => {
     expect(got()).toEqual(want);
   });
@@ -203,15 +298,40 @@ describe("builders per era (envelope.ts)", () => {
   const session = emitEnvelope(realModel("2025-11-25")).content;
   const modern = emitEnvelope(realModel("2026-07-28")).content;
   it.each([
-    { rule: "a session release builds with sessionRequest", text: legacy, has: "sessionRequest(method, params, options, MetaKey.progressToken)", want: true },
-    { rule: "a stateless release builds with statelessRequest", text: modern, has: "statelessRequest(method, params, options, VERSION, MetaKey)", want: true },
+    {
+      rule: "a session release builds with sessionRequest",
+      text: legacy,
+      has: "sessionRequest(method, params, options, MetaKey.progressToken)",
+      want: true,
+    },
+    {
+      rule: "a stateless release builds with statelessRequest",
+      text: modern,
+      has: "statelessRequest(method, params, options, VERSION, MetaKey)",
+      want: true,
+    },
     { rule: "only stateless releases take ResultOptions", text: legacy, has: "ResultOptions", want: false },
     { rule: "stateless results carry resultType and serverInfo", text: modern, has: "statelessResult(", want: true },
-    { rule: "only stateless releases have the three error builders", text: session, has: "unsupportedProtocolVersionError", want: false },
-    { rule: "only stateless releases have httpHeaders", text: session, has: "export function httpHeaders", want: false },
+    {
+      rule: "only stateless releases have the three error builders",
+      text: session,
+      has: "unsupportedProtocolVersionError",
+      want: false,
+    },
+    {
+      rule: "only stateless releases have httpHeaders",
+      text: session,
+      has: "export function httpHeaders",
+      want: false,
+    },
     { rule: "the error id is required up to 2025-06-18", text: legacy, has: "id: T.RequestId,", want: true },
     { rule: "the error id is optional from 2025-11-25", text: session, has: "id: T.RequestId | undefined", want: true },
-    { rule: "no runtime code is emitted: the builders import it", text: modern, has: 'from "../runtime/builders.js"', want: true },
+    {
+      rule: "no runtime code is emitted: the builders import it",
+      text: modern,
+      has: 'from "../runtime/builders.js"',
+      want: true,
+    },
   ])("$rule", ({ text, has, want }) => {
     expect(text.includes(has)).toBe(want);
   });
@@ -223,7 +343,13 @@ describe("the runtime's resultType and input_required facts come from the model"
   const changed = {
     ...real,
     dispatch: { ...real.dispatch, resultTypeDefault: { property: "kind", value: "done", definition: null } },
-    inputRequired: { ...real.inputRequired!, resultType: "more", requests: "asks", responses: "answers", state: "cursor" },
+    inputRequired: {
+      ...real.inputRequired!,
+      resultType: "more",
+      requests: "asks",
+      responses: "answers",
+      state: "cursor",
+    },
   };
   const flat = (text: string) => text.replace(/\s+/g, "");
   const facts = '{"key":"kind","complete":"done","inputRequired":"more"}';
@@ -233,39 +359,94 @@ describe("the runtime's resultType and input_required facts come from the model"
       text: emitRequester(changed).content,
       has: `inputRequired:{"resultType":${facts},"requests":"asks","responses":"answers","state":"cursor"}`,
     },
-    { rule: "a session release's requester gets none", text: emitRequester(realModel("2025-06-18")).content, has: "inputRequired:null" },
-    { rule: "the release's resultResponse gets the key and default", text: emitEnvelope(changed).content, has: 'MetaKey.serverInfo,{"key":"kind","complete":"done"})' },
+    {
+      rule: "a session release's requester gets none",
+      text: emitRequester(realModel("2025-06-18")).content,
+      has: "inputRequired:null",
+    },
+    {
+      rule: "the release's resultResponse gets the key and default",
+      text: emitEnvelope(changed).content,
+      has: 'MetaKey.serverInfo,{"key":"kind","complete":"done"})',
+    },
     {
       rule: "the root gets the newest stateless release's facts (models come newest first)",
       text: emitRuntime([
         changed,
-        { ...changed, version: "2026-01-01", dispatch: { ...changed.dispatch, resultTypeDefault: { property: "older", value: "x", definition: null } } },
+        {
+          ...changed,
+          version: "2026-01-01",
+          dispatch: { ...changed.dispatch, resultTypeDefault: { property: "older", value: "x", definition: null } },
+        },
         realModel("2025-06-18"),
       ]).content,
       has: `constRESULT_TYPE:ResultTypeFacts=${facts};`,
     },
-    { rule: "a root of session releases gets none", text: emitRuntime([realModel("2025-06-18")]).content, has: "constRESULT_TYPE:null=null;" },
-    { rule: "a result handed to resultResponse takes the release's open enum of resultType values", text: emitEnvelope(real).content, has: "&{readonlyresultType?:T.ResultType}" },
-    { rule: "and so does its resultType option", text: emitEnvelope(real).content, has: "readonlyresultType?:T.ResultType;" },
-    { rule: "without an open enum in the model, a plain string", text: emitEnvelope(changed).content, has: "&{readonlykind?:string}" },
+    {
+      rule: "a root of session releases gets none",
+      text: emitRuntime([realModel("2025-06-18")]).content,
+      has: "constRESULT_TYPE:null=null;",
+    },
+    {
+      rule: "a result handed to resultResponse takes the release's open enum of resultType values",
+      text: emitEnvelope(real).content,
+      has: "&{readonlyresultType?:T.ResultType}",
+    },
+    {
+      rule: "and so does its resultType option",
+      text: emitEnvelope(real).content,
+      has: "readonlyresultType?:T.ResultType;",
+    },
+    {
+      rule: "without an open enum in the model, a plain string",
+      text: emitEnvelope(changed).content,
+      has: "&{readonlykind?:string}",
+    },
   ])("$rule", ({ text, has }) => {
     expect(flat(text)).toContain(has);
   });
   it("a root of session releases has no resultType readers: there is no key to read", () => {
     const root = emitRuntime([realModel("2024-11-05"), realModel("2025-06-18")]).content;
     expect(root).not.toMatch(/export function (resultType|isInputRequired)\b/);
-    expect(emitRuntime([realModel("2025-06-18"), changed]).content).toMatch(/export function resultType\b[\s\S]*export function isInputRequired\b/);
+    expect(emitRuntime([realModel("2025-06-18"), changed]).content).toMatch(
+      /export function resultType\b[\s\S]*export function isInputRequired\b/,
+    );
   });
 });
 
 describe("output helpers", () => {
   it.each([
-    { rule: "an object's primitives keep their literal types", given: { a: "x", b: 1 }, options: {}, want: 'Readonly<{ a: "x"; b: 1; }>' },
-    { rule: "readonlyKeys marks members as `as const` does", given: { a: 1 }, options: { readonlyKeys: true }, want: "Readonly<{ readonly a: 1; }>" },
+    {
+      rule: "an object's primitives keep their literal types",
+      given: { a: "x", b: 1 },
+      options: {},
+      want: 'Readonly<{ a: "x"; b: 1; }>',
+    },
+    {
+      rule: "readonlyKeys marks members as `as const` does",
+      given: { a: 1 },
+      options: { readonlyKeys: true },
+      want: "Readonly<{ readonly a: 1; }>",
+    },
     { rule: "arrays widen", given: { a: ["x", "y"] }, options: {}, want: "Readonly<{ a: string[]; }>" },
-    { rule: "an unfrozen nested object widens", given: { a: { b: "x" } }, options: {}, want: "Readonly<{ a: { b: string; }; }>" },
-    { rule: "depth freezes nested objects too", given: { a: { b: "x" } }, options: { depth: 2 }, want: 'Readonly<{ a: Readonly<{ b: "x"; }>; }>' },
-    { rule: "keys that are not identifiers are quoted", given: { "a/b": {} }, options: { depth: 2 }, want: 'Readonly<{ "a/b": Readonly<{  }>; }>' },
+    {
+      rule: "an unfrozen nested object widens",
+      given: { a: { b: "x" } },
+      options: {},
+      want: "Readonly<{ a: { b: string; }; }>",
+    },
+    {
+      rule: "depth freezes nested objects too",
+      given: { a: { b: "x" } },
+      options: { depth: 2 },
+      want: 'Readonly<{ a: Readonly<{ b: "x"; }>; }>',
+    },
+    {
+      rule: "keys that are not identifiers are quoted",
+      given: { "a/b": {} },
+      options: { depth: 2 },
+      want: 'Readonly<{ "a/b": Readonly<{  }>; }>',
+    },
   ])("frozenType: $rule", ({ given, options, want }) => {
     expect(frozenType(given, options)).toBe(want);
   });
@@ -282,13 +463,23 @@ describe("output helpers", () => {
   it("finishFile adds the header naming the command, then the consumer pragma unless typeCheckOutput, and keeps the verbatim mark", () => {
     const header = "// Generated by mcp-bindgen from the MCP schema. Do not edit: run `make mcp`.";
     const pragma = `// @ts-nocheck\n${NOCHECK_PRAGMA.split("\n")[1]}`;
-    expect(finishFile({ path: "runtime/x.ts", content: "x;\n", verbatim: true }, { regenerateCommand: "make mcp" })).toEqual({
+    expect(
+      finishFile({ path: "runtime/x.ts", content: "x;\n", verbatim: true }, { regenerateCommand: "make mcp" }),
+    ).toEqual({
       path: "runtime/x.ts",
       content: `${header}\n${pragma}\nx;\n`,
       verbatim: true,
     });
-    expect(finishFile({ path: "2026-07-28/x.ts", content: "x;\n" }, { regenerateCommand: "make mcp" })).toEqual({ path: "2026-07-28/x.ts", content: `${header}\n${pragma}\nx;\n` });
-    expect(finishFile({ path: "2026-07-28/x.ts", content: "x;\n" }, { regenerateCommand: "make mcp", typeCheckOutput: true })).toEqual({
+    expect(finishFile({ path: "2026-07-28/x.ts", content: "x;\n" }, { regenerateCommand: "make mcp" })).toEqual({
+      path: "2026-07-28/x.ts",
+      content: `${header}\n${pragma}\nx;\n`,
+    });
+    expect(
+      finishFile(
+        { path: "2026-07-28/x.ts", content: "x;\n" },
+        { regenerateCommand: "make mcp", typeCheckOutput: true },
+      ),
+    ).toEqual({
       path: "2026-07-28/x.ts",
       content: `${header}\nx;\n`,
     });

@@ -44,10 +44,16 @@ function probe(value: JsonValue, rand: () => number): JsonValue | null {
 }
 
 /** Whether the value holds an object that fits a refined definition's validator but not its refinement: narrower on purpose. */
-function throughRefinement(value: JsonValue, refinements: readonly { definition: string; property: string; const: unknown }[], ours: ValidateModule): boolean {
+function throughRefinement(
+  value: JsonValue,
+  refinements: readonly { definition: string; property: string; const: unknown }[],
+  ours: ValidateModule,
+): boolean {
   if (Array.isArray(value)) return value.some((v) => throughRefinement(v, refinements, ours));
   if (value === null || typeof value !== "object") return false;
-  const here = refinements.some((r) => Object.hasOwn(value, r.property) && value[r.property] !== r.const && ours.validate(r.definition, value).ok);
+  const here = refinements.some(
+    (r) => Object.hasOwn(value, r.property) && value[r.property] !== r.const && ours.validate(r.definition, value).ok,
+  );
   return here || Object.values(value).some((v) => throughRefinement(v, refinements, ours));
 }
 
@@ -56,23 +62,30 @@ function numericKinds(node: SchemaNode, out = new Map<string, string>()): Map<st
   const numeric = (node.type ?? []).filter((t: JsonType) => t === "integer" || t === "number");
   if (numeric.length > 0) out.set(node.pointer, numeric.join(","));
   for (const p of node.properties ?? []) numericKinds(p.schema, out);
-  for (const child of [node.items, ...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) if (child !== undefined) numericKinds(child, out);
+  for (const child of [node.items, ...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+    if (child !== undefined) numericKinds(child, out);
   if (typeof node.additionalProperties === "object") numericKinds(node.additionalProperties, out);
   return out;
 }
 
 describe("the types and the validators agree", () => {
-  it.each(models.map((m) => [m.version, m] as const))("%s: every integer/number field is the same kind in the types as in the validators", (_version, model) => {
-    const differ: string[] = [];
-    for (const [name, definition] of model.definitions) {
-      const types = numericKinds(definition.schema);
-      const validated = numericKinds(model.validated.definitions.get(name)!);
-      for (const pointer of new Set([...types.keys(), ...validated.keys()])) {
-        if (types.get(pointer) !== validated.get(pointer)) differ.push(`${pointer}: types ${types.get(pointer) ?? "none"}, validators ${validated.get(pointer) ?? "none"}`);
+  it.each(models.map((m) => [m.version, m] as const))(
+    "%s: every integer/number field is the same kind in the types as in the validators",
+    (_version, model) => {
+      const differ: string[] = [];
+      for (const [name, definition] of model.definitions) {
+        const types = numericKinds(definition.schema);
+        const validated = numericKinds(model.validated.definitions.get(name)!);
+        for (const pointer of new Set([...types.keys(), ...validated.keys()])) {
+          if (types.get(pointer) !== validated.get(pointer))
+            differ.push(
+              `${pointer}: types ${types.get(pointer) ?? "none"}, validators ${validated.get(pointer) ?? "none"}`,
+            );
+        }
       }
-    }
-    expect(differ).toEqual([]);
-  });
+      expect(differ).toEqual([]);
+    },
+  );
 
   it("values each validator accepts type-check as the definition's type, in every release (one program)", async () => {
     rmSync(DIR, { recursive: true, force: true });
@@ -89,7 +102,8 @@ describe("the types and the validators agree", () => {
           const rand = rng(seed * 104729 + name.length);
           const valid = sample(model.validated, node, rand);
           for (const value of [valid, probe(valid, rand), probe(valid, rand)]) {
-            if (value === null || !ours.validate(name, value).ok || throughRefinement(value, refinements, ours)) continue;
+            if (value === null || !ours.validate(name, value).ok || throughRefinement(value, refinements, ours))
+              continue;
             const text = JSON.stringify(value);
             accepted++;
             if (/\d\.\d/.test(text)) fractions++;

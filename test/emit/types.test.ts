@@ -26,7 +26,8 @@ function exportedNames(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.ES2022);
   const names: string[] = [];
   for (const statement of source.statements) {
-    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const exported =
+      ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (!exported) continue;
     if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) names.push(statement.name.text);
     else names.push(`<${ts.SyntaxKind[statement.kind]}>`);
@@ -64,7 +65,11 @@ describe("official 2026-07-28 examples against the generated types", () => {
   beforeAll(() => {
     const all = readExamples(join(REAL_SCHEMA_DIR, "2026-07-28", "examples"));
     expect(all).toHaveLength(129);
-    examples = writeExampleFile(join(PACKAGE_ROOT, "test", ".tmp", "types", "examples.ts"), join(GENERATED, "2026-07-28", "types.ts"), all);
+    examples = writeExampleFile(
+      join(PACKAGE_ROOT, "test", ".tmp", "types", "examples.ts"),
+      join(GENERATED, "2026-07-28", "types.ts"),
+      all,
+    );
     // One program for the example file and the closed-interface fixture.
     const diagnostics = typecheck([examples.path, CLOSED_FIXTURE]);
     closedDiagnostics = diagnostics.filter((d) => d.file === CLOSED_FIXTURE);
@@ -91,7 +96,9 @@ describe("official 2026-07-28 examples against the generated types", () => {
   });
 
   it("ReadResourceResultResponse fails on the missing ttlMs and cacheScope", () => {
-    const messages = (byExample.get("ReadResourceResultResponse/read-resource-result-response.json") ?? []).map((d) => d.message).join("\n");
+    const messages = (byExample.get("ReadResourceResultResponse/read-resource-result-response.json") ?? [])
+      .map((d) => d.message)
+      .join("\n");
     expect(messages).toMatch(/missing the following properties from type 'ReadResourceResult': cacheScope, ttlMs/);
   });
 
@@ -104,13 +111,23 @@ describe("repairLinks", () => {
   const names = new Set(["CallToolRequest", "CallToolResult", "CallToolResultResponse", "MetaObject", "Tool"]);
 
   it("splits a glued target and label at the longest definition name", () => {
-    expect(repairLinks("for a {@link CallToolRequesttools/call} request", names)).toBe("for a {@link CallToolRequest | tools/call} request");
+    expect(repairLinks("for a {@link CallToolRequesttools/call} request", names)).toBe(
+      "for a {@link CallToolRequest | tools/call} request",
+    );
     expect(repairLinks("{@link CallToolResultResponseok}", names)).toBe("{@link CallToolResultResponse | ok}");
-    expect(repairLinks("the {@link MetaObject`_meta` key naming rules}", names)).toBe("the {@link MetaObject | `_meta` key naming rules}");
+    expect(repairLinks("the {@link MetaObject`_meta` key naming rules}", names)).toBe(
+      "the {@link MetaObject | `_meta` key naming rules}",
+    );
   });
 
   it("leaves correct, member and unknown links alone", () => {
-    for (const text of ["{@link MetaObject}", "{@link Tool.outputSchema}", "{@link Tool | a tool}", "{@link Tool the tool}", "{@link Nowhere/else}"]) {
+    for (const text of [
+      "{@link MetaObject}",
+      "{@link Tool.outputSchema}",
+      "{@link Tool | a tool}",
+      "{@link Tool the tool}",
+      "{@link Nowhere/else}",
+    ]) {
       expect(repairLinks(text, names)).toBe(text);
     }
   });
@@ -120,6 +137,8 @@ describe("repairLinks", () => {
   });
 
   it("repairs every link of a description", () => {
-    expect(repairLinks("{@link Toolx} and {@link CallToolRequesty}", names)).toBe("{@link Tool | x} and {@link CallToolRequest | y}");
+    expect(repairLinks("{@link Toolx} and {@link CallToolRequesty}", names)).toBe(
+      "{@link Tool | x} and {@link CallToolRequest | y}",
+    );
   });
 });

@@ -25,18 +25,26 @@ const edit = (change: (d: Doc) => void) => () => {
   return text(d);
 };
 /** Adds a definition under a key that a JS object literal could not hold as an own property. */
-const withRawDefinition = (name: string) => () => legacyText.replace('"definitions": {', `"definitions": {\n    ${JSON.stringify(name)}: { "type": "object" },`);
+const withRawDefinition = (name: string) => () =>
+  legacyText.replace('"definitions": {', `"definitions": {\n    ${JSON.stringify(name)}: { "type": "object" },`);
 
 /** Built as text: JSON.stringify itself overflows the stack on 5,000 levels. */
 const nested = (depth: number) => () =>
-  legacyText.replace('"definitions": {', `"definitions": {\n    "Deep": ${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)},`);
+  legacyText.replace(
+    '"definitions": {',
+    `"definitions": {\n    "Deep": ${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)},`,
+  );
 
 const TEN_MB = () => {
   const d = legacy();
   const filler = "x".repeat(400);
   let size = 0;
   for (let i = 0; size < 10_500_000; i++) {
-    d.definitions[`Filler${i}`] = { type: "object", description: filler, properties: { [`field${i}`]: { type: "string", description: filler } } };
+    d.definitions[`Filler${i}`] = {
+      type: "object",
+      description: filler,
+      properties: { [`field${i}`]: { type: "string", description: filler } },
+    };
     size += 2 * filler.length + 120;
   }
   return text(d);
@@ -56,37 +64,76 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: "file missing", bytes: undefined, file: "empty-source/2031-01-01/schema.json", pointer: "", expected: /a readable schema file \(file not found\)/ },
-  { name: "not JSON", bytes: () => "{ definitions: nope }", pointer: "", expected: /expected JSON text \(.*line 1, column 3/ },
+  {
+    name: "file missing",
+    bytes: undefined,
+    file: "empty-source/2031-01-01/schema.json",
+    pointer: "",
+    expected: /a readable schema file \(file not found\)/,
+  },
+  {
+    name: "not JSON",
+    bytes: () => "{ definitions: nope }",
+    pointer: "",
+    expected: /expected JSON text \(.*line 1, column 3/,
+  },
   { name: "empty file", bytes: () => "", pointer: "", expected: /expected JSON text \(the file is empty\)/ },
   { name: "only whitespace", bytes: () => " \n\t\n", pointer: "", expected: /the file is empty/ },
   { name: "truncated JSON", bytes: () => legacyText.slice(0, 700), pointer: "", expected: /expected JSON text/ },
-  { name: "wrong sha256", bytes: () => legacyText, lockSha: "0".repeat(64), pointer: "", expected: /expected sha256 0{64} \(pinned in the lock\) \(got [0-9a-f]{64}/ },
+  {
+    name: "wrong sha256",
+    bytes: () => legacyText,
+    lockSha: "0".repeat(64),
+    pointer: "",
+    expected: /expected sha256 0{64} \(pinned in the lock\) \(got [0-9a-f]{64}/,
+  },
   { name: "top level is an array", bytes: () => "[]", pointer: "", expected: /a JSON object at the top level/ },
-  { name: "no $schema", bytes: edit((d) => delete d.$schema), pointer: "/$schema", expected: /a draft-07 or 2020-12 JSON Schema URI \(got null\)/ },
+  {
+    name: "no $schema",
+    bytes: edit((d) => delete d.$schema),
+    pointer: "/$schema",
+    expected: /a draft-07 or 2020-12 JSON Schema URI \(got null\)/,
+  },
   {
     name: "unknown dialect (draft-04)",
     bytes: edit((d) => (d.$schema = "http://json-schema.org/draft-04/schema#")),
     pointer: "/$schema",
     expected: /draft-07 or 2020-12 .*draft-04/,
   },
-  { name: "$schema is not a string", bytes: edit((d) => (d.$schema = 7)), pointer: "/$schema", expected: /JSON Schema URI \(got 7\)/ },
+  {
+    name: "$schema is not a string",
+    bytes: edit((d) => (d.$schema = 7)),
+    pointer: "/$schema",
+    expected: /JSON Schema URI \(got 7\)/,
+  },
   {
     name: "2020-12 declared but definitions kept draft-07 style",
     bytes: edit((d) => (d.$schema = "https://json-schema.org/draft/2020-12/schema")),
     pointer: "/$defs",
     expected: /an object of definitions \(the 2020-12 dialect keeps them in "\$defs"\)/,
   },
-  { name: "definitions is an array", bytes: edit((d) => ((d as Record<string, unknown>)["definitions"] = [])), pointer: "/definitions", expected: /an object of definitions/ },
+  {
+    name: "definitions is an array",
+    bytes: edit((d) => ((d as Record<string, unknown>)["definitions"] = [])),
+    pointer: "/definitions",
+    expected: /an object of definitions/,
+  },
   {
     name: "unresolvable $ref",
-    bytes: edit((d) => ((d.definitions["TextContent"] as Doc)["properties"] = { text: { $ref: "#/definitions/Nope" } })),
+    bytes: edit(
+      (d) => ((d.definitions["TextContent"] as Doc)["properties"] = { text: { $ref: "#/definitions/Nope" } }),
+    ),
     pointer: "/definitions/TextContent/properties/text/$ref",
     expected: /a reference to an existing definition \("#\/definitions\/Nope" does not resolve\)/,
   },
   {
     name: "remote $ref",
-    bytes: edit((d) => (d.definitions["ServerRequest"] = { anyOf: [{ $ref: "https://example.com/schema.json#/definitions/PingRequest" }] })),
+    bytes: edit(
+      (d) =>
+        (d.definitions["ServerRequest"] = {
+          anyOf: [{ $ref: "https://example.com/schema.json#/definitions/PingRequest" }],
+        }),
+    ),
     pointer: "/definitions/ServerRequest/anyOf/0/$ref",
     expected: /a local reference "#\/definitions\/<Name>" \(got "https:\/\/example\.com/,
   },
@@ -110,7 +157,9 @@ const CASES: Case[] = [
   },
   {
     name: "$ref cycle through aliases (A→B→A)",
-    bytes: edit((d) => Object.assign(d.definitions, { Alpha: { $ref: "#/definitions/Beta" }, Beta: { $ref: "#/definitions/Alpha" } })),
+    bytes: edit((d) =>
+      Object.assign(d.definitions, { Alpha: { $ref: "#/definitions/Beta" }, Beta: { $ref: "#/definitions/Alpha" } }),
+    ),
     pointer: "/definitions/Alpha",
     expected: /recursion only through properties, items or additionalProperties \(\$ref cycle Alpha -> Beta -> Alpha\)/,
   },
@@ -123,7 +172,10 @@ const CASES: Case[] = [
   {
     name: "cycle through union members only",
     bytes: edit((d) =>
-      Object.assign(d.definitions, { Either: { anyOf: [{ type: "string" }, { $ref: "#/definitions/Both" }] }, Both: { allOf: [{ $ref: "#/definitions/Either" }] } }),
+      Object.assign(d.definitions, {
+        Either: { anyOf: [{ type: "string" }, { $ref: "#/definitions/Both" }] },
+        Both: { allOf: [{ $ref: "#/definitions/Either" }] },
+      }),
     ),
     pointer: "/definitions/Both",
     expected: /\$ref cycle Both -> Either -> Both/,
@@ -134,7 +186,12 @@ const CASES: Case[] = [
     pointer: "/definitions/__proto__",
     expected: /a definition name that is a TypeScript identifier and not a reserved word/,
   },
-  { name: "definition named constructor", bytes: withRawDefinition("constructor"), pointer: "/definitions/constructor", expected: /not a reserved word/ },
+  {
+    name: "definition named constructor",
+    bytes: withRawDefinition("constructor"),
+    pointer: "/definitions/constructor",
+    expected: /not a reserved word/,
+  },
   {
     name: "definition named like a generated export (ErrorCode)",
     bytes: withRawDefinition("ErrorCode"),
@@ -147,11 +204,36 @@ const CASES: Case[] = [
     pointer: "/definitions/RequestTable",
     expected: /exported by both .*types\.ts and .*methods\.ts/,
   },
-  { name: "definition named class", bytes: withRawDefinition("class"), pointer: "/definitions/class", expected: /not a reserved word/ },
-  { name: "definition name with a hyphen", bytes: withRawDefinition("Tool-Call"), pointer: "/definitions/Tool-Call", expected: /a TypeScript identifier/ },
-  { name: "definition name starting with a digit", bytes: withRawDefinition("2Fast"), pointer: "/definitions/2Fast", expected: /a TypeScript identifier/ },
-  { name: "definition name with a slash", bytes: withRawDefinition("a/b"), pointer: "/definitions/a~1b", expected: /a TypeScript identifier/ },
-  { name: "empty definition name", bytes: withRawDefinition(""), pointer: "/definitions/", expected: /a TypeScript identifier/ },
+  {
+    name: "definition named class",
+    bytes: withRawDefinition("class"),
+    pointer: "/definitions/class",
+    expected: /not a reserved word/,
+  },
+  {
+    name: "definition name with a hyphen",
+    bytes: withRawDefinition("Tool-Call"),
+    pointer: "/definitions/Tool-Call",
+    expected: /a TypeScript identifier/,
+  },
+  {
+    name: "definition name starting with a digit",
+    bytes: withRawDefinition("2Fast"),
+    pointer: "/definitions/2Fast",
+    expected: /a TypeScript identifier/,
+  },
+  {
+    name: "definition name with a slash",
+    bytes: withRawDefinition("a/b"),
+    pointer: "/definitions/a~1b",
+    expected: /a TypeScript identifier/,
+  },
+  {
+    name: "empty definition name",
+    bytes: withRawDefinition(""),
+    pointer: "/definitions/",
+    expected: /a TypeScript identifier/,
+  },
   {
     name: "request with no result pairing",
     bytes: edit((d) => delete d.definitions["CallToolResult"]),
@@ -164,29 +246,48 @@ const CASES: Case[] = [
     bytes: edit((d) => {
       d.definitions["ServerPingRequest"] = {
         type: "object",
-        properties: { method: { const: "ping", type: "string" }, params: { type: "object", properties: { x: { type: "string" } } } },
+        properties: {
+          method: { const: "ping", type: "string" },
+          params: { type: "object", properties: { x: { type: "string" } } },
+        },
         required: ["method"],
       };
       d.definitions["ServerRequest"] = { anyOf: [{ $ref: "#/definitions/ServerPingRequest" }] };
     }),
     pointer: "/definitions/ServerPingRequest",
-    expected: /the same params and kind for "ping" in every union that lists it \(ClientRequest and ServerRequest disagree\)/,
+    expected:
+      /the same params and kind for "ping" in every union that lists it \(ClientRequest and ServerRequest disagree\)/,
   },
   {
     name: "method listed as request and as notification",
-    bytes: edit((d) => (d.definitions["ServerNotification"] = { anyOf: [{ $ref: "#/definitions/ProgressNotification" }, { $ref: "#/definitions/PingRequest" }] })),
+    bytes: edit(
+      (d) =>
+        (d.definitions["ServerNotification"] = {
+          anyOf: [{ $ref: "#/definitions/ProgressNotification" }, { $ref: "#/definitions/PingRequest" }],
+        }),
+    ),
     pointer: "/definitions/PingRequest",
     expected: /the same params and kind for "ping"/,
   },
   {
     name: "union member without a method const",
-    bytes: edit((d) => (d.definitions["ClientRequest"] as { anyOf: unknown[] }).anyOf.push({ type: "object", properties: { method: { type: "string" } } })),
+    bytes: edit((d) =>
+      (d.definitions["ClientRequest"] as { anyOf: unknown[] }).anyOf.push({
+        type: "object",
+        properties: { method: { type: "string" } },
+      }),
+    ),
     pointer: "/definitions/ClientRequest/anyOf/3",
     expected: /a member of ClientRequest with a "method" property that is a string const/,
   },
   {
     name: "union member whose method const is a number",
-    bytes: edit((d) => ((d.definitions["PingRequest"] as { properties: Record<string, unknown> }).properties["method"] = { const: 42 })),
+    bytes: edit(
+      (d) =>
+        ((d.definitions["PingRequest"] as { properties: Record<string, unknown> }).properties["method"] = {
+          const: 42,
+        }),
+    ),
     pointer: "/definitions/PingRequest",
     expected: /a member of ClientRequest with a "method" property that is a string const/,
   },
@@ -210,11 +311,18 @@ const CASES: Case[] = [
   },
   {
     name: "required is not an array",
-    bytes: edit((d) => ((d.definitions["InitializeResult"] as Record<string, unknown>)["required"] = "protocolVersion")),
+    bytes: edit(
+      (d) => ((d.definitions["InitializeResult"] as Record<string, unknown>)["required"] = "protocolVersion"),
+    ),
     pointer: "/definitions/InitializeResult/required",
     expected: /an array of property names/,
   },
-  { name: "empty enum", bytes: edit((d) => (d.definitions["Level"] = { enum: [] })), pointer: "/definitions/Level/enum", expected: /a non-empty array/ },
+  {
+    name: "empty enum",
+    bytes: edit((d) => (d.definitions["Level"] = { enum: [] })),
+    pointer: "/definitions/Level/enum",
+    expected: /a non-empty array/,
+  },
   {
     name: "a schema that is a number",
     bytes: edit((d) => (d.definitions["Odd"] = { type: "object", properties: { n: 5 } })),
@@ -229,11 +337,20 @@ const CASES: Case[] = [
   },
   {
     name: "5,000-deep const value",
-    bytes: () => legacyText.replace('"definitions": {', `"definitions": {\n    "DeepConst": { "const": ${"[".repeat(5000)}${"]".repeat(5000)} },`),
+    bytes: () =>
+      legacyText.replace(
+        '"definitions": {',
+        `"definitions": {\n    "DeepConst": { "const": ${"[".repeat(5000)}${"]".repeat(5000)} },`,
+      ),
     pointer: new RegExp(`^/definitions/DeepConst/const(/0){${MAX_DEPTH + 1}}$`),
     expected: new RegExp(`a value nested at most ${MAX_DEPTH} levels deep`),
   },
-  { name: "10 MB of definitions", bytes: TEN_MB, pointer: "", expected: /a schema file of at most 8 MiB \(got \d{8} bytes\)/ },
+  {
+    name: "10 MB of definitions",
+    bytes: TEN_MB,
+    pointer: "",
+    expected: /a schema file of at most 8 MiB \(got \d{8} bytes\)/,
+  },
   {
     name: "lock entry with a malformed sha256",
     bytes: () => legacyText,
@@ -245,13 +362,26 @@ const CASES: Case[] = [
   {
     name: "UTF-8 byte order mark",
     bytes: () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(legacyText)]),
-    accepted: (methods) => expect(methods).toEqual(["initialize", "notifications/initialized", "notifications/progress", "ping", "tools/call"]),
+    accepted: (methods) =>
+      expect(methods).toEqual([
+        "initialize",
+        "notifications/initialized",
+        "notifications/progress",
+        "ping",
+        "tools/call",
+      ]),
   },
   {
     name: "legitimate recursion through properties",
     bytes: edit(
       (d) =>
-        (d.definitions["Tree"] = { type: "object", properties: { children: { type: "array", items: { $ref: "#/definitions/Tree" } }, parent: { $ref: "#/definitions/Tree" } } }),
+        (d.definitions["Tree"] = {
+          type: "object",
+          properties: {
+            children: { type: "array", items: { $ref: "#/definitions/Tree" } },
+            parent: { $ref: "#/definitions/Tree" },
+          },
+        }),
     ),
     accepted: (methods) => expect(methods).toHaveLength(5),
   },
@@ -271,7 +401,11 @@ const CASES: Case[] = [
 
   {
     name: "a const object with a __proto__ key stays data",
-    bytes: () => legacyText.replace('"definitions": {', '"definitions": {\n    "Hostile": { "const": { "__proto__": { "polluted": true }, "b": 1 } },'),
+    bytes: () =>
+      legacyText.replace(
+        '"definitions": {',
+        '"definitions": {\n    "Hostile": { "const": { "__proto__": { "polluted": true }, "b": 1 } },',
+      ),
     accepted: (_methods, definitions) => {
       const value = definitions.get("Hostile")?.schema.const as Record<string, unknown>;
       expect(Object.keys(value)).toEqual(["__proto__", "b"]);
@@ -321,7 +455,9 @@ describe("broken and hostile schemas (in process)", () => {
       expect(e.file).toBe(file);
       if (typeof c.pointer === "string") expect(e.pointer).toBe(c.pointer);
       else expect(e.pointer).toMatch(c.pointer!);
-      expect(e.message.startsWith(e.pointer === "" ? `${file}: expected ` : `${file}#${e.pointer}: expected `)).toBe(true);
+      expect(e.message.startsWith(e.pointer === "" ? `${file}: expected ` : `${file}#${e.pointer}: expected `)).toBe(
+        true,
+      );
       expect(e.message).toMatch(c.expected!);
       expect(e.message).not.toContain("\n");
       expect(e.message.length).toBeLessThan(1500);
@@ -334,7 +470,14 @@ describe("broken and hostile schemas (in process)", () => {
 });
 
 describe("broken schemas through the real CLI", () => {
-  const CLI_CASES = ["file missing", "not JSON", "wrong sha256", "unknown dialect (draft-04)", "unresolvable $ref", "request with no result pairing"];
+  const CLI_CASES = [
+    "file missing",
+    "not JSON",
+    "wrong sha256",
+    "unknown dialect (draft-04)",
+    "unresolvable $ref",
+    "request with no result pairing",
+  ];
   const projects: TmpProject[] = [];
   afterAll(() => projects.forEach((p) => p.cleanup()));
   beforeAll(() => {

@@ -65,19 +65,24 @@ describe("which releases a fact holds for", () => {
 });
 
 describe("a release after 2026-07-28 with the same schema", () => {
-  it.each(["draft", "2027-01-01"])("%s keeps every deprecation, the JSONValue correction and the schema page", (name) => {
-    const next = buildModel(name, latest().schema, facts);
-    const strip = (m: typeof next) => m.deprecations.map((d) => ({ ...d }));
-    expect(next.deprecations.length).toBeGreaterThan(20);
-    expect(strip(next)).toEqual(strip(latest()));
-    expect(next.definitions.get("JSONValue")!.schema).toEqual(latest().definitions.get("JSONValue")!.schema);
-    expect(JSON.stringify(next.definitions.get("JSONValue")!.schema)).toContain('"null"');
-    expect(next.schemaPage).toBe(`https://modelcontextprotocol.io/specification/${name}/schema`);
-    expect(next.errorCodes.map((e) => e.code)).toEqual(latest().errorCodes.map((e) => e.code));
-  });
+  it.each(["draft", "2027-01-01"])(
+    "%s keeps every deprecation, the JSONValue correction and the schema page",
+    (name) => {
+      const next = buildModel(name, latest().schema, facts);
+      const strip = (m: typeof next) => m.deprecations.map((d) => ({ ...d }));
+      expect(next.deprecations.length).toBeGreaterThan(20);
+      expect(strip(next)).toEqual(strip(latest()));
+      expect(next.definitions.get("JSONValue")!.schema).toEqual(latest().definitions.get("JSONValue")!.schema);
+      expect(JSON.stringify(next.definitions.get("JSONValue")!.schema)).toContain('"null"');
+      expect(next.schemaPage).toBe(`https://modelcontextprotocol.io/specification/${name}/schema`);
+      expect(next.errorCodes.map((e) => e.code)).toEqual(latest().errorCodes.map((e) => e.code));
+    },
+  );
 
   it("keeps its own JSONValue once upstream fixed the slip: a correction applies while the slipped types are there", () => {
-    const fixed = structuredClone(latest().schema.definitions.get("JSONValue")!) as SchemaNode & { anyOf: SchemaNode[] };
+    const fixed = structuredClone(latest().schema.definitions.get("JSONValue")!) as SchemaNode & {
+      anyOf: SchemaNode[];
+    };
     fixed.anyOf[2] = { ...fixed.anyOf[2]!, type: ["string"] };
     const schema = { ...latest().schema, definitions: new Map([...latest().schema.definitions, ["JSONValue", fixed]]) };
     expect(buildModel("draft", schema, facts).definitions.get("JSONValue")!.schema).toEqual(fixed);
@@ -92,9 +97,11 @@ describe("a release after 2026-07-28 with the same schema", () => {
   });
 
   it("generates bindings equal to 2026-07-28's apart from the version strings", async () => {
-    const files = async (name: string) => render([name === LATEST ? latest() : buildModel(name, latest().schema, facts)]);
+    const files = async (name: string) =>
+      render([name === LATEST ? latest() : buildModel(name, latest().schema, facts)]);
     // Citations of 2026-07-28's spec pages stay what they are in either.
-    const cited = (t: string) => t.replaceAll(`specification/${LATEST}/`, "specification/§/").replaceAll(`from ${LATEST} on`, "from § on");
+    const cited = (t: string) =>
+      t.replaceAll(`specification/${LATEST}/`, "specification/§/").replaceAll(`from ${LATEST} on`, "from § on");
     // Either name becomes one placeholder (the schema's prose says "draft" too); prettier wraps the root's VERSIONS list
     // by its length, so whitespace and trailing commas are not compared.
     const bare = (t: string) =>
@@ -133,7 +140,11 @@ describe("pull --draft", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const raw = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/2eaf7ca7/schema/draft";
-    expect(project.readLock()["draft"]).toEqual({ url: `${raw}/schema.json`, sha256: sha256(schema()), typescript: { url: `${raw}/schema.ts`, sha256: sha256(TS) } });
+    expect(project.readLock()["draft"]).toEqual({
+      url: `${raw}/schema.json`,
+      sha256: sha256(schema()),
+      typescript: { url: `${raw}/schema.ts`, sha256: sha256(TS) },
+    });
     expect(readFileSync(join(project.paths.cacheDir, "draft", "schema.ts"), "utf8")).toBe(TS);
   });
 
@@ -141,7 +152,10 @@ describe("pull --draft", () => {
     const r = await cli("diff", LATEST, "draft", "--fail-on", "any", "--format", "json");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ changes: [], new: { version: "draft", typescript: expect.stringMatching(/schema\.ts$/) } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      changes: [],
+      new: { version: "draft", typescript: expect.stringMatching(/schema\.ts$/) },
+    });
   });
 
   it("--release draft does the same before the lock knows a draft, from a folder recorded relative to the lock", async () => {

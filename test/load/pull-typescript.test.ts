@@ -17,7 +17,13 @@ beforeEach(() => {
   source = join(project.root, "upstream");
   mkdirSync(join(source, V), { recursive: true });
   writeFileSync(join(source, V, "schema.json"), SCHEMA);
-  project.setLock({ [V]: { url: "http://127.0.0.1:9/schema.json", sha256: sha256(SCHEMA), typescript: { url: "http://127.0.0.1:9/schema.ts", sha256: sha256(TS) } } as never });
+  project.setLock({
+    [V]: {
+      url: "http://127.0.0.1:9/schema.json",
+      sha256: sha256(SCHEMA),
+      typescript: { url: "http://127.0.0.1:9/schema.ts", sha256: sha256(TS) },
+    } as never,
+  });
 });
 afterEach(() => project.cleanup());
 

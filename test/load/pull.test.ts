@@ -112,7 +112,12 @@ async function failingPull(from: string, timeoutMs = 10_000): Promise<BindgenErr
 describe("pull over HTTP", () => {
   it("200: places the file, verified against the lock", async () => {
     const [result] = await pull({ ...project.paths, versions: [V], from: `${base}/good` });
-    expect(result).toMatchObject({ version: V, status: "pulled", source: `${base}/good/${V}/schema.json`, sha256: sha256(GOOD) });
+    expect(result).toMatchObject({
+      version: V,
+      status: "pulled",
+      source: `${base}/good/${V}/schema.json`,
+      sha256: sha256(GOOD),
+    });
     expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
     expect(hits).toEqual([`/good/${V}/schema.json`]);
   });
@@ -158,7 +163,9 @@ describe("pull over HTTP", () => {
 
   it("a body announced larger than any schema is refused from its header", async () => {
     const e = await failingPull(`${base}/huge`);
-    expect(e.message).toBe(`${base}/huge/${V}/schema.json: expected a schema of at most 8 MiB (the server sent more; nothing was written)`);
+    expect(e.message).toBe(
+      `${base}/huge/${V}/schema.json: expected a schema of at most 8 MiB (the server sent more; nothing was written)`,
+    );
   });
 
   it("an endless body is cut off after 8 MiB instead of filling memory", async () => {
@@ -228,7 +235,9 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
 
   it("MCP_SCHEMA_DIR is used when there is no --from (a wrong copy there is reported, naming it)", async () => {
     const env = folder("env", OTHER);
-    await expect(pull({ ...project.paths, versions: [V], env, force: true })).rejects.toThrow(`${join(env, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
+    await expect(pull({ ...project.paths, versions: [V], env, force: true })).rejects.toThrow(
+      `${join(env, V, "schema.json")}: expected sha256 ${sha256(GOOD)}`,
+    );
     expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
   });
 
@@ -259,7 +268,9 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
     ] as const) {
       const r = await runMain(["generate", "--quiet", ...args], project.root, env ? { MCP_SCHEMA_DIR: env } : {});
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain(`${join(project.root, args.length > 0 ? "from" : "env", V, "schema.json")}: expected sha256 ${sha256(GOOD)}`);
+      expect(r.stderr).toContain(
+        `${join(project.root, args.length > 0 ? "from" : "env", V, "schema.json")}: expected sha256 ${sha256(GOOD)}`,
+      );
       expect(readFileSync(project.schemaFile(V))).toEqual(GOOD);
     }
     // The same copy, right this time: used, and the cache left as it is, since it holds the same bytes.
@@ -291,7 +302,9 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
     expect(readFileSync(project.schemaFile(NEW))).toEqual(OTHER);
     // An edited draft no longer matches the lock: every use says so, although the cache holds the recorded copy.
     writeFileSync(join(drafts, NEW, "schema.json"), GOOD);
-    await expect(pull({ ...project.paths, versions: [NEW] })).rejects.toThrow(`${join(drafts, NEW, "schema.json")}: expected sha256 ${sha256(OTHER)}`);
+    await expect(pull({ ...project.paths, versions: [NEW] })).rejects.toThrow(
+      `${join(drafts, NEW, "schema.json")}: expected sha256 ${sha256(OTHER)}`,
+    );
   });
 
   it("through the CLI: --timeout gives up on a silent server with exit 1 and one line", async () => {
@@ -315,7 +328,9 @@ describe("two pull --update-lock at once", () => {
     // Hold the lock file so that every process has read the lock and placed its schema before any may write.
     const release = acquireLock(project.paths.lockFile);
     const before = lockText();
-    const children = releases.map((r) => spawnCli(["pull", "--project", project.root, "--release", r, "--from", drafts, "--update-lock"]));
+    const children = releases.map((r) =>
+      spawnCli(["pull", "--project", project.root, "--release", r, "--from", drafts, "--update-lock"]),
+    );
     const done = children.map(
       (child) =>
         new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -324,7 +339,12 @@ describe("two pull --update-lock at once", () => {
           child.on("close", (code) => resolve({ code, out }));
         }),
     );
-    const recorded = children.map((child) => new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("recorded") && resolve())));
+    const recorded = children.map(
+      (child) =>
+        new Promise<void>((resolve) =>
+          child.stdout.on("data", (d: Buffer) => d.toString().includes("recorded") && resolve()),
+        ),
+    );
     await Promise.all(recorded);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(lockText()).toBe(before);
@@ -335,7 +355,14 @@ describe("two pull --update-lock at once", () => {
 });
 
 describe("pinned examples", () => {
-  const pin = (hash: string) => project.setLock({ [V]: { url: `${base}/good/${V}/schema.json`, sha256: sha256(GOOD), examples: { "CallToolResult/one.json": hash } } });
+  const pin = (hash: string) =>
+    project.setLock({
+      [V]: {
+        url: `${base}/good/${V}/schema.json`,
+        sha256: sha256(GOOD),
+        examples: { "CallToolResult/one.json": hash },
+      },
+    });
 
   it("are fetched beside the schema from the lock's URLs, verified, and not fetched again", async () => {
     pin(sha256(GOOD));

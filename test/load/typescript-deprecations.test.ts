@@ -53,12 +53,19 @@ describe("deprecations from the pinned schema.ts", () => {
   });
 
   it("lands in the model with the pin as its source, and deprecates the definition", () => {
-    const doc = JSON.parse(readFileSync(new URL("../fixtures/diff/base.json", import.meta.url), "utf8")) as { definitions: Record<string, unknown> };
+    const doc = JSON.parse(readFileSync(new URL("../fixtures/diff/base.json", import.meta.url), "utf8")) as {
+      definitions: Record<string, unknown>;
+    };
     doc.definitions["Legacy"] = { type: "object", properties: { name: { type: "string" } } };
     const schema = normalise("base.json", doc, "0".repeat(64));
     const pin = "https://example.invalid/schema.ts";
-    const model = buildModel("2099-01-01", schema, loadFacts(PACKAGE_FACTS), { deprecations: [{ kind: "definition", name: "Legacy" }], source: pin });
+    const model = buildModel("2099-01-01", schema, loadFacts(PACKAGE_FACTS), {
+      deprecations: [{ kind: "definition", name: "Legacy" }],
+      source: pin,
+    });
     expect(model.definitions.get("Legacy")!.deprecated).toBe(true);
-    expect(model.deprecations.filter((d) => d.source === pin)).toEqual([{ kind: "definition", name: "Legacy", values: null, source: pin }]);
+    expect(model.deprecations.filter((d) => d.source === pin)).toEqual([
+      { kind: "definition", name: "Legacy", values: null, source: pin },
+    ]);
   });
 });

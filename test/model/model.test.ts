@@ -30,7 +30,8 @@ function method(m: ProtocolModel, name: string): MethodModel {
   return found;
 }
 
-const count = (m: ProtocolModel, kind: string, direction: string) => m.methods.filter((x) => x.kind === kind && x.directions.includes(direction as never)).length;
+const count = (m: ProtocolModel, kind: string, direction: string) =>
+  m.methods.filter((x) => x.kind === kind && x.directions.includes(direction as never)).length;
 
 // c→s requests / s→c requests (input requests for the modern release) / c→s notifications /
 // s→c notifications / distinct methods, definitions, era: from the spec releases themselves.
@@ -52,7 +53,8 @@ describe("the lock", () => {
 describe.each(EXPECTED)("model of $version", ({ version, counts, definitions, era }) => {
   it("has the release's method counts per direction, definitions and era", () => {
     const m = model(version);
-    const serverToClient = era === "modern" ? count(m, "input", "server-to-client") : count(m, "request", "server-to-client");
+    const serverToClient =
+      era === "modern" ? count(m, "input", "server-to-client") : count(m, "request", "server-to-client");
     expect([
       count(m, "request", "client-to-server"),
       serverToClient,
@@ -84,7 +86,11 @@ describe.each(EXPECTED)("model of $version", ({ version, counts, definitions, er
       expect(method(m, "resources/subscribe").results).toEqual(["EmptyResult"]);
       expect(method(m, "resources/unsubscribe").results).toEqual(["EmptyResult"]);
       expect(method(m, "logging/setLevel").results).toEqual(["EmptyResult"]);
-      expect(method(m, "roots/list")).toMatchObject({ kind: "request", directions: ["server-to-client"], results: ["ListRootsResult"] });
+      expect(method(m, "roots/list")).toMatchObject({
+        kind: "request",
+        directions: ["server-to-client"],
+        results: ["ListRootsResult"],
+      });
       expect(method(m, "sampling/createMessage").results[0]).toBe("CreateMessageResult");
       expect(method(m, "notifications/initialized").directions).toEqual(["client-to-server"]);
     }
@@ -124,20 +130,23 @@ describe("release-specific pairings", () => {
     expect(method(m, "tools/call").deprecated).toBe(false);
   });
 
-  it.each(EXPECTED.map((e) => e.version))("%s: the input_required result and its members come from the schema, null where the release has none", (version) => {
-    const want =
-      version === "2026-07-28"
-        ? {
-            definition: "InputRequiredResult",
-            resultType: "input_required",
-            requests: "inputRequests",
-            responses: "inputResponses",
-            state: "requestState",
-            methods: ["prompts/get", "resources/read", "tools/call"],
-          }
-        : null;
-    expect(model(version).inputRequired).toEqual(want);
-  });
+  it.each(EXPECTED.map((e) => e.version))(
+    "%s: the input_required result and its members come from the schema, null where the release has none",
+    (version) => {
+      const want =
+        version === "2026-07-28"
+          ? {
+              definition: "InputRequiredResult",
+              resultType: "input_required",
+              requests: "inputRequests",
+              responses: "inputResponses",
+              state: "requestState",
+              methods: ["prompts/get", "resources/read", "tools/call"],
+            }
+          : null;
+      expect(model(version).inputRequired).toEqual(want);
+    },
+  );
 
   it("2025-11-25: task-augmentable requests may answer CreateTaskResult", () => {
     const m = model("2025-11-25");
@@ -145,12 +154,19 @@ describe("release-specific pairings", () => {
     expect(method(m, "sampling/createMessage").results).toEqual(["CreateMessageResult", "CreateTaskResult"]);
     expect(method(m, "elicitation/create").results).toEqual(["ElicitResult", "CreateTaskResult"]);
     expect(method(m, "tools/list").results).toEqual(["ListToolsResult"]);
-    expect(method(m, "tasks/get")).toMatchObject({ directions: ["client-to-server", "server-to-client"], results: ["GetTaskResult"] });
+    expect(method(m, "tasks/get")).toMatchObject({
+      directions: ["client-to-server", "server-to-client"],
+      results: ["GetTaskResult"],
+    });
   });
 
   it("2025-06-18 added elicitation/create as a server→client request", () => {
     expect(model("2025-03-26").methods.some((x) => x.name === "elicitation/create")).toBe(false);
-    expect(method(model("2025-06-18"), "elicitation/create")).toMatchObject({ kind: "request", directions: ["server-to-client"], results: ["ElicitResult"] });
+    expect(method(model("2025-06-18"), "elicitation/create")).toMatchObject({
+      kind: "request",
+      directions: ["server-to-client"],
+      results: ["ElicitResult"],
+    });
   });
 
   it("older releases leave the JSON-RPC envelope out of message definitions, newer ones spell it out", () => {
@@ -193,7 +209,9 @@ describe("release-specific pairings", () => {
       expect(of("2026-07-28")).toContain(d);
     }
     expect(of("2025-11-25")).toEqual([]);
-    const includeContext = model("2026-07-28").deprecations.find((d) => d.name === "CreateMessageRequestParams.includeContext")!;
+    const includeContext = model("2026-07-28").deprecations.find(
+      (d) => d.name === "CreateMessageRequestParams.includeContext",
+    )!;
     expect(includeContext.values).toEqual(["thisServer", "allServers"]);
     expect(includeContext.source).toMatch(/\/schema\/2026-07-28\/schema\.ts$/);
   });
@@ -201,7 +219,10 @@ describe("release-specific pairings", () => {
   it("names -32002's replacement, each meta key's definition per scope, and the schema page", () => {
     expect(model("2025-11-25").errorCodes.find((e) => e.code === -32002)!.replacedBy?.code).toBe(-32602);
     const subscription = model("2026-07-28").metaKeys.find((k) => k.key === "io.modelcontextprotocol/subscriptionId")!;
-    expect(subscription.definitionIn).toEqual({ notification: "NotificationMetaObject", result: "SubscriptionsListenResultMetaObject" });
+    expect(subscription.definitionIn).toEqual({
+      notification: "NotificationMetaObject",
+      result: "SubscriptionsListenResultMetaObject",
+    });
     expect(model("2026-07-28").schemaPage).toBe("https://modelcontextprotocol.io/specification/2026-07-28/schema");
     expect(model("2024-11-05").schemaPage).toBeNull();
   });
@@ -210,12 +231,21 @@ describe("release-specific pairings", () => {
     ["2024-11-05", ["initialize"]],
     ["2025-11-25", ["initialize"]],
     ["2026-07-28", []],
-  ])("%s: the requests a cancellation must not name are %j (schema/facts.json, kept where the release has them)", (version, notCancellable) => {
-    expect(model(version).dispatch.cancel?.notCancellable).toEqual(notCancellable);
-  });
+  ])(
+    "%s: the requests a cancellation must not name are %j (schema/facts.json, kept where the release has them)",
+    (version, notCancellable) => {
+      expect(model(version).dispatch.cancel?.notCancellable).toEqual(notCancellable);
+    },
+  );
 
   it("names the response envelopes and whether an error may omit its id", () => {
-    expect(model("2025-06-18").envelope).toEqual({ resultResponse: "JSONRPCResponse", errorResponse: "JSONRPCError", errorIdOptional: false, batches: false, batchMembers: [] });
+    expect(model("2025-06-18").envelope).toEqual({
+      resultResponse: "JSONRPCResponse",
+      errorResponse: "JSONRPCError",
+      errorIdOptional: false,
+      batches: false,
+      batchMembers: [],
+    });
     expect(model("2025-11-25").envelope).toEqual({
       resultResponse: "JSONRPCResultResponse",
       errorResponse: "JSONRPCErrorResponse",
@@ -235,7 +265,9 @@ describe("release-specific pairings", () => {
   ])("%s: batches is %s, read from the message union's array members", (version, batches) => {
     expect(model(version).envelope.batches).toBe(batches);
     // The union's array members as it writes them (inline in 2025-03-26), for the diff to point at.
-    expect(model(version).envelope.batchMembers.map((m) => m.pointer)).toEqual(batches ? ["/definitions/JSONRPCMessage/anyOf/2", "/definitions/JSONRPCMessage/anyOf/5"] : []);
+    expect(model(version).envelope.batchMembers.map((m) => m.pointer)).toEqual(
+      batches ? ["/definitions/JSONRPCMessage/anyOf/2", "/definitions/JSONRPCMessage/anyOf/5"] : [],
+    );
     // Where batches exist, initialize must never be part of one (the 2025-03-26 lifecycle page, schema/facts.json).
     expect(model(version).dispatch.batch).toEqual(batches ? { notBatchable: ["initialize"] } : null);
   });
@@ -244,8 +276,15 @@ describe("release-specific pairings", () => {
     const base = model("2025-06-18").schema;
     const definitions = new Map(base.definitions);
     const message = definitions.get("JSONRPCMessage")!;
-    definitions.set("Several", { pointer: "/definitions/Several", type: ["array"], items: { pointer: "/definitions/Several/items", ref: "JSONRPCRequest" } });
-    definitions.set("JSONRPCMessage", { ...message, anyOf: [...message.anyOf!, { pointer: "/definitions/JSONRPCMessage/anyOf/4", ref: "Several" }] });
+    definitions.set("Several", {
+      pointer: "/definitions/Several",
+      type: ["array"],
+      items: { pointer: "/definitions/Several/items", ref: "JSONRPCRequest" },
+    });
+    definitions.set("JSONRPCMessage", {
+      ...message,
+      anyOf: [...message.anyOf!, { pointer: "/definitions/JSONRPCMessage/anyOf/4", ref: "Several" }],
+    });
     expect(buildModel("2025-06-18", { ...base, definitions }, facts).envelope.batches).toBe(true);
   });
 });
@@ -254,10 +293,19 @@ describe("open enums (facts.openEnums)", () => {
   it("2026-07-28: ResultType lists its known values, every result's resultType names it, the schema keeps a plain string", () => {
     const m = model("2026-07-28");
     expect(m.definitions.get("ResultType")!.schema.known).toEqual(["complete", "input_required"]);
-    const resultType = (name: string) => m.definitions.get(name)!.schema.properties!.find((p) => p.name === "resultType")!.schema;
-    expect([resultType("Result").ref, resultType("CallToolResult").ref, resultType("InputRequiredResult").const]).toEqual(["ResultType", "ResultType", "input_required"]);
+    const resultType = (name: string) =>
+      m.definitions.get(name)!.schema.properties!.find((p) => p.name === "resultType")!.schema;
+    expect([
+      resultType("Result").ref,
+      resultType("CallToolResult").ref,
+      resultType("InputRequiredResult").const,
+    ]).toEqual(["ResultType", "ResultType", "input_required"]);
     expect(m.schema.definitions.get("ResultType")!.known).toBeUndefined();
-    expect(m.dispatch.resultTypeDefault).toEqual({ property: "resultType", value: "complete", definition: "ResultType" });
+    expect(m.dispatch.resultTypeDefault).toEqual({
+      property: "resultType",
+      value: "complete",
+      definition: "ResultType",
+    });
   });
 });
 
@@ -265,8 +313,14 @@ describe("HTTP header names per release", () => {
   it.each([
     ["2024-11-05", {}],
     ["2025-03-26", { lastEventId: "Last-Event-ID", sessionId: "Mcp-Session-Id" }],
-    ["2025-06-18", { lastEventId: "Last-Event-ID", protocolVersion: "MCP-Protocol-Version", sessionId: "Mcp-Session-Id" }],
-    ["2025-11-25", { lastEventId: "Last-Event-ID", protocolVersion: "MCP-Protocol-Version", sessionId: "Mcp-Session-Id" }],
+    [
+      "2025-06-18",
+      { lastEventId: "Last-Event-ID", protocolVersion: "MCP-Protocol-Version", sessionId: "Mcp-Session-Id" },
+    ],
+    [
+      "2025-11-25",
+      { lastEventId: "Last-Event-ID", protocolVersion: "MCP-Protocol-Version", sessionId: "Mcp-Session-Id" },
+    ],
     ["2026-07-28", { method: "Mcp-Method", name: "Mcp-Name", protocolVersion: "MCP-Protocol-Version" }],
   ])("%s: %j, each with its spec page", (version, want) => {
     const headers = model(version).httpHeaders;
@@ -281,7 +335,9 @@ describe("type corrections (facts.typeCorrections)", () => {
     (version) => {
       const m = model(version);
       const kinds = (definitions: ProtocolModel["schema"]["definitions"]) =>
-        JSON.stringify(definitions.get("ElicitResult")!.properties!.find((p) => p.name === "content")!.schema.additionalProperties);
+        JSON.stringify(
+          definitions.get("ElicitResult")!.properties!.find((p) => p.name === "content")!.schema.additionalProperties,
+        );
       expect(kinds(m.validated.definitions)).toContain('["boolean","number","string"]');
       expect(JSON.stringify(m.definitions.get("ElicitResult")!.schema)).toContain('["boolean","number","string"]');
       expect(kinds(m.schema.definitions)).toContain('"integer"');
@@ -310,23 +366,32 @@ describe("type corrections (facts.typeCorrections)", () => {
 });
 
 describe("open objects (facts.openObjects)", () => {
-  it.each(EXPECTED.map((e) => e.version))("%s: Tool.inputSchema is open in the types, and outputSchema where the release has it; the schema keeps its own", (version) => {
-    const m = model(version);
-    const open = (definition: ReturnType<typeof model>["schema"]["definitions"]) => (key: string) =>
-      definition.get("Tool")!.properties!.find((p) => p.name === key)?.schema.additionalProperties !== undefined;
-    const types = new Map([...m.definitions].map(([name, d]) => [name, d.schema]));
-    const hasOutput = m.definitions.get("Tool")!.schema.properties!.some((p) => p.name === "outputSchema");
-    expect([open(types)("inputSchema"), open(types)("outputSchema")]).toEqual([true, hasOutput]);
-    expect(open(m.schema.definitions)("inputSchema")).toBe(version === "2026-07-28");
-  });
+  it.each(EXPECTED.map((e) => e.version))(
+    "%s: Tool.inputSchema is open in the types, and outputSchema where the release has it; the schema keeps its own",
+    (version) => {
+      const m = model(version);
+      const open = (definition: ReturnType<typeof model>["schema"]["definitions"]) => (key: string) =>
+        definition.get("Tool")!.properties!.find((p) => p.name === key)?.schema.additionalProperties !== undefined;
+      const types = new Map([...m.definitions].map(([name, d]) => [name, d.schema]));
+      const hasOutput = m.definitions.get("Tool")!.schema.properties!.some((p) => p.name === "outputSchema");
+      expect([open(types)("inputSchema"), open(types)("outputSchema")]).toEqual([true, hasOutput]);
+      expect(open(m.schema.definitions)("inputSchema")).toBe(version === "2026-07-28");
+    },
+  );
 
-  it.each(["annotations", "nope"])("Tool.%s in the facts, a reference or no property, leaves the definition as it is", (key) => {
-    const file = join(REAL_SCHEMA_DIR, "2025-11-25", "schema.json");
-    const only = { ...facts, openObjects: [{ versions: "*" as const, properties: [`Tool.${key}`], source: "test" }] };
-    const built = buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), only);
-    const properties = (m: ProtocolModel) => m.definitions.get("Tool")!.schema.properties!.filter((p) => p.name !== "inputSchema" && p.name !== "outputSchema");
-    expect(properties(built)).toEqual(properties(model("2025-11-25")));
-  });
+  it.each(["annotations", "nope"])(
+    "Tool.%s in the facts, a reference or no property, leaves the definition as it is",
+    (key) => {
+      const file = join(REAL_SCHEMA_DIR, "2025-11-25", "schema.json");
+      const only = { ...facts, openObjects: [{ versions: "*" as const, properties: [`Tool.${key}`], source: "test" }] };
+      const built = buildModel("2025-11-25", loadSchema(file, lock.versions.get("2025-11-25")!.sha256), only);
+      const properties = (m: ProtocolModel) =>
+        m.definitions
+          .get("Tool")!
+          .schema.properties!.filter((p) => p.name !== "inputSchema" && p.name !== "outputSchema");
+      expect(properties(built)).toEqual(properties(model("2025-11-25")));
+    },
+  );
 });
 
 describe("error codes", () => {
@@ -362,13 +427,16 @@ describe("error codes", () => {
     expect(modern.get(-32020)?.name).toBe("HeaderMismatch");
     expect(modern.get(-32021)?.name).toBe("MissingRequiredClientCapability");
     expect(modern.get(-32022)?.name).toBe("UnsupportedProtocolVersion");
-    for (const v of LEGACY) for (const code of [-32020, -32021, -32022]) expect(codes(v).has(code), `${v} ${code}`).toBe(false);
+    for (const v of LEGACY)
+      for (const code of [-32020, -32021, -32022]) expect(codes(v).has(code), `${v} ${code}`).toBe(false);
     expect(model("2026-07-28").modernSignalCodes).toEqual([-32020, -32021, -32022]);
   });
 
   it("the reserved ranges come with every release", () => {
     const ranges = model("2025-06-18").errorRanges;
-    expect(ranges).toContainEqual(expect.objectContaining({ name: "legacy", from: -32019, to: -32000, allocate: false }));
+    expect(ranges).toContainEqual(
+      expect.objectContaining({ name: "legacy", from: -32019, to: -32000, allocate: false }),
+    );
     expect(ranges).toContainEqual(expect.objectContaining({ name: "mcp", from: -32099, to: -32020, allocate: true }));
   });
 });
@@ -376,8 +444,14 @@ describe("error codes", () => {
 describe("reserved _meta keys", () => {
   it("2026-07-28 names the modern keys and says where each is required", () => {
     const keys = new Map(model("2026-07-28").metaKeys.map((k) => [k.name, k]));
-    expect(keys.get("protocolVersion")).toMatchObject({ key: "io.modelcontextprotocol/protocolVersion", requiredIn: ["request"] });
-    expect(keys.get("clientCapabilities")).toMatchObject({ key: "io.modelcontextprotocol/clientCapabilities", requiredIn: ["request"] });
+    expect(keys.get("protocolVersion")).toMatchObject({
+      key: "io.modelcontextprotocol/protocolVersion",
+      requiredIn: ["request"],
+    });
+    expect(keys.get("clientCapabilities")).toMatchObject({
+      key: "io.modelcontextprotocol/clientCapabilities",
+      requiredIn: ["request"],
+    });
     expect(keys.get("clientInfo")).toMatchObject({ key: "io.modelcontextprotocol/clientInfo", requiredIn: [] });
     expect(keys.get("serverInfo")?.scopes).toEqual(["result"]);
     expect(keys.get("progressToken")).toMatchObject({ key: "progressToken", scopes: ["request"], requiredIn: [] });
@@ -385,7 +459,9 @@ describe("reserved _meta keys", () => {
   });
 
   it.each(LEGACY)("%s has only progressToken, optional", (v) => {
-    expect(model(v).metaKeys).toEqual([expect.objectContaining({ name: "progressToken", key: "progressToken", requiredIn: [] })]);
+    expect(model(v).metaKeys).toEqual([
+      expect.objectContaining({ name: "progressToken", key: "progressToken", requiredIn: [] }),
+    ]);
   });
 });
 
@@ -406,7 +482,10 @@ describe("era detection on a release nobody has heard of", () => {
     expect(m.era).toBe("modern");
     expect(m.errorCodes.map((e) => e.code)).toContain(-32022);
     expect(m.errorCodes.map((e) => e.code)).not.toContain(-32002);
-    expect(m.methods.find((x) => x.name === "elicitation/create")).toMatchObject({ kind: "input", results: ["ElicitResult"] });
+    expect(m.methods.find((x) => x.name === "elicitation/create")).toMatchObject({
+      kind: "input",
+      results: ["ElicitResult"],
+    });
     expect(m.methods.find((x) => x.name === "tools/call")?.results).toEqual(["CallToolResult", "InputRequiredResult"]);
     expect(m.metaKeys.find((k) => k.name === "protocolVersion")?.requiredIn).toEqual(["request"]);
   });
@@ -434,7 +513,9 @@ describe("era detection on a release nobody has heard of", () => {
       '"other": { "type": "string" }\n      },\n      "required": ["_meta", "name"]',
     );
     expect(text).not.toBe(readFileSync(join(FIXTURES, "modern-minimal.json"), "utf8"));
-    expect(() => synthetic(text)).toThrow(/#\/\$defs\/InputRequiredResult: expected one string member the params of tools\/call declare too \(found 0\)/);
+    expect(() => synthetic(text)).toThrow(
+      /#\/\$defs\/InputRequiredResult: expected one string member the params of tools\/call declare too \(found 0\)/,
+    );
   });
 
   it("initialize present ⇒ legacy, whatever the date", () => {

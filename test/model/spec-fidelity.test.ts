@@ -15,10 +15,9 @@ import { compareWithSpec, type Comparison, type Mismatch } from "../support/spec
  */
 const lock = readLock([join(PACKAGE_ROOT, "schema", "lock.json")]);
 const facts = loadFacts(join(PACKAGE_ROOT, "schema", "facts.json"));
-const allowed = JSON.parse(readFileSync(join(PACKAGE_ROOT, "test", "fixtures", "fidelity", "allowed.json"), "utf8")) as Record<
-  string,
-  { closedSubtypes: string[]; objectSpelling: string[] }
->;
+const allowed = JSON.parse(
+  readFileSync(join(PACKAGE_ROOT, "test", "fixtures", "fidelity", "allowed.json"), "utf8"),
+) as Record<string, { closedSubtypes: string[]; objectSpelling: string[] }>;
 
 interface Source {
   readonly file: string;
@@ -29,7 +28,12 @@ interface Source {
 function specSource(version: string): Source | string {
   const pin = lock.versions.get(version)?.typescript;
   if (pin === undefined) return "the lock pins no schema.ts";
-  const candidates: Source[] = [{ file: join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen", version, "schema.ts"), label: "the cache's " + version + "/schema.ts" }];
+  const candidates: Source[] = [
+    {
+      file: join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen", version, "schema.ts"),
+      label: "the cache's " + version + "/schema.ts",
+    },
+  ];
   const dir = process.env["MCP_SCHEMA_DIR"];
   if (dir !== undefined) candidates.push({ file: join(dir, version, "schema.ts"), label: "$MCP_SCHEMA_DIR" });
   for (const c of candidates) {
@@ -38,9 +42,12 @@ function specSource(version: string): Source | string {
     return c;
   }
   const standIn = pin.standIn;
-  if (standIn === undefined) return "not pulled (no network when the schema was placed) and no registry package carries it";
+  if (standIn === undefined)
+    return "not pulled (no network when the schema was placed) and no registry package carries it";
   const file = join(PACKAGE_ROOT, "node_modules", standIn.package, standIn.path);
-  expect(existsSync(file), `${standIn.package}@${standIn.version} is a devDependency and ships ${standIn.path}`).toBe(true);
+  expect(existsSync(file), `${standIn.package}@${standIn.version} is a devDependency and ships ${standIn.path}`).toBe(
+    true,
+  );
   expect(sha256(readFileSync(file)), `${file} against the lock's stand-in`).toBe(standIn.sha256);
   return { file, label: `${standIn.package}@${standIn.version} ${standIn.path}` };
 }
@@ -52,9 +59,14 @@ function kindOf(version: string, m: Mismatch): Kind | undefined {
   const list = allowed[version];
   const closed = /Index signature for type 'string' is missing in type '(\w+)'/.exec(m.reason)?.[1];
   if (closed !== undefined && list?.closedSubtypes.includes(closed)) return "closed-subtype";
-  if (closed === undefined && m.reason.includes("missing in type '{}'") && list?.objectSpelling.includes(m.name)) return "object-spelling";
-  const era = /export const ERA = "(legacy|modern)"/.exec(readFileSync(join(PACKAGE_ROOT, "generated", version, "index.ts"), "utf8"))?.[1] as "legacy" | "modern";
-  const refined = facts.typeRefinements.some((r) => r.definition === m.name && appliesTo(r.versions, version, era) && m.reason.includes(JSON.stringify(r.const)));
+  if (closed === undefined && m.reason.includes("missing in type '{}'") && list?.objectSpelling.includes(m.name))
+    return "object-spelling";
+  const era = /export const ERA = "(legacy|modern)"/.exec(
+    readFileSync(join(PACKAGE_ROOT, "generated", version, "index.ts"), "utf8"),
+  )?.[1] as "legacy" | "modern";
+  const refined = facts.typeRefinements.some(
+    (r) => r.definition === m.name && appliesTo(r.versions, version, era) && m.reason.includes(JSON.stringify(r.const)),
+  );
   return refined && m.direction === "spec-to-generated" ? "refinement" : undefined;
 }
 
@@ -74,11 +86,17 @@ describe("generated types against the spec's schema.ts", () => {
       continue;
     }
     it(`${version} (${source.label}): same names, and every difference is an allowed kind for an allowed name`, () => {
-      const result: Comparison = compareWithSpec(source.file, join(PACKAGE_ROOT, "generated", version, "types.ts"), join(PACKAGE_ROOT, "test", ".tmp", `fidelity-${version}`));
+      const result: Comparison = compareWithSpec(
+        source.file,
+        join(PACKAGE_ROOT, "generated", version, "types.ts"),
+        join(PACKAGE_ROOT, "test", ".tmp", `fidelity-${version}`),
+      );
       expect(result.compared.length).toBeGreaterThan(70);
       expect(result.generatedOnly).toEqual([]);
       expect(result.specOnly).toEqual([]);
-      const unexplained = result.mismatches.filter((m) => kindOf(version, m) === undefined).map((m) => `${m.name} (${m.direction}): ${m.reason}`);
+      const unexplained = result.mismatches
+        .filter((m) => kindOf(version, m) === undefined)
+        .map((m) => `${m.name} (${m.direction}): ${m.reason}`);
       expect(unexplained).toEqual([]);
       // An allowance nothing needs any more is stale: drop it from the fixture.
       const used = new Set(result.mismatches.map((m) => /missing in type '(\w+)'/.exec(m.reason)?.[1] ?? m.name));
@@ -91,7 +109,11 @@ describe("generated types against the spec's schema.ts", () => {
 describe("the comparison itself", () => {
   it("finds a difference of each kind, and one of no allowed kind, in a synthetic pair", () => {
     const dir = join(PACKAGE_ROOT, "test", "fixtures", "fidelity");
-    const result = compareWithSpec(join(dir, "spec-sample.ts"), join(dir, "generated-sample.ts"), join(PACKAGE_ROOT, "test", ".tmp", "fidelity-sample"));
+    const result = compareWithSpec(
+      join(dir, "spec-sample.ts"),
+      join(dir, "generated-sample.ts"),
+      join(PACKAGE_ROOT, "test", ".tmp", "fidelity-sample"),
+    );
     const found = result.mismatches.map((m) => `${m.name} ${m.direction}: ${m.reason}`);
     expect(found).toEqual([
       "JSONValue spec-to-generated: Type 'null' is not assignable to type 'JSONValue'.",

@@ -1,5 +1,15 @@
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,7 +55,10 @@ const withUserFile = (tree: Tree): Tree => ({ ...tree, [USER_FILE.path]: sha256(
 /** Files as generate writes them: a root stamp lists them, so a later write may replace them. */
 function stamped(files: Record<string, string>): Map<string, string> {
   const hashes = Object.fromEntries(Object.entries(files).map(([path, content]) => [path, sha256(content)]));
-  return new Map([...Object.entries(files), [".bindgen-stamp", JSON.stringify({ input: "test", versions: [], files: hashes })]]);
+  return new Map([
+    ...Object.entries(files),
+    [".bindgen-stamp", JSON.stringify({ input: "test", versions: [], files: hashes })],
+  ]);
 }
 
 function leftovers(target: string): string[] {
@@ -66,17 +79,30 @@ describe("writeTree", () => {
     const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-write-"));
     try {
       const target = join(root, "generated");
-      writeTree(target, stamped({ "a/same.ts": "same\n", "a/changed.ts": "old\n", "gone.ts": "x", "linked.ts": "elsewhere\n" }));
+      writeTree(
+        target,
+        stamped({ "a/same.ts": "same\n", "a/changed.ts": "old\n", "gone.ts": "x", "linked.ts": "elsewhere\n" }),
+      );
       writeFileSync(join(root, "elsewhere.ts"), "elsewhere\n");
       rmSync(join(target, "linked.ts"));
       symlinkSync(join(root, "elsewhere.ts"), join(target, "linked.ts"));
       writeFileSync(join(target, "a/mine.ts"), "mine\n");
-      const kept = writeTree(target, stamped({ "a/same.ts": "same\n", "a/changed.ts": "new\n", "linked.ts": "elsewhere\n", "added.ts": "same\n" }));
+      const kept = writeTree(
+        target,
+        stamped({ "a/same.ts": "same\n", "a/changed.ts": "new\n", "linked.ts": "elsewhere\n", "added.ts": "same\n" }),
+      );
       // A file no stamp lists is moved into the new tree, not dropped with the old one.
       expect(kept).toEqual([{ path: "a/mine.ts", folder: false }]);
-      const expected: Record<string, string> = { "a/same.ts": "same\n", "a/changed.ts": "new\n", "linked.ts": "elsewhere\n", "added.ts": "same\n", "a/mine.ts": "mine\n" };
+      const expected: Record<string, string> = {
+        "a/same.ts": "same\n",
+        "a/changed.ts": "new\n",
+        "linked.ts": "elsewhere\n",
+        "added.ts": "same\n",
+        "a/mine.ts": "mine\n",
+      };
       expect(Object.keys(snapshotTree(target)!).sort()).toEqual([...Object.keys(expected), ".bindgen-stamp"].sort());
-      for (const [path, content] of Object.entries(expected)) expect(readFileSync(join(target, path), "utf8")).toBe(content);
+      for (const [path, content] of Object.entries(expected))
+        expect(readFileSync(join(target, path), "utf8")).toBe(content);
       // A symlink the user left in the tree is replaced by a file, even when it reads the same.
       expect(lstatSync(join(target, "linked.ts")).isFile()).toBe(true);
       expect(leftovers(target)).toEqual([]);
@@ -115,7 +141,9 @@ describe("recoverTree after a kill between the swap and the carry-over", () => {
       const retired = join(root, ".generated.old");
       writeTree(target, stamped({ [USER_FILE.path]: "generated\n" }));
       plantMarkerTree(retired, USER_FILE);
-      expect(() => recoverTree(target)).toThrow(`${join(retired, USER_FILE.path)}: expected nothing at the same place in ${target}`);
+      expect(() => recoverTree(target)).toThrow(
+        `${join(retired, USER_FILE.path)}: expected nothing at the same place in ${target}`,
+      );
       expect(readFileSync(join(retired, USER_FILE.path), "utf8")).toBe(USER_FILE.content);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -135,7 +163,12 @@ describe("the output lock", () => {
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(join(dirname(target), ".generated.lock"), String(holder.pid));
       expect(() => acquireLock(target, 300)).toThrow(
-        new BindgenError(join(dirname(target), ".generated.lock"), "", `no other mcp-bindgen writing ${target}`, `pid ${holder.pid} holds the lock; waited 0.3s`),
+        new BindgenError(
+          join(dirname(target), ".generated.lock"),
+          "",
+          `no other mcp-bindgen writing ${target}`,
+          `pid ${holder.pid} holds the lock; waited 0.3s`,
+        ),
       );
     } finally {
       holder.kill("SIGKILL");
@@ -157,11 +190,15 @@ describe("writeTree killed while writing", () => {
   it("leaves the old or the new tree, never a mix, and the next writer recovers", async () => {
     const target = project.paths.outDir;
     const child = (tag: string) =>
-      spawn(process.execPath, ["--import", "tsx", join(PACKAGE_ROOT, "test/support/write-tree-child.ts"), target, "500", tag], {
-        cwd: PACKAGE_ROOT,
-        env: childEnv(),
-        stdio: ["ignore", "pipe", "inherit"],
-      });
+      spawn(
+        process.execPath,
+        ["--import", "tsx", join(PACKAGE_ROOT, "test/support/write-tree-child.ts"), target, "500", tag],
+        {
+          cwd: PACKAGE_ROOT,
+          env: childEnv(),
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
     const run = (tag: string) =>
       new Promise<number>((resolve) => {
         const c = child(tag);
@@ -271,7 +308,10 @@ describe("mcp-bindgen generate killed at random points", () => {
     const target = project.paths.outDir;
     rmSync(target, { recursive: true, force: true });
     plantMarkerTree(target, USER_FILE);
-    const [a, b] = await Promise.all([runCliAsync(["generate", "--project", project.root, "--quiet"]), runCliAsync(["generate", "--project", project.root, "--quiet"])]);
+    const [a, b] = await Promise.all([
+      runCliAsync(["generate", "--project", project.root, "--quiet"]),
+      runCliAsync(["generate", "--project", project.root, "--quiet"]),
+    ]);
     expect([a.code, a.stderr, b.code, b.stderr]).toEqual([0, "", 0, ""]);
     expect(snapshotTree(target)).toEqual(NEW);
     expect(leftovers(target)).toEqual([]);

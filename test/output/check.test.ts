@@ -37,7 +37,12 @@ describe("generate --check", () => {
 
   it("passes right after generate", async () => {
     await generate(project.paths, { releases: project.releases(), render: RENDER });
-    expect(await checkTree(project.paths, { releases: project.releases(), render: RENDER })).toMatchObject({ upToDate: true, stale: [], missing: [], extra: [] });
+    expect(await checkTree(project.paths, { releases: project.releases(), render: RENDER })).toMatchObject({
+      upToDate: true,
+      stale: [],
+      missing: [],
+      extra: [],
+    });
   });
 
   it("exits 1 listing stale and missing files with a unified diff, and writes nothing", () => {
@@ -64,7 +69,13 @@ describe("generate --check", () => {
 
   it("reports the same as JSON, and a following generate repairs the tree", async () => {
     const report = await checkTree(project.paths, { releases: project.releases(), render: RENDER });
-    expect(report).toMatchObject({ upToDate: false, stale: [`${LEGACY}/errors.ts`], missing: [`${MODERN}/meta.ts`], extra: [], kept: ["stray.ts"] });
+    expect(report).toMatchObject({
+      upToDate: false,
+      stale: [`${LEGACY}/errors.ts`],
+      missing: [`${MODERN}/meta.ts`],
+      extra: [],
+      kept: ["stray.ts"],
+    });
     // Extra: what the stamps list and this run would not write (generate removes it), here a release left out.
     const narrowed = await checkTree(project.paths, { releases: [MODERN], render: RENDER });
     expect(narrowed.extra).toContain(`${LEGACY}/index.ts`);

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate as generateProject } from "../../generator/api.ts";
-import { fixture, freezeGenerator, REAL_SCHEMA_DIR, runCli, snapshotTree, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import {
+  fixture,
+  freezeGenerator,
+  REAL_SCHEMA_DIR,
+  runCli,
+  snapshotTree,
+  tmpProject,
+  type TmpProject,
+} from "../support/tmp-project.ts";
 
 /**
  * The output is a function of the input's meaning only: byte-identical across runs, locales
@@ -45,7 +53,10 @@ function rng(seed: number): () => number {
 }
 
 /** The emitted modules, without the bookkeeping stamps (those record the input file's hash by design). */
-const modules = (tree: Record<string, string> | null) => Object.fromEntries(Object.entries(tree ?? {}).filter(([path]) => !path.split("/").some((part) => part.startsWith("."))));
+const modules = (tree: Record<string, string> | null) =>
+  Object.fromEntries(
+    Object.entries(tree ?? {}).filter(([path]) => !path.split("/").some((part) => part.startsWith("."))),
+  );
 
 describe("deterministic output", () => {
   const projects: TmpProject[] = [];
@@ -88,14 +99,22 @@ describe("deterministic output", () => {
 
   it("LANG, LC_ALL and TZ do not change a byte", () => {
     const p = project(INPUTS);
-    expect(generateInChild(p, { LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8", LANGUAGE: "tr", TZ: "Pacific/Kiritimati" })).toEqual(first);
+    expect(
+      generateInChild(p, { LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8", LANGUAGE: "tr", TZ: "Pacific/Kiritimati" }),
+    ).toEqual(first);
   });
 
   it("shuffled object keys (synthetic and real schemas) give the same modules", async () => {
     const next = rng(20310101);
-    const inputs = Object.fromEntries(Object.entries(INPUTS).map(([version, bytes]) => [version, Buffer.from(JSON.stringify(shuffled(JSON.parse(bytes.toString("utf8")), next)))]));
+    const inputs = Object.fromEntries(
+      Object.entries(INPUTS).map(([version, bytes]) => [
+        version,
+        Buffer.from(JSON.stringify(shuffled(JSON.parse(bytes.toString("utf8")), next))),
+      ]),
+    );
     // The shuffle really changed the files.
-    for (const version of Object.keys(INPUTS)) expect(inputs[version]!.equals(Buffer.from(JSON.stringify(JSON.parse(INPUTS[version]!.toString()))))).toBe(false);
+    for (const version of Object.keys(INPUTS))
+      expect(inputs[version]!.equals(Buffer.from(JSON.stringify(JSON.parse(INPUTS[version]!.toString()))))).toBe(false);
     const p = project(inputs);
     expect(modules(await generate(p))).toEqual(modules(first));
   });

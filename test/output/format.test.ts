@@ -15,14 +15,17 @@ let files: EmittedFile[];
 
 beforeAll(async () => {
   const env = process.env["MCP_SCHEMA_DIR"];
-  files = await render(await loadModels(checkout.project.paths, { releases: checkout.releases, ...(env ? { env } : {}) }));
+  files = await render(
+    await loadModels(checkout.project.paths, { releases: checkout.releases, ...(env ? { env } : {}) }),
+  );
 }, 120_000);
 
 describe("generated modules are prettier-formatted", () => {
   it("every module, the copied runtime included, is unchanged by prettier --parser typescript", async () => {
     expect(files.some((f) => f.path.startsWith("runtime/"))).toBe(true);
     const unformatted: string[] = [];
-    for (const f of files) if (!(await check(f.content, { ...PRETTIER_OPTIONS, parser: "typescript" }))) unformatted.push(f.path);
+    for (const f of files)
+      if (!(await check(f.content, { ...PRETTIER_OPTIONS, parser: "typescript" }))) unformatted.push(f.path);
     expect(unformatted).toEqual([]);
   });
 });

@@ -19,7 +19,8 @@ beforeEach(() => {
 afterEach(() => project.cleanup());
 
 const run = (...args: string[]) => runMain(args, project.root);
-const setOut = (out: string) => writeFileSync(join(project.root, "mcp-bindgen.config.json"), JSON.stringify({ out, releases: project.releases() }));
+const setOut = (out: string) =>
+  writeFileSync(join(project.root, "mcp-bindgen.config.json"), JSON.stringify({ out, releases: project.releases() }));
 function put(files: Record<string, string>): void {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(project.root, path)), { recursive: true });
@@ -35,11 +36,31 @@ describe("a folder that is not mcp-bindgen's is refused, with or without --force
       { "src/app/main.ts": "console.log('app');\n", "src/index.ts": "export * from './app/main.js';\n" },
       /files mcp-bindgen did not write: app\/, index\.ts/,
     ],
-    ["a folder of someone else's files", "vendor/lib", { "vendor/lib/a.js": "a\n", "vendor/lib/b/c.js": "c\n" }, /files mcp-bindgen did not write: a\.js, b\//],
-    ["a package's folder", "packages/app", { "packages/app/package.json": "{}\n" }, /the folder of a package or repository \(it holds package\.json\)/],
-    ["another project's folder", "tools", { "tools/mcp-bindgen.config.json": '{ "out": "x" }\n', "tools/x.ts": "" }, /it holds mcp-bindgen\.config\.json/],
+    [
+      "a folder of someone else's files",
+      "vendor/lib",
+      { "vendor/lib/a.js": "a\n", "vendor/lib/b/c.js": "c\n" },
+      /files mcp-bindgen did not write: a\.js, b\//,
+    ],
+    [
+      "a package's folder",
+      "packages/app",
+      { "packages/app/package.json": "{}\n" },
+      /the folder of a package or repository \(it holds package\.json\)/,
+    ],
+    [
+      "another project's folder",
+      "tools",
+      { "tools/mcp-bindgen.config.json": '{ "out": "x" }\n', "tools/x.ts": "" },
+      /it holds mcp-bindgen\.config\.json/,
+    ],
     ["a repository", "sub", { "sub/.git/HEAD": "ref: refs/heads/main\n" }, /it holds \.git/],
-    ["a file", "notes.txt", { "notes.txt": "mine\n" }, /expected a folder for the generated bindings \(it is not a folder/],
+    [
+      "a file",
+      "notes.txt",
+      { "notes.txt": "mine\n" },
+      /expected a folder for the generated bindings \(it is not a folder/,
+    ],
   ])("%s", async (_name, out, files, says) => {
     put(files);
     setOut(out);
@@ -51,7 +72,10 @@ describe("a folder that is not mcp-bindgen's is refused, with or without --force
       expect(r.stderr).toMatch(says);
       expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
     }
-    if (out !== "notes.txt") expect((await run("generate")).stderr).toMatch(/never replaces what it did not write, with or without --force: set "out" .* to a new folder/);
+    if (out !== "notes.txt")
+      expect((await run("generate")).stderr).toMatch(
+        /never replaces what it did not write, with or without --force: set "out" .* to a new folder/,
+      );
     expect(snapshotTree(project.root)).toEqual(before);
   });
 
@@ -60,7 +84,9 @@ describe("a folder that is not mcp-bindgen's is refused, with or without --force
     const before = snapshotTree(project.root);
     const r = await run("init", "--out", "src", "--force");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${join(project.root, "src")}: expected an empty folder or one an earlier "mcp-bindgen generate" wrote`);
+    expect(r.stderr).toContain(
+      `${join(project.root, "src")}: expected an empty folder or one an earlier "mcp-bindgen generate" wrote`,
+    );
     expect(snapshotTree(project.root)).toEqual(before);
   });
 
@@ -70,21 +96,24 @@ describe("a folder that is not mcp-bindgen's is refused, with or without --force
     expect((await run("generate")).stderr).toContain("f00.ts, f01.ts, f02.ts, f03.ts, f04.ts and more");
   });
 
-  it.each([".git", ".git/mcp", ".GIT/x", "."])("out %s: refused by the path alone, in the config (exit 1) and on the command line (exit 2)", async (out) => {
-    put({ ".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n" });
-    setOut("generated");
-    const before = snapshotTree(project.root);
-    setOut(out);
-    const config = await run("generate", "--force");
-    expect(config.code).toBe(1);
-    expect(config.stderr).toMatch(/#\/out: expected a folder (outside \.git|inside the project)/);
-    setOut("generated");
-    const flag = await run("generate", "--force", "--out", out);
-    expect(flag.code).toBe(2);
-    expect(flag.stderr).toMatch(/expected a folder (outside \.git|inside the project)/);
-    setOut("generated");
-    expect(snapshotTree(project.root)).toEqual(before);
-  });
+  it.each([".git", ".git/mcp", ".GIT/x", "."])(
+    "out %s: refused by the path alone, in the config (exit 1) and on the command line (exit 2)",
+    async (out) => {
+      put({ ".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n" });
+      setOut("generated");
+      const before = snapshotTree(project.root);
+      setOut(out);
+      const config = await run("generate", "--force");
+      expect(config.code).toBe(1);
+      expect(config.stderr).toMatch(/#\/out: expected a folder (outside \.git|inside the project)/);
+      setOut("generated");
+      const flag = await run("generate", "--force", "--out", out);
+      expect(flag.code).toBe(2);
+      expect(flag.stderr).toMatch(/expected a folder (outside \.git|inside the project)/);
+      setOut("generated");
+      expect(snapshotTree(project.root)).toEqual(before);
+    },
+  );
 
   it("an empty folder is taken, and is the tool's from then on", async () => {
     mkdirSync(join(project.root, "src", "mcp"), { recursive: true });
@@ -101,14 +130,17 @@ describe("a user's files inside a generated folder", () => {
     "generated/custom/empty/.keep": "",
     "generated/README": "ours\n",
   };
-  const userBytes = () => Object.fromEntries(Object.keys(USER).map((path) => [path, readFileSync(join(project.root, path), "utf8")]));
+  const userBytes = () =>
+    Object.fromEntries(Object.keys(USER).map((path) => [path, readFileSync(join(project.root, path), "utf8")]));
 
   it("are kept through a forced re-render and reported; the stamps list only what generate wrote", async () => {
     expect((await run("generate", "--quiet")).code).toBe(0);
     put(USER);
     const r = await run("generate", "--force");
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    expect(r.stdout).toContain(`kept 4 entries in ${project.paths.outDir} that mcp-bindgen did not write: ${V}/notes.md, README, custom/, package.json`);
+    expect(r.stdout).toContain(
+      `kept 4 entries in ${project.paths.outDir} that mcp-bindgen did not write: ${V}/notes.md, README, custom/, package.json`,
+    );
     expect(userBytes()).toEqual(USER);
     const report = JSON.parse((await run("generate", "--force", "--json")).stdout) as { kept: string[] };
     expect(report.kept).toEqual([`${V}/notes.md`, "README", "custom/", "package.json"]);
@@ -126,7 +158,10 @@ describe("a user's files inside a generated folder", () => {
     expect((await run("generate", "--quiet")).code).toBe(0);
     expect(Object.keys(snapshotTree(join(project.paths.outDir, W))!)).toEqual(["mine.ts"]);
     // The release back: its folder is generated around the user's file.
-    writeFileSync(join(project.root, "mcp-bindgen.config.json"), JSON.stringify({ out: "generated", releases: [V, W] }));
+    writeFileSync(
+      join(project.root, "mcp-bindgen.config.json"),
+      JSON.stringify({ out: "generated", releases: [V, W] }),
+    );
     expect((await run("generate", "--quiet")).code).toBe(0);
     expect(readFileSync(join(project.paths.outDir, W, "mine.ts"), "utf8")).toBe("mine\n");
     expect(Object.keys(snapshotTree(join(project.paths.outDir, W))!)).toContain("index.ts");
@@ -137,12 +172,19 @@ describe("a user's files inside a generated folder", () => {
     writeFileSync(join(project.root, "mcp-bindgen.config.json"), JSON.stringify({ out: "generated", releases: [V] }));
     expect((await run("generate", "--quiet")).code).toBe(0);
     put({ [`generated/${W}/index.ts`]: "my own index\n" });
-    writeFileSync(join(project.root, "mcp-bindgen.config.json"), JSON.stringify({ out: "generated", releases: [V, W] }));
+    writeFileSync(
+      join(project.root, "mcp-bindgen.config.json"),
+      JSON.stringify({ out: "generated", releases: [V, W] }),
+    );
     const before = snapshotTree(project.root);
     const r = await run("generate", "--force");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${join(project.paths.outDir, W, "index.ts")}: expected a file mcp-bindgen wrote, or nothing, where this run writes`);
-    expect(r.stderr).toContain("was not written by mcp-bindgen and this run writes there; move it elsewhere, nothing was changed");
+    expect(r.stderr).toContain(
+      `${join(project.paths.outDir, W, "index.ts")}: expected a file mcp-bindgen wrote, or nothing, where this run writes`,
+    );
+    expect(r.stderr).toContain(
+      "was not written by mcp-bindgen and this run writes there; move it elsewhere, nothing was changed",
+    );
     expect(snapshotTree(project.root)).toEqual(before);
   });
 
@@ -171,7 +213,9 @@ describe("generate --check exit codes", () => {
     rmSync(project.paths.cacheDir, { recursive: true });
     const noSchemas = await run("generate", "--check");
     expect(noSchemas.code).toBe(2);
-    expect(noSchemas.stderr).toContain(`cannot check: ${project.schemaFile(V)}: expected a cached copy verified against the lock`);
+    expect(noSchemas.stderr).toContain(
+      `cannot check: ${project.schemaFile(V)}: expected a cached copy verified against the lock`,
+    );
 
     writeFileSync(join(project.root, "mcp-bindgen.config.json"), `{ "out": "generated", "typo": 1 }`);
     const badConfig = await run("generate", "--check");

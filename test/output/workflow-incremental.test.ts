@@ -15,7 +15,8 @@ const NEW = "2026-07-28";
 
 let project: TmpProject;
 
-const generate = (options: { force?: boolean; releases?: string[] } = {}): Promise<GenerateReport> => generateProject({ cwd: project.root, ...options });
+const generate = (options: { force?: boolean; releases?: string[] } = {}): Promise<GenerateReport> =>
+  generateProject({ cwd: project.root, ...options });
 
 const statuses = (report: GenerateReport) => Object.fromEntries(report.versions.map((v) => [v.version, v.status]));
 
@@ -63,7 +64,9 @@ describe("generate, run again", () => {
     expect(plain.code).toBe(0);
     const lines = plain.stdout.trim().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(new RegExp(`^${NEW}\\s+modern\\s+\\d+ types\\s+21 methods\\s+\\d+ error codes\\s+unchanged$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^${NEW}\\s+modern\\s+\\d+ types\\s+21 methods\\s+\\d+ error codes\\s+unchanged$`),
+    );
     expect(lines[2]).toMatch(/up to date: 2 releases unchanged/);
     const quiet = await runMain(["generate", "--quiet"], project.root);
     expect(quiet).toMatchObject({ code: 0, stdout: "", stderr: "" });
@@ -88,7 +91,8 @@ describe("generate, run again", () => {
     const report = await generate();
     expect(statuses(report)).toEqual({ [NEW]: "reused", [OLD]: "generated" });
     const after = snapshotTree(project.paths.outDir)!;
-    for (const path of Object.keys(before).filter((p) => !p.endsWith(".bindgen-stamp"))) expect(after[path], path).toBe(before[path]);
+    for (const path of Object.keys(before).filter((p) => !p.endsWith(".bindgen-stamp")))
+      expect(after[path], path).toBe(before[path]);
     expect(after[join(OLD, ".bindgen-stamp")]).not.toBe(before[join(OLD, ".bindgen-stamp")]);
   });
 
@@ -96,7 +100,11 @@ describe("generate, run again", () => {
     // The project's own copy of the facts, edited; everything else as the CLI renders it.
     const facts = project.paths.factsFile;
     writeFileSync(facts, JSON.stringify(JSON.parse(readFileSync(facts, "utf8")), null, 1));
-    const withFacts = () => generateTree(project.paths, { releases: project.releases(), render: { importExtension: ".js", regenerateCommand: "npx mcp-bindgen generate" } });
+    const withFacts = () =>
+      generateTree(project.paths, {
+        releases: project.releases(),
+        render: { importExtension: ".js", regenerateCommand: "npx mcp-bindgen generate" },
+      });
     expect(statuses(await withFacts())).toEqual({ [NEW]: "generated", [OLD]: "generated" });
     expect(statuses(await withFacts())).toEqual({ [NEW]: "reused", [OLD]: "reused" });
     expect(statuses(await generate())).toEqual({ [NEW]: "generated", [OLD]: "generated" });

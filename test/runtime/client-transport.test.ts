@@ -5,7 +5,14 @@
 import { spawn } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { connect, httpTransport, stdioTransport, v2025_11_25, v2026_07_28, type HttpTransportOptions } from "../../generated/index.ts";
+import {
+  connect,
+  httpTransport,
+  stdioTransport,
+  v2025_11_25,
+  v2026_07_28,
+  type HttpTransportOptions,
+} from "../../generated/index.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 60);
 const CLIENT_INFO = { name: "test-client", version: "1.0.0" };
@@ -20,10 +27,17 @@ interface Seen {
 }
 
 /** A fake server: `answer` maps each request to a Response; every request is recorded. */
-function fakeFetch(answer: (seen: Seen, index: number) => Response | Promise<Response>): { fetch: Fetch; seen: Seen[] } {
+function fakeFetch(answer: (seen: Seen, index: number) => Response | Promise<Response>): {
+  fetch: Fetch;
+  seen: Seen[];
+} {
   const seen: Seen[] = [];
   const fetch: Fetch = async (_url, init) => {
-    const entry: Seen = { method: init.method, headers: init.headers, body: init.body === undefined ? undefined : JSON.parse(init.body) };
+    const entry: Seen = {
+      method: init.method,
+      headers: init.headers,
+      body: init.body === undefined ? undefined : JSON.parse(init.body),
+    };
     seen.push(entry);
     return answer(entry, seen.length - 1);
   };
@@ -33,10 +47,15 @@ function fakeFetch(answer: (seen: Seen, index: number) => Response | Promise<Res
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json", ...headers } });
 const sse = (body: string | Uint8Array[] | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-  new Response(typeof body === "string" || body instanceof ReadableStream ? body : new ReadableStream({ start: (c) => (body.forEach((b) => c.enqueue(b)), c.close()) }), {
-    status: 200,
-    headers: { "content-type": "text/event-stream", ...headers },
-  });
+  new Response(
+    typeof body === "string" || body instanceof ReadableStream
+      ? body
+      : new ReadableStream({ start: (c) => (body.forEach((b) => c.enqueue(b)), c.close()) }),
+    {
+      status: 200,
+      headers: { "content-type": "text/event-stream", ...headers },
+    },
+  );
 const result = (id: unknown, value: object) => ({ jsonrpc: "2.0", id, result: value });
 const DISCOVERED = {
   resultType: "complete",
@@ -46,22 +65,34 @@ const DISCOVERED = {
   ttlMs: 0,
   cacheScope: "private",
 };
-const INITIALIZED = (version: string) => ({ protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } });
+const INITIALIZED = (version: string) => ({
+  protocolVersion: version,
+  capabilities: { tools: {} },
+  serverInfo: { name: "s", version: "1" },
+});
 const RELEASES = () => [v2026_07_28.clientRelease(), v2025_11_25.clientRelease()] as const;
 
 describe("connect over HTTP: the era", () => {
   it("a stateless server: server/discover with the 2026-07-28 headers and _meta, then typed calls", async () => {
     const server = fakeFetch(({ body }) =>
-      body?.method === "server/discover" ? json(result(body.id, DISCOVERED)) : json(result(body?.id, { resultType: "complete", tools: [] })),
+      body?.method === "server/discover"
+        ? json(result(body.id, DISCOVERED))
+        : json(result(body?.id, { resultType: "complete", tools: [] })),
     );
-    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO });
+    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+    });
     expect(session.version).toBe("2026-07-28");
     if (session.version !== "2026-07-28") return;
     expect(session.server.supportedVersions).toEqual(["2026-07-28"]);
     await session.request("tools/list", {});
     const [discover, list] = server.seen;
     expect(discover?.headers).toMatchObject({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover" });
-    expect(list?.body?.params?.["_meta"]).toMatchObject({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": CLIENT_INFO });
+    expect(list?.body?.params?.["_meta"]).toMatchObject({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    });
     expect(list?.headers["Mcp-Session-Id"]).toBeUndefined();
     await session.close();
     expect(server.seen.map((s) => s.method)).toEqual(["POST", "POST"]);
@@ -72,43 +103,85 @@ describe("connect over HTTP: the era", () => {
       if (method === "GET") return new Response(null, { status: 405 });
       if (method === "DELETE") return new Response(null, { status: 200 });
       if (body?.method === "server/discover")
-        return json({ jsonrpc: "2.0", id: body.id, error: { code: -32022, message: "Unsupported", data: { supported: ["2025-11-25"], requested: "2026-07-28" } } }, 400);
-      if (body?.method === "initialize") return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
+        return json(
+          {
+            jsonrpc: "2.0",
+            id: body.id,
+            error: {
+              code: -32022,
+              message: "Unsupported",
+              data: { supported: ["2025-11-25"], requested: "2026-07-28" },
+            },
+          },
+          400,
+        );
+      if (body?.method === "initialize")
+        return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
       if (body?.id === undefined) return new Response(null, { status: 202 });
       return json(result(body.id, { tools: [] }));
     });
     const fallbacks: string[] = [];
-    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO, onFallback: (r) => fallbacks.push(r) });
+    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+      onFallback: (r) => fallbacks.push(r),
+    });
     expect(session.version).toBe("2025-11-25");
     if (session.version !== "2025-11-25") return;
     await session.request("tools/list", {});
     await session.close();
     expect(fallbacks).toEqual(["2026-07-28: the server supports 2025-11-25"]);
     const calls = server.seen.map((s) => `${s.method} ${s.body?.method ?? ""}`.trim());
-    expect(calls).toEqual(["POST server/discover", "POST initialize", "POST notifications/initialized", "GET", "POST tools/list", "DELETE"]);
+    expect(calls).toEqual([
+      "POST server/discover",
+      "POST initialize",
+      "POST notifications/initialized",
+      "GET",
+      "POST tools/list",
+      "DELETE",
+    ]);
     expect(server.seen[1]?.body?.params).toMatchObject({ protocolVersion: "2025-11-25", clientInfo: CLIENT_INFO });
-    for (const later of server.seen.slice(2)) expect(later.headers).toMatchObject({ "Mcp-Session-Id": "s-1", "MCP-Protocol-Version": "2025-11-25" });
+    for (const later of server.seen.slice(2))
+      expect(later.headers).toMatchObject({ "Mcp-Session-Id": "s-1", "MCP-Protocol-Version": "2025-11-25" });
   });
 
   it("-32022 naming our version is retried once with it (the server may have wanted a fresh choice)", async () => {
     const server = fakeFetch(({ body }, index) =>
       index === 0
-        ? json({ jsonrpc: "2.0", id: body?.id, error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"] } } }, 400)
+        ? json(
+            {
+              jsonrpc: "2.0",
+              id: body?.id,
+              error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"] } },
+            },
+            400,
+          )
         : json(result(body?.id, DISCOVERED)),
     );
-    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO });
+    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+    });
     expect(session.version).toBe("2026-07-28");
     expect(server.seen).toHaveLength(2);
   });
 
   it("any other answer to server/discover (a plain 404, -32601) means a session-era server", async () => {
-    for (const refuse of [() => new Response("Not Found", { status: 404 }), (id: unknown) => json({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } })]) {
+    for (const refuse of [
+      () => new Response("Not Found", { status: 404 }),
+      (id: unknown) => json({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } }),
+    ]) {
       const server = fakeFetch(({ method, body }) => {
         if (method !== "POST") return new Response(null, { status: 405 });
         if (body?.method === "server/discover") return refuse(body.id);
-        return body?.method === "initialize" ? json(result(body.id, INITIALIZED("2025-11-25"))) : new Response(null, { status: 202 });
+        return body?.method === "initialize"
+          ? json(result(body.id, INITIALIZED("2025-11-25")))
+          : new Response(null, { status: 202 });
       });
-      const session = await connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO });
+      const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+        releases: RELEASES(),
+        clientInfo: CLIENT_INFO,
+      });
       expect(session.version).toBe("2025-11-25");
       await session.close();
     }
@@ -116,49 +189,81 @@ describe("connect over HTTP: the era", () => {
 
   it("another modern signal (-32021) proves a stateless server: no fallback, the error is the caller's", async () => {
     const server = fakeFetch(({ body }) =>
-      json({ jsonrpc: "2.0", id: body?.id, error: { code: -32021, message: "Missing capability", data: { requiredCapabilities: { sampling: {} } } } }, 400),
+      json(
+        {
+          jsonrpc: "2.0",
+          id: body?.id,
+          error: { code: -32021, message: "Missing capability", data: { requiredCapabilities: { sampling: {} } } },
+        },
+        400,
+      ),
     );
-    const failure = await connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO }).catch((e: unknown) => e);
+    const failure = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+    }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(v2026_07_28.RpcError);
     expect((failure as v2026_07_28.RpcError).code).toBe(-32021);
     expect(server.seen).toHaveLength(1);
   });
 
   it("initialize answered with a version no release offered fails, naming it", async () => {
-    const server = fakeFetch(({ body }) => (body?.method === "initialize" ? json(result(body.id, INITIALIZED("2024-11-05"))) : new Response("no", { status: 404 })));
-    await expect(connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO })).rejects.toThrow(
-      /2024-11-05, which is not among the releases offered/,
+    const server = fakeFetch(({ body }) =>
+      body?.method === "initialize"
+        ? json(result(body.id, INITIALIZED("2024-11-05")))
+        : new Response("no", { status: 404 }),
     );
+    await expect(
+      connect(httpTransport(URL_, { fetch: server.fetch }), { releases: RELEASES(), clientInfo: CLIENT_INFO }),
+    ).rejects.toThrow(/2024-11-05, which is not among the releases offered/);
   });
 
   it("tools/call carries Mcp-Name and the Mcp-Param headers of the listed tool's x-mcp-header; a tool with invalid annotations is dropped", async () => {
     const tools = [
-      { name: "weather", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } },
+      {
+        name: "weather",
+        inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+      },
       { name: "broken", inputSchema: { type: "object", properties: { a: { type: "object", "x-mcp-header": "A" } } } },
     ];
     const server = fakeFetch(({ body }) =>
       json(
         result(
           body?.id,
-          body?.method === "server/discover" ? DISCOVERED : body?.method === "tools/list" ? { resultType: "complete", tools } : { resultType: "complete", content: [] },
+          body?.method === "server/discover"
+            ? DISCOVERED
+            : body?.method === "tools/list"
+              ? { resultType: "complete", tools }
+              : { resultType: "complete", content: [] },
         ),
       ),
     );
-    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), { releases: [v2026_07_28.clientRelease()], clientInfo: CLIENT_INFO });
+    const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+      releases: [v2026_07_28.clientRelease()],
+      clientInfo: CLIENT_INFO,
+    });
     const listed = await session.request("tools/list", {});
     expect(listed.tools.map((t) => t.name)).toEqual(["weather"]);
     await session.request("tools/call", { name: "weather", arguments: { region: "Oslo" } });
-    expect(server.seen.at(-1)?.headers).toMatchObject({ "Mcp-Method": "tools/call", "Mcp-Name": "weather", "Mcp-Param-Region": "Oslo" });
+    expect(server.seen.at(-1)?.headers).toMatchObject({
+      "Mcp-Method": "tools/call",
+      "Mcp-Name": "weather",
+      "Mcp-Param-Region": "Oslo",
+    });
   });
 });
 
 describe("SSE replies", () => {
   const encode = (text: string) => new TextEncoder().encode(text);
-  const event = (id: string | undefined, message: object) => `${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
+  const event = (id: string | undefined, message: object) =>
+    `${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
   const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } };
 
   /** A stateless session whose tools/call reply is `reply`; a GET resumes with `resumed`. */
-  async function callWith(reply: (id: number | string) => Response, resumed: (id: number | string, lastEventId: string | undefined) => Response) {
+  async function callWith(
+    reply: (id: number | string) => Response,
+    resumed: (id: number | string, lastEventId: string | undefined) => Response,
+  ) {
     let callId: number | string = 0;
     const server = fakeFetch(({ method, headers, body }) => {
       if (method === "GET") return resumed(callId, headers["Last-Event-ID"]);
@@ -182,10 +287,16 @@ describe("SSE replies", () => {
   it("a reply that ends before the response is resumed with GET and Last-Event-ID, after the server's retry delay", async () => {
     const { outcome, seen } = await callWith(
       () => sse(`retry: 1\n\n${event("e1", progress)}`),
-      (id, last) => (last === "e1" ? sse(event("e2", result(id, { resultType: "complete", content: [] }))) : new Response(null, { status: 400 })),
+      (id, last) =>
+        last === "e1"
+          ? sse(event("e2", result(id, { resultType: "complete", content: [] })))
+          : new Response(null, { status: 400 }),
     );
     expect(outcome).toMatchObject({ ok: true, value: { content: [] } });
-    expect(seen.at(-1)).toMatchObject({ method: "GET", headers: { "Last-Event-ID": "e1", Accept: "text/event-stream" } });
+    expect(seen.at(-1)).toMatchObject({
+      method: "GET",
+      headers: { "Last-Event-ID": "e1", Accept: "text/event-stream" },
+    });
   });
 
   it("a reply that ends before the response, with no event id to resume from, fails the call with a clear error", async () => {
@@ -194,7 +305,9 @@ describe("SSE replies", () => {
       () => new Response(null, { status: 405 }),
     );
     expect(outcome.ok).toBe(false);
-    expect(String((outcome as { error: unknown }).error)).toMatch(/ended before the response to request \d+ \(no event id to resume from\)/);
+    expect(String((outcome as { error: unknown }).error)).toMatch(
+      /ended before the response to request \d+ \(no event id to resume from\)/,
+    );
   });
 
   it("a stream cut anywhere ends in the response (resumed) or a clear error, never a hang", async () => {
@@ -203,11 +316,16 @@ describe("SSE replies", () => {
         let whole = "";
         const { outcome } = await callWith(
           (id) => {
-            whole = event(withIds ? "e1" : undefined, progress) + event(withIds ? "e2" : undefined, result(id, { resultType: "complete", content: [] }));
+            whole =
+              event(withIds ? "e1" : undefined, progress) +
+              event(withIds ? "e2" : undefined, result(id, { resultType: "complete", content: [] }));
             const bytes = encode(whole);
             return sse([bytes.subarray(0, cut % (bytes.length + 1))]);
           },
-          (id, last) => (last === "e1" ? sse(event("e2", result(id, { resultType: "complete", content: [] }))) : new Response(null, { status: 404 })),
+          (id, last) =>
+            last === "e1"
+              ? sse(event("e2", result(id, { resultType: "complete", content: [] })))
+              : new Response(null, { status: 404 }),
         );
         if (outcome.ok) expect(outcome.value).toMatchObject({ content: [] });
         else expect(String(outcome.error)).toMatch(/ended before the response|HTTP 404/);
@@ -218,14 +336,21 @@ describe("SSE replies", () => {
 
   it("random bytes as a reply never throw out of the transport: the call settles, with an error, within its timeout", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 6 }), fc.boolean(), async (chunks, asStream) => {
-        const { outcome } = await callWith(
-          () => (asStream ? sse(chunks) : new Response(new Blob(chunks), { status: 200, headers: { "content-type": "application/json" } })),
-          () => new Response(null, { status: 405 }),
-        );
-        expect(outcome.ok).toBe(false);
-        expect((outcome as { error: unknown }).error).toBeInstanceOf(Error);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 6 }),
+        fc.boolean(),
+        async (chunks, asStream) => {
+          const { outcome } = await callWith(
+            () =>
+              asStream
+                ? sse(chunks)
+                : new Response(new Blob(chunks), { status: 200, headers: { "content-type": "application/json" } }),
+            () => new Response(null, { status: 405 }),
+          );
+          expect(outcome.ok).toBe(false);
+          expect((outcome as { error: unknown }).error).toBeInstanceOf(Error);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -233,8 +358,12 @@ describe("SSE replies", () => {
 
 describe("stdio through a spawn function", () => {
   it("a server that exits at once fails connect with the reason, not a crash (EPIPE) or the timeout", async () => {
-    const transport = stdioTransport({ spawn: () => spawn(process.execPath, ["-e", "process.exit(3)"], { stdio: ["pipe", "pipe", "pipe"] }) });
-    await expect(connect(transport, { releases: RELEASES(), clientInfo: CLIENT_INFO, timeoutMs: 60_000 })).rejects.toThrow("the server closed its stdout");
+    const transport = stdioTransport({
+      spawn: () => spawn(process.execPath, ["-e", "process.exit(3)"], { stdio: ["pipe", "pipe", "pipe"] }),
+    });
+    await expect(
+      connect(transport, { releases: RELEASES(), clientInfo: CLIENT_INFO, timeoutMs: 60_000 }),
+    ).rejects.toThrow("the server closed its stdout");
   });
 });
 
@@ -273,12 +402,20 @@ describe("stdio over a readable/writable pair", () => {
       },
       end: () => finish(),
     };
-    const session = await connect(stdioTransport({ readable: readable(), writable }), { releases: RELEASES(), clientInfo: CLIENT_INFO });
+    const session = await connect(stdioTransport({ readable: readable(), writable }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+    });
     expect(session.version).toBe("2025-11-25");
     if (session.version !== "2025-11-25") return;
     expect((await session.request("tools/list", {})).tools.map((t) => t.name)).toEqual(["t"]);
     await session.close();
     expect(written.every((chunk) => chunk.endsWith("\n") && chunk.indexOf("\n") === chunk.length - 1)).toBe(true);
-    expect(written.map((chunk) => JSON.parse(chunk).method)).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/list"]);
+    expect(written.map((chunk) => JSON.parse(chunk).method)).toEqual([
+      "server/discover",
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+    ]);
   });
 });

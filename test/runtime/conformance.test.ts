@@ -10,7 +10,13 @@ import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ExampleServer } from "../../examples/server.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
-import { describeReport, passed, requiredScenarios, runConformance, type ConformanceReport } from "../support/conformance/run.ts";
+import {
+  describeReport,
+  passed,
+  requiredScenarios,
+  runConformance,
+  type ConformanceReport,
+} from "../support/conformance/run.ts";
 
 const REVISIONS = ["2026-07-28", "2025-11-25"] as const;
 
@@ -23,7 +29,15 @@ beforeAll(async () => {
   // The suite starts the client once per scenario, all at once: one bundled file starts in a tenth of tsx's time.
   bundleDir = mkdtempSync(join(tmpdir(), "mcp-bindgen-client-"));
   const outfile = join(bundleDir, "client.mjs");
-  buildSync({ entryPoints: [join(PACKAGE_ROOT, "examples", "client.ts")], bundle: true, platform: "node", format: "esm", target: "node20", outfile, logLevel: "warning" });
+  buildSync({
+    entryPoints: [join(PACKAGE_ROOT, "examples", "client.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "warning",
+  });
   clientCommand = `${process.execPath} ${outfile}`;
 });
 
@@ -33,7 +47,12 @@ afterAll(async () => {
 });
 
 /** Every scenario the requirement set scores must have run and passed (no failed check, no warning), unless excused. */
-function failing(report: ConformanceReport, revision: string, leg: "server" | "client", excused: (scenario: string) => boolean = () => false): string[] {
+function failing(
+  report: ConformanceReport,
+  revision: string,
+  leg: "server" | "client",
+  excused: (scenario: string) => boolean = () => false,
+): string[] {
   const totals = new Map(report.scored.map((entry) => [entry.scenario, entry]));
   return requiredScenarios(revision, leg)
     .filter((scenario) => !excused(scenario))
@@ -53,7 +72,15 @@ describe.each(REVISIONS)("conformance suite, requirements %s", (revision) => {
   });
 
   it("client: every scored scenario but auth/* passes with examples/client.ts", async () => {
-    const report = await runConformance(["client", "--command", clientCommand, "--requirements", revision, "--timeout", "20000"]);
+    const report = await runConformance([
+      "client",
+      "--command",
+      clientCommand,
+      "--requirements",
+      revision,
+      "--timeout",
+      "20000",
+    ]);
     console.log(describeReport(`client ${revision}`, report));
     expect(
       failing(report, revision, "client", (scenario) => scenario.startsWith("auth/")),

@@ -6,7 +6,10 @@ import { officialSchema } from "../support/official-schema.ts";
 
 // Every kind of answer the dispatchers give, judged by Ajv on the official schema of the release (officialSchema), in its dialect.
 
-const meta = (version = "2026-07-28") => ({ "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} });
+const meta = (version = "2026-07-28") => ({
+  "io.modelcontextprotocol/protocolVersion": version,
+  "io.modelcontextprotocol/clientCapabilities": {},
+});
 
 describe("2026-07-28 dispatcher answers fit the official schema", () => {
   const check = officialSchema("2026-07-28");
@@ -15,7 +18,11 @@ describe("2026-07-28 dispatcher answers fit the official schema", () => {
       "tools/call": (params, ctx) => {
         if (params.name === "sampling") ctx.requireClientCapability("sampling");
         if (params.name === "boom") throw new Error("x");
-        if (params.name === "ask") return { resultType: "input_required", inputRequests: { r: { method: "roots/list", params: { _meta: meta() } } } };
+        if (params.name === "ask")
+          return {
+            resultType: "input_required",
+            inputRequests: { r: { method: "roots/list", params: { _meta: meta() } } },
+          };
         return { content: [{ type: "text", text: "ok" }] };
       },
       "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "private" }),
@@ -23,23 +30,65 @@ describe("2026-07-28 dispatcher answers fit the official schema", () => {
     { onError: () => undefined },
   );
   const cases: [string, unknown, string[]][] = [
-    ["a result", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", _meta: meta() } }, ["CallToolResultResponse", "JSONRPCMessage"]],
-    ["an input_required result", { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", _meta: meta() } }, ["CallToolResultResponse"]],
-    ["a list result", { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta() } }, ["ListToolsResultResponse"]],
-    ["-32601", { jsonrpc: "2.0", id: 4, method: "prompts/list", params: { _meta: meta() } }, ["JSONRPCErrorResponse", "error:MethodNotFoundError"]],
-    ["-32602", { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: 5, _meta: meta() } }, ["JSONRPCErrorResponse", "error:InvalidParamsError"]],
-    ["-32602 for missing _meta", { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "t" } }, ["JSONRPCErrorResponse", "error:InvalidParamsError"]],
-    ["-32022", { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "t", _meta: meta("1999-01-01") } }, ["UnsupportedProtocolVersionError"]],
-    ["-32021", { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "sampling", _meta: meta() } }, ["MissingRequiredClientCapabilityError"]],
-    ["-32603", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "boom", _meta: meta() } }, ["JSONRPCErrorResponse", "error:InternalError"]],
+    [
+      "a result",
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", _meta: meta() } },
+      ["CallToolResultResponse", "JSONRPCMessage"],
+    ],
+    [
+      "an input_required result",
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", _meta: meta() } },
+      ["CallToolResultResponse"],
+    ],
+    [
+      "a list result",
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta() } },
+      ["ListToolsResultResponse"],
+    ],
+    [
+      "-32601",
+      { jsonrpc: "2.0", id: 4, method: "prompts/list", params: { _meta: meta() } },
+      ["JSONRPCErrorResponse", "error:MethodNotFoundError"],
+    ],
+    [
+      "-32602",
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: 5, _meta: meta() } },
+      ["JSONRPCErrorResponse", "error:InvalidParamsError"],
+    ],
+    [
+      "-32602 for missing _meta",
+      { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "t" } },
+      ["JSONRPCErrorResponse", "error:InvalidParamsError"],
+    ],
+    [
+      "-32022",
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "t", _meta: meta("1999-01-01") } },
+      ["UnsupportedProtocolVersionError"],
+    ],
+    [
+      "-32021",
+      { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "sampling", _meta: meta() } },
+      ["MissingRequiredClientCapabilityError"],
+    ],
+    [
+      "-32603",
+      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "boom", _meta: meta() } },
+      ["JSONRPCErrorResponse", "error:InternalError"],
+    ],
     ["-32700 with no id", "{oops", ["JSONRPCErrorResponse", "error:ParseError"]],
     ["-32600 with no id", "[1]", ["JSONRPCErrorResponse", "error:InvalidRequestError"]],
-    ["-32602 for params by position", { jsonrpc: "2.0", id: 10, method: "tools/list", params: [] }, ["JSONRPCErrorResponse", "error:InvalidParamsError"]],
+    [
+      "-32602 for params by position",
+      { jsonrpc: "2.0", id: 10, method: "tools/list", params: [] },
+      ["JSONRPCErrorResponse", "error:InvalidParamsError"],
+    ],
   ];
   it.each(cases)("%s", async (_label, message, definitions) => {
     const response = await server.handle(message);
     // `error:X` judges the error object alone: the schema's MethodNotFoundError & co. describe `error`, not the response.
-    const judged = definitions.map((d) => (d.startsWith("error:") ? check(d.slice(6), (response as { error?: unknown }).error) : check(d, response)));
+    const judged = definitions.map((d) =>
+      d.startsWith("error:") ? check(d.slice(6), (response as { error?: unknown }).error) : check(d, response),
+    );
     expect(judged.filter((e) => e !== null)).toEqual([]);
   });
 });
@@ -47,7 +96,9 @@ describe("2026-07-28 dispatcher answers fit the official schema", () => {
 describe.each(["2025-11-25", "2026-07-28"])("the official schema (%s) wants params to be an object", (version) => {
   // JSON-RPC 2.0 §4.2 allows params by position; MCP's JSONRPCRequest does not, so such a request is well formed but its params are invalid (-32602).
   it.each([[[]], [[1]], ["x"], [null]])("refuses params %j", (params) => {
-    expect(officialSchema(version)("JSONRPCRequest", { jsonrpc: "2.0", id: 1, method: "tools/list", params })).not.toBeNull();
+    expect(
+      officialSchema(version)("JSONRPCRequest", { jsonrpc: "2.0", id: 1, method: "tools/list", params }),
+    ).not.toBeNull();
   });
 });
 
@@ -59,7 +110,11 @@ describe("2025-11-25 dispatcher answers fit the official schema", () => {
     ["-32601", { jsonrpc: "2.0", id: 2, method: "prompts/list" }, "JSONRPCErrorResponse"],
     ["-32602", { jsonrpc: "2.0", id: 3, method: "tools/list", params: { cursor: 1 } }, "JSONRPCErrorResponse"],
     ["-32700 with no id", "{oops", "JSONRPCErrorResponse"],
-    ["-32602 for params by position", { jsonrpc: "2.0", id: 4, method: "tools/list", params: [] }, "JSONRPCErrorResponse"],
+    [
+      "-32602 for params by position",
+      { jsonrpc: "2.0", id: 4, method: "tools/list", params: [] },
+      "JSONRPCErrorResponse",
+    ],
   ] as const)("%s", async (_label, message, definition) => {
     expect(check(definition, await server.handle(message))).toBeNull();
   });
@@ -87,14 +142,29 @@ describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits 
 
   // given a body, want the ids answered in order (null: an error whose request id could not be read).
   const rows: [string, unknown, (number | null)[]][] = [
-    ["requests beside a notification", [call(1, "a"), initialized, { jsonrpc: "2.0", id: 2, method: "tools/list" }], [1, 2]],
+    [
+      "requests beside a notification",
+      [call(1, "a"), initialized, { jsonrpc: "2.0", id: 2, method: "tools/list" }],
+      [1, 2],
+    ],
     ["as JSON text", JSON.stringify([{ jsonrpc: "2.0", id: 3, method: "ping" }, initialized]), [3]],
-    ["errors in a batch: unknown method, bad params, a throwing handler", [{ jsonrpc: "2.0", id: 4, method: "nope" }, call(5, 5 as never), call(6, "boom")], [4, 5, 6]],
+    [
+      "errors in a batch: unknown method, bad params, a throwing handler",
+      [{ jsonrpc: "2.0", id: 4, method: "nope" }, call(5, 5 as never), call(6, "boom")],
+      [4, 5, 6],
+    ],
     ["an invalid element beside a request", [42, call(7, "b")], [null, 7]],
     ["an invalid element with a readable id", [{ jsonrpc: "2.0", id: 8, method: 1 }], [8]],
     [
       "initialize inside a batch",
-      [{ jsonrpc: "2.0", id: 10, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } }],
+      [
+        {
+          jsonrpc: "2.0",
+          id: 10,
+          method: "initialize",
+          params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        },
+      ],
       [10],
     ],
   ];
@@ -113,7 +183,12 @@ describe("2025-03-26 dispatchers answer JSON-RPC batches, and every answer fits 
   });
 
   it("initialize inside a batch is refused with -32600, though its handler answers it alone", async () => {
-    const initialize = { jsonrpc: "2.0", id: 10, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 10,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    };
     expect(await server.handle(initialize)).toMatchObject({ id: 10, result: { protocolVersion: "2025-03-26" } });
     expect(await server.handle([initialize])).toMatchObject([{ id: 10, error: { code: -32600 } }]);
   });

@@ -8,14 +8,22 @@ import * as modern from "../../generated/2026-07-28/index.js";
  * wrappers (the release's data reaches the core), and the property that `handle` answers every
  * request exactly once with its id and never throws, over random input.
  */
-const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const modernCall = (id: number | string, params: object = {}) => ({
   jsonrpc: "2.0",
   id,
   method: "tools/call",
   params: { name: "echo", ...params, _meta: { ...meta, ...(params as { _meta?: object })._meta } },
 });
-const legacyCall = (id: number | string, params: object = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", ...params } });
+const legacyCall = (id: number | string, params: object = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "echo", ...params },
+});
 
 describe("createServerDispatcher, 2026-07-28", () => {
   const server = modern.createServerDispatcher(
@@ -31,24 +39,49 @@ describe("createServerDispatcher, 2026-07-28", () => {
   );
 
   it("answers with resultType complete written in", async () => {
-    expect(await server.handle(modernCall(1))).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "echo" }], resultType: "complete" } });
+    expect(await server.handle(modernCall(1))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: "echo" }], resultType: "complete" },
+    });
   });
 
   it("applies every rule: -32601, -32602 (pointer, missing _meta), -32022, -32021, RpcError, -32603", async () => {
     const code = async (m: unknown) => ((await server.handle(m)) as { error?: { code: number } }).error?.code;
     expect(await code({ ...modernCall(2), method: "tools/list" })).toBe(modern.ErrorCode.MethodNotFound);
     expect(await code(modernCall(3, { name: 7 }))).toBe(modern.ErrorCode.InvalidParams);
-    expect(await code({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "x" } })).toBe(modern.ErrorCode.InvalidParams);
-    expect(await code(modernCall(5, { _meta: { "io.modelcontextprotocol/protocolVersion": "2025-11-25" } }))).toBe(modern.ErrorCode.UnsupportedProtocolVersion);
-    expect(await code(modernCall(6, { name: "needs-sampling" }))).toBe(modern.ErrorCode.MissingRequiredClientCapability);
-    expect(await server.handle(modernCall(7, { name: "rpc" }))).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32000, message: "custom", data: { why: 1 } } });
-    expect(await server.handle(modernCall(8, { name: "boom" }))).toEqual({ jsonrpc: "2.0", id: 8, error: { code: -32603, message: "Internal error" } });
+    expect(await code({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "x" } })).toBe(
+      modern.ErrorCode.InvalidParams,
+    );
+    expect(await code(modernCall(5, { _meta: { "io.modelcontextprotocol/protocolVersion": "2025-11-25" } }))).toBe(
+      modern.ErrorCode.UnsupportedProtocolVersion,
+    );
+    expect(await code(modernCall(6, { name: "needs-sampling" }))).toBe(
+      modern.ErrorCode.MissingRequiredClientCapability,
+    );
+    expect(await server.handle(modernCall(7, { name: "rpc" }))).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32000, message: "custom", data: { why: 1 } },
+    });
+    expect(await server.handle(modernCall(8, { name: "boom" }))).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      error: { code: -32603, message: "Internal error" },
+    });
   });
 
   it("-32022 lists the supported versions, which an option widens", async () => {
-    const wide = modern.createServerDispatcher({ "tools/call": () => ({ content: [] }) }, { supportedVersions: ["2026-07-28", "2027-01-01"] });
-    const response = await wide.handle(modernCall(1, { _meta: { "io.modelcontextprotocol/protocolVersion": "2030-01-01" } }));
-    expect(response).toMatchObject({ error: { code: -32022, data: { requested: "2030-01-01", supported: ["2026-07-28", "2027-01-01"] } } });
+    const wide = modern.createServerDispatcher(
+      { "tools/call": () => ({ content: [] }) },
+      { supportedVersions: ["2026-07-28", "2027-01-01"] },
+    );
+    const response = await wide.handle(
+      modernCall(1, { _meta: { "io.modelcontextprotocol/protocolVersion": "2030-01-01" } }),
+    );
+    expect(response).toMatchObject({
+      error: { code: -32022, data: { requested: "2030-01-01", supported: ["2026-07-28", "2027-01-01"] } },
+    });
   });
 
   it("what it answers goes back through parse, and httpStatusOf gives the page's status", async () => {
@@ -62,7 +95,11 @@ describe("createServerDispatcher, 2026-07-28", () => {
       expect(modern.parse(JSON.stringify(response)).ok).toBe(true);
       expect(modern.httpStatusOf(response)).toBe(status);
     }
-    expect(modern.httpStatusOf(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }))).toBe(202);
+    expect(
+      modern.httpStatusOf(
+        await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
+      ),
+    ).toBe(202);
   });
 });
 
@@ -73,12 +110,25 @@ describe("createServerDispatcher, 2025-11-25", () => {
   });
 
   it("answers without resultType and without _meta rules", async () => {
-    expect(await server.handle(legacyCall(1))).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "echo" }] } });
-    expect(await server.handle({ jsonrpc: "2.0", id: 2, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(await server.handle(legacyCall(1))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: "echo" }] },
+    });
+    expect(await server.handle({ jsonrpc: "2.0", id: 2, method: "ping" })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: {},
+    });
   });
 
   it("-32601 for initialize without a handler, -32602 for bad params", async () => {
-    const init = { jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    };
     expect(await server.handle(init)).toMatchObject({ id: 3, error: { code: -32601 } });
     expect(await server.handle(legacyCall(4, { name: false }))).toMatchObject({ id: 4, error: { code: -32602 } });
   });
@@ -106,11 +156,15 @@ describe("cancellation and progress reach the handlers through each release's ge
     );
     const slow = server.handle(call(1, { name: "slow" }));
     await new Promise((r) => setTimeout(r, 0));
-    expect(await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBeUndefined();
+    expect(
+      await server.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
+    ).toBeUndefined();
     expect(signal?.aborted).toBe(true);
     expect(await slow).toBeUndefined();
     await server.handle(call(2, { _meta: { progressToken: "t" } }));
-    expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } }]);
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } },
+    ]);
   });
 });
 
@@ -121,7 +175,11 @@ describe("createClientDispatcher", () => {
       "roots/list": () => ({ roots: [{ uri: "file:///w" }] }),
       "notifications/tools/list_changed": () => void seen.push("changed"),
     });
-    expect(await client.handle({ jsonrpc: "2.0", id: "r", method: "roots/list" })).toEqual({ jsonrpc: "2.0", id: "r", result: { roots: [{ uri: "file:///w" }] } });
+    expect(await client.handle({ jsonrpc: "2.0", id: "r", method: "roots/list" })).toEqual({
+      jsonrpc: "2.0",
+      id: "r",
+      result: { roots: [{ uri: "file:///w" }] },
+    });
     expect(await client.handle({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })).toBeUndefined();
     expect(seen).toEqual(["changed"]);
     expect(await client.handle(legacyCall(1))).toMatchObject({ error: { code: -32601 } });
@@ -135,15 +193,28 @@ describe("createClientDispatcher", () => {
 });
 
 const propertyCases = [
-  { era: "2025-11-25", dispatcher: legacy.createServerDispatcher({ "tools/call": () => ({ content: [] }), ping: () => ({}) }), call: legacyCall },
-  { era: "2026-07-28", dispatcher: modern.createServerDispatcher({ "tools/call": () => ({ content: [] }) }), call: modernCall },
+  {
+    era: "2025-11-25",
+    dispatcher: legacy.createServerDispatcher({ "tools/call": () => ({ content: [] }), ping: () => ({}) }),
+    call: legacyCall,
+  },
+  {
+    era: "2026-07-28",
+    dispatcher: modern.createServerDispatcher({ "tools/call": () => ({ content: [] }) }),
+    call: modernCall,
+  },
 ] as const;
 
 describe.each(propertyCases)("the $era server dispatcher over random input", ({ dispatcher, call }) => {
   const answersOnce = async (message: unknown): Promise<void> => {
     const response = await dispatcher.handle(message);
     const m = message as { id?: unknown; method?: unknown; jsonrpc?: unknown };
-    const isRequest = typeof m === "object" && m !== null && m.jsonrpc === "2.0" && typeof m.method === "string" && (typeof m.id === "string" || Number.isInteger(m.id));
+    const isRequest =
+      typeof m === "object" &&
+      m !== null &&
+      m.jsonrpc === "2.0" &&
+      typeof m.method === "string" &&
+      (typeof m.id === "string" || Number.isInteger(m.id));
     if (isRequest) expect(response?.id).toBe(m.id);
     if (response !== undefined) expect("result" in response !== "error" in response).toBe(true);
   };
@@ -155,7 +226,10 @@ describe.each(propertyCases)("the $era server dispatcher over random input", ({ 
   it("random valid-shaped requests and notifications", async () => {
     const id = fc.oneof(fc.string(), fc.integer());
     const method = fc.constantFrom("tools/call", "ping", "tools/list", "initialize", "notifications/cancelled", "x");
-    const params = fc.oneof(fc.record({ name: fc.string(), arguments: fc.dictionary(fc.string(), fc.jsonValue()) }), fc.dictionary(fc.string(), fc.jsonValue()));
+    const params = fc.oneof(
+      fc.record({ name: fc.string(), arguments: fc.dictionary(fc.string(), fc.jsonValue()) }),
+      fc.dictionary(fc.string(), fc.jsonValue()),
+    );
     const message = fc.tuple(id, method, params, fc.boolean()).map(([i, m, p, isNote]) => {
       const base = { ...call(i, p), method: m } as { id?: unknown };
       if (isNote) delete base.id;

@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import * as batching from "../../generated/2025-03-26/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
-import { createDispatcher, type DispatchNotification, type DispatchResponse, type DispatchSpec } from "../../generator/runtime/dispatcher.ts";
+import {
+  createDispatcher,
+  type DispatchNotification,
+  type DispatchResponse,
+  type DispatchSpec,
+} from "../../generator/runtime/dispatcher.ts";
 import { RpcError } from "../../generator/runtime/rpc-error.ts";
 
 // The specs the per-release emitters write, spelled out here for the two eras: the core is tested
@@ -56,14 +61,23 @@ const BATCHING: DispatchSpec<true> = {
   validate: (message) => batching.validateMessage(message),
 };
 
-const meta = (extra: object = {}) => ({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, ...extra });
+const meta = (extra: object = {}) => ({
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  ...extra,
+});
 const modernCall = (id: number | string, params: object = {}, extraMeta: object = {}) => ({
   jsonrpc: "2.0",
   id,
   method: "tools/call",
   params: { name: "echo", arguments: {}, ...params, _meta: meta(extraMeta) },
 });
-const legacyCall = (id: number | string, params: object = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", ...params } });
+const legacyCall = (id: number | string, params: object = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "echo", ...params },
+});
 const tools = (text: string) => ({ content: [{ type: "text", text }] });
 
 const eras = [
@@ -71,7 +85,9 @@ const eras = [
   { era: "modern", spec: MODERN, call: modernCall },
 ] as const;
 
-function errorOf(response: DispatchResponse | undefined): { code: number; message: string; data?: unknown } | undefined {
+function errorOf(
+  response: DispatchResponse | undefined,
+): { code: number; message: string; data?: unknown } | undefined {
   return response !== undefined && "error" in response ? response.error : undefined;
 }
 
@@ -91,7 +107,11 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     const d = createDispatcher(spec, {});
     expect(errorOf(await d.handle(call(1)))?.code).toBe(-32601);
     const d2 = createDispatcher(spec, { "elicitation/create": () => ({}) });
-    const wrongSide = { ...call(2), method: "elicitation/create", params: { ...call(2).params, message: "m", requestedSchema: { type: "object", properties: {} } } };
+    const wrongSide = {
+      ...call(2),
+      method: "elicitation/create",
+      params: { ...call(2).params, message: "m", requestedSchema: { type: "object", properties: {} } },
+    };
     expect(errorOf(await d2.handle(wrongSide))?.code).toBe(-32601);
   });
 
@@ -119,7 +139,11 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
         throw new RpcError(-32042, "needs a URL", { url: "https://example.com" });
       },
     });
-    expect(await d.handle(call(5))).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32042, message: "needs a URL", data: { url: "https://example.com" } } });
+    expect(await d.handle(call(5))).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: { code: -32042, message: "needs a URL", data: { url: "https://example.com" } },
+    });
   });
 
   it("any other throw or rejection is -32603 with a generic message; onError sees the original", async () => {
@@ -133,7 +157,11 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
       () => null,
       () => "not an object",
     ]) {
-      const d = createDispatcher(spec, { "tools/call": handler }, { onError: (e, info) => seen.push([e, info.method, info.id]) });
+      const d = createDispatcher(
+        spec,
+        { "tools/call": handler },
+        { onError: (e, info) => seen.push([e, info.method, info.id]) },
+      );
       const response = await d.handle(call(6));
       expect(response).toEqual({ jsonrpc: "2.0", id: 6, error: { code: -32603, message: "Internal error" } });
       expect(JSON.stringify(response)).not.toContain("hunter2");
@@ -161,7 +189,9 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
 
   it("notifications go to their handler and get no response; unknown ones are ignored", async () => {
     const got: unknown[] = [];
-    const d = createDispatcher(spec, { "notifications/cancelled": (params: unknown, ctx: { method: string }) => void got.push([params, ctx.method]) });
+    const d = createDispatcher(spec, {
+      "notifications/cancelled": (params: unknown, ctx: { method: string }) => void got.push([params, ctx.method]),
+    });
     const note = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } };
     expect(await d.handle(note)).toBeUndefined();
     expect(got).toEqual([[{ requestId: 99 }, "notifications/cancelled"]]);
@@ -179,7 +209,9 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
       },
       { onError: (e) => seen.push(e) },
     );
-    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBeUndefined();
+    expect(
+      await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
+    ).toBeUndefined();
     expect(seen).toHaveLength(1);
   });
 
@@ -196,7 +228,11 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     expect(signal?.aborted).toBe(false);
     await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "other" } });
     expect(signal?.aborted).toBe(false);
-    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "slow", reason: "user" } });
+    await d.handle({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: "slow", reason: "user" },
+    });
     expect(signal?.aborted).toBe(true);
     expect(await pending).toBeUndefined();
   });
@@ -224,7 +260,8 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
   it("the signal given to handle (an HTTP stream closing) cancels too", async () => {
     const outer = new AbortController();
     const d = createDispatcher(spec, {
-      "tools/call": (_p: unknown, ctx: { signal: AbortSignal }) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(tools("late")))),
+      "tools/call": (_p: unknown, ctx: { signal: AbortSignal }) =>
+        new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(tools("late")))),
     });
     const pending = d.handle(call(9), undefined, outer.signal);
     outer.abort();
@@ -237,7 +274,10 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     const d = createDispatcher(
       spec,
       {
-        "tools/call": (_params: unknown, ctx: { id: unknown; method: string; _meta: unknown; context: unknown; notify(m: string, p?: object): void }) => {
+        "tools/call": (
+          _params: unknown,
+          ctx: { id: unknown; method: string; _meta: unknown; context: unknown; notify(m: string, p?: object): void },
+        ) => {
           ctx.notify("notifications/message", { level: "info", data: "working" });
           late = () => ctx.notify("notifications/message", { level: "info", data: "too late" });
           return tools(JSON.stringify([ctx.id, ctx.method, ctx.context]));
@@ -246,9 +286,13 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
       { send: (message, context) => sent.push([message, context]) },
     );
     const response = await d.handle(call(10), { user: "u1" });
-    expect(response).toMatchObject({ result: { content: [{ text: JSON.stringify([10, "tools/call", { user: "u1" }]) }] } });
+    expect(response).toMatchObject({
+      result: { content: [{ text: JSON.stringify([10, "tools/call", { user: "u1" }]) }] },
+    });
     late!();
-    expect(sent).toEqual([[{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } }, { user: "u1" }]]);
+    expect(sent).toEqual([
+      [{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } }, { user: "u1" }],
+    ]);
   });
 
   it("ctx.progress exists only when the request carried a progress token, and sends it back", async () => {
@@ -257,7 +301,10 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     const d = createDispatcher(
       spec,
       {
-        "tools/call": (_params: unknown, ctx: { progress: ((u: { progress: number; total?: number }) => void) | undefined }) => {
+        "tools/call": (
+          _params: unknown,
+          ctx: { progress: ((u: { progress: number; total?: number }) => void) | undefined },
+        ) => {
           seen.push(ctx.progress !== undefined);
           ctx.progress?.({ progress: 1, total: 2 });
           return tools("done");
@@ -270,7 +317,9 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     withToken.params._meta = { ...withToken.params._meta, progressToken: "tok" };
     await d.handle(withToken);
     expect(seen).toEqual([false, true]);
-    expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1, total: 2, progressToken: "tok" } }]);
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1, total: 2, progressToken: "tok" } },
+    ]);
   });
 
   it("a send that throws is reported and does not fail the request", async () => {
@@ -318,26 +367,54 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: [] })).toBeUndefined();
     expect(await d.handle('{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}')).toBeUndefined();
     // Params by position make a valid JSON-RPC request whose params MCP refuses; a scalar makes an invalid request.
-    expect(await d.handle({ jsonrpc: "2.0", id: 7, method: "ping", params: [1] })).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: expect.any(String) } });
-    expect(await d.handle('{"jsonrpc":"2.0","id":"s","method":"ping","params":null}')).toEqual({ jsonrpc: "2.0", id: "s", error: { code: -32600, message: expect.any(String) } });
+    expect(await d.handle({ jsonrpc: "2.0", id: 7, method: "ping", params: [1] })).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32602, message: expect.any(String) },
+    });
+    expect(await d.handle('{"jsonrpc":"2.0","id":"s","method":"ping","params":null}')).toEqual({
+      jsonrpc: "2.0",
+      id: "s",
+      error: { code: -32600, message: expect.any(String) },
+    });
   });
 });
 
 describe("dispatcher core, modern rules", () => {
   it("a request without the required _meta keys gets -32602 naming them", async () => {
     const d = createDispatcher(MODERN, { "tools/call": () => tools("x") });
-    const response = await d.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
-    expect(errorOf(response)).toMatchObject({ code: -32602, data: { missing: ["io.modelcontextprotocol/clientCapabilities"] } });
-    expect(errorOf(await d.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo" } }))?.code).toBe(-32602);
+    const response = await d.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    });
+    expect(errorOf(response)).toMatchObject({
+      code: -32602,
+      data: { missing: ["io.modelcontextprotocol/clientCapabilities"] },
+    });
+    expect(
+      errorOf(await d.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo" } }))?.code,
+    ).toBe(-32602);
     // Checked before validation: a trusted peer still gets the spec's error.
     const trusting = createDispatcher(MODERN, { "tools/call": () => tools("x") }, { validate: false });
-    expect(errorOf(await trusting.handle({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo" } }))?.code).toBe(-32602);
+    expect(
+      errorOf(await trusting.handle({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo" } }))?.code,
+    ).toBe(-32602);
   });
 
   it("an unsupported protocolVersion gets -32022 listing the supported versions", async () => {
-    const d = createDispatcher(MODERN, { "tools/call": () => tools("x") }, { supportedVersions: ["2026-07-28", "2027-01-01"] });
+    const d = createDispatcher(
+      MODERN,
+      { "tools/call": () => tools("x") },
+      { supportedVersions: ["2026-07-28", "2027-01-01"] },
+    );
     const response = await d.handle(modernCall(1, {}, { "io.modelcontextprotocol/protocolVersion": "1999-01-01" }));
-    expect(errorOf(response)).toEqual({ code: -32022, message: "Unsupported protocol version", data: { requested: "1999-01-01", supported: ["2026-07-28", "2027-01-01"] } });
+    expect(errorOf(response)).toEqual({
+      code: -32022,
+      message: "Unsupported protocol version",
+      data: { requested: "1999-01-01", supported: ["2026-07-28", "2027-01-01"] },
+    });
     const accepted = await d.handle(modernCall(2, {}, { "io.modelcontextprotocol/protocolVersion": "2027-01-01" }));
     expect(accepted).toMatchObject({ result: {} });
   });
@@ -350,17 +427,39 @@ describe("dispatcher core, modern rules", () => {
         return tools("allowed");
       },
     });
-    expect(errorOf(await d.handle(modernCall(1)))).toEqual({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } });
-    const formOnly = await d.handle(modernCall(2, {}, { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } }));
-    expect(errorOf(formOnly)).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
-    const both = await d.handle(modernCall(3, {}, { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } } }));
+    expect(errorOf(await d.handle(modernCall(1)))).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    const formOnly = await d.handle(
+      modernCall(2, {}, { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } }),
+    );
+    expect(errorOf(formOnly)).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
+    const both = await d.handle(
+      modernCall(3, {}, { "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } } }),
+    );
     expect(both).toMatchObject({ result: { content: [{ text: "allowed" }] } });
   });
 
   it("results get resultType complete unless the handler chose another", async () => {
-    const d = createDispatcher(MODERN, { "tools/call": (params: { name: string }) => (params.name === "ask" ? { resultType: "input_required", requestState: "s" } : tools("t")) });
-    expect(await d.handle(modernCall(1))).toEqual({ jsonrpc: "2.0", id: 1, result: { ...tools("t"), resultType: "complete" } });
-    expect(await d.handle(modernCall(2, { name: "ask" }))).toEqual({ jsonrpc: "2.0", id: 2, result: { resultType: "input_required", requestState: "s" } });
+    const d = createDispatcher(MODERN, {
+      "tools/call": (params: { name: string }) =>
+        params.name === "ask" ? { resultType: "input_required", requestState: "s" } : tools("t"),
+    });
+    expect(await d.handle(modernCall(1))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { ...tools("t"), resultType: "complete" },
+    });
+    expect(await d.handle(modernCall(2, { name: "ask" }))).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { resultType: "input_required", requestState: "s" },
+    });
   });
 
   it("legacy results are left as the handler wrote them", async () => {
@@ -393,7 +492,8 @@ describe.each(eras)("dispatcher core never throws and answers each request once,
       (value as { jsonrpc?: unknown }).jsonrpc === "2.0" &&
       typeof (value as { method?: unknown }).method === "string";
     const requestId = isRequest ? (value as { id?: unknown }).id : undefined;
-    const wellFormedId = typeof requestId === "string" || (typeof requestId === "number" && Number.isInteger(requestId));
+    const wellFormedId =
+      typeof requestId === "string" || (typeof requestId === "number" && Number.isInteger(requestId));
     if (isRequest && wellFormedId && !("result" in value) && !("error" in value)) {
       expect(response).toBeDefined();
       expect(response!.id).toBe(requestId);
@@ -410,20 +510,39 @@ describe.each(eras)("dispatcher core never throws and answers each request once,
   });
 
   it("over random valid-shaped messages", async () => {
-    const method = fc.constantFrom("tools/call", "ping", "tools/list", "notifications/cancelled", "resources/read", "nope");
+    const method = fc.constantFrom(
+      "tools/call",
+      "ping",
+      "tools/list",
+      "notifications/cancelled",
+      "resources/read",
+      "nope",
+    );
     const params = fc.oneof(
       fc.constant(undefined),
       fc.dictionary(fc.string(), fc.jsonValue()),
-      fc.record({ name: fc.constantFrom("echo", "throw", "rpc"), arguments: fc.dictionary(fc.string(), fc.jsonValue()) }).map((p) => call(0, p).params),
+      fc
+        .record({
+          name: fc.constantFrom("echo", "throw", "rpc"),
+          arguments: fc.dictionary(fc.string(), fc.jsonValue()),
+        })
+        .map((p) => call(0, p).params),
     );
-    const message = fc.record({ jsonrpc: fc.constant("2.0"), id: fc.option(id, { nil: undefined }), method, params }, { requiredKeys: ["jsonrpc", "method"] });
+    const message = fc.record(
+      { jsonrpc: fc.constant("2.0"), id: fc.option(id, { nil: undefined }), method, params },
+      { requiredKeys: ["jsonrpc", "method"] },
+    );
     await fc.assert(fc.asyncProperty(message, async (m) => check(m)));
   });
 });
 
 describe("dispatcher core, batches (JSON-RPC 2.0 §6)", () => {
   const answered = (id: number | string, text: string) => ({ jsonrpc: "2.0", id, result: tools(text) });
-  const refused = (id: number | string | null, code: number) => ({ jsonrpc: "2.0", id, error: expect.objectContaining({ code, message: expect.any(String) }) });
+  const refused = (id: number | string | null, code: number) => ({
+    jsonrpc: "2.0",
+    id,
+    error: expect.objectContaining({ code, message: expect.any(String) }),
+  });
   const note = { jsonrpc: "2.0", method: "notifications/initialized" };
   const handlers = {
     "tools/call": async (params: { name: string }) => {
@@ -440,7 +559,11 @@ describe("dispatcher core, batches (JSON-RPC 2.0 §6)", () => {
       [legacyCall(1, { name: "slow" }), note, legacyCall("b", { name: "fast" })],
       [answered(1, "slow"), answered("b", "fast")],
     ],
-    ["the same as JSON text, whitespace first", ` \n${JSON.stringify([legacyCall(1, { name: "x" }), note])}`, [answered(1, "x")]],
+    [
+      "the same as JSON text, whitespace first",
+      ` \n${JSON.stringify([legacyCall(1, { name: "x" }), note])}`,
+      [answered(1, "x")],
+    ],
     ["only notifications: nothing", [note, note], undefined],
     [
       "only responses: nothing",
@@ -454,18 +577,31 @@ describe("dispatcher core, batches (JSON-RPC 2.0 §6)", () => {
     ["empty as text", "[ ]", refused(null, -32600)],
     ["text that is not JSON: one -32700", '[{"jsonrpc": "2.0", "method"', refused(null, -32700)],
     ["each invalid element gets its own -32600", [1, 2], [refused(null, -32600), refused(null, -32600)]],
-    ["an invalid element keeps its id where it can be read", [{ jsonrpc: "2.0", id: 9, method: 3 }, legacyCall(2, { name: "y" })], [refused(9, -32600), answered(2, "y")]],
+    [
+      "an invalid element keeps its id where it can be read",
+      [{ jsonrpc: "2.0", id: 9, method: 3 }, legacyCall(2, { name: "y" })],
+      [refused(9, -32600), answered(2, "y")],
+    ],
     ["an element is a value, never JSON text", [JSON.stringify(legacyCall(1))], [refused(null, -32600)]],
     ["batches do not nest", [[legacyCall(1)]], [refused(null, -32600)]],
     [
       "initialize must not be batched (2025-03-26 lifecycle): -32600 for it alone",
       [
-        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } } },
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        },
         legacyCall(2, { name: "z" }),
       ],
       [refused(1, -32600), answered(2, "z")],
     ],
-    ["per element rules: unknown method, invalid params", [{ ...legacyCall(1), method: "nope" }, legacyCall(2, { name: 5 })], [refused(1, -32601), refused(2, -32602)]],
+    [
+      "per element rules: unknown method, invalid params",
+      [{ ...legacyCall(1), method: "nope" }, legacyCall(2, { name: 5 })],
+      [refused(1, -32601), refused(2, -32602)],
+    ],
   ];
   it.each(rows)("%s", async (_label, given, want) => {
     expect(await d.handle(given)).toEqual(want);
@@ -473,23 +609,37 @@ describe("dispatcher core, batches (JSON-RPC 2.0 §6)", () => {
 
   it("elements run concurrently: a cancel later in the batch aborts its request, which gets no answer", async () => {
     const waiting = createDispatcher(BATCHING, {
-      "tools/call": (params: { name: string }) => (params.name === "wait" ? new Promise((resolve) => setTimeout(() => resolve(tools("late")), 50)) : tools(params.name)),
+      "tools/call": (params: { name: string }) =>
+        params.name === "wait"
+          ? new Promise((resolve) => setTimeout(() => resolve(tools("late")), 50))
+          : tools(params.name),
       "notifications/cancelled": () => undefined,
     });
     const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
-    expect(await waiting.handle([legacyCall(1, { name: "wait" }), cancel, legacyCall(2, { name: "kept" })])).toEqual([answered(2, "kept")]);
+    expect(await waiting.handle([legacyCall(1, { name: "wait" }), cancel, legacyCall(2, { name: "kept" })])).toEqual([
+      answered(2, "kept"),
+    ]);
   });
 
   it("never throws over random arrays; requests with an id are answered once each, in order", async () => {
     const method = fc.constantFrom("tools/call", "ping", "tools/list", "nope", "notifications/initialized");
     const params = fc.oneof(fc.constant(undefined), fc.record({ name: fc.constantFrom("a", "b") }));
     const id = fc.oneof(fc.string(), fc.integer());
-    const message = fc.record({ jsonrpc: fc.constant("2.0"), id: fc.option(id, { nil: undefined }), method, params }, { requiredKeys: ["jsonrpc", "method"] });
-    const quiet = createDispatcher(BATCHING, { "tools/call": (p: { name: string }) => tools(p.name), ping: () => ({}) }, { onError: () => undefined });
+    const message = fc.record(
+      { jsonrpc: fc.constant("2.0"), id: fc.option(id, { nil: undefined }), method, params },
+      { requiredKeys: ["jsonrpc", "method"] },
+    );
+    const quiet = createDispatcher(
+      BATCHING,
+      { "tools/call": (p: { name: string }) => tools(p.name), ping: () => ({}) },
+      { onError: () => undefined },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.oneof(message, fc.jsonValue()), { minLength: 1, maxLength: 8 }), async (batch) => {
         const response = await quiet.handle(batch);
-        const ids = batch.flatMap((m) => (m !== null && typeof m === "object" && "method" in m && "id" in m && m.id !== undefined ? [m.id] : []));
+        const ids = batch.flatMap((m) =>
+          m !== null && typeof m === "object" && "method" in m && "id" in m && m.id !== undefined ? [m.id] : [],
+        );
         if (ids.length === 0) return;
         expect(Array.isArray(response)).toBe(true);
         const answeredIds = (response as DispatchResponse[]).map((r) => r.id).filter((i) => i !== null);

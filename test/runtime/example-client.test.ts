@@ -14,8 +14,14 @@ const CLIENT = join(PACKAGE_ROOT, "examples", "client.ts");
 describe("example client arguments", () => {
   const rows: [string[], ReturnType<typeof parseArgs>][] = [
     [["http://h/mcp"], { target: { url: "http://h/mcp" } }],
-    [["http://h/mcp", "--call", "echo", '{"a":1}'], { target: { url: "http://h/mcp" }, call: { name: "echo", arguments: { a: 1 } } }],
-    [["--stdio", "node s.js", "--call", "echo"], { target: { command: "node s.js" }, call: { name: "echo", arguments: {} } }],
+    [
+      ["http://h/mcp", "--call", "echo", '{"a":1}'],
+      { target: { url: "http://h/mcp" }, call: { name: "echo", arguments: { a: 1 } } },
+    ],
+    [
+      ["--stdio", "node s.js", "--call", "echo"],
+      { target: { command: "node s.js" }, call: { name: "echo", arguments: {} } },
+    ],
     [["--call", "echo", "{}"], "no server: give its URL or --stdio '<command>'"],
     [["http://h/mcp", "--call", "echo", "{nope"], "--call echo: the arguments are not JSON: {nope"],
     [["http://h/mcp", "--call", "echo", "[1]"], "--call echo: the arguments must be a JSON object"],
@@ -36,13 +42,19 @@ describe("npm run -s example:client -- <url> --call <tool> '<json>'", () => {
   });
 
   it("prints the tool's result as JSON on stdout and the agreed release on stderr", async () => {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", CLIENT, sdk.url, "--call", "echo", "{}"], { cwd: PACKAGE_ROOT });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", CLIENT, sdk.url, "--call", "echo", "{}"],
+      { cwd: PACKAGE_ROOT },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ content: [{ type: "text", text: ECHO_TEXT }] });
     expect(stderr).toContain("connected: 2026-07-28");
   });
 
   it("exits 1 with the server's error when the call fails", async () => {
-    const failure = await run(process.execPath, ["--import", "tsx", CLIENT, sdk.url, "--call", "no_such_tool", "{}"], { cwd: PACKAGE_ROOT }).catch((error: unknown) => error);
+    const failure = await run(process.execPath, ["--import", "tsx", CLIENT, sdk.url, "--call", "no_such_tool", "{}"], {
+      cwd: PACKAGE_ROOT,
+    }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 1, stdout: "" });
     expect((failure as { stderr: string }).stderr).toMatch(/no_such_tool|not found/i);
   });

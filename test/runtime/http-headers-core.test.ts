@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeHeaderValue, encodeHeaderValue } from "../../generator/runtime/header-value.ts";
-import { checkHttpHeaders, httpHeaders, httpStatusOf, toolHeaderParams, type HttpSpec } from "../../generator/runtime/http-headers.ts";
+import {
+  checkHttpHeaders,
+  httpHeaders,
+  httpStatusOf,
+  toolHeaderParams,
+  type HttpSpec,
+} from "../../generator/runtime/http-headers.ts";
 
 // What the 2026-07-28 emitter writes from schema/facts.json (basic/transports/streamable-http).
 const SPEC: HttpSpec = {
@@ -18,7 +24,15 @@ const SPEC: HttpSpec = {
   protocolVersionMetaKey: "io.modelcontextprotocol/protocolVersion",
   headerMismatchCode: -32020,
   internalErrorCode: -32603,
-  errorStatus: { "-32020": 400, "-32021": 400, "-32022": 400, "-32601": 404, "-32602": 400, "-32600": 400, "-32700": 400 },
+  errorStatus: {
+    "-32020": 400,
+    "-32021": 400,
+    "-32022": 400,
+    "-32601": 404,
+    "-32602": 400,
+    "-32600": 400,
+    "-32700": 400,
+  },
   resultStatus: 200,
   acceptedStatus: 202,
 };
@@ -38,11 +52,21 @@ describe("header value encoding: the spec page's table", () => {
   });
 
   it("control characters, tabs and the empty string are encoded", () => {
-    for (const value of ["a\tb", "\x7f", "a\rb", ""]) expect(encodeHeaderValue(value, S).startsWith("=?base64?")).toBe(true);
+    for (const value of ["a\tb", "\x7f", "a\rb", ""])
+      expect(encodeHeaderValue(value, S).startsWith("=?base64?")).toBe(true);
   });
 
   it("received values with invalid characters or a broken encoding are rejected", () => {
-    for (const raw of ["a\nb", "é", " x", "=?base64?!!!?=", "=?base64?SGk?=", "=?base64?SGk=x?=", "=?base64?/w==?=", "=?base64?7aCA?="])
+    for (const raw of [
+      "a\nb",
+      "é",
+      " x",
+      "=?base64?!!!?=",
+      "=?base64?SGk?=",
+      "=?base64?SGk=x?=",
+      "=?base64?/w==?=",
+      "=?base64?7aCA?=",
+    ])
       expect(decodeHeaderValue(raw, S), raw).toBeUndefined();
   });
 
@@ -89,11 +113,24 @@ describe("toolHeaderParams: every x-mcp-header constraint", () => {
     ["not a token", { properties: { a: { type: "string", "x-mcp-header": "Re gion" } } }, "HTTP token"],
     ["control character", { properties: { a: { type: "string", "x-mcp-header": "A\r\nX-Evil: 1" } } }, "HTTP token"],
     ["not a string", { properties: { a: { type: "string", "x-mcp-header": 7 } } }, "HTTP token"],
-    ["duplicate, other case", { properties: { a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "region" } } }, "case-insensitive"],
+    [
+      "duplicate, other case",
+      {
+        properties: {
+          a: { type: "string", "x-mcp-header": "Region" },
+          b: { type: "string", "x-mcp-header": "region" },
+        },
+      },
+      "case-insensitive",
+    ],
     ["number type", { properties: { a: { type: "number", "x-mcp-header": "A" } } }, "boolean, integer, string"],
     ["object type", { properties: { a: { type: "object", "x-mcp-header": "A" } } }, "boolean, integer, string"],
     ["no type", { properties: { a: { "x-mcp-header": "A" } } }, "boolean, integer, string"],
-    ["inside items", { properties: { a: { type: "array", items: { type: "string", "x-mcp-header": "A" } } } }, "not reachable"],
+    [
+      "inside items",
+      { properties: { a: { type: "array", items: { type: "string", "x-mcp-header": "A" } } } },
+      "not reachable",
+    ],
     ["inside anyOf", { properties: { a: { anyOf: [{ type: "string", "x-mcp-header": "A" }] } } }, "not reachable"],
     ["inside $defs", { $defs: { a: { type: "string", "x-mcp-header": "A" } } }, "not reachable"],
     ["on the root", { type: "string", "x-mcp-header": "A" }, "not reachable"],
@@ -105,7 +142,12 @@ describe("toolHeaderParams: every x-mcp-header constraint", () => {
   });
 
   it("ignores x-mcp-header keys inside values (const, default, enum, examples)", () => {
-    expect(toolHeaderParams(SPEC, tool({ type: "object", properties: { a: { type: "object", default: { "x-mcp-header": "A" } } } }))).toEqual({ ok: true, params: [] });
+    expect(
+      toolHeaderParams(
+        SPEC,
+        tool({ type: "object", properties: { a: { type: "object", default: { "x-mcp-header": "A" } } } }),
+      ),
+    ).toEqual({ ok: true, params: [] });
   });
 
   it("a tool without annotations has none; a non-object inputSchema is invalid", () => {
@@ -114,28 +156,50 @@ describe("toolHeaderParams: every x-mcp-header constraint", () => {
   });
 });
 
-const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-const callSql = (args: object, name = "execute_sql") => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: meta } });
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const callSql = (args: object, name = "execute_sql") => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name, arguments: args, _meta: meta },
+});
 
 describe("httpHeaders", () => {
   it("the page's example: standard headers plus Mcp-Param-Region", () => {
-    expect(httpHeaders(SPEC, callSql({ region: "us-west1", query: "SELECT * FROM users" }), { tool: sqlTool })).toEqual({
-      "MCP-Protocol-Version": "2026-07-28",
-      "Mcp-Method": "tools/call",
-      "Mcp-Name": "execute_sql",
-      "Mcp-Param-Region": "us-west1",
-    });
+    expect(httpHeaders(SPEC, callSql({ region: "us-west1", query: "SELECT * FROM users" }), { tool: sqlTool })).toEqual(
+      {
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "execute_sql",
+        "Mcp-Param-Region": "us-west1",
+      },
+    );
   });
 
   it("integers in decimal, booleans lowercase, nested paths; null and absent values send no header", () => {
-    const headers = httpHeaders(SPEC, callSql({ limit: -7, dry: false, nested: { tenant: "Zoë" }, region: null }), { tool: sqlTool });
-    expect(headers).toMatchObject({ "Mcp-Param-Limit": "-7", "Mcp-Param-Dry-Run": "false", "Mcp-Param-Tenant": "=?base64?Wm/Dqw==?=" });
+    const headers = httpHeaders(SPEC, callSql({ limit: -7, dry: false, nested: { tenant: "Zoë" }, region: null }), {
+      tool: sqlTool,
+    });
+    expect(headers).toMatchObject({
+      "Mcp-Param-Limit": "-7",
+      "Mcp-Param-Dry-Run": "false",
+      "Mcp-Param-Tenant": "=?base64?Wm/Dqw==?=",
+    });
     expect(headers).not.toHaveProperty("Mcp-Param-Region");
   });
 
   it("Mcp-Name from params.uri for resources/read, encoded when not plain; none for notifications", () => {
-    expect(httpHeaders(SPEC, { id: 2, method: "resources/read", params: { uri: "file:///größe.txt", _meta: meta } })["Mcp-Name"]).toBe(encodeHeaderValue("file:///größe.txt", S));
-    expect(httpHeaders(SPEC, { method: "notifications/cancelled", params: { requestId: 1 } })).toEqual({ "Mcp-Method": "notifications/cancelled" });
+    expect(
+      httpHeaders(SPEC, { id: 2, method: "resources/read", params: { uri: "file:///größe.txt", _meta: meta } })[
+        "Mcp-Name"
+      ],
+    ).toBe(encodeHeaderValue("file:///größe.txt", S));
+    expect(httpHeaders(SPEC, { method: "notifications/cancelled", params: { requestId: 1 } })).toEqual({
+      "Mcp-Method": "notifications/cancelled",
+    });
   });
 
   it("throws a RangeError for what no header can carry", () => {
@@ -143,7 +207,11 @@ describe("httpHeaders", () => {
     expect(() => httpHeaders(SPEC, callSql({ limit: 2 ** 53 }), { tool: sqlTool })).toThrow(RangeError);
     expect(() => httpHeaders(SPEC, callSql({ region: 5 }), { tool: sqlTool })).toThrow(RangeError);
     expect(() => httpHeaders(SPEC, callSql({}, "other"), { tool: sqlTool })).toThrow(RangeError);
-    expect(() => httpHeaders(SPEC, callSql({}), { tool: tool({ type: "object", properties: { a: { type: "number", "x-mcp-header": "A" } } }) })).toThrow(RangeError);
+    expect(() =>
+      httpHeaders(SPEC, callSql({}), {
+        tool: tool({ type: "object", properties: { a: { type: "number", "x-mcp-header": "A" } } }),
+      }),
+    ).toThrow(RangeError);
     expect(() => httpHeaders(SPEC, { id: 1, method: "tools/call\r\nX: y" })).toThrow(RangeError);
   });
 });
@@ -161,7 +229,9 @@ describe("checkHttpHeaders", () => {
   });
 
   it("integers compare numerically", () => {
-    expect(checkHttpHeaders(SPEC, { ...sent, "Mcp-Param-Limit": "42.0" }, message, { tool: sqlTool })).toEqual({ ok: true });
+    expect(checkHttpHeaders(SPEC, { ...sent, "Mcp-Param-Limit": "42.0" }, message, { tool: sqlTool })).toEqual({
+      ok: true,
+    });
     expect(checkHttpHeaders(SPEC, { ...sent, "Mcp-Param-Limit": "0x2a" }, message, { tool: sqlTool }).ok).toBe(false);
   });
 
@@ -171,17 +241,33 @@ describe("checkHttpHeaders", () => {
       const { [name]: _dropped, ...rest } = sent;
       tampered.push(rest, { ...rest, [name]: sent[name] + "x" }, { ...rest, [name]: "=?base64?" + sent[name] });
     }
-    tampered.push({ ...sent, "Mcp-Param-Dry-Run": "True" }, { ...sent, "Mcp-Name": "=?base64?ZXhlY3V0ZV9zcWw=?=x" }, { ...sent, "Mcp-Method": "tools/list" });
+    tampered.push(
+      { ...sent, "Mcp-Param-Dry-Run": "True" },
+      { ...sent, "Mcp-Name": "=?base64?ZXhlY3V0ZV9zcWw=?=x" },
+      { ...sent, "Mcp-Method": "tools/list" },
+    );
     for (const headers of tampered) {
       const check = checkHttpHeaders(SPEC, headers, message, { tool: sqlTool });
-      expect(check, JSON.stringify(headers)).toMatchObject({ ok: false, status: 400, response: { jsonrpc: "2.0", id: 1, error: { code: -32020 } } });
+      expect(check, JSON.stringify(headers)).toMatchObject({
+        ok: false,
+        status: 400,
+        response: { jsonrpc: "2.0", id: 1, error: { code: -32020 } },
+      });
     }
   });
 
   it("a header for an argument absent from the body fails; an unknown Mcp-Param header is ignored", () => {
     const noLimit = callSql({ region: "r" });
-    expect(checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, noLimit, { tool: sqlTool }), "Mcp-Param-Limit": "1" }, noLimit, { tool: sqlTool }).ok).toBe(false);
-    expect(checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, noLimit, { tool: sqlTool }), "Mcp-Param-Other": "1" }, noLimit, { tool: sqlTool })).toEqual({ ok: true });
+    expect(
+      checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, noLimit, { tool: sqlTool }), "Mcp-Param-Limit": "1" }, noLimit, {
+        tool: sqlTool,
+      }).ok,
+    ).toBe(false);
+    expect(
+      checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, noLimit, { tool: sqlTool }), "Mcp-Param-Other": "1" }, noLimit, {
+        tool: sqlTool,
+      }),
+    ).toEqual({ ok: true });
   });
 
   it("an encoded Mcp-Name is decoded before comparing", () => {
@@ -193,11 +279,15 @@ describe("checkHttpHeaders", () => {
   it("a header sent twice is malformed", () => {
     const m = { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta } };
     expect(checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, m), "mcp-method": "tools/list" }, m).ok).toBe(false);
-    expect(checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, m), "Mcp-Method": ["tools/list", "tools/list"] }, m).ok).toBe(false);
+    expect(checkHttpHeaders(SPEC, { ...httpHeaders(SPEC, m), "Mcp-Method": ["tools/list", "tools/list"] }, m).ok).toBe(
+      false,
+    );
   });
 
   it("notifications pass: this revision defines no headers for them", () => {
-    expect(checkHttpHeaders(SPEC, {}, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toEqual({ ok: true });
+    expect(
+      checkHttpHeaders(SPEC, {}, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
+    ).toEqual({ ok: true });
   });
 
   it("never throws, even on hostile header objects", () => {
@@ -209,7 +299,9 @@ describe("checkHttpHeaders", () => {
     expect(checkHttpHeaders(SPEC, hostile, message)).toMatchObject({ ok: false, status: 400 });
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.string()), fc.jsonValue(), (headers, body) => {
-        const check = checkHttpHeaders(SPEC, headers, typeof body === "object" && body !== null ? body : {}, { tool: sqlTool });
+        const check = checkHttpHeaders(SPEC, headers, typeof body === "object" && body !== null ? body : {}, {
+          tool: sqlTool,
+        });
         expect(typeof check.ok).toBe("boolean");
       }),
     );

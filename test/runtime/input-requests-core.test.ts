@@ -16,10 +16,18 @@ const SPEC: InputSpec = {
   inputParams: PARAMS,
   validateDefinition: (definition, value) => modern.validate(definition as modern.DefinitionName, value),
 };
-const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const meta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 const elicit = {
   method: "elicitation/create",
-  params: { _meta: meta, mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+  params: {
+    _meta: meta,
+    mode: "form",
+    message: "Name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+  },
 };
 const roots = { method: "roots/list", params: { _meta: meta } };
 
@@ -38,7 +46,13 @@ describe("answerInputRequests", () => {
       { ask: elicit, where: roots },
       "session-1",
     );
-    expect(answers).toEqual({ inputResponses: { ask: { action: "accept", content: { name: "Ada" } }, where: { roots: [{ uri: "file:///tmp" }] } }, errors: {} });
+    expect(answers).toEqual({
+      inputResponses: {
+        ask: { action: "accept", content: { name: "Ada" } },
+        where: { roots: [{ uri: "file:///tmp" }] },
+      },
+      errors: {},
+    });
     expect(seen).toEqual([["ask", "session-1"]]);
   });
 
@@ -52,7 +66,9 @@ describe("answerInputRequests", () => {
     expect(Object.keys(answers.inputResponses)).toEqual(["__proto__"]);
     expect(Object.getPrototypeOf(answers.inputResponses)).toBe(Object.prototype);
     expect(JSON.parse(JSON.stringify(answers))).toEqual(
-      JSON.parse('{"inputResponses": {"__proto__": {"roots": []}}, "errors": {"b": {"code": -32601, "message": "Method not found"}}}'),
+      JSON.parse(
+        '{"inputResponses": {"__proto__": {"roots": []}}, "errors": {"b": {"code": -32601, "message": "Method not found"}}}',
+      ),
     );
   });
 
@@ -93,6 +109,7 @@ describe("answerInputRequests", () => {
   });
 
   it("anything that is not an object of requests gets an empty answer", async () => {
-    for (const value of [null, [], "x", 3]) expect(await answerInputRequests(SPEC, {}, value, undefined)).toEqual({ inputResponses: {}, errors: {} });
+    for (const value of [null, [], "x", 3])
+      expect(await answerInputRequests(SPEC, {}, value, undefined)).toEqual({ inputResponses: {}, errors: {} });
   });
 });

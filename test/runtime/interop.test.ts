@@ -38,9 +38,16 @@ async function converse(): Promise<Captured[]> {
   const server = new McpServer({ name: "interop-server", version: "1.0.0" }, { capabilities: { logging: {} } });
   // No zod input schemas: zod is not a dependency of this package, and argument checking is not what is tested here.
   server.registerTool("echo", { description: "Echo" }, async () => ({ content: [{ type: "text", text: "héllo" }] }));
-  server.registerPrompt("greet", { description: "Greet" }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] }));
-  server.registerResource("readme", "file:///readme.md", { mimeType: "text/markdown" }, async (uri) => ({ contents: [{ uri: uri.href, text: "# readme" }] }));
-  const client = new Client({ name: "interop-client", version: "1.0.0" }, { capabilities: { roots: { listChanged: true } } });
+  server.registerPrompt("greet", { description: "Greet" }, () => ({
+    messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+  }));
+  server.registerResource("readme", "file:///readme.md", { mimeType: "text/markdown" }, async (uri) => ({
+    contents: [{ uri: uri.href, text: "# readme" }],
+  }));
+  const client = new Client(
+    { name: "interop-client", version: "1.0.0" },
+    { capabilities: { roots: { listChanged: true } } },
+  );
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
   await server.connect(serverSide);
   await client.connect(clientSide);
@@ -71,7 +78,15 @@ describe("messages produced by the official SDK's client and server parse with p
 
   it("the conversation covers all four kinds in both directions", () => {
     const seen = new Set(captured.map((c) => `${c.from}:${kindOf(c.message as Record<string, unknown>)}`));
-    expect([...seen].sort()).toEqual(["client:notification", "client:request", "client:result", "server:error", "server:notification", "server:request", "server:result"]);
+    expect([...seen].sort()).toEqual([
+      "client:notification",
+      "client:request",
+      "client:result",
+      "server:error",
+      "server:notification",
+      "server:request",
+      "server:result",
+    ]);
     expect(captured.length).toBeGreaterThan(20);
   });
 
@@ -92,7 +107,9 @@ describe("messages produced by the official SDK's client and server parse with p
 
   it("requests and notifications of known methods also pass parse({ validate: true }) for the negotiated version", () => {
     const init = captured.find((c) => (c.message as { method?: string }).method === "initialize");
-    expect((init?.message as unknown as { params: { protocolVersion: string } }).params.protocolVersion).toBe(v2025_11_25.PROTOCOL_VERSION);
+    expect((init?.message as unknown as { params: { protocolVersion: string } }).params.protocolVersion).toBe(
+      v2025_11_25.PROTOCOL_VERSION,
+    );
     for (const { message } of captured) {
       const method = (message as { method?: string }).method;
       if (method === undefined || !(method in v2025_11_25.METHODS)) continue;
@@ -105,7 +122,13 @@ describe("messages produced by the official SDK's client and server parse with p
 describe("the official 2026-07-28 examples parse with parse", () => {
   const root = join(REAL_SCHEMA_DIR, "2026-07-28", "examples");
   const messages = readdirSync(root)
-    .flatMap((def) => readdirSync(join(root, def)).map((file) => ({ def, file, value: JSON.parse(readFileSync(join(root, def, file), "utf8")) as Record<string, unknown> })))
+    .flatMap((def) =>
+      readdirSync(join(root, def)).map((file) => ({
+        def,
+        file,
+        value: JSON.parse(readFileSync(join(root, def, file), "utf8")) as Record<string, unknown>,
+      })),
+    )
     .filter(({ value }) => value["jsonrpc"] === "2.0");
 
   it("every example that is a whole JSON-RPC message parses with its kind and method", () => {

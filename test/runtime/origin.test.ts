@@ -17,7 +17,11 @@ describe("checkOrigin", () => {
     ["Origin null (sandboxed frame)", { host: "127.0.0.1:3000", origin: "null" }, false],
     ["Origin of another scheme", { host: "127.0.0.1:3000", origin: "file://localhost" }, false],
     ["a host that only starts like localhost", { host: "localhost.evil.example.com" }, false],
-    ["Origin that only starts like localhost", { host: "localhost", origin: "http://localhost.evil.example.com" }, false],
+    [
+      "Origin that only starts like localhost",
+      { host: "localhost", origin: "http://localhost.evil.example.com" },
+      false,
+    ],
     ["Origin garbage", { host: "localhost", origin: "::::" }, false],
   ])("default policy: %s", (_, headers, ok) => {
     expect(checkOrigin(headers).ok).toBe(ok);
@@ -25,7 +29,11 @@ describe("checkOrigin", () => {
 
   it("says which header failed and asks for 403", () => {
     expect(checkOrigin({ host: "evil.example.com" })).toEqual({ ok: false, status: 403, message: "Host not allowed" });
-    expect(checkOrigin({ host: "localhost", origin: "http://evil.example.com" })).toEqual({ ok: false, status: 403, message: "Origin not allowed" });
+    expect(checkOrigin({ host: "localhost", origin: "http://evil.example.com" })).toEqual({
+      ok: false,
+      status: 403,
+      message: "Origin not allowed",
+    });
   });
 
   it("accepts the hosts and whole origins a deployed server names, and nothing else", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createRequesterCore, type BuildRequest, type InputHandler, type RequesterOptions, type RequesterSpec } from "../../generator/runtime/requester.ts";
+import {
+  createRequesterCore,
+  type BuildRequest,
+  type InputHandler,
+  type RequesterOptions,
+  type RequesterSpec,
+} from "../../generator/runtime/requester.ts";
 import { RpcError } from "../../generator/runtime/rpc-error.ts";
 import * as batching from "../../generated/2025-03-26/index.js";
 import * as later from "../../generated/2025-06-18/index.js";
@@ -94,7 +100,11 @@ describe("createRequesterCore", () => {
     controller.abort(new Error("user gave up"));
     await expect(call).rejects.toThrow("user gave up");
     await flush();
-    expect(sent[1]).toEqual({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user gave up" } });
+    expect(sent[1]).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 1, reason: "user gave up" },
+    });
     expect(requester.receive({ jsonrpc: "2.0", id: 1, result: {} })).toBe(false);
   });
 
@@ -116,7 +126,9 @@ describe("createRequesterCore", () => {
 
   it("sends no cancel notification in a release without one, and still fails the call", async () => {
     const sent: Sent[] = [];
-    const requester = createRequesterCore({ ...SPEC, cancel: null }, build, (message) => void sent.push(message), { timeoutMs: 5 });
+    const requester = createRequesterCore({ ...SPEC, cancel: null }, build, (message) => void sent.push(message), {
+      timeoutMs: 5,
+    });
     await expect(requester.request("ping", undefined)).rejects.toMatchObject({ name: "TimeoutError" });
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((message) => message.method)).toEqual(["ping"]);
@@ -124,7 +136,9 @@ describe("createRequesterCore", () => {
 
   it("does not send a request whose signal is already aborted", async () => {
     const { sent, requester } = harness();
-    await expect(requester.request("ping", undefined, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(requester.request("ping", undefined, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: "AbortError",
+    });
     expect(sent).toEqual([]);
   });
 
@@ -152,14 +166,23 @@ describe("createRequesterCore", () => {
     requester.receive({
       jsonrpc: "2.0",
       id: 1,
-      result: { resultType: "input_required", requestState: "opaque", inputRequests: { who: { method: "elicitation/create", params: { message: "Name?" } } } },
+      result: {
+        resultType: "input_required",
+        requestState: "opaque",
+        inputRequests: { who: { method: "elicitation/create", params: { message: "Name?" } } },
+      },
     });
     await flush();
     expect(asked).toEqual([{ who: { method: "elicitation/create", params: { message: "Name?" } } }]);
     expect(sent[1]).toMatchObject({
       id: 2,
       method: "tools/call",
-      params: { name: "greet", arguments: {}, requestState: "opaque", inputResponses: { who: { action: "accept", content: { name: "Ada" } } } },
+      params: {
+        name: "greet",
+        arguments: {},
+        requestState: "opaque",
+        inputResponses: { who: { action: "accept", content: { name: "Ada" } } },
+      },
     });
     requester.receive({ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [] } });
     await expect(call).resolves.toEqual({ resultType: "complete", content: [] });
@@ -172,11 +195,18 @@ describe("createRequesterCore", () => {
     plain.requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", requestState: "s" } });
     await expect(call).resolves.toEqual({ resultType: "input_required", requestState: "s" });
 
-    const looping = harness({ inputHandler: { answerInputRequests: async () => ({ inputResponses: {}, errors: {} }) }, maxInputRounds: 2 });
+    const looping = harness({
+      inputHandler: { answerInputRequests: async () => ({ inputResponses: {}, errors: {} }) },
+      maxInputRounds: 2,
+    });
     const endless = looping.requester.request("tools/call", { name: "x" });
     for (let id = 1; id <= 3; id++) {
       await looping.flush();
-      looping.requester.receive({ jsonrpc: "2.0", id, result: { resultType: "input_required", requestState: "again" } });
+      looping.requester.receive({
+        jsonrpc: "2.0",
+        id,
+        result: { resultType: "input_required", requestState: "again" },
+      });
     }
     await expect(endless).rejects.toBeInstanceOf(RpcError);
     expect(looping.sent).toHaveLength(3);
@@ -192,32 +222,59 @@ describe("createRequesterCore", () => {
     };
     const renamed: RequesterSpec = {
       ...SPEC,
-      inputRequired: { resultType: { key: "kind", complete: "done", inputRequired: "more" }, requests: "asks", responses: "answers", state: "cursor" },
+      inputRequired: {
+        resultType: { key: "kind", complete: "done", inputRequired: "more" },
+        requests: "asks",
+        responses: "answers",
+        state: "cursor",
+      },
     };
     const { sent, requester, flush } = harness({ inputHandler }, renamed);
     const call = requester.request("tools/call", { name: "x" });
     await flush();
-    requester.receive({ jsonrpc: "2.0", id: 1, result: { kind: "more", cursor: "c1", asks: { k: { method: "roots/list" } } } });
+    requester.receive({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { kind: "more", cursor: "c1", asks: { k: { method: "roots/list" } } },
+    });
     await flush();
     expect(asked).toEqual([{ k: { method: "roots/list" } }]);
-    expect(sent[1]?.params).toEqual({ name: "x", cursor: "c1", answers: { k: { ok: true } }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } });
+    expect(sent[1]?.params).toEqual({
+      name: "x",
+      cursor: "c1",
+      answers: { k: { ok: true } },
+      _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" },
+    });
     requester.receive({ jsonrpc: "2.0", id: 2, result: { resultType: "input_required", inputRequests: {} } });
     await expect(call).resolves.toEqual({ resultType: "input_required", inputRequests: {} });
 
     const session = harness({ inputHandler }, { ...SPEC, inputRequired: null });
     const plain = session.requester.request("tools/call", { name: "x" });
     await session.flush();
-    session.requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { k: {} } } });
+    session.requester.receive({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "input_required", inputRequests: { k: {} } },
+    });
     await expect(plain).resolves.toEqual({ resultType: "input_required", inputRequests: { k: {} } });
     expect(asked).toHaveLength(1);
   });
 
   it("fails the call with the error of an input request the handler could not answer", async () => {
-    const inputHandler: InputHandler = { answerInputRequests: async () => ({ inputResponses: {}, errors: { r: { code: -32601, message: "roots/list not handled" } } }) };
+    const inputHandler: InputHandler = {
+      answerInputRequests: async () => ({
+        inputResponses: {},
+        errors: { r: { code: -32601, message: "roots/list not handled" } },
+      }),
+    };
     const { requester, flush } = harness({ inputHandler });
     const call = requester.request("tools/call", { name: "x" });
     await flush();
-    requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { r: { method: "roots/list" } } } });
+    requester.receive({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { resultType: "input_required", inputRequests: { r: { method: "roots/list" } } },
+    });
     await expect(call).rejects.toMatchObject({ code: -32601, message: "roots/list not handled" });
   });
 });
@@ -227,7 +284,12 @@ describe("createRequesterCore", () => {
  * array and send arrays over its SSE stream. Each element is received in order, as if it came alone.
  */
 describe("receiving a batch", () => {
-  const legacyBuild: BuildRequest = (method, params, id) => ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+  const legacyBuild: BuildRequest = (method, params, id) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    ...(params === undefined ? {} : { params }),
+  });
   const batching = (batches: boolean) => {
     const sent: Sent[] = [];
     const requester = createRequesterCore({ ...SPEC, batches }, legacyBuild, (message) => void sent.push(message));
@@ -237,7 +299,11 @@ describe("receiving a batch", () => {
 
   it("settles every pending call an array answers, and is true when every element was one of its responses", async () => {
     const { requester } = batching(true);
-    const calls = [requester.request("tools/list", {}), requester.request("tools/call", { name: "x" }), requester.request("prompts/list", {})];
+    const calls = [
+      requester.request("tools/list", {}),
+      requester.request("tools/call", { name: "x" }),
+      requester.request("prompts/list", {}),
+    ];
     await flush();
     const answer = [
       { jsonrpc: "2.0", id: 3, result: { prompts: [] } },
@@ -247,7 +313,11 @@ describe("receiving a batch", () => {
     expect(requester.receive(answer)).toBe(true);
     expect(requester.pending).toBe(0);
     const settled = await Promise.allSettled(calls);
-    expect(settled.map((s) => (s.status === "fulfilled" ? s.value : (s.reason as RpcError).code))).toEqual([{ tools: [] }, -32602, { prompts: [] }]);
+    expect(settled.map((s) => (s.status === "fulfilled" ? s.value : (s.reason as RpcError).code))).toEqual([
+      { tools: [] },
+      -32602,
+      { prompts: [] },
+    ]);
   });
 
   it.each([
@@ -279,7 +349,11 @@ describe("receiving a batch", () => {
 });
 
 describe("per release: a 2025-03-26 client takes batched messages, a 2025-06-18 client does not", () => {
-  const exchange = async (requester: { request(method: "ping", params: undefined): Promise<unknown>; receive(message: unknown): boolean; readonly pending: number }) => {
+  const exchange = async (requester: {
+    request(method: "ping", params: undefined): Promise<unknown>;
+    receive(message: unknown): boolean;
+    readonly pending: number;
+  }) => {
     const calls = [requester.request("ping", undefined), requester.request("ping", undefined)];
     await new Promise((resolve) => setImmediate(resolve));
     return calls;
@@ -300,7 +374,11 @@ describe("per release: a 2025-03-26 client takes batched messages, a 2025-06-18 
     const requester = batching.createRequester(() => undefined);
     const dispatcher = batching.createClientDispatcher({ "roots/list": () => ({ roots: [] }) });
     const [call] = await exchange(requester);
-    const fromServer = [answer[1], { jsonrpc: "2.0", id: "s1", method: "roots/list" }, { jsonrpc: "2.0", method: "notifications/tools/list_changed" }];
+    const fromServer = [
+      answer[1],
+      { jsonrpc: "2.0", id: "s1", method: "roots/list" },
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+    ];
     expect(requester.receive(fromServer)).toBe(false);
     expect(requester.pending).toBe(1);
     await expect(call).resolves.toEqual({});

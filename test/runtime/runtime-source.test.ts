@@ -26,10 +26,22 @@ import {
 import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../../generator/runtime/routing.ts";
 import { deepFreeze, describeValue, setOwn } from "../../generator/runtime/json.ts";
 import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../../generator/runtime/jsonrpc.ts";
-import { isInputRequiredIn, responseError, responseResult, resultTypeIn, type ResultTypeFacts } from "../../generator/runtime/responses.ts";
+import {
+  isInputRequiredIn,
+  responseError,
+  responseResult,
+  resultTypeIn,
+  type ResultTypeFacts,
+} from "../../generator/runtime/responses.ts";
 import { TYPE_BITS, type WireNamedTable, type WireTable } from "../../generator/runtime/table-format.ts";
 import { RpcError } from "../../generator/runtime/rpc-error.ts";
-import { decodeTable, guard, validateDefinition, validateEnvelope, validateMethodResult } from "../../generator/runtime/validator.ts";
+import {
+  decodeTable,
+  guard,
+  validateDefinition,
+  validateEnvelope,
+  validateMethodResult,
+} from "../../generator/runtime/validator.ts";
 
 /** The runtime as source, tested directly: one row per rule, given → want. */
 
@@ -59,7 +71,11 @@ describe("checkEnvelope: one row per JSON-RPC rule", () => {
     { name: "a string id", given: { jsonrpc: "2.0", id: "a", method: "ping", params: {} }, want: { kind: "request" } },
     { name: "a notification", given: { jsonrpc: "2.0", method: "notifications/x" }, want: { kind: "notification" } },
     { name: "a result", given: { jsonrpc: "2.0", id: 1, result: {} }, want: { kind: "result" } },
-    { name: "an error without id", given: { jsonrpc: "2.0", error: { code: 1, message: "x" } }, want: { kind: "error" } },
+    {
+      name: "an error without id",
+      given: { jsonrpc: "2.0", error: { code: 1, message: "x" } },
+      want: { kind: "error" },
+    },
     { name: "not an object (a batch)", given: [], want: { pointer: "" } },
     { name: "not an object (null)", given: null, want: { pointer: "" } },
     { name: "no jsonrpc", given: { id: 1, method: "ping" }, want: { pointer: "/jsonrpc" } },
@@ -67,31 +83,67 @@ describe("checkEnvelope: one row per JSON-RPC rule", () => {
     { name: "a null id", given: { jsonrpc: "2.0", id: null, method: "ping" }, want: { pointer: "/id" } },
     { name: "a fractional id", given: { jsonrpc: "2.0", id: 1.5, method: "ping" }, want: { pointer: "/id" } },
     { name: "a numeric method", given: { jsonrpc: "2.0", id: 1, method: 5 }, want: { pointer: "/method" } },
-    { name: "a method beside a result", given: { jsonrpc: "2.0", id: 1, method: "m", result: {} }, want: { pointer: "/result" } },
-    { name: "a method beside an error", given: { jsonrpc: "2.0", id: 1, method: "m", error: {} }, want: { pointer: "/error" } },
+    {
+      name: "a method beside a result",
+      given: { jsonrpc: "2.0", id: 1, method: "m", result: {} },
+      want: { pointer: "/result" },
+    },
+    {
+      name: "a method beside an error",
+      given: { jsonrpc: "2.0", id: 1, method: "m", error: {} },
+      want: { pointer: "/error" },
+    },
     // JSON-RPC 2.0 §4.2: params by position (an array) make a valid request whose params MCP refuses (-32602);
     // params that are not a structured value at all make an invalid request (-32600).
-    { name: "array params", given: { jsonrpc: "2.0", id: 1, method: "m", params: [1] }, want: { pointer: "/params", inParams: true } },
-    { name: "array params on a notification", given: { jsonrpc: "2.0", method: "m", params: [] }, want: { pointer: "/params", inParams: true } },
+    {
+      name: "array params",
+      given: { jsonrpc: "2.0", id: 1, method: "m", params: [1] },
+      want: { pointer: "/params", inParams: true },
+    },
+    {
+      name: "array params on a notification",
+      given: { jsonrpc: "2.0", method: "m", params: [] },
+      want: { pointer: "/params", inParams: true },
+    },
     { name: "string params", given: { jsonrpc: "2.0", id: 1, method: "m", params: "x" }, want: { pointer: "/params" } },
     { name: "null params", given: { jsonrpc: "2.0", id: 1, method: "m", params: null }, want: { pointer: "/params" } },
-    { name: "result and error", given: { jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } }, want: { pointer: "" } },
+    {
+      name: "result and error",
+      given: { jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } },
+      want: { pointer: "" },
+    },
     { name: "neither method, result nor error", given: { jsonrpc: "2.0", id: 1 }, want: { pointer: "" } },
     { name: "a result without id", given: { jsonrpc: "2.0", result: {} }, want: { pointer: "/id" } },
     { name: "an array result", given: { jsonrpc: "2.0", id: 1, result: [] }, want: { pointer: "/result" } },
     { name: "a string error", given: { jsonrpc: "2.0", id: 1, error: "boom" }, want: { pointer: "/error" } },
-    { name: "a fractional error code", given: { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } }, want: { pointer: "/error/code" } },
-    { name: "an error without message", given: { jsonrpc: "2.0", id: 1, error: { code: 1 } }, want: { pointer: "/error/message" } },
+    {
+      name: "a fractional error code",
+      given: { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } },
+      want: { pointer: "/error/code" },
+    },
+    {
+      name: "an error without message",
+      given: { jsonrpc: "2.0", id: 1, error: { code: 1 } },
+      want: { pointer: "/error/message" },
+    },
   ];
   it.each(rows)("$name", ({ given, want }) => {
     const checked = checkEnvelope(given);
     if ("kind" in want) expect(checked.ok && checked.message.kind).toBe(want.kind);
-    else expect(checked).toMatchObject({ ok: false, inParams: want.inParams ?? false, issue: { pointer: want.pointer } });
+    else
+      expect(checked).toMatchObject({ ok: false, inParams: want.inParams ?? false, issue: { pointer: want.pointer } });
   });
 
   it("copies only JSON-RPC's members: an own __proto__ stays data", () => {
-    const checked = checkEnvelope(JSON.parse('{"jsonrpc":"2.0","method":"m","params":{"__proto__":{"x":1}},"extra":1}'));
-    expect(checked.ok && checked.message).toEqual({ kind: "notification", jsonrpc: "2.0", method: "m", params: JSON.parse('{"__proto__":{"x":1}}') });
+    const checked = checkEnvelope(
+      JSON.parse('{"jsonrpc":"2.0","method":"m","params":{"__proto__":{"x":1}},"extra":1}'),
+    );
+    expect(checked.ok && checked.message).toEqual({
+      kind: "notification",
+      jsonrpc: "2.0",
+      method: "m",
+      params: JSON.parse('{"__proto__":{"x":1}}'),
+    });
     expect(({} as Record<string, unknown>)["x"]).toBeUndefined();
   });
 });
@@ -107,22 +159,37 @@ describe("parse and encode", () => {
   });
 
   it("a refusal names the pointer, what was expected and what was found", () => {
-    expect(parseText('{"jsonrpc":"2.0","id":null,"method":"m"}')).toEqual({ ok: false, error: { code: -32600, message: "/id: expected string | integer, got null" } });
+    expect(parseText('{"jsonrpc":"2.0","id":null,"method":"m"}')).toEqual({
+      ok: false,
+      error: { code: -32600, message: "/id: expected string | integer, got null" },
+    });
   });
 
   it("parseMessage hands a checked message to the release's validation and words its first issue, keeping a request's id", () => {
-    const refuse = () => ({ ok: false as const, code: -32601 as const, errors: [{ pointer: "/method", expected: "a request method", got: '"x"' }] });
+    const refuse = () => ({
+      ok: false as const,
+      code: -32601 as const,
+      errors: [{ pointer: "/method", expected: "a request method", got: '"x"' }],
+    });
     expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"x"}', refuse)).toEqual({
       ok: false,
       error: { code: -32601, message: '/method: expected a request method, got "x"' },
       id: 1,
     });
-    expect(parseMessage('{"jsonrpc":"2.0","method":"x"}', refuse)).toEqual({ ok: false, error: { code: -32601, message: '/method: expected a request method, got "x"' } });
-    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"x"}', () => ({ ok: true }))).toMatchObject({ ok: true, message: { kind: "request" } });
+    expect(parseMessage('{"jsonrpc":"2.0","method":"x"}', refuse)).toEqual({
+      ok: false,
+      error: { code: -32601, message: '/method: expected a request method, got "x"' },
+    });
+    expect(parseMessage('{"jsonrpc":"2.0","id":1,"method":"x"}', () => ({ ok: true }))).toMatchObject({
+      ok: true,
+      message: { kind: "request" },
+    });
   });
 
   it("encode writes only JSON-RPC's members, in their order", () => {
-    expect(encodeMessage({ kind: "request", method: "m", id: 1, jsonrpc: "2.0", params: undefined })).toBe('{"jsonrpc":"2.0","id":1,"method":"m"}');
+    expect(encodeMessage({ kind: "request", method: "m", id: 1, jsonrpc: "2.0", params: undefined })).toBe(
+      '{"jsonrpc":"2.0","id":1,"method":"m"}',
+    );
   });
 
   it.each([
@@ -137,13 +204,25 @@ describe("parse and encode", () => {
   });
 });
 
-const KEYS = { protocolVersion: "pv", clientCapabilities: "caps", clientInfo: "info", logLevel: "log", progressToken: "pt" };
+const KEYS = {
+  protocolVersion: "pv",
+  clientCapabilities: "caps",
+  clientInfo: "info",
+  logLevel: "log",
+  progressToken: "pt",
+};
 const ANY: AnyVersionMetaKeys = { progressToken: "pt", stateless: { ...KEYS, serverInfo: "si" } };
 /** A tree generated for session-based releases only. */
 const SESSION_ONLY: AnyVersionMetaKeys = { progressToken: "pt", stateless: null };
 
 describe("request builders, per era", () => {
-  const rows: { name: string; build: (o: RequestOptionsShape) => unknown; options: RequestOptionsShape; params?: Record<string, unknown>; want: unknown }[] = [
+  const rows: {
+    name: string;
+    build: (o: RequestOptionsShape) => unknown;
+    options: RequestOptionsShape;
+    params?: Record<string, unknown>;
+    want: unknown;
+  }[] = [
     {
       name: "stateless: version and capabilities always",
       build: (o) => statelessRequest("m", undefined, o, "2099-01-01", KEYS),
@@ -153,8 +232,20 @@ describe("request builders, per era", () => {
     {
       name: "stateless: reserved keys win over extraMeta and the caller's _meta",
       build: (o) => statelessRequest("m", { a: 1, _meta: { pv: "mine", own: 1 } }, o, "v", KEYS),
-      options: { id: 1, clientCapabilities: {}, protocolVersion: "probe", extraMeta: { x: 1, caps: "lost" }, logLevel: "info", progressToken: 7 },
-      want: { jsonrpc: "2.0", id: 1, method: "m", params: { a: 1, _meta: { x: 1, pv: "probe", own: 1, caps: {}, log: "info", pt: 7 } } },
+      options: {
+        id: 1,
+        clientCapabilities: {},
+        protocolVersion: "probe",
+        extraMeta: { x: 1, caps: "lost" },
+        logLevel: "info",
+        progressToken: 7,
+      },
+      want: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "m",
+        params: { a: 1, _meta: { x: 1, pv: "probe", own: 1, caps: {}, log: "info", pt: 7 } },
+      },
     },
     {
       name: "session: no _meta is invented",
@@ -178,7 +269,12 @@ describe("request builders, per era", () => {
       name: "any version: protocolVersion brings the default capabilities",
       build: (o) => anyVersionRequest("m", {}, o, ANY, { d: 1 }),
       options: { id: 1, protocolVersion: "2099-01-01", clientInfo: { name: "c", version: "1" } },
-      want: { jsonrpc: "2.0", id: 1, method: "m", params: { _meta: { pv: "2099-01-01", caps: { d: 1 }, info: { name: "c", version: "1" } } } },
+      want: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "m",
+        params: { _meta: { pv: "2099-01-01", caps: { d: 1 }, info: { name: "c", version: "1" } } },
+      },
     },
     {
       name: "any version, session releases only: a progress token still makes a _meta",
@@ -192,8 +288,12 @@ describe("request builders, per era", () => {
   });
 
   it("any version, session releases only: a stateless protocolVersion throws a RangeError (its _meta keys are unknown)", () => {
-    expect(() => anyVersionRequest("m", undefined, { id: 1, protocolVersion: "2026-07-28" }, SESSION_ONLY, {})).toThrow(RangeError);
-    expect(() => anyVersionResult(1, {}, { protocolVersion: "2026-07-28" }, true, SESSION_ONLY, null)).toThrow(RangeError);
+    expect(() => anyVersionRequest("m", undefined, { id: 1, protocolVersion: "2026-07-28" }, SESSION_ONLY, {})).toThrow(
+      RangeError,
+    );
+    expect(() => anyVersionResult(1, {}, { protocolVersion: "2026-07-28" }, true, SESSION_ONLY, null)).toThrow(
+      RangeError,
+    );
   });
 
   it("a notification never has an id", () => {
@@ -227,13 +327,19 @@ describe("response builders, per era", () => {
       got: anyVersionResult(1, { a: 1, resultType: "complete" }, {}, false, ANY, RESULT_TYPE),
       want: { jsonrpc: "2.0", id: 1, result: { a: 1 } },
     },
-    { name: "any version towards modern", got: anyVersionResult(1, {}, { resultType: "x" }, true, ANY, RESULT_TYPE), want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } } },
+    {
+      name: "any version towards modern",
+      got: anyVersionResult(1, {}, { resultType: "x" }, true, ANY, RESULT_TYPE),
+      want: { jsonrpc: "2.0", id: 1, result: { resultType: "x" } },
+    },
   ])("$name", ({ got, want }) => {
     expect(got).toEqual(want);
   });
 
   it("another resultType towards a legacy client throws a RangeError", () => {
-    expect(() => anyVersionResult(1, {}, { resultType: "input_required", protocolVersion: "2025-06-18" }, false, ANY, RESULT_TYPE)).toThrow(RangeError);
+    expect(() =>
+      anyVersionResult(1, {}, { resultType: "input_required", protocolVersion: "2025-06-18" }, false, ANY, RESULT_TYPE),
+    ).toThrow(RangeError);
   });
 
   it.each([
@@ -262,29 +368,67 @@ describe("response builders, per era", () => {
   });
 
   it("without facts (no stateless release generated) no resultType can be asked for, even towards a legacy client", () => {
-    expect(() => anyVersionResult(1, {}, { resultType: "complete", protocolVersion: "2025-06-18" }, false, ANY, null)).toThrow("the resultType key is unknown");
-    expect(() => anyVersionResult(1, {}, { resultType: "complete" }, false, ANY, OTHER)).toThrow('cannot receive resultType "complete"');
+    expect(() =>
+      anyVersionResult(1, {}, { resultType: "complete", protocolVersion: "2025-06-18" }, false, ANY, null),
+    ).toThrow("the resultType key is unknown");
+    expect(() => anyVersionResult(1, {}, { resultType: "complete" }, false, ANY, OTHER)).toThrow(
+      'cannot receive resultType "complete"',
+    );
   });
 
   const table: ErrorCodeTable = {
-    codes: { Gone: -32002, Broken: -32603, HeaderMismatch: -32020, MissingRequiredClientCapability: -32021, UnsupportedProtocolVersion: -32022 },
+    codes: {
+      Gone: -32002,
+      Broken: -32603,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
+    },
     receiveOnly: [-32002],
   };
   it.each([
-    { name: "by name", got: () => errorEnvelope(table, 1, "Broken", "m"), want: { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "m" } } },
-    { name: "by number, with data", got: () => errorEnvelope(table, 1, 7, "m", { d: 1 }), want: { jsonrpc: "2.0", id: 1, error: { code: 7, message: "m", data: { d: 1 } } } },
-    { name: "without id", got: () => errorEnvelope(table, undefined, 7, "m"), want: { jsonrpc: "2.0", error: { code: 7, message: "m" } } },
+    {
+      name: "by name",
+      got: () => errorEnvelope(table, 1, "Broken", "m"),
+      want: { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "m" } },
+    },
+    {
+      name: "by number, with data",
+      got: () => errorEnvelope(table, 1, 7, "m", { d: 1 }),
+      want: { jsonrpc: "2.0", id: 1, error: { code: 7, message: "m", data: { d: 1 } } },
+    },
+    {
+      name: "without id",
+      got: () => errorEnvelope(table, undefined, 7, "m"),
+      want: { jsonrpc: "2.0", error: { code: 7, message: "m" } },
+    },
     {
       name: "unsupported version",
       got: () => unsupportedProtocolVersion(table, 1, "x", ["a"]),
-      want: { jsonrpc: "2.0", id: 1, error: { code: -32022, message: "Unsupported protocol version", data: { requested: "x", supported: ["a"] } } },
+      want: {
+        jsonrpc: "2.0",
+        id: 1,
+        error: { code: -32022, message: "Unsupported protocol version", data: { requested: "x", supported: ["a"] } },
+      },
     },
     {
       name: "missing capability",
       got: () => missingRequiredClientCapability(table, 1, { s: {} }),
-      want: { jsonrpc: "2.0", id: 1, error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { s: {} } } } },
+      want: {
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32021,
+          message: "Missing required client capability",
+          data: { requiredCapabilities: { s: {} } },
+        },
+      },
     },
-    { name: "header mismatch", got: () => headerMismatch(table, 1, "no"), want: { jsonrpc: "2.0", id: 1, error: { code: -32020, message: "no" } } },
+    {
+      name: "header mismatch",
+      got: () => headerMismatch(table, 1, "no"),
+      want: { jsonrpc: "2.0", id: 1, error: { code: -32020, message: "no" } },
+    },
   ])("errorEnvelope $name", ({ got, want }) => {
     expect(got()).toEqual(want);
   });
@@ -303,10 +447,20 @@ describe("response builders, per era", () => {
 });
 
 describe("routing facts of an envelope", () => {
-  const facts: RoutingFacts = { protocolVersionHeader: "V", methodHeader: "M", nameHeader: "N", nameParam: { "tools/call": "name" }, protocolVersionKey: "pv" };
+  const facts: RoutingFacts = {
+    protocolVersionHeader: "V",
+    methodHeader: "M",
+    nameHeader: "N",
+    nameParam: { "tools/call": "name" },
+    protocolVersionKey: "pv",
+  };
   it.each([
     { name: "a routed request", given: { method: "tools/call", id: 1, params: { name: "echo" } }, want: "echo" },
-    { name: "a notification is never routed", given: { method: "tools/call", params: { name: "echo" } }, want: undefined },
+    {
+      name: "a notification is never routed",
+      given: { method: "tools/call", params: { name: "echo" } },
+      want: undefined,
+    },
     { name: "an unrouted method", given: { method: "ping", id: 1, params: { name: "echo" } }, want: undefined },
     { name: "a non-string name", given: { method: "tools/call", id: 1, params: { name: 5 } }, want: undefined },
   ])("routingNameIn: $name", ({ given, want }) => {
@@ -363,10 +517,13 @@ describe("versions, apps and responses", () => {
     { given: { resultType: "input_required" }, facts: OTHER, type: "done", input: false },
     { given: { kind: 5 }, facts: OTHER, type: "done", input: false },
     { given: { kind: "more" }, facts: { ...OTHER, inputRequired: null }, type: "more", input: false },
-  ])("resultTypeIn($given) is $type, isInputRequiredIn is $input, by the facts given", ({ given, facts, type, input }) => {
-    expect(resultTypeIn(given, facts)).toBe(type);
-    expect(isInputRequiredIn(given, facts)).toBe(input);
-  });
+  ])(
+    "resultTypeIn($given) is $type, isInputRequiredIn is $input, by the facts given",
+    ({ given, facts, type, input }) => {
+      expect(resultTypeIn(given, facts)).toBe(type);
+      expect(isInputRequiredIn(given, facts)).toBe(input);
+    },
+  );
 });
 
 describe("the validator interpreter on a small table", () => {
@@ -400,16 +557,66 @@ describe("the validator interpreter on a small table", () => {
   const tables = decodeTable(JSON.stringify(table));
   it.each([
     { name: "a valid item", def: "Item", value: { name: "a", count: 1 }, want: [] },
-    { name: "a missing required property", def: "Item", value: {}, want: [{ pointer: "/name", expected: "string", got: "missing" }] },
-    { name: "minLength", def: "Item", value: { name: "" }, want: [{ pointer: "/name", expected: "at least 1 characters", got: '""' }] },
-    { name: "minimum", def: "Item", value: { name: "a", count: -1 }, want: [{ pointer: "/count", expected: "a number >= 0", got: "-1" }] },
-    { name: "integer", def: "Item", value: { name: "a", count: 1.5 }, want: [{ pointer: "/count", expected: "integer", got: "1.5" }] },
-    { name: "maxItems", def: "List", value: [{ name: "a" }, { name: "b" }, { name: "c" }], want: [{ pointer: "", expected: "at most 2 items", got: "array(3)" }] },
-    { name: "items", def: "List", value: [{ name: "a" }, {}], want: [{ pointer: "/1/name", expected: "string", got: "missing" }] },
-    { name: "the discriminator picks the member", def: "Shape", value: { kind: "square", side: "x" }, want: [{ pointer: "/side", expected: "number", got: '"x"' }] },
-    { name: "an unknown discriminator", def: "Shape", value: { kind: "hex" }, want: [{ pointer: "/kind", expected: '"circle" | "square"', got: '"hex"' }] },
-    { name: "an alias checks as its target", def: "Alias", value: { name: 5 }, want: [{ pointer: "/name", expected: "string", got: "5" }] },
-    { name: "an unknown definition", def: "Nope", value: 1, want: [{ pointer: "", expected: "a definition name of test", got: '"Nope"' }] },
+    {
+      name: "a missing required property",
+      def: "Item",
+      value: {},
+      want: [{ pointer: "/name", expected: "string", got: "missing" }],
+    },
+    {
+      name: "minLength",
+      def: "Item",
+      value: { name: "" },
+      want: [{ pointer: "/name", expected: "at least 1 characters", got: '""' }],
+    },
+    {
+      name: "minimum",
+      def: "Item",
+      value: { name: "a", count: -1 },
+      want: [{ pointer: "/count", expected: "a number >= 0", got: "-1" }],
+    },
+    {
+      name: "integer",
+      def: "Item",
+      value: { name: "a", count: 1.5 },
+      want: [{ pointer: "/count", expected: "integer", got: "1.5" }],
+    },
+    {
+      name: "maxItems",
+      def: "List",
+      value: [{ name: "a" }, { name: "b" }, { name: "c" }],
+      want: [{ pointer: "", expected: "at most 2 items", got: "array(3)" }],
+    },
+    {
+      name: "items",
+      def: "List",
+      value: [{ name: "a" }, {}],
+      want: [{ pointer: "/1/name", expected: "string", got: "missing" }],
+    },
+    {
+      name: "the discriminator picks the member",
+      def: "Shape",
+      value: { kind: "square", side: "x" },
+      want: [{ pointer: "/side", expected: "number", got: '"x"' }],
+    },
+    {
+      name: "an unknown discriminator",
+      def: "Shape",
+      value: { kind: "hex" },
+      want: [{ pointer: "/kind", expected: '"circle" | "square"', got: '"hex"' }],
+    },
+    {
+      name: "an alias checks as its target",
+      def: "Alias",
+      value: { name: 5 },
+      want: [{ pointer: "/name", expected: "string", got: "5" }],
+    },
+    {
+      name: "an unknown definition",
+      def: "Nope",
+      value: 1,
+      want: [{ pointer: "", expected: "a definition name of test", got: '"Nope"' }],
+    },
   ])("$name", ({ def, value, want }) => {
     const result = validateDefinition(tables, def, value);
     if (want.length === 0) expect(result).toEqual({ ok: true });
@@ -417,18 +624,42 @@ describe("the validator interpreter on a small table", () => {
   });
 
   it.each([
-    { name: "a known request", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: { name: "a" } }, want: { ok: true, kind: "request" } },
+    {
+      name: "a known request",
+      msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: { name: "a" } },
+      want: { ok: true, kind: "request" },
+    },
     { name: "an unknown method", msg: { jsonrpc: "2.0", id: 1, method: "nope" }, want: { ok: false, code: -32601 } },
-    { name: "a notification sent with an id", msg: { jsonrpc: "2.0", id: 1, method: "notifications/x" }, want: { ok: false, code: -32600 } },
+    {
+      name: "a notification sent with an id",
+      msg: { jsonrpc: "2.0", id: 1, method: "notifications/x" },
+      want: { ok: false, code: -32600 },
+    },
     {
       name: "missing required params, worded for the value even though the params entry is the definition Item",
       msg: { jsonrpc: "2.0", id: 1, method: "items/get" },
       want: { ok: false, code: -32602, errors: [{ pointer: "/params", expected: "object", got: "missing" }] },
     },
-    { name: "params by position", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: [] }, want: { ok: false, code: -32602 } },
-    { name: "params that are not a structured value", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: 1 }, want: { ok: false, code: -32600 } },
-    { name: "bad params", msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: {} }, want: { ok: false, code: -32602 } },
-    { name: "a broken envelope", msg: { jsonrpc: "2.0", id: null, method: "items/get" }, want: { ok: false, code: -32600 } },
+    {
+      name: "params by position",
+      msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: [] },
+      want: { ok: false, code: -32602 },
+    },
+    {
+      name: "params that are not a structured value",
+      msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: 1 },
+      want: { ok: false, code: -32600 },
+    },
+    {
+      name: "bad params",
+      msg: { jsonrpc: "2.0", id: 1, method: "items/get", params: {} },
+      want: { ok: false, code: -32602 },
+    },
+    {
+      name: "a broken envelope",
+      msg: { jsonrpc: "2.0", id: null, method: "items/get" },
+      want: { ok: false, code: -32600 },
+    },
   ])("validateEnvelope: $name", ({ msg, want }) => {
     expect(validateEnvelope(tables, msg)).toMatchObject(want);
   });
@@ -436,9 +667,15 @@ describe("the validator interpreter on a small table", () => {
   it("the named part decodes onto the table: its definitions are found by name and may use the table's entries", () => {
     const named: WireNamedTable = { names: "Wrapper", nodes: [{ t: object, p: ["item", ~0] }] };
     const all = decodeTable(JSON.stringify(named), tables);
-    expect(validateDefinition(all, "Wrapper", { item: {} })).toEqual({ ok: false, errors: [{ pointer: "/item/name", expected: "string", got: "missing" }] });
+    expect(validateDefinition(all, "Wrapper", { item: {} })).toEqual({
+      ok: false,
+      errors: [{ pointer: "/item/name", expected: "string", got: "missing" }],
+    });
     expect(validateDefinition(all, "Item", { name: "a" })).toEqual({ ok: true });
-    expect(validateDefinition(tables, "Wrapper", {})).toMatchObject({ ok: false, errors: [{ expected: "a definition name of test" }] });
+    expect(validateDefinition(tables, "Wrapper", {})).toMatchObject({
+      ok: false,
+      errors: [{ expected: "a definition name of test" }],
+    });
     expect(all.methods).toBe(tables.methods);
   });
 
@@ -472,6 +709,11 @@ describe("RpcError.custom, the visible escape for an application's own code", ()
   it("builds the same class as the constructor, with the code, message and data given", () => {
     const error = RpcError.custom(12345, "quota", { retryAfter: 3 });
     expect(error).toBeInstanceOf(RpcError);
-    expect([error.name, error.code, error.message, error.data]).toEqual(["RpcError", 12345, "quota", { retryAfter: 3 }]);
+    expect([error.name, error.code, error.message, error.data]).toEqual([
+      "RpcError",
+      12345,
+      "quota",
+      { retryAfter: 3 },
+    ]);
   });
 });

@@ -13,7 +13,11 @@ describe("the seed's invariants", () => {
       const msg = mcp.request("tools/call", { name: "echo" }, { id: 1 });
       expect(paramsOf(msg)).toEqual({ name: "echo" });
       expect(mcp.request("ping", undefined, { id: 2 })).toEqual({ jsonrpc: "2.0", id: 2, method: "ping" });
-      const built = mcp.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: mcp.clientInfo() }, { id: 3 });
+      const built = mcp.request(
+        "initialize",
+        { protocolVersion: version, capabilities: {}, clientInfo: mcp.clientInfo() },
+        { id: 3 },
+      );
       expect(paramsOf(built)).not.toHaveProperty("_meta");
     }
     // The per-version legacy builder does not invent one either.
@@ -30,7 +34,9 @@ describe("the seed's invariants", () => {
     expect(mcp.protocolVersionOf(msg)).toBe(unlisted);
     expect(mcp.httpHeaders(msg)["MCP-Protocol-Version"]).toBe(unlisted);
     // Even a listed legacy version gets _meta when the caller asks for it: the caller decides, not the number.
-    expect(mcp.protocolVersionOf(mcp.request("tools/list", {}, { id: 2, protocolVersion: "2025-06-18" }))).toBe("2025-06-18");
+    expect(mcp.protocolVersionOf(mcp.request("tools/list", {}, { id: 2, protocolVersion: "2025-06-18" }))).toBe(
+      "2025-06-18",
+    );
   });
 
   it("notifications never carry id", () => {
@@ -50,16 +56,33 @@ describe("the seed's invariants", () => {
 
   it("resultType only towards modern clients", () => {
     for (const legacy of mcp.LEGACY_VERSIONS) {
-      expect(mcp.resultResponse(1, { content: [] }, { protocolVersion: legacy }).result).not.toHaveProperty("resultType");
-      expect(mcp.resultResponse(1, { content: [], resultType: "complete" }, { protocolVersion: legacy }).result).toEqual({ content: [] });
-      expect(() => mcp.resultResponse(1, {}, { protocolVersion: legacy, resultType: "input_required" })).toThrow(RangeError);
+      expect(mcp.resultResponse(1, { content: [] }, { protocolVersion: legacy }).result).not.toHaveProperty(
+        "resultType",
+      );
+      expect(
+        mcp.resultResponse(1, { content: [], resultType: "complete" }, { protocolVersion: legacy }).result,
+      ).toEqual({ content: [] });
+      expect(() => mcp.resultResponse(1, {}, { protocolVersion: legacy, resultType: "input_required" })).toThrow(
+        RangeError,
+      );
     }
     expect(mcp.resultResponse(1, { content: [] }).result).not.toHaveProperty("resultType");
     for (const modern of [...mcp.MODERN_VERSIONS, "2099-01-01"]) {
-      expect(mcp.resultResponse(1, { content: [] }, { protocolVersion: modern }).result).toEqual({ content: [], resultType: "complete" });
+      expect(mcp.resultResponse(1, { content: [] }, { protocolVersion: modern }).result).toEqual({
+        content: [],
+        resultType: "complete",
+      });
     }
-    const input = mcp.resultResponse(1, { inputRequests: {} }, { protocolVersion: "2026-07-28", resultType: "input_required", serverInfo: { name: "s", version: "1" } });
-    expect(input.result).toEqual({ inputRequests: {}, resultType: "input_required", _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } } });
+    const input = mcp.resultResponse(
+      1,
+      { inputRequests: {} },
+      { protocolVersion: "2026-07-28", resultType: "input_required", serverInfo: { name: "s", version: "1" } },
+    );
+    expect(input.result).toEqual({
+      inputRequests: {},
+      resultType: "input_required",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } },
+    });
   });
 
   it("bestLegacyVersion picks the newest common legacy version, else 2025-11-25", () => {
@@ -80,7 +103,11 @@ describe("the seed's invariants", () => {
       expect(() => mod.errorResponse(1, -32002, "gone")).toThrow(RangeError);
     }
     const parsed = mcp.parse('{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"Resource not found"}}');
-    expect(parsed.ok && mcp.responseError(parsed.message)).toEqual({ code: -32002, message: "Resource not found", data: undefined });
+    expect(parsed.ok && mcp.responseError(parsed.message)).toEqual({
+      code: -32002,
+      message: "Resource not found",
+      data: undefined,
+    });
   });
 });
 
@@ -89,7 +116,9 @@ describe("runtime functions", () => {
     expect(mcp.clientInfo("app", "2.0")).toEqual({ name: "app", version: "2.0" });
     expect(mcp.clientInfo()).toHaveProperty("name");
     expect(Object.keys(mcp.DEFAULT_CLIENT_CAPABILITIES).sort()).toEqual(["elicitation", "extensions"]);
-    expect(mcp.DEFAULT_CLIENT_CAPABILITIES.extensions[mcp.UI_EXTENSION_ID]).toEqual({ mimeTypes: ["text/html;profile=mcp-app"] });
+    expect(mcp.DEFAULT_CLIENT_CAPABILITIES.extensions[mcp.UI_EXTENSION_ID]).toEqual({
+      mimeTypes: ["text/html;profile=mcp-app"],
+    });
     expect(mcp.UI_EXTENSION_ID).toBe("io.modelcontextprotocol/ui");
     expect(Object.isFrozen(mcp.DEFAULT_CLIENT_CAPABILITIES)).toBe(true);
   });
@@ -145,7 +174,11 @@ describe("runtime functions", () => {
     });
     expect(mcp.missingRequiredClientCapabilityError(undefined, { elicitation: {} })).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } },
+      error: {
+        code: -32021,
+        message: "Missing required client capability",
+        data: { requiredCapabilities: { elicitation: {} } },
+      },
     });
   });
 
@@ -155,11 +188,16 @@ describe("runtime functions", () => {
     expect(mcp.routingName(mcp.request("prompts/get", { name: "p" }, { id: 1, ...caps }))).toBe("p");
     expect(mcp.routingName(mcp.request("resources/read", { uri: "file:///x" }, { id: 1, ...caps }))).toBe("file:///x");
     expect(mcp.routingName(mcp.request("tools/list", {}, { id: 1, ...caps }))).toBeUndefined();
-    expect(mcp.httpHeaders(mcp.request("tools/list", {}, { id: 1, ...caps }))).toEqual({ "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" });
+    expect(mcp.httpHeaders(mcp.request("tools/list", {}, { id: 1, ...caps }))).toEqual({
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/list",
+    });
   });
 
   it("uiResourceUri reads the nested _meta.ui.resourceUri, else the flat ui/resourceUri", () => {
-    expect(mcp.uiResourceUri({ _meta: { ui: { resourceUri: "ui://nested" }, "ui/resourceUri": "ui://flat" } })).toBe("ui://nested");
+    expect(mcp.uiResourceUri({ _meta: { ui: { resourceUri: "ui://nested" }, "ui/resourceUri": "ui://flat" } })).toBe(
+      "ui://nested",
+    );
     expect(mcp.uiResourceUri({ _meta: { "ui/resourceUri": "ui://flat" } })).toBe("ui://flat");
     expect(mcp.uiResourceUri({ _meta: { ui: {} } })).toBeUndefined();
     expect(mcp.uiResourceUri({})).toBeUndefined();
@@ -216,11 +254,15 @@ describe("runtime functions", () => {
     expect(probe["x"]).toBeUndefined();
     expect(probe["polluted"]).toBeUndefined();
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
-    const built = mcp.request("tools/call", JSON.parse('{"name":"t","__proto__":{"polluted":true}}') as { name: string }, {
-      id: 1,
-      protocolVersion: "2026-07-28",
-      extraMeta: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
-    });
+    const built = mcp.request(
+      "tools/call",
+      JSON.parse('{"name":"t","__proto__":{"polluted":true}}') as { name: string },
+      {
+        id: 1,
+        protocolVersion: "2026-07-28",
+        extraMeta: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
+      },
+    );
     expect(Object.getPrototypeOf(built.params)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
@@ -233,6 +275,8 @@ describe("runtime functions", () => {
     expect(inside.ok).toBe(true);
     const unclosed = mcp.parse(`{"jsonrpc":"2.0","method":"x","params":{"a":${"[".repeat(100_000)}}}`);
     expect(unclosed).toMatchObject({ ok: false, error: { code: -32700 } });
-    expect(v2026_07_28.parse(`{"jsonrpc":"2.0","method":"x","params":{"a":${deep}}}`, { validate: true }).ok).toBe(false);
+    expect(v2026_07_28.parse(`{"jsonrpc":"2.0","method":"x","params":{"a":${deep}}}`, { validate: true }).ok).toBe(
+      false,
+    );
   });
 });

@@ -5,13 +5,22 @@
 import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpHandler, createStateCodec, toNodeListener, type HttpHandler, type HttpServerOptions } from "../../generated/index.js";
+import {
+  createHttpHandler,
+  createStateCodec,
+  toNodeListener,
+  type HttpHandler,
+  type HttpServerOptions,
+} from "../../generated/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 import { officialSchema } from "../support/official-schema.ts";
 
 const judge = { modern: officialSchema("2026-07-28"), legacy: officialSchema("2025-11-25") };
-const META = { [modern.MetaKey.protocolVersion]: "2026-07-28", [modern.MetaKey.clientCapabilities]: { elicitation: {} } };
+const META = {
+  [modern.MetaKey.protocolVersion]: "2026-07-28",
+  [modern.MetaKey.clientCapabilities]: { elicitation: {} },
+};
 const URL_ = "http://127.0.0.1/mcp";
 const BASE = { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream" };
 
@@ -37,9 +46,15 @@ function eras(probe: Probe, options: { requestTimeoutMs?: number } = {}) {
           return { content: [] };
         case "ask": {
           const name = modern.inputResponse(params, "name", "elicitation/create");
-          if (name?.action === "accept" && ctx.context.state?.["step"] === 1) return { content: [{ type: "text", text: `hi ${String(name.content?.["name"])}` }] };
+          if (name?.action === "accept" && ctx.context.state?.["step"] === 1)
+            return { content: [{ type: "text", text: `hi ${String(name.content?.["name"])}` }] };
           return ctx.context.inputRequired(
-            { name: { method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object", properties: {} } } } },
+            {
+              name: {
+                method: "elicitation/create",
+                params: { message: "name?", requestedSchema: { type: "object", properties: {} } },
+              },
+            },
             { step: 1 },
           );
         }
@@ -49,7 +64,11 @@ function eras(probe: Probe, options: { requestTimeoutMs?: number } = {}) {
   });
   const sessions = legacy.sessionEra(
     {
-      initialize: () => ({ protocolVersion: legacy.PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } }),
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: { name: "s", version: "1" },
+      }),
       "tools/call": async (params, ctx) => {
         probe.calls++;
         probe.signals.push(ctx.signal);
@@ -65,7 +84,11 @@ function eras(probe: Probe, options: { requestTimeoutMs?: number } = {}) {
             });
             return { content: [{ type: "text", text: "released" }] };
           case "elicit": {
-            const answer = await ctx.context.request("elicitation/create", { message: "ok?", requestedSchema: { type: "object", properties: {} } }, { signal: ctx.signal });
+            const answer = await ctx.context.request(
+              "elicitation/create",
+              { message: "ok?", requestedSchema: { type: "object", properties: {} } },
+              { signal: ctx.signal },
+            );
             return { content: [{ type: "text", text: "action" in answer ? answer.action : "task" }] };
           }
         }
@@ -85,19 +108,37 @@ afterEach(() => {
 
 function serve(probe: Probe, options: Partial<HttpServerOptions> & { requestTimeoutMs?: number } = {}): HttpHandler {
   const { requestTimeoutMs, ...rest } = options;
-  const handler = createHttpHandler({ ...eras(probe, requestTimeoutMs === undefined ? {} : { requestTimeoutMs }), path: "/mcp", ...rest });
+  const handler = createHttpHandler({
+    ...eras(probe, requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    path: "/mcp",
+    ...rest,
+  });
   handlers.push(handler);
   return handler;
 }
 
-function post(handler: HttpHandler, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  const init: RequestInit = { method: "POST", headers: { ...BASE, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) };
+function post(
+  handler: HttpHandler,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  const init: RequestInit = {
+    method: "POST",
+    headers: { ...BASE, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
   if (signal !== undefined) init.signal = signal;
   return handler.fetch(new Request(URL_, init));
 }
 
 function modernCall(id: number, name: string, extra: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) {
-  const message = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, ...extra, _meta: { ...META, ...meta } } };
+  const message = {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: {}, ...extra, _meta: { ...META, ...meta } },
+  };
   return { message, headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name } };
 }
 
@@ -119,26 +160,48 @@ async function initialize(handler: HttpHandler): Promise<string> {
     jsonrpc: "2.0",
     id: 0,
     method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } },
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "c", version: "1" },
+    },
   });
   expect(response.status).toBe(200);
   return response.headers.get("mcp-session-id")!;
 }
 
 const inSession = (id: string) => ({ "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" });
-const legacyCall = (id: number, name: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: { progressToken: "p" } } });
+const legacyCall = (id: number, name: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: {}, _meta: { progressToken: "p" } },
+});
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe("era routing (basic/transports: sessions for 2025 clients, stateless otherwise)", () => {
   // given the headers and body, want the era that answered (by the answer's shape)
   it.each([
     ["a bare initialize", {}, "initialize", "sessions"],
-    ["a 2025 MCP-Protocol-Version header", { "mcp-protocol-version": "2025-11-25" }, "tools/list", "sessions: 400 without a session"],
-    ["a 2026 request", { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "x" }, "tools/call", "stateless"],
+    [
+      "a 2025 MCP-Protocol-Version header",
+      { "mcp-protocol-version": "2025-11-25" },
+      "tools/list",
+      "sessions: 400 without a session",
+    ],
+    [
+      "a 2026 request",
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "x" },
+      "tools/call",
+      "stateless",
+    ],
     ["an unknown session id", { "mcp-session-id": "nope" }, "tools/list", "sessions: 404"],
   ])("%s", async (_, headers, method, want) => {
     const handler = serve({ signals: [], calls: 0 });
-    const params = method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } : { name: "x", _meta: META };
+    const params =
+      method === "initialize"
+        ? { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } }
+        : { name: "x", _meta: META };
     const response = await post(handler, { jsonrpc: "2.0", id: 1, method, params }, headers);
     const body = (await response.json()) as Record<string, unknown>;
     const got =
@@ -168,7 +231,10 @@ describe("replies", () => {
       "notifications/progress",
       "response",
     ]);
-    expect(modernEvents.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: "done" }], resultType: "complete" } });
+    expect(modernEvents.at(-1)).toMatchObject({
+      id: 1,
+      result: { content: [{ text: "done" }], resultType: "complete" },
+    });
     for (const data of modernEvents) expect(judge.modern("JSONRPCMessage", data)).toBeNull();
 
     const session = await initialize(handler);
@@ -203,7 +269,13 @@ describe("replies", () => {
     ["a body over the limit", {}, "x".repeat(2000), 413, -32600],
     ["not JSON", { "mcp-protocol-version": "2026-07-28" }, "{", 400, -32700],
     ["a batch (no release here takes one)", { "mcp-protocol-version": "2026-07-28" }, "[]", 400, -32600],
-    ["a mismatched Mcp-Method", { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" }, JSON.stringify(modernCall(1, "x").message), 400, -32020],
+    [
+      "a mismatched Mcp-Method",
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      JSON.stringify(modernCall(1, "x").message),
+      400,
+      -32020,
+    ],
   ])("%s", async (_, headers, body, status, code) => {
     const handler = serve({ signals: [], calls: 0 }, { bodyLimit: 1000 });
     const reply = await post(handler, body, headers);
@@ -240,9 +312,13 @@ describe("disconnects", () => {
     expect(probe.signals[0]?.aborted).toBe(false);
     probe.release?.();
     await settle();
-    const resumed = await handler.fetch(new Request(URL_, { method: "GET", headers: { ...BASE, ...inSession(session), "last-event-id": first[0]!.id! } }));
+    const resumed = await handler.fetch(
+      new Request(URL_, { method: "GET", headers: { ...BASE, ...inSession(session), "last-event-id": first[0]!.id! } }),
+    );
     const rest = events(await resumed.text());
-    expect(rest.map((event) => event.data)).toEqual([{ jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "released" }] } }]);
+    expect(rest.map((event) => event.data)).toEqual([
+      { jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "released" }] } },
+    ]);
     expect(handler.pending).toBe(0);
   });
 
@@ -267,12 +343,15 @@ describe("disconnects", () => {
     const { port } = server.address() as AddressInfo;
     const { message, headers } = modernCall(1, "hang", {}, { progressToken: "t" });
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...BASE, ...headers } }, (res: IncomingMessage) => {
-        res.once("data", () => {
-          req.destroy();
-          resolve();
-        });
-      });
+      const req = httpRequest(
+        { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...BASE, ...headers } },
+        (res: IncomingMessage) => {
+          res.once("data", () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on("error", () => undefined);
       req.end(JSON.stringify(message), () => undefined);
       setTimeout(() => reject(new Error("no first event")), 5000);
@@ -291,7 +370,9 @@ describe("2025 sessions", () => {
     const ids = await Promise.all(Array.from({ length: 1000 }, () => initialize(handler)));
     expect(new Set(ids).size).toBe(1000);
     expect(handler.sessions).toBe(1000);
-    const closed = await Promise.all(ids.map((id) => handler.fetch(new Request(URL_, { method: "DELETE", headers: { ...BASE, ...inSession(id) } }))));
+    const closed = await Promise.all(
+      ids.map((id) => handler.fetch(new Request(URL_, { method: "DELETE", headers: { ...BASE, ...inSession(id) } }))),
+    );
     expect(closed.every((reply) => reply.status === 204)).toBe(true);
     expect([handler.sessions, handler.pending]).toEqual([0, 0]);
     const after = await post(handler, legacyCall(1, "x"), inSession(ids[0]!));
@@ -314,13 +395,21 @@ describe("2025 sessions", () => {
     const session = await initialize(handler);
     const reply = await post(handler, legacyCall(3, "elicit"), inSession(session));
     const reader = reply.body!.getReader();
-    const asked = events(new TextDecoder().decode((await reader.read()).value))[0]!.data as { id: number; method: string };
+    const asked = events(new TextDecoder().decode((await reader.read()).value))[0]!.data as {
+      id: number;
+      method: string;
+    };
     expect(asked.method).toBe("elicitation/create");
     expect(handler.pending).toBe(2);
-    const answered = await post(handler, { jsonrpc: "2.0", id: asked.id, result: { action: "decline" } }, inSession(session));
+    const answered = await post(
+      handler,
+      { jsonrpc: "2.0", id: asked.id, result: { action: "decline" } },
+      inSession(session),
+    );
     expect(answered.status).toBe(202);
     let rest = "";
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
     expect(events(rest).at(-1)?.data).toMatchObject({ id: 3, result: { content: [{ text: "decline" }] } });
     expect(handler.pending).toBe(0);
   });
@@ -340,7 +429,9 @@ describe("2025 sessions", () => {
     const session = await initialize(handler);
     const get = await handler.fetch(new Request(URL_, { method: "GET", headers: BASE }));
     expect(get.status).toBe(405);
-    const del = await handler.fetch(new Request(URL_, { method: "DELETE", headers: { ...BASE, ...inSession(session) } }));
+    const del = await handler.fetch(
+      new Request(URL_, { method: "DELETE", headers: { ...BASE, ...inSession(session) } }),
+    );
     expect(del.status).toBe(204);
     expect(handler.sessions).toBe(0);
   });
@@ -351,12 +442,16 @@ describe("input_required and requestState (stateless)", () => {
     const probe: Probe = { signals: [], calls: 0 };
     const handler = serve(probe);
     const first = modernCall(1, "ask");
-    const asked = (await (await post(handler, first.message, first.headers)).json()) as { result: { resultType: string; requestState: string } };
+    const asked = (await (await post(handler, first.message, first.headers)).json()) as {
+      result: { resultType: string; requestState: string };
+    };
     expect(asked.result.resultType).toBe("input_required");
     expect(judge.modern("JSONRPCMessage", asked)).toBeNull();
     const answers = { inputResponses: { name: { action: "accept", content: { name: "Ada" } } } };
     const retry = modernCall(2, "ask", { ...answers, requestState: asked.result.requestState });
-    expect(await (await post(handler, retry.message, retry.headers)).json()).toMatchObject({ result: { content: [{ text: "hi Ada" }] } });
+    expect(await (await post(handler, retry.message, retry.headers)).json()).toMatchObject({
+      result: { content: [{ text: "hi Ada" }] },
+    });
 
     const forged = await createStateCodec().sign({ step: 1 });
     const [payload, mac] = asked.result.requestState.split(".");

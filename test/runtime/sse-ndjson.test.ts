@@ -7,7 +7,11 @@ import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.t
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 200);
 
-function parseSse(chunks: readonly (string | Uint8Array)[]): { events: SseEvent[]; lastEventId: string | undefined; retryMs: number | undefined } {
+function parseSse(chunks: readonly (string | Uint8Array)[]): {
+  events: SseEvent[];
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+} {
   const events: SseEvent[] = [];
   const parser = createSseParser((event) => events.push(event));
   for (const chunk of chunks) parser.push(chunk);
@@ -58,24 +62,34 @@ describe("SSE parser", () => {
 
   it("any split of a valid stream into chunks, inside characters and line breaks included, gives the same events", () => {
     fc.assert(
-      fc.property(fc.array(eventArb, { maxLength: 6 }), fc.constantFrom("\n", "\r\n", "\r"), fc.array(fc.nat(), { maxLength: 8 }), (events, eol, cuts) => {
-        const text = events
-          .map(
-            (e) =>
-              [...(e.id === undefined ? [] : [`id: ${e.id}`]), ...(e.event === undefined ? [] : [`event: ${e.event}`]), ...e.data.map((d) => `data: ${d}`), ""].join(eol) + eol,
-          )
-          .join("");
-        const bytes = new TextEncoder().encode(text);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i]));
-        let lastId: string | undefined;
-        const want = events.map((e) => {
-          lastId = e.id ?? lastId;
-          return message(e.data.join("\n"), lastId, e.event ?? "message");
-        });
-        expect(parseSse(chunks).events).toEqual(want);
-        expect(parseSse([text]).events).toEqual(want);
-      }),
+      fc.property(
+        fc.array(eventArb, { maxLength: 6 }),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (events, eol, cuts) => {
+          const text = events
+            .map(
+              (e) =>
+                [
+                  ...(e.id === undefined ? [] : [`id: ${e.id}`]),
+                  ...(e.event === undefined ? [] : [`event: ${e.event}`]),
+                  ...e.data.map((d) => `data: ${d}`),
+                  "",
+                ].join(eol) + eol,
+            )
+            .join("");
+          const bytes = new TextEncoder().encode(text);
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i]));
+          let lastId: string | undefined;
+          const want = events.map((e) => {
+            lastId = e.id ?? lastId;
+            return message(e.data.join("\n"), lastId, e.event ?? "message");
+          });
+          expect(parseSse(chunks).events).toEqual(want);
+          expect(parseSse([text]).events).toEqual(want);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -91,10 +105,16 @@ describe("SSE parser", () => {
 });
 
 describe("ndjson line splitter", () => {
-  function split(chunks: readonly (string | Uint8Array)[], maxLineBytes?: number): { lines: string[]; overflows: number } {
+  function split(
+    chunks: readonly (string | Uint8Array)[],
+    maxLineBytes?: number,
+  ): { lines: string[]; overflows: number } {
     const lines: string[] = [];
     let overflows = 0;
-    const splitter = createLineSplitter((line) => lines.push(line), { ...(maxLineBytes === undefined ? {} : { maxLineBytes }), onOverflow: () => overflows++ });
+    const splitter = createLineSplitter((line) => lines.push(line), {
+      ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+      onOverflow: () => overflows++,
+    });
     for (const chunk of chunks) splitter.push(chunk);
     splitter.end();
     return { lines, overflows };

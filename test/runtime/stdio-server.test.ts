@@ -15,15 +15,28 @@ describe("createLineSplitter", () => {
     { name: "a line split across chunks", given: ['{"a":', "1}\n"], want: ['{"a":1}'] },
     { name: "CRLF loses its CR", given: ["a\r\nb\r\n"], want: ["a", "b"] },
     { name: "a last line without newline at end()", given: ["a\nb"], want: ["a", "b"] },
-    { name: "a UTF-8 character split across byte chunks", given: [new Uint8Array([0x22, 0xc3]), new Uint8Array([0xa9, 0x22, 0x0a])], want: ['"é"'] },
-    { name: "an overlong line is dropped whole, the next one kept", given: ["aaaaaa", "aaaa\nok\n"], max: 5, want: ["ok"], overflows: 1 },
+    {
+      name: "a UTF-8 character split across byte chunks",
+      given: [new Uint8Array([0x22, 0xc3]), new Uint8Array([0xa9, 0x22, 0x0a])],
+      want: ['"é"'],
+    },
+    {
+      name: "an overlong line is dropped whole, the next one kept",
+      given: ["aaaaaa", "aaaa\nok\n"],
+      max: 5,
+      want: ["ok"],
+      overflows: 1,
+    },
     { name: "an overlong line inside one chunk", given: ["toolong\nok\n"], max: 5, want: ["ok"], overflows: 1 },
     { name: "multi-byte characters count as bytes", given: ["ééé\n"], max: 5, want: [], overflows: 1 },
   ];
   it.each(rows)("$name", ({ given, max, want, overflows = 0 }) => {
     const lines: string[] = [];
     let overflowed = 0;
-    const splitter = createLineSplitter((line) => lines.push(line), max === undefined ? { onOverflow: () => overflowed++ } : { maxLineBytes: max, onOverflow: () => overflowed++ });
+    const splitter = createLineSplitter(
+      (line) => lines.push(line),
+      max === undefined ? { onOverflow: () => overflowed++ } : { maxLineBytes: max, onOverflow: () => overflowed++ },
+    );
     for (const chunk of given) splitter.push(chunk);
     splitter.end();
     expect({ lines, overflowed }).toEqual({ lines: want, overflowed: overflows });
@@ -51,7 +64,17 @@ describe("createStateCodec", () => {
     const [payload, mac] = token.split(".") as [string, string];
     const other = await createStateCodec({ secret: "y".repeat(32) }).sign({ step: 1 });
     const flipped = payload.slice(0, -1) + (payload.endsWith("A") ? "B" : "A");
-    for (const bad of [other, `${flipped}.${mac}`, `${payload}.${mac}x`, `${payload}.${mac}.x`, "", "a.b", 42, undefined, `${payload}=.${mac}`]) {
+    for (const bad of [
+      other,
+      `${flipped}.${mac}`,
+      `${payload}.${mac}x`,
+      `${payload}.${mac}.x`,
+      "",
+      "a.b",
+      42,
+      undefined,
+      `${payload}=.${mac}`,
+    ]) {
       expect(await codec.verify(bad), String(bad)).toBeUndefined();
     }
   });
@@ -73,14 +96,24 @@ async function exchange(lines: string[], answer?: (message: { id: number; method
     if (reply !== undefined) input.write(encodeLine(reply));
   });
   const sessions = legacy.sessionEra({
-    initialize: () => ({ protocolVersion: legacy.PROTOCOL_VERSION, capabilities: {}, serverInfo: { name: "s", version: "1" } }),
+    initialize: () => ({
+      protocolVersion: legacy.PROTOCOL_VERSION,
+      capabilities: {},
+      serverInfo: { name: "s", version: "1" },
+    }),
     "tools/call": async ({ name }, ctx) => {
       const roots = await ctx.context.request("roots/list", {}, { signal: ctx.signal });
       return { content: [{ type: "text", text: `${name}: ${roots.roots.length} roots` }] };
     },
   });
   const stateless = modern.statelessEra({ "tools/call": ({ name }) => ({ content: [{ type: "text", text: name }] }) });
-  const server = serveStdio({ stateless, sessions, input, output: { write: (chunk: string) => splitter.push(chunk) }, log: (text) => logged.push(text) });
+  const server = serveStdio({
+    stateless,
+    sessions,
+    input,
+    output: { write: (chunk: string) => splitter.push(chunk) },
+    log: (text) => logged.push(text),
+  });
   for (const line of lines) input.write(line + "\n");
   // Ends the input once every request read so far has been answered.
   setTimeout(() => input.end(), 100);
@@ -96,11 +129,18 @@ describe("serveStdio", () => {
           jsonrpc: "2.0",
           id: 1,
           method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } },
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: { roots: {} },
+            clientInfo: { name: "c", version: "1" },
+          },
         }),
         JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo" } }),
       ],
-      (message) => (message.method === "roots/list" ? { jsonrpc: "2.0", id: message.id, result: { roots: [{ uri: "file:///a" }] } } : undefined),
+      (message) =>
+        message.method === "roots/list"
+          ? { jsonrpc: "2.0", id: message.id, result: { roots: [{ uri: "file:///a" }] } }
+          : undefined,
     );
     // Lines are handled concurrently (a cancel can overtake its request), so answers come in any order.
     expect(out).toHaveLength(3);

@@ -25,11 +25,17 @@ interface ValidateModule {
  * "fast" mode: that is the check the generated validators implement (documented in the runtime).
  */
 function ajvFor(version: string, era: "legacy" | "modern"): (definition: string) => ValidateFunction {
-  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json"), "utf8")) as Record<string, unknown>;
+  const schema = JSON.parse(readFileSync(join(REAL_SCHEMA_DIR, version, "schema.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
   const is2020 = Object.prototype.hasOwnProperty.call(schema, "$defs");
   const definitions = schema[is2020 ? "$defs" : "definitions"] as Record<string, unknown>;
   for (const c of facts.typeCorrections.filter((x) => appliesTo(x.versions, version, era))) {
-    const node = c.path.reduce<unknown>((at, key) => (at as Record<string | number, unknown>)[key], definitions[c.definition]) as { type: unknown };
+    const node = c.path.reduce<unknown>(
+      (at, key) => (at as Record<string | number, unknown>)[key],
+      definitions[c.definition],
+    ) as { type: unknown };
     node.type = [...c.type];
   }
   const ajv = is2020 ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
@@ -53,14 +59,22 @@ describe.each(VERSIONS)("validators agree with Ajv on the official schema (%s)",
       for (let seed = 0; seed < 6; seed++) {
         const rand = rng(seed * 7919 + name.length);
         const valid = sample(model.validated, node, rand);
-        const values: JsonValue[] = [valid, mutate(valid, rand), mutate(valid, rand), mutate(mutate(valid, rand), rand)];
+        const values: JsonValue[] = [
+          valid,
+          mutate(valid, rand),
+          mutate(valid, rand),
+          mutate(mutate(valid, rand), rand),
+        ];
         for (const value of values) {
           const expected = check(value);
           const got = ours.validate(name, value).ok;
           compared++;
           if (expected) accepted++;
           else rejected++;
-          if (got !== expected) disagreements.push(`${name} seed ${seed}: Ajv ${expected}, ours ${got}: ${JSON.stringify(value).slice(0, 300)}`);
+          if (got !== expected)
+            disagreements.push(
+              `${name} seed ${seed}: Ajv ${expected}, ours ${got}: ${JSON.stringify(value).slice(0, 300)}`,
+            );
         }
       }
     }

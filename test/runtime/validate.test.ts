@@ -63,8 +63,19 @@ describe("official examples", () => {
 });
 
 /** A request whose params satisfy this version: modern requests need protocol version and capabilities in `_meta`. */
-function call(version: string, params: Record<string, unknown> = { name: "echo", arguments: { text: "hi" } }): Record<string, unknown> {
-  const meta = version >= "2026-07-28" ? { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } } : {};
+function call(
+  version: string,
+  params: Record<string, unknown> = { name: "echo", arguments: { text: "hi" } },
+): Record<string, unknown> {
+  const meta =
+    version >= "2026-07-28"
+      ? {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        }
+      : {};
   return { jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...meta, ...params } };
 }
 function request(version: string, method: string, params: Record<string, unknown>): Record<string, unknown> {
@@ -84,33 +95,123 @@ interface Case {
 const CASES: readonly Case[] = [
   { name: "a batch array", run: (v) => v.validateMessage([]), code: -32600, pointer: "" },
   { name: "a string", run: (v) => v.validateMessage("hi"), code: -32600, pointer: "" },
-  { name: "jsonrpc 1.0", run: (v, ver) => v.validateMessage({ ...call(ver), jsonrpc: "1.0" }), code: -32600, pointer: "/jsonrpc" },
+  {
+    name: "jsonrpc 1.0",
+    run: (v, ver) => v.validateMessage({ ...call(ver), jsonrpc: "1.0" }),
+    code: -32600,
+    pointer: "/jsonrpc",
+  },
   { name: "no jsonrpc", run: (v) => v.validateMessage({ id: 1, method: "ping" }), code: -32600, pointer: "/jsonrpc" },
   { name: "id: null", run: (v, ver) => v.validateMessage({ ...call(ver), id: null }), code: -32600, pointer: "/id" },
-  { name: "a fractional id", run: (v, ver) => v.validateMessage({ ...call(ver), id: 1.5 }), code: -32600, pointer: "/id" },
+  {
+    name: "a fractional id",
+    run: (v, ver) => v.validateMessage({ ...call(ver), id: 1.5 }),
+    code: -32600,
+    pointer: "/id",
+  },
   { name: "an object id", run: (v, ver) => v.validateMessage({ ...call(ver), id: {} }), code: -32600, pointer: "/id" },
-  { name: "a numeric method", run: (v, ver) => v.validateMessage({ ...call(ver), method: 5 }), code: -32600, pointer: "/method" },
-  { name: "an unknown method", run: (v, ver) => v.validateMessage({ ...call(ver), method: "tools/run" }), code: -32601, pointer: "/method" },
-  { name: "an unknown notification", run: (v) => v.validateMessage(note("notifications/nope", {})), code: -32601, pointer: "/method" },
-  { name: "result and error together", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } }), code: -32600, pointer: "" },
-  { name: "neither result nor error", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1 }), code: -32600, pointer: "" },
-  { name: "a result without id", run: (v) => v.validateMessage({ jsonrpc: "2.0", result: {} }), code: -32600, pointer: "/id" },
-  { name: "a method beside a result", run: (v, ver) => v.validateMessage({ ...call(ver), result: {} }), code: -32600, pointer: "/result" },
-  { name: "a request method without id", run: (v, ver) => v.validateMessage({ ...call(ver), id: undefined }), code: -32600, pointer: "/id" },
+  {
+    name: "a numeric method",
+    run: (v, ver) => v.validateMessage({ ...call(ver), method: 5 }),
+    code: -32600,
+    pointer: "/method",
+  },
+  {
+    name: "an unknown method",
+    run: (v, ver) => v.validateMessage({ ...call(ver), method: "tools/run" }),
+    code: -32601,
+    pointer: "/method",
+  },
+  {
+    name: "an unknown notification",
+    run: (v) => v.validateMessage(note("notifications/nope", {})),
+    code: -32601,
+    pointer: "/method",
+  },
+  {
+    name: "result and error together",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } }),
+    code: -32600,
+    pointer: "",
+  },
+  {
+    name: "neither result nor error",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1 }),
+    code: -32600,
+    pointer: "",
+  },
+  {
+    name: "a result without id",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", result: {} }),
+    code: -32600,
+    pointer: "/id",
+  },
+  {
+    name: "a method beside a result",
+    run: (v, ver) => v.validateMessage({ ...call(ver), result: {} }),
+    code: -32600,
+    pointer: "/result",
+  },
+  {
+    name: "a request method without id",
+    run: (v, ver) => v.validateMessage({ ...call(ver), id: undefined }),
+    code: -32600,
+    pointer: "/id",
+  },
   {
     name: "a notification method with an id",
     run: (v) => v.validateMessage({ ...note("notifications/progress", { progressToken: 1, progress: 1 }), id: 3 }),
     code: -32600,
     pointer: "/id",
   },
-  { name: "tools/call without params", run: (v, ver) => v.validateMessage({ ...call(ver), params: undefined }), code: -32602, pointer: "/params" },
-  { name: "tools/call with array params", run: (v, ver) => v.validateMessage({ ...call(ver), params: [] }), code: -32602, pointer: "/params" },
-  { name: "a notification with array params", run: (v) => v.validateMessage(note("notifications/progress", [] as never)), code: -32602, pointer: "/params" },
-  { name: "tools/call with null params", run: (v, ver) => v.validateMessage({ ...call(ver), params: null }), code: -32600, pointer: "/params" },
-  { name: "a tool name that is a number", run: (v, ver) => v.validateMessage(call(ver, { name: 5 })), code: -32602, pointer: "/params/name" },
-  { name: "a missing tool name", run: (v, ver) => v.validateMessage(call(ver, { arguments: {} })), code: -32602, pointer: "/params/name" },
-  { name: "tool arguments as an array", run: (v, ver) => v.validateMessage(call(ver, { name: "x", arguments: [1] })), code: -32602, pointer: "/params/arguments" },
-  { name: "a missing progress token", run: (v) => v.validateMessage(note("notifications/progress", { progress: 1 })), code: -32602, pointer: "/params/progressToken" },
+  {
+    name: "tools/call without params",
+    run: (v, ver) => v.validateMessage({ ...call(ver), params: undefined }),
+    code: -32602,
+    pointer: "/params",
+  },
+  {
+    name: "tools/call with array params",
+    run: (v, ver) => v.validateMessage({ ...call(ver), params: [] }),
+    code: -32602,
+    pointer: "/params",
+  },
+  {
+    name: "a notification with array params",
+    run: (v) => v.validateMessage(note("notifications/progress", [] as never)),
+    code: -32602,
+    pointer: "/params",
+  },
+  {
+    name: "tools/call with null params",
+    run: (v, ver) => v.validateMessage({ ...call(ver), params: null }),
+    code: -32600,
+    pointer: "/params",
+  },
+  {
+    name: "a tool name that is a number",
+    run: (v, ver) => v.validateMessage(call(ver, { name: 5 })),
+    code: -32602,
+    pointer: "/params/name",
+  },
+  {
+    name: "a missing tool name",
+    run: (v, ver) => v.validateMessage(call(ver, { arguments: {} })),
+    code: -32602,
+    pointer: "/params/name",
+  },
+  {
+    name: "tool arguments as an array",
+    run: (v, ver) => v.validateMessage(call(ver, { name: "x", arguments: [1] })),
+    code: -32602,
+    pointer: "/params/arguments",
+  },
+  {
+    name: "a missing progress token",
+    run: (v) => v.validateMessage(note("notifications/progress", { progress: 1 })),
+    code: -32602,
+    pointer: "/params/progressToken",
+  },
   {
     name: "progress as a string",
     run: (v) => v.validateMessage(note("notifications/progress", { progressToken: "p", progress: "half" })),
@@ -123,9 +224,24 @@ const CASES: readonly Case[] = [
     code: -32602,
     pointer: "/params/progressToken",
   },
-  { name: "a null cancelled requestId", run: (v) => v.validateMessage(note("notifications/cancelled", { requestId: null })), code: -32602, pointer: "/params/requestId" },
-  { name: "a log level outside the enum", run: (v) => v.validateMessage(note("notifications/message", { level: "loud", data: 1 })), code: -32602, pointer: "/params/level" },
-  { name: "a resource uri that is a number", run: (v, ver) => v.validateMessage(request(ver, "resources/read", { uri: 42 })), code: -32602, pointer: "/params/uri" },
+  {
+    name: "a null cancelled requestId",
+    run: (v) => v.validateMessage(note("notifications/cancelled", { requestId: null })),
+    code: -32602,
+    pointer: "/params/requestId",
+  },
+  {
+    name: "a log level outside the enum",
+    run: (v) => v.validateMessage(note("notifications/message", { level: "loud", data: 1 })),
+    code: -32602,
+    pointer: "/params/level",
+  },
+  {
+    name: "a resource uri that is a number",
+    run: (v, ver) => v.validateMessage(request(ver, "resources/read", { uri: 42 })),
+    code: -32602,
+    pointer: "/params/uri",
+  },
   {
     name: "a prompt argument that is not a string",
     run: (v, ver) => v.validateMessage(request(ver, "prompts/get", { name: "p", arguments: { x: 1 } })),
@@ -134,38 +250,108 @@ const CASES: readonly Case[] = [
   },
   {
     name: "an unknown completion ref type",
-    run: (v, ver) => v.validateMessage(request(ver, "completion/complete", { ref: { type: "ref/tool", name: "x" }, argument: { name: "a", value: "b" } })),
+    run: (v, ver) =>
+      v.validateMessage(
+        request(ver, "completion/complete", {
+          ref: { type: "ref/tool", name: "x" },
+          argument: { name: "a", value: "b" },
+        }),
+      ),
     code: -32602,
     pointer: "/params/ref/type",
   },
-  { name: "a fractional error code", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } }), code: -32600, pointer: "/error/code" },
-  { name: "an error without message", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: { code: -32601 } }), code: -32600, pointer: "/error/message" },
-  { name: "an error that is a string", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: "boom" }), code: -32600, pointer: "/error" },
-  { name: "a result that is an array", run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, result: [] }), code: -32600, pointer: "/result" },
-  { name: "a content block without its text", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [text, { type: "text" }] }), pointer: "/content/1/text" },
+  {
+    name: "a fractional error code",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } }),
+    code: -32600,
+    pointer: "/error/code",
+  },
+  {
+    name: "an error without message",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: { code: -32601 } }),
+    code: -32600,
+    pointer: "/error/message",
+  },
+  {
+    name: "an error that is a string",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, error: "boom" }),
+    code: -32600,
+    pointer: "/error",
+  },
+  {
+    name: "a result that is an array",
+    run: (v) => v.validateMessage({ jsonrpc: "2.0", id: 1, result: [] }),
+    code: -32600,
+    pointer: "/result",
+  },
+  {
+    name: "a content block without its text",
+    run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [text, { type: "text" }] }),
+    pointer: "/content/1/text",
+  },
   {
     name: "an image block without mimeType",
     run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [{ type: "image", data: "QUJD" }] }),
     pointer: "/content/0/mimeType",
   },
-  { name: "a content block of unknown type", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [{ type: "video" }] }), pointer: "/content/0/type" },
-  { name: "isError as a string", run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [], isError: "yes" }), pointer: "/isError" },
-  { name: "image data that is not base64", run: (v) => v.validate("ImageContent", { type: "image", data: "!!!", mimeType: "image/png" }), pointer: "/data" },
-  { name: "a resource uri without scheme", run: (v) => v.validate("TextResourceContents", { uri: "no scheme here", text: "x" }), pointer: "/uri" },
-  { name: "a tool input schema that is not an object schema", run: (v) => v.validate("Tool", { name: "t", inputSchema: { type: "array" } }), pointer: "/inputSchema/type" },
+  {
+    name: "a content block of unknown type",
+    run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [{ type: "video" }] }),
+    pointer: "/content/0/type",
+  },
+  {
+    name: "isError as a string",
+    run: (v) => v.validate("CallToolResult", { resultType: "complete", content: [], isError: "yes" }),
+    pointer: "/isError",
+  },
+  {
+    name: "image data that is not base64",
+    run: (v) => v.validate("ImageContent", { type: "image", data: "!!!", mimeType: "image/png" }),
+    pointer: "/data",
+  },
+  {
+    name: "a resource uri without scheme",
+    run: (v) => v.validate("TextResourceContents", { uri: "no scheme here", text: "x" }),
+    pointer: "/uri",
+  },
+  {
+    name: "a tool input schema that is not an object schema",
+    run: (v) => v.validate("Tool", { name: "t", inputSchema: { type: "array" } }),
+    pointer: "/inputSchema/type",
+  },
   {
     name: "a tool without name",
-    run: (v) => v.validate("ListToolsResult", { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [{ inputSchema: { type: "object" } }] }),
+    run: (v) =>
+      v.validate("ListToolsResult", {
+        resultType: "complete",
+        ttlMs: 0,
+        cacheScope: "private",
+        tools: [{ inputSchema: { type: "object" } }],
+      }),
     pointer: "/tools/0/name",
   },
-  { name: "a priority above the maximum", run: (v) => v.validate("ModelPreferences", { costPriority: 2 }), pointer: "/costPriority" },
+  {
+    name: "a priority above the maximum",
+    run: (v) => v.validate("ModelPreferences", { costPriority: 2 }),
+    pointer: "/costPriority",
+  },
   {
     name: "a float where the schema wants an integer",
-    run: (v) => v.validate("CreateMessageRequest", { jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params: { messages: [], maxTokens: 1.5 } }),
+    run: (v) =>
+      v.validate("CreateMessageRequest", {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "sampling/createMessage",
+        params: { messages: [], maxTokens: 1.5 },
+      }),
     pointer: "/params/maxTokens",
   },
   { name: "a result for an unknown method", run: (v) => v.validateResult("tools/run", {}), pointer: "" },
-  { name: "a tools/list result whose tools is not an array", run: (v) => v.validateResult("tools/list", { tools: {} }), pointer: "/tools" },
+  {
+    name: "a tools/list result whose tools is not an array",
+    run: (v) => v.validateResult("tools/list", { tools: {} }),
+    pointer: "/tools",
+  },
 ];
 
 describe.each(VERSIONS)("hand-written invalid values are rejected where they go wrong (%s)", (version) => {
@@ -174,8 +360,14 @@ describe.each(VERSIONS)("hand-written invalid values are rejected where they go 
   it("the table is large enough and its valid baselines pass", () => {
     expect(CASES.length).toBeGreaterThanOrEqual(30);
     expect(v.validateMessage(call(version))).toMatchObject({ ok: true, kind: "request" });
-    expect(v.validateMessage(note("notifications/progress", { progressToken: 1, progress: 1 }))).toMatchObject({ ok: true, kind: "notification" });
-    expect(v.validateMessage({ jsonrpc: "2.0", id: "a", error: { code: -32601, message: "x" } })).toMatchObject({ ok: true, kind: "error" });
+    expect(v.validateMessage(note("notifications/progress", { progressToken: 1, progress: 1 }))).toMatchObject({
+      ok: true,
+      kind: "notification",
+    });
+    expect(v.validateMessage({ jsonrpc: "2.0", id: "a", error: { code: -32601, message: "x" } })).toMatchObject({
+      ok: true,
+      kind: "error",
+    });
     expect(v.validate("CallToolResult", { resultType: "complete", content: [text] }).ok).toBe(true);
   });
 
@@ -190,33 +382,71 @@ describe.each(VERSIONS)("hand-written invalid values are rejected where they go 
 
 describe("integer and number: the validators agree with schema.ts (facts.typeCorrections) and name the field", () => {
   const completeIn = (v: string) => (v === "2026-07-28" ? { resultType: "complete" } : {});
-  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])("%s: a form answer of 95.5 for a number field is a valid ElicitResult", (v) => {
-    const validators = mods.get(v)!;
-    expect(validators.validate("ElicitResult", { action: "accept", content: { score: 95.5, age: 30, name: "x", ok: true }, ...completeIn(v) })).toEqual({ ok: true });
-    expect(validators.validateResult("elicitation/create", { action: "accept", content: { score: 95.5 }, ...completeIn(v) })).toEqual({ ok: true });
-    // The corrected node keeps the rest of the schema: an object is still no form value.
-    expect(pointers(validators.validate("ElicitResult", { action: "accept", content: { score: {} }, ...completeIn(v) }))).toEqual(["/content/score"]);
-  });
+  it.each(["2025-06-18", "2025-11-25", "2026-07-28"])(
+    "%s: a form answer of 95.5 for a number field is a valid ElicitResult",
+    (v) => {
+      const validators = mods.get(v)!;
+      expect(
+        validators.validate("ElicitResult", {
+          action: "accept",
+          content: { score: 95.5, age: 30, name: "x", ok: true },
+          ...completeIn(v),
+        }),
+      ).toEqual({ ok: true });
+      expect(
+        validators.validateResult("elicitation/create", {
+          action: "accept",
+          content: { score: 95.5 },
+          ...completeIn(v),
+        }),
+      ).toEqual({ ok: true });
+      // The corrected node keeps the rest of the schema: an object is still no form value.
+      expect(
+        pointers(validators.validate("ElicitResult", { action: "accept", content: { score: {} }, ...completeIn(v) })),
+      ).toEqual(["/content/score"]);
+    },
+  );
   it("2026-07-28: JSONValue takes null and fractions, as schema.ts declares", () => {
     const v = mods.get("2026-07-28")!;
     expect([v.isJSONValue(null), v.isJSONValue(1.5), v.isJSONValue({ a: [null, 0.25] })]).toEqual([true, true, true]);
   });
   it.each(VERSIONS)("%s: where both say integer, a fraction is refused at the field's pointer", (v) => {
-    expect(mods.get(v)!.validate("Resource", { uri: "file:///a", name: "a", size: 1.5 })).toEqual({ ok: false, errors: [{ pointer: "/size", expected: "integer", got: "1.5" }] });
+    expect(mods.get(v)!.validate("Resource", { uri: "file:///a", name: "a", size: 1.5 })).toEqual({
+      ok: false,
+      errors: [{ pointer: "/size", expected: "integer", got: "1.5" }],
+    });
   });
 });
 
 describe("a union's error names the field that failed in its closest member", () => {
   const v = () => mods.get("2026-07-28")!;
   it.each([
-    { rule: "deep inside one of several object members", name: "InputResponses", value: { k: { action: "accept", content: { a: {} } } }, want: "/k/content/a" },
-    { rule: "inside an array of the member that matched most", name: "InputResponse", value: { roots: [{ uri: 5 }] }, want: "/roots/0/uri" },
-    { rule: "one field of the one enum schema it nearly is", name: "PrimitiveSchemaDefinition", value: { type: "string", enum: ["a"], default: 5 }, want: "/default" },
+    {
+      rule: "deep inside one of several object members",
+      name: "InputResponses",
+      value: { k: { action: "accept", content: { a: {} } } },
+      want: "/k/content/a",
+    },
+    {
+      rule: "inside an array of the member that matched most",
+      name: "InputResponse",
+      value: { roots: [{ uri: 5 }] },
+      want: "/roots/0/uri",
+    },
+    {
+      rule: "one field of the one enum schema it nearly is",
+      name: "PrimitiveSchemaDefinition",
+      value: { type: "string", enum: ["a"], default: 5 },
+      want: "/default",
+    },
   ])("$rule", ({ name, value, want }) => {
     expect(pointers(v().validate(name, value))).toEqual([want]);
   });
   it("a value no member admits by its JSON type still names the union", () => {
-    expect(v().validate("InputResponse", "text")).toEqual({ ok: false, errors: [{ pointer: "", expected: "InputResponse", got: '"text"' }] });
+    expect(v().validate("InputResponse", "text")).toEqual({
+      ok: false,
+      errors: [{ pointer: "", expected: "InputResponse", got: '"text"' }],
+    });
   });
 });
 
@@ -230,9 +460,16 @@ describe("limits", () => {
     expect(result).toMatchObject({ ok: false, errors: [{ expected: "nesting at most 256 levels deep" }] });
     expect(v.isJSONValue(deep)).toBe(false);
     // Client capabilities hold JSONObjects of JSONValues: reachable from any modern request.
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { experimental: { x: { y: deep } } } };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { experimental: { x: { y: deep } } },
+    };
     const msg = call("2026-07-28", { name: "x", _meta: meta });
-    expect(v.validateMessage(msg)).toMatchObject({ ok: false, code: -32602, errors: [{ pointer: "/params", expected: "nesting at most 256 levels deep" }] });
+    expect(v.validateMessage(msg)).toMatchObject({
+      ok: false,
+      code: -32602,
+      errors: [{ pointer: "/params", expected: "nesting at most 256 levels deep" }],
+    });
   });
 
   it("errors are capped and come in a stable order", () => {
@@ -252,7 +489,10 @@ describe("limits", () => {
   });
 
   it("an unknown definition name is reported, not thrown", () => {
-    expect(v.validate("NoSuchThing", {})).toMatchObject({ ok: false, errors: [{ expected: "a definition name of 2026-07-28" }] });
+    expect(v.validate("NoSuchThing", {})).toMatchObject({
+      ok: false,
+      errors: [{ expected: "a definition name of 2026-07-28" }],
+    });
   });
 });
 
@@ -263,7 +503,10 @@ describe.each(VERSIONS)("every message the builders produce validates (%s)", (ve
 
   it.each(sent)("%s", (method, info) => {
     const params = paramsFor(method, version);
-    const msg = info.kind === "request" ? m.request(method, params, { id: 7, clientCapabilities: {}, protocolVersion: version }) : m.notification(method, params);
+    const msg =
+      info.kind === "request"
+        ? m.request(method, params, { id: 7, clientCapabilities: {}, protocolVersion: version })
+        : m.notification(method, params);
     expect(v.validateMessage(msg)).toEqual({ ok: true, kind: info.kind });
     if (info.kind !== "request") return;
     const response = m.resultResponse(7, resultFor(method, version));
@@ -272,7 +515,10 @@ describe.each(VERSIONS)("every message the builders produce validates (%s)", (ve
   });
 
   it("error responses", () => {
-    expect(v.validateMessage(m.errorResponse(7, "MethodNotFound", "no such method", { method: "x" }))).toEqual({ ok: true, kind: "error" });
+    expect(v.validateMessage(m.errorResponse(7, "MethodNotFound", "no such method", { method: "x" }))).toEqual({
+      ok: true,
+      kind: "error",
+    });
   });
 });
 

@@ -37,7 +37,9 @@ describe("official SDK clients against the example server", () => {
         content: [{ type: "text", text: "This is a simple text response for testing." }],
       });
       const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "Say something" } });
-      expect(elicited).toMatchObject({ content: [{ type: "text", text: 'User response: action=accept, content={"response":"from SDK v1"}' }] });
+      expect(elicited).toMatchObject({
+        content: [{ type: "text", text: 'User response: action=accept, content={"response":"from SDK v1"}' }],
+      });
     } finally {
       await transport.terminateSession();
       await client.close();
@@ -51,7 +53,9 @@ describe("official SDK clients against the example server", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("test_image_content");
-      expect(await client.callTool({ name: "test_image_content", arguments: {} })).toMatchObject({ content: [{ type: "image", mimeType: "image/png" }] });
+      expect(await client.callTool({ name: "test_image_content", arguments: {} })).toMatchObject({
+        content: [{ type: "image", mimeType: "image/png" }],
+      });
     } finally {
       await client.close();
     }
@@ -67,7 +71,9 @@ describe("official SDK clients against the example server", () => {
       expect(server.handler.sessions).toBe(sessions);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("echo");
-      expect(await client.callTool({ name: "echo", arguments: { text: "over 2026-07-28" } })).toMatchObject({ content: [{ type: "text", text: "over 2026-07-28" }] });
+      expect(await client.callTool({ name: "echo", arguments: { text: "over 2026-07-28" } })).toMatchObject({
+        content: [{ type: "text", text: "over 2026-07-28" }],
+      });
     } finally {
       await client.close();
     }
@@ -103,7 +109,10 @@ describe("the example client against official SDK servers", () => {
       const lines = await runExample({ url: sdk.url });
       expect(lines[0]).toBe("connected: 2026-07-28");
       expect(lines).toContain("tools: echo");
-      expect(await callOnce({ url: sdk.url }, { name: "echo" })).toMatchObject({ resultType: "complete", content: [{ type: "text", text: ECHO_TEXT }] });
+      expect(await callOnce({ url: sdk.url }, { name: "echo" })).toMatchObject({
+        resultType: "complete",
+        content: [{ type: "text", text: ECHO_TEXT }],
+      });
     } finally {
       await sdk.close();
     }
@@ -120,11 +129,14 @@ describe("the example client against official SDK servers", () => {
     }
   });
 
-  it.each(["v1", "v2"])("starts an SDK %s server over stdio, falls back to 2025-11-25, lists and calls its tool, and passes its stderr through", async (sdk) => {
-    const lines = await runExample({ command: `"${process.execPath}" --import tsx "${STDIO_SERVER}" ${sdk}` });
-    expect(lines).toContain("connected: 2025-11-25");
-    expect(lines).toContain("tools: echo");
-    expect(lines).toContain(`echo: ${ECHOED}`);
-    expect(lines).toContain("server: sdk stdio server: started");
-  });
+  it.each(["v1", "v2"])(
+    "starts an SDK %s server over stdio, falls back to 2025-11-25, lists and calls its tool, and passes its stderr through",
+    async (sdk) => {
+      const lines = await runExample({ command: `"${process.execPath}" --import tsx "${STDIO_SERVER}" ${sdk}` });
+      expect(lines).toContain("connected: 2025-11-25");
+      expect(lines).toContain("tools: echo");
+      expect(lines).toContain(`echo: ${ECHOED}`);
+      expect(lines).toContain("server: sdk stdio server: started");
+    },
+  );
 });

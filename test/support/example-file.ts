@@ -36,7 +36,9 @@ export function writeExampleFile(path: string, typesModule: string, examples: re
   const lines = [`import type * as T from "${fromDir.startsWith(".") ? fromDir : `./${fromDir}`}";`, ""];
   const spans: { from: number; to: number; example: Example }[] = [];
   examples.forEach((example, n) => {
-    const body = `export const x_${n}: T.${example.definition} = ${JSON.stringify(example.value, null, 2)};`.split("\n");
+    const body = `export const x_${n}: T.${example.definition} = ${JSON.stringify(example.value, null, 2)};`.split(
+      "\n",
+    );
     spans.push({ from: lines.length + 1, to: lines.length + body.length, example });
     lines.push(...body);
   });

@@ -59,7 +59,12 @@ export function sample(schema: NormalisedSchema, node: SchemaNode, rand: () => n
       for (const p of node.properties ?? []) {
         // Defined, not assigned: a property named `__proto__` is then a key, as JSON.parse makes it.
         if (p.required || (depth < 6 && rand() < 0.5))
-          Object.defineProperty(out, p.name, { value: sample(schema, p.schema, rand, depth + 1), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(out, p.name, {
+            value: sample(schema, p.schema, rand, depth + 1),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
       }
       if (typeof node.additionalProperties === "object" && depth < 6 && rand() < 0.5) {
         out["extra"] = sample(schema, node.additionalProperties, rand, depth + 1);
@@ -69,13 +74,31 @@ export function sample(schema: NormalisedSchema, node: SchemaNode, rand: () => n
   }
 }
 
-const REPLACEMENTS: readonly JsonValue[] = [null, 1.5, 7, -1, "text", "not a uri", "!!!", true, [], {}, [1, 2, 3, 4, 5], 1e9];
+const REPLACEMENTS: readonly JsonValue[] = [
+  null,
+  1.5,
+  7,
+  -1,
+  "text",
+  "not a uri",
+  "!!!",
+  true,
+  [],
+  {},
+  [1, 2, 3, 4, 5],
+  1e9,
+];
 
 /** Every path (as key lists) to a position inside `value`, the root included. */
-function paths(value: JsonValue, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function paths(
+  value: JsonValue,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   out.push(prefix);
   if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
-  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
+  else if (value !== null && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
   return out;
 }
 

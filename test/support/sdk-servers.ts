@@ -38,8 +38,13 @@ export function startSdkV1Server(): Promise<RunningServer> {
         let transport = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
         if (transport === undefined) {
           const server = new McpServerV1({ name: "sdk-v1-server", version: "1.0.0" });
-          server.registerTool("echo", { description: "Answers with a fixed text" }, () => ({ content: [{ type: "text", text: ECHO_TEXT }] }));
-          const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (id) => void transports.set(id, created) });
+          server.registerTool("echo", { description: "Answers with a fixed text" }, () => ({
+            content: [{ type: "text", text: ECHO_TEXT }],
+          }));
+          const created = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => crypto.randomUUID(),
+            onsessioninitialized: (id) => void transports.set(id, created),
+          });
           transport = created;
           await server.connect(created);
         }
@@ -53,7 +58,9 @@ export function startSdkV1Server(): Promise<RunningServer> {
 export function startSdkV2Server(): Promise<RunningServer> {
   const handler = createMcpHandler(() => {
     const server = new McpServerV2({ name: "sdk-v2-server", version: "2.0.0" });
-    server.registerTool("echo", { description: "Answers with a fixed text" }, () => ({ content: [{ type: "text", text: ECHO_TEXT }] }));
+    server.registerTool("echo", { description: "Answers with a fixed text" }, () => ({
+      content: [{ type: "text", text: ECHO_TEXT }],
+    }));
     return server;
   });
   return listen(createServer((req, res) => void serveFetch(handler.fetch, req, res)));
@@ -72,12 +79,20 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** node:http in front of a fetch-shaped handler: the request becomes a `Request`, the `Response` is streamed back. */
-async function serveFetch(fetchHandler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveFetch(
+  fetchHandler: (request: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   const body = req.method === "POST" ? await readBody(req) : undefined;
   const response = await fetchHandler(
-    new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, ...(body ? { body } : {}) }),
+    new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+      method: req.method ?? "GET",
+      headers,
+      ...(body ? { body } : {}),
+    }),
   );
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body === null) return void res.end();

@@ -34,10 +34,13 @@ function declarations(file: string): Declarations {
   const types = new Map<string, string>();
   const values = new Set<string>();
   for (const statement of source.statements) {
-    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const exported =
+      ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (!exported) continue;
-    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) types.set(statement.name.text, statement.getText(source));
-    else if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) values.add(d.name.text);
+    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement))
+      types.set(statement.name.text, statement.getText(source));
+    else if (ts.isVariableStatement(statement))
+      for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) values.add(d.name.text);
   }
   return { types, values };
 }
@@ -91,11 +94,22 @@ export function compareWithSpec(specFile: string, generatedFile: string, workDir
     const name = file.slice(workDir.length + 1, -3);
     const source = program.getSourceFile(file)!;
     for (const d of ts.getPreEmitDiagnostics(program, source)) {
-      const line = d.start === undefined ? "" : source.text.slice(source.text.lastIndexOf("\n", d.start) + 1, source.text.indexOf("\n", d.start));
-      const direction: Direction | undefined = line.includes("toSpec") ? "generated-to-spec" : line.includes("toGenerated") ? "spec-to-generated" : undefined;
+      const line =
+        d.start === undefined
+          ? ""
+          : source.text.slice(source.text.lastIndexOf("\n", d.start) + 1, source.text.indexOf("\n", d.start));
+      const direction: Direction | undefined = line.includes("toSpec")
+        ? "generated-to-spec"
+        : line.includes("toGenerated")
+          ? "spec-to-generated"
+          : undefined;
       const reason = deepest(d.messageText);
       // A diagnostic elsewhere means the spec's declaration did not compile against the generated names.
-      mismatches.push({ name, direction: direction ?? "spec-to-generated", reason: direction === undefined ? `does not compile: ${reason}` : reason });
+      mismatches.push({
+        name,
+        direction: direction ?? "spec-to-generated",
+        reason: direction === undefined ? `does not compile: ${reason}` : reason,
+      });
     }
   }
   return {

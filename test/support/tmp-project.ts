@@ -1,6 +1,17 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { main } from "../../generator/cli.ts";
@@ -9,7 +20,9 @@ import { PACKAGE_ROOT, type ProjectPaths } from "../../generator/project/project
 /** Real schemas for tests that need one: the shared folder when given, else the copies `npm run generate` placed in the cache. */
 /** Absolute, so tests that run the tool in another folder (a fresh app) still find it; CI passes a relative path. */
 const schemaDirOverride = process.env["MCP_SCHEMA_DIR"];
-export const REAL_SCHEMA_DIR = schemaDirOverride ? resolve(schemaDirOverride) : join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen");
+export const REAL_SCHEMA_DIR = schemaDirOverride
+  ? resolve(schemaDirOverride)
+  : join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-bindgen");
 export const FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "schemas");
 
 /** Nothing listens on port 1: a lock URL that can never be fetched by accident. */
@@ -50,10 +63,14 @@ export function tmpProject(prefix = "mcp-bindgen-test-"): TmpProject {
     factsFile: join(root, "facts.json"),
     outDir: join(root, "generated"),
   };
-  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "tmp-app", private: true, type: "module" }, null, 2) + "\n");
+  writeFileSync(
+    join(root, "package.json"),
+    JSON.stringify({ name: "tmp-app", private: true, type: "module" }, null, 2) + "\n",
+  );
   cpSync(join(PACKAGE_ROOT, "schema", "facts.json"), paths.factsFile);
   const configFile = join(root, "mcp-bindgen.config.json");
-  const config = (): { out: string; releases?: string[] } => JSON.parse(readFileSync(configFile, "utf8")) as { out: string; releases?: string[] };
+  const config = (): { out: string; releases?: string[] } =>
+    JSON.parse(readFileSync(configFile, "utf8")) as { out: string; releases?: string[] };
   writeFileSync(configFile, JSON.stringify({ out: "generated" }, null, 2) + "\n");
   writeFileSync(paths.lockFile, JSON.stringify({ versions: {} }, null, 2) + "\n");
   const project: TmpProject = {
@@ -67,7 +84,10 @@ export function tmpProject(prefix = "mcp-bindgen-test-"): TmpProject {
       project.choose(version);
       if (lock === false) return;
       const entries = project.readLock();
-      entries[version] = { url: lock.url ?? `${DEAD_URL}/${version}/schema.json`, sha256: lock.sha256 ?? sha256(bytes) };
+      entries[version] = {
+        url: lock.url ?? `${DEAD_URL}/${version}/schema.json`,
+        sha256: lock.sha256 ?? sha256(bytes),
+      };
       project.setLock(entries);
     },
     choose(...versions) {
@@ -113,8 +133,14 @@ export function plantMarkerTree(dir: string, userFile?: { path: string; content:
   mkdirSync(join(dir, "2000-01-01"), { recursive: true });
   writeFileSync(join(dir, "MARKER.txt"), marker);
   writeFileSync(join(dir, "2000-01-01", "types.ts"), types);
-  writeFileSync(join(dir, ".bindgen-stamp"), JSON.stringify({ input: "marker", versions: ["2000-01-01"], files: { "MARKER.txt": sha256(marker) } }));
-  writeFileSync(join(dir, "2000-01-01", ".bindgen-stamp"), JSON.stringify({ input: "marker", files: { "types.ts": sha256(types) } }));
+  writeFileSync(
+    join(dir, ".bindgen-stamp"),
+    JSON.stringify({ input: "marker", versions: ["2000-01-01"], files: { "MARKER.txt": sha256(marker) } }),
+  );
+  writeFileSync(
+    join(dir, "2000-01-01", ".bindgen-stamp"),
+    JSON.stringify({ input: "marker", files: { "types.ts": sha256(types) } }),
+  );
   if (userFile) {
     mkdirSync(dirname(join(dir, userFile.path)), { recursive: true });
     writeFileSync(join(dir, userFile.path), userFile.content);
@@ -153,7 +179,8 @@ export function freezeGenerator(): () => void {
   const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-frozen-"));
   cpSync(join(PACKAGE_ROOT, "generator"), join(root, "generator"), { recursive: true });
   cpSync(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
-  for (const file of ["lock.json", "facts.json"]) cpSync(join(PACKAGE_ROOT, "schema", file), join(root, "schema", file));
+  for (const file of ["lock.json", "facts.json"])
+    cpSync(join(PACKAGE_ROOT, "schema", file), join(root, "schema", file));
   symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"), "dir");
   cliRoot = root;
   return () => {
@@ -164,7 +191,12 @@ export function freezeGenerator(): () => void {
 
 /** Runs the real CLI to completion (synchronously: a handful per file). */
 export function runCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliResult {
-  const r = spawnSync(process.execPath, [...nodeArgs(), ...args], { cwd: cliRoot, env: childEnv(env), encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(process.execPath, [...nodeArgs(), ...args], {
+    cwd: cliRoot,
+    env: childEnv(env),
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -183,14 +215,22 @@ export function runCliAsync(args: readonly string[], env: Record<string, string 
 
 /** Starts the CLI and returns the child, for tests that kill it. */
 export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}) {
-  return spawn(process.execPath, [...nodeArgs(), ...args], { cwd: cliRoot, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [...nodeArgs(), ...args], {
+    cwd: cliRoot,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /**
  * Runs a command line in this process through `main`, as the CLI would from `cwd`. MCP_SCHEMA_DIR
  * is what `env` says (unset by default, as for a spawned CLI), restored afterwards.
  */
-export async function runMain(args: readonly string[], cwd: string, env: { MCP_SCHEMA_DIR?: string } = {}): Promise<CliResult> {
+export async function runMain(
+  args: readonly string[],
+  cwd: string,
+  env: { MCP_SCHEMA_DIR?: string } = {},
+): Promise<CliResult> {
   const saved = process.env["MCP_SCHEMA_DIR"];
   if (env.MCP_SCHEMA_DIR === undefined) delete process.env["MCP_SCHEMA_DIR"];
   else process.env["MCP_SCHEMA_DIR"] = env.MCP_SCHEMA_DIR;

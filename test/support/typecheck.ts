@@ -26,7 +26,11 @@ export interface Diagnostic {
 export type SourceEdit = (file: string, text: string) => string;
 
 /** Type-checks the given root files (and what they import) in one program; returns every diagnostic. */
-export function typecheck(rootFiles: readonly string[], options: ts.CompilerOptions = STRICT_OPTIONS, edit?: SourceEdit): Diagnostic[] {
+export function typecheck(
+  rootFiles: readonly string[],
+  options: ts.CompilerOptions = STRICT_OPTIONS,
+  edit?: SourceEdit,
+): Diagnostic[] {
   const host = ts.createCompilerHost(options);
   if (edit) {
     const read = host.readFile.bind(host);

@@ -38,7 +38,10 @@ function tmp(): string {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** The generated tree for `sets`, in a fresh folder, without @ts-nocheck so the bodies are checked too. */
-async function generateInto(dir: string, snapshots: readonly { file: string; snapshot: ToolsSnapshot }[]): Promise<void> {
+async function generateInto(
+  dir: string,
+  snapshots: readonly { file: string; snapshot: ToolsSnapshot }[],
+): Promise<void> {
   const files = await render(
     models,
     { typeCheckOutput: true },
@@ -78,7 +81,9 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     expect(names).toEqual([...names].sort());
     expect(names).toContain("get-structured-content");
     const again = await listTools({ kind: "command", command: EVERYTHING }, offer);
-    expect(snapshotText(snapshotOf("everything", "everything", again.release, again.tools))).toBe(snapshotText(snapshot));
+    expect(snapshotText(snapshotOf("everything", "everything", again.release, again.tools))).toBe(
+      snapshotText(snapshot),
+    );
   }, 60_000);
 
   it("its module compiles under the strict flags and isolatedDeclarations, and misuse is a compile error", () => {
@@ -111,7 +116,9 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
         `}`,
         `const empty = () => ({ content: [] });`,
         `const tools = createToolServer({`,
-        ...snapshot.tools.filter((t) => t.name !== "get-structured-content").map((t) => `  ${JSON.stringify(t.name)}: empty,`),
+        ...snapshot.tools
+          .filter((t) => t.name !== "get-structured-content")
+          .map((t) => `  ${JSON.stringify(t.name)}: empty,`),
         `  "get-structured-content": (args) => ({ content: [], structuredContent: { temperature: 1, conditions: args.location, humidity: 2 } }),`,
         `});`,
         `export const dispatcher: unknown = createServerDispatcher({ ...tools });`,
@@ -122,8 +129,12 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
   }, 120_000);
 
   it("callTool round-trips over stdio: the typed structured result, checked against the outputSchema", async () => {
-    const { callTool, ToolResultError } = (await import(join(dir, "gen", "servers", "everything.ts"))) as typeof import("../fixtures/tools/everything-shape.ts");
-    const { createRequester } = (await import(join(dir, "gen", "2025-11-25", "requester.ts"))) as { createRequester: (send: (m: unknown) => void) => Requester };
+    const { callTool, ToolResultError } = (await import(
+      join(dir, "gen", "servers", "everything.ts")
+    )) as typeof import("../fixtures/tools/everything-shape.ts");
+    const { createRequester } = (await import(join(dir, "gen", "2025-11-25", "requester.ts"))) as {
+      createRequester: (send: (m: unknown) => void) => Requester;
+    };
     const child = spawn(process.execPath, EVERYTHING.split(" ").slice(1), { stdio: ["pipe", "pipe", "ignore"] });
     try {
       const requester = createRequester((m) => void child.stdin.write(JSON.stringify(m) + "\n"));
@@ -136,7 +147,11 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
           buffer = buffer.slice(end + 1);
         }
       });
-      await requester.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } });
+      await requester.request("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "test", version: "1" },
+      });
       const result = await callTool(requester, "get-structured-content", { location: "Chicago" });
       expect(result.isError).not.toBe(true);
       expect(typeof (result.structuredContent as { temperature: unknown }).temperature).toBe("number");
@@ -152,7 +167,14 @@ describe("the server side: createToolServer in a release's dispatcher", () => {
     const dir = tmp();
     const snapshot = readSnapshot(CORPUS);
     const regional = snapshotOf("regional", "regional", "2026-07-28", [
-      { name: "weather", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] } },
+      {
+        name: "weather",
+        inputSchema: {
+          type: "object",
+          properties: { region: { type: "string", "x-mcp-header": "Region" } },
+          required: ["region"],
+        },
+      },
     ]);
     await generateInto(dir, [
       { file: CORPUS, snapshot },
@@ -171,24 +193,39 @@ describe("the server side: createToolServer in a release's dispatcher", () => {
     // A 2026-07-28 tool's x-mcp-header argument travels as its Mcp-Param-* header.
     const { callTool: callRegional } = (await import(join(dir, "gen", "servers", "regional.ts"))) as typeof server;
     const seen: unknown[] = [];
-    const recording = { request: (_: string, __: object, options: unknown) => (seen.push(options), Promise.resolve({ content: [] })) };
+    const recording = {
+      request: (_: string, __: object, options: unknown) => (seen.push(options), Promise.resolve({ content: [] })),
+    };
     await callRegional(recording, "weather", { region: "Zürich" });
     expect(seen).toEqual([{ headers: { "Mcp-Param-Region": "=?base64?WsO8cmljaA==?=" } }]);
     const { createServerDispatcher } = (await import(join(dir, "gen", "2025-11-25", "dispatch.ts"))) as {
       createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
     };
-    const handlers: Record<string, (args: never) => object> = Object.fromEntries(snapshot.tools.map((t) => [t.name, () => ({ content: [] })]));
-    handlers["defs-and-refs"] = (args: { from: { x: number } }) => ({ content: [], structuredContent: { distance: args.from.x > 0 ? 1 : "far" } });
+    const handlers: Record<string, (args: never) => object> = Object.fromEntries(
+      snapshot.tools.map((t) => [t.name, () => ({ content: [] })]),
+    );
+    handlers["defs-and-refs"] = (args: { from: { x: number } }) => ({
+      content: [],
+      structuredContent: { distance: args.from.x > 0 ? 1 : "far" },
+    });
     const dispatcher = createServerDispatcher(server.createToolServer(handlers, { checkResults: true }));
-    const call = (id: number, name: string, args: object) => dispatcher.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
-    expect(await call(1, "defs-and-refs", { from: { x: 1, y: 2 } })).toMatchObject({ id: 1, result: { structuredContent: { distance: 1 } } });
-    const bad = (await call(2, "defs-and-refs", { from: { x: "1", y: 2 } })) as { error: { code: number; data: { issues: { pointer: string }[] } } };
+    const call = (id: number, name: string, args: object) =>
+      dispatcher.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+    expect(await call(1, "defs-and-refs", { from: { x: 1, y: 2 } })).toMatchObject({
+      id: 1,
+      result: { structuredContent: { distance: 1 } },
+    });
+    const bad = (await call(2, "defs-and-refs", { from: { x: "1", y: 2 } })) as {
+      error: { code: number; data: { issues: { pointer: string }[] } };
+    };
     expect(bad.error.code).toBe(-32602);
     expect(bad.error.data.issues.map((i) => i.pointer)).toEqual(["/arguments/from/x"]);
     expect(await call(3, "no-such-tool", {})).toMatchObject({ error: { code: -32602 } });
     // A handler whose structured result breaks its outputSchema is a bug: -32603 while checkResults is on.
     expect(await call(4, "defs-and-refs", { from: { x: -1, y: 2 } })).toMatchObject({ error: { code: -32603 } });
-    const listed = (await dispatcher.handle({ jsonrpc: "2.0", id: 5, method: "tools/list" })) as { result: { tools: { name: string }[] } };
+    const listed = (await dispatcher.handle({ jsonrpc: "2.0", id: 5, method: "tools/list" })) as {
+      result: { tools: { name: string }[] };
+    };
     expect(listed.result.tools.map((t) => t.name)).toEqual(snapshot.tools.map((t) => t.name));
   }, 120_000);
 });
@@ -214,7 +251,9 @@ describe("the commands: tools add --from, tools update, diff --tools", () => {
     const dir = tmp();
     writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
     const saved = join(dir, "listed.json");
-    const v1 = { tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }] };
+    const v1 = {
+      tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }],
+    };
     writeFileSync(saved, JSON.stringify({ jsonrpc: "2.0", id: 1, result: v1 }));
     let out = "";
     const io = { cwd: dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
@@ -222,7 +261,18 @@ describe("the commands: tools add --from, tools update, diff --tools", () => {
     const first = readFileSync(join(dir, "mcp-tools", "calc.json"), "utf8");
     expect(JSON.parse(first)).toMatchObject({ server: "calc", release: "2025-11-25", tools: [{ name: "add" }] });
     writeFileSync(join(dir, "old.json"), first);
-    const v2 = { tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }] };
+    const v2 = {
+      tools: [
+        {
+          name: "add",
+          inputSchema: {
+            type: "object",
+            properties: { a: { type: "number" }, b: { type: "number" } },
+            required: ["a", "b"],
+          },
+        },
+      ],
+    };
     writeFileSync(saved, JSON.stringify(v2));
     out = "";
     expect(await main(["tools", "update", "--fail-on", "breaking"], io)).toBe(1);
@@ -230,8 +280,12 @@ describe("the commands: tools add --from, tools update, diff --tools", () => {
     expect(out).toContain("`add` `arguments.b`: required `arguments.b` was added");
     out = "";
     expect(await main(["diff", "--tools", "old.json", "mcp-tools/calc.json", "--format", "json"], io)).toBe(0);
-    expect((JSON.parse(out) as { changes: { id: string; severity: string }[] }).changes).toEqual([expect.objectContaining({ id: "argument-added", severity: "breaking" })]);
-    expect(await main(["diff", "--tools", "mcp-tools/calc.json", "mcp-tools/calc.json", "--fail-on", "any"], io)).toBe(0);
+    expect((JSON.parse(out) as { changes: { id: string; severity: string }[] }).changes).toEqual([
+      expect.objectContaining({ id: "argument-added", severity: "breaking" }),
+    ]);
+    expect(await main(["diff", "--tools", "mcp-tools/calc.json", "mcp-tools/calc.json", "--fail-on", "any"], io)).toBe(
+      0,
+    );
   }, 120_000);
 });
 
@@ -242,7 +296,12 @@ function substitute(value: JsonValue, rand: () => number, replacement: JsonValue
   if (keys.length === 0) return replacement;
   const key = keys[Math.floor(rand() * keys.length)]!;
   const copy: Record<string, JsonValue> | JsonValue[] = Array.isArray(value) ? [...value] : { ...value };
-  Object.defineProperty(copy, key, { value: substitute((value as Record<string, JsonValue>)[key]!, rand, replacement), enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(copy, key, {
+    value: substitute((value as Record<string, JsonValue>)[key]!, rand, replacement),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return copy;
 }
 
@@ -266,7 +325,11 @@ describe("real HTTP servers built with the official SDKs", () => {
         const update = await addServer(
           "sdk",
           { url: server.url },
-          { configFile: join(dir, "mcp-bindgen.config.json"), offer: async () => offer, headers: { Authorization: secret } },
+          {
+            configFile: join(dir, "mcp-bindgen.config.json"),
+            offer: async () => offer,
+            headers: { Authorization: secret },
+          },
         );
         const saved = readSnapshot(update.file);
         expect(saved.release).toBe(release);
@@ -275,8 +338,15 @@ describe("real HTTP servers built with the official SDKs", () => {
           return readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
         })(dir);
         for (const file of files) expect(readFileSync(file, "utf8"), file).not.toContain("s3cret");
-        expect(JSON.parse(readFileSync(join(dir, "mcp-bindgen.config.json"), "utf8"))).toEqual({ out: "gen", servers: { sdk: { url: server.url } } });
-        const [again] = await updateServers([], { configFile: join(dir, "mcp-bindgen.config.json"), offer: async () => offer, headers: { Authorization: secret } });
+        expect(JSON.parse(readFileSync(join(dir, "mcp-bindgen.config.json"), "utf8"))).toEqual({
+          out: "gen",
+          servers: { sdk: { url: server.url } },
+        });
+        const [again] = await updateServers([], {
+          configFile: join(dir, "mcp-bindgen.config.json"),
+          offer: async () => offer,
+          headers: { Authorization: secret },
+        });
         expect(again!.written).toBe(false);
         expect(again!.diff!.changes).toEqual([]);
       } finally {
@@ -308,7 +378,9 @@ describe("the tool schema corpus", () => {
         `export const nullable: ArgumentsOf<"enums-consts-nullable"> = { mode: null, version: 2, note: null };`,
       ].join("\n"),
     );
-    expect(formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true }))).toBe("");
+    expect(
+      formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true })),
+    ).toBe("");
   }, 120_000);
 
   // Each schema's arguments validator against Ajv over values built from the schema and mutated. Ajv reads own
@@ -322,7 +394,9 @@ describe("the tool schema corpus", () => {
     (_, tool) => {
       const raw = snapshot.tools.find((t) => t.name === tool.name)!.inputSchema;
       const ajv =
-        raw["$schema"] === "http://json-schema.org/draft-07/schema#" ? new Ajv({ strict: false, ownProperties: true }) : new Ajv2020({ strict: false, ownProperties: true });
+        raw["$schema"] === "http://json-schema.org/draft-07/schema#"
+          ? new Ajv({ strict: false, ownProperties: true })
+          : new Ajv2020({ strict: false, ownProperties: true });
       addFormats.default(ajv, ["uri", "uri-template", "byte"]);
       const check = ajv.compile(raw);
       const node = set.schema.definitions.get(tool.arguments)!;
@@ -332,7 +406,8 @@ describe("the tool schema corpus", () => {
         fc.property(fc.integer(), fc.nat(2), fc.jsonValue({ maxDepth: 2 }), (seed, how, other) => {
           const rand = rng(seed);
           const built = sample(set.schema, node, rand);
-          const value = how === 0 ? built : how === 1 ? mutate(built, rand) : substitute(built, rand, other as JsonValue);
+          const value =
+            how === 0 ? built : how === 1 ? mutate(built, rand) : substitute(built, rand, other as JsonValue);
           const ours = validateDefinition(tables, tool.arguments, value).ok;
           if (ours) valid++;
           return ours === check(value);
@@ -352,13 +427,31 @@ describe("hostile tool schemas are refused with the tool's name and the JSON poi
   for (let i = 0; i < 5000; i++) deep = { type: "object", properties: { a: deep } };
   const cases: [string, unknown, string][] = [
     ["5,000 levels deep", deep, "/tools/0/inputSchema/properties/a"],
-    ["a cyclic $ref", { type: "object", $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } }, properties: { a: { $ref: "#/$defs/A" } } }, "/tools/0/inputSchema/$defs/"],
-    ["a remote $ref", { type: "object", properties: { a: { $ref: "https://example.com/schema.json" } } }, "/tools/0/inputSchema/properties/a/$ref"],
-    ["a keyword the validators lack", { type: "object", properties: { a: { type: "number", exclusiveMinimum: 0 } } }, "/tools/0/inputSchema/properties/a/exclusiveMinimum"],
+    [
+      "a cyclic $ref",
+      {
+        type: "object",
+        $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } },
+        properties: { a: { $ref: "#/$defs/A" } },
+      },
+      "/tools/0/inputSchema/$defs/",
+    ],
+    [
+      "a remote $ref",
+      { type: "object", properties: { a: { $ref: "https://example.com/schema.json" } } },
+      "/tools/0/inputSchema/properties/a/$ref",
+    ],
+    [
+      "a keyword the validators lack",
+      { type: "object", properties: { a: { type: "number", exclusiveMinimum: 0 } } },
+      "/tools/0/inputSchema/properties/a/exclusiveMinimum",
+    ],
     ["a root that is itself a $ref to it", { $ref: "#" }, "/tools/0/inputSchema"],
   ];
   it.each(cases)("%s", (_, inputSchema, pointer) => {
-    const err = refusal(() => toolSet("hostile.json", snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema }])));
+    const err = refusal(() =>
+      toolSet("hostile.json", snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema }])),
+    );
     expect(err.message).toContain('tool "evil"');
     expect(err.pointer.startsWith(pointer)).toBe(true);
     expect(err.file).toBe("hostile.json");
@@ -370,7 +463,9 @@ describe("a property named __proto__", () => {
   const set = toolSet(
     "proto.json",
     snapshotOf("proto.json", "proto", "2025-11-25", [
-      JSON.parse('{ "name": "p", "inputSchema": { "type": "object", "properties": { "__proto__": { "type": "string" } }, "required": ["__proto__"] } }'),
+      JSON.parse(
+        '{ "name": "p", "inputSchema": { "type": "object", "properties": { "__proto__": { "type": "string" } }, "required": ["__proto__"] } }',
+      ),
     ]),
   );
   const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "proto")));
@@ -386,11 +481,27 @@ describe("a property named __proto__", () => {
 });
 
 describe("diff --tools: each change rated for callers", () => {
-  const tool = (inputSchema: object, outputSchema?: object) => ({ name: "t", inputSchema, ...(outputSchema ? { outputSchema } : {}) });
+  const tool = (inputSchema: object, outputSchema?: object) => ({
+    name: "t",
+    inputSchema,
+    ...(outputSchema ? { outputSchema } : {}),
+  });
   const obj = (properties: object, required: string[] = []) => ({ type: "object", properties, required });
   const rows: [string, object[], object[], string, string][] = [
-    ["a new required argument breaks", [tool(obj({ a: { type: "string" } }))], [tool(obj({ a: { type: "string" }, b: { type: "string" } }, ["b"]))], "argument-added", "breaking"],
-    ["a new optional argument does not", [tool(obj({ a: { type: "string" } }))], [tool(obj({ a: { type: "string" }, b: { type: "string" } }))], "argument-added", "compatible"],
+    [
+      "a new required argument breaks",
+      [tool(obj({ a: { type: "string" } }))],
+      [tool(obj({ a: { type: "string" }, b: { type: "string" } }, ["b"]))],
+      "argument-added",
+      "breaking",
+    ],
+    [
+      "a new optional argument does not",
+      [tool(obj({ a: { type: "string" } }))],
+      [tool(obj({ a: { type: "string" }, b: { type: "string" } }))],
+      "argument-added",
+      "compatible",
+    ],
     ["a removed tool breaks", [tool(obj({}))], [], "tool-removed", "breaking"],
     ["an added tool does not", [], [tool(obj({}))], "tool-added", "compatible"],
     [
@@ -414,8 +525,20 @@ describe("diff --tools: each change rated for callers", () => {
       "type-widened",
       "breaking",
     ],
-    ["a narrowed argument type breaks", [tool(obj({ a: { enum: ["x", "y"] } }))], [tool(obj({ a: { enum: ["x"] } }))], "type-narrowed", "breaking"],
-    ["an argument enum widened to string does not", [tool(obj({ a: { enum: ["x"] } }))], [tool(obj({ a: { type: "string" } }))], "type-widened", "compatible"],
+    [
+      "a narrowed argument type breaks",
+      [tool(obj({ a: { enum: ["x", "y"] } }))],
+      [tool(obj({ a: { enum: ["x"] } }))],
+      "type-narrowed",
+      "breaking",
+    ],
+    [
+      "an argument enum widened to string does not",
+      [tool(obj({ a: { enum: ["x"] } }))],
+      [tool(obj({ a: { type: "string" } }))],
+      "type-widened",
+      "compatible",
+    ],
     [
       "a result member that may now be missing breaks",
       [tool(obj({}), obj({ n: { type: "number" } }, ["n"]))],
@@ -427,7 +550,12 @@ describe("diff --tools: each change rated for callers", () => {
     [
       "a change inside a $defs definition is found through the $ref",
       [tool({ ...obj({ p: { $ref: "#/$defs/P" } }), $defs: { P: obj({ x: { type: "number" } }) } })],
-      [tool({ ...obj({ p: { $ref: "#/$defs/P" } }), $defs: { P: obj({ x: { type: "number" }, y: { type: "number" } }, ["y"]) } })],
+      [
+        tool({
+          ...obj({ p: { $ref: "#/$defs/P" } }),
+          $defs: { P: obj({ x: { type: "number" }, y: { type: "number" } }, ["y"]) },
+        }),
+      ],
       "property-added",
       "breaking",
     ],

@@ -10,7 +10,10 @@ export function globSync() {
 }`)}`;
 
 export const resolve: ResolveHook = (specifier, context, nextResolve) => {
-  if ((specifier === "fs" || specifier === "node:fs") && context.parentURL?.includes("/node_modules/@modelcontextprotocol/conformance/")) {
+  if (
+    (specifier === "fs" || specifier === "node:fs") &&
+    context.parentURL?.includes("/node_modules/@modelcontextprotocol/conformance/")
+  ) {
     return { url: SHIM, shortCircuit: true };
   }
   return nextResolve(specifier, context);

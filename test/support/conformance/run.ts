@@ -47,7 +47,13 @@ export function parseReport(output: string, exitCode: number | null): Conformanc
   let inNotScored = false;
   for (const line of output.split("\n")) {
     const scenario = SCENARIO_LINE.exec(line);
-    if (scenario) scenarios.push({ scenario: scenario[1]!, passed: Number(scenario[2]), failed: Number(scenario[3]), warnings: Number(scenario[4] ?? 0) });
+    if (scenario)
+      scenarios.push({
+        scenario: scenario[1]!,
+        passed: Number(scenario[2]),
+        failed: Number(scenario[3]),
+        warnings: Number(scenario[4] ?? 0),
+      });
     const totals = TOTAL_LINE.exec(line);
     if (totals) total = { passed: Number(totals[1]), failed: Number(totals[2]) };
     if (line.startsWith("Not scored")) inNotScored = true;
@@ -66,10 +72,14 @@ export function parseReport(output: string, exitCode: number | null): Conformanc
 export function runConformance(args: readonly string[], timeoutMs = 240_000): Promise<ConformanceReport> {
   const outDir = mkdtempSync(join(tmpdir(), "mcp-bindgen-conformance-"));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--import", PRELOAD, CLI, ...args, "--output-dir", outDir], {
-      cwd: PACKAGE_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--import", PRELOAD, CLI, ...args, "--output-dir", outDir],
+      {
+        cwd: PACKAGE_ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -90,7 +100,10 @@ export function passed(entry: ScenarioTotal): boolean {
 
 /** The scenarios a requirement set scores for one leg, read from the suite's own requirements/<revision>.yaml. */
 export function requiredScenarios(revision: string, leg: "server" | "client"): string[] {
-  const yaml = readFileSync(join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${revision}.yaml`), "utf8");
+  const yaml = readFileSync(
+    join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "conformance", "requirements", `${revision}.yaml`),
+    "utf8",
+  );
   const names: string[] = [];
   let inLeg = false;
   for (const line of yaml.split("\n")) {
@@ -109,8 +122,11 @@ export function describeReport(title: string, report: ConformanceReport): string
   const lines = [`${title}: ${passedScored}/${report.scored.length} scored scenarios passed (exit ${report.exitCode})`];
   for (const entry of report.scored) {
     const warnings = entry.warnings > 0 ? `, ${entry.warnings} warnings` : "";
-    lines.push(`  ${passed(entry) ? "pass" : "FAIL"} ${entry.scenario}: ${entry.passed} passed, ${entry.failed} failed${warnings}`);
+    lines.push(
+      `  ${passed(entry) ? "pass" : "FAIL"} ${entry.scenario}: ${entry.passed} passed, ${entry.failed} failed${warnings}`,
+    );
   }
-  for (const entry of report.notScored) lines.push(`  not scored (${entry.reason}) ${entry.ok ? "pass" : "fail"} ${entry.scenario}`);
+  for (const entry of report.notScored)
+    lines.push(`  not scored (${entry.reason}) ${entry.ok ? "pass" : "fail"} ${entry.scenario}`);
   return lines.join("\n");
 }
