@@ -12,18 +12,14 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-export function readRaw(file: string): RawFile {
+/** A file's bytes and hash; a file that cannot be read is an error saying what it should have been. */
+export function readRaw(file: string, expected = "a readable schema file"): RawFile {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(
-      file,
-      "",
-      "a readable schema file",
-      code === "ENOENT" ? "file not found" : String(code ?? err),
-    );
+    throw new BindgenError(file, "", expected, code === "ENOENT" ? "file not found" : String(code ?? err));
   }
   return { file, bytes, sha256: sha256(bytes) };
 }

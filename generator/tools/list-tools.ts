@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { BindgenError } from "../common/failures.ts";
-import { parseJson } from "../load/read.ts";
+import { parseJson, readRaw } from "../load/read.ts";
 import type { HttpSpec } from "../runtime/http-headers.ts";
 
 /** Where a server's tools come from. `headers` (credentials) live in memory only: nothing here writes a file. */
@@ -40,19 +39,7 @@ export const listTools: ListTools = async (source, offer) => {
 
 /** A saved `tools/list` result (`{"tools": […]}`), or a whole JSON-RPC response holding one. */
 function savedTools(file: string): unknown[] {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(
-      file,
-      "",
-      "a saved tools/list result",
-      code === "ENOENT" ? "file not found" : String(code ?? err),
-    );
-  }
-  const doc = parseJson(file, bytes);
+  const doc = parseJson(file, readRaw(file, "a saved tools/list result").bytes);
   const result = isRecord(doc) && isRecord(doc["result"]) ? doc["result"] : doc;
   const pointer = result === doc ? "/tools" : "/result/tools";
   if (!isRecord(result) || !Array.isArray(result["tools"]))

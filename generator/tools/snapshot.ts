@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { BindgenError, joinPointer } from "../common/failures.ts";
-import { parseJson, sha256 } from "../load/read.ts";
+import { parseJson, readRaw, sha256 } from "../load/read.ts";
 
 /** A tool as `tools/list` gives it: `name` and `inputSchema` checked, everything else kept as the server sent it. */
 export type SnapshotTool = {
@@ -69,19 +68,7 @@ function toolsHash(tools: readonly SnapshotTool[]): string {
 
 /** Reads and checks a snapshot (or a server author's tools file); every problem names the file and the pointer. */
 export function readSnapshot(file: string): ToolsSnapshot {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new BindgenError(
-      file,
-      "",
-      "a readable tools snapshot",
-      code === "ENOENT" ? "file not found" : String(code ?? err),
-    );
-  }
-  const doc = parseJson(file, bytes);
+  const doc = parseJson(file, readRaw(file, "a readable tools snapshot").bytes);
   if (!isRecord(doc)) throw new BindgenError(file, "", "an object with server, release and tools");
   for (const key of Object.keys(doc)) {
     if (!["server", "release", "sha256", "tools", "$schema"].includes(key))
