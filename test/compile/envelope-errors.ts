@@ -35,12 +35,9 @@ modern.request("tools/call", { nmae: "echo" }, { id: 1, clientCapabilities: caps
 // @ts-expect-error wrong params key in a legacy version
 legacy.request("resources/read", { url: "file:///a" }, { id: 1 });
 
-modern.request(
-  // @ts-expect-error initialize does not exist in 2026-07-28 (no handshake)
-  "initialize",
-  { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-  { id: 1, clientCapabilities: caps },
-);
+const initialize = { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "c", version: "1" } };
+// @ts-expect-error initialize does not exist in 2026-07-28 (no handshake)
+modern.request("initialize", initialize, { id: 1, clientCapabilities: caps });
 
 // @ts-expect-error the modern builder requires clientCapabilities: the server must not infer them
 modern.request("tools/list", {}, { id: 1 });
