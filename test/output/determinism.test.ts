@@ -70,8 +70,10 @@ describe("deterministic output", () => {
     return p;
   };
   /** In process; the locale test needs a real process, since LANG and TZ are read at start-up. */
+  // The project's own cached schemas, whatever MCP_SCHEMA_DIR says (CI sets it): a folder named there is read and
+  // checked against the project's lock on every run, and these projects re-seal their releases.
   const generate = async (p: TmpProject, options: { force?: boolean } = {}) => {
-    await generateProject({ cwd: p.root, ...options });
+    await generateProject({ cwd: p.root, schemaDir: "", ...options });
     return snapshotTree(p.paths.outDir);
   };
   const generateInChild = (p: TmpProject, env: Record<string, string>) => {
