@@ -11,6 +11,7 @@ import { createMcpHandler, McpServer, WebStandardStreamableHTTPServerTransport }
 import { createHttpHandler, toNodeListener } from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
+import { readBody, serveFetch } from "../test/support/serve-fetch.ts";
 
 export const TOOL_TEXT = "hello";
 const TOOLS = [
@@ -50,34 +51,6 @@ function sdkServer(): McpServer {
       content: [{ type: "text", text: TOOL_TEXT }],
     }));
   return server;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** node:http in front of a fetch handler, as a user of SDK v2 on Node writes it. */
-async function serveFetch(
-  handle: (request: Request) => Promise<Response>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-  const body = req.method === "POST" ? await readBody(req) : undefined;
-  const response = await handle(
-    new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
-      method: req.method ?? "GET",
-      headers,
-      ...(body ? { body } : {}),
-    }),
-  );
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body === null) return void res.end();
-  for await (const chunk of response.body) res.write(chunk);
-  res.end();
 }
 
 function bare(req: IncomingMessage, res: ServerResponse): void {

@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createMcpHandler, McpServer as McpServerV2 } from "@modelcontextprotocol/server";
+import { readBody, serveFetch } from "./serve-fetch.ts";
 
 /** The same one-tool server on each SDK, so the example client's results can be compared. */
 export const ECHO_TEXT = "hello from the official SDK";
@@ -66,36 +67,8 @@ export function startSdkV2Server(): Promise<RunningServer> {
   return listen(createServer((req, res) => void serveFetch(handler.fetch, req, res)));
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function readJson(req: IncomingMessage): Promise<unknown> {
   if (req.method !== "POST") return undefined;
   const body = await readBody(req);
   return body.length === 0 ? undefined : JSON.parse(body.toString("utf8"));
-}
-
-/** node:http in front of a fetch-shaped handler: the request becomes a `Request`, the `Response` is streamed back. */
-async function serveFetch(
-  fetchHandler: (request: Request) => Promise<Response>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-  const body = req.method === "POST" ? await readBody(req) : undefined;
-  const response = await fetchHandler(
-    new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
-      method: req.method ?? "GET",
-      headers,
-      ...(body ? { body } : {}),
-    }),
-  );
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body === null) return void res.end();
-  for await (const chunk of response.body) res.write(chunk);
-  res.end();
 }
