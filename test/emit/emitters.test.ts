@@ -3,6 +3,7 @@ import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
 import { emitMeta } from "../../generator/emit/meta.ts";
+import { emitTypes } from "../../generator/emit/types.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
 import { emitRuntime } from "../../generator/emit/root-runtime.ts";
 import { frozenType } from "../../generator/emit/literal-type.ts";
@@ -335,6 +336,28 @@ describe("builders per era (envelope.ts)", () => {
     },
   ])("$rule", ({ text, has, want }) => {
     expect(text.includes(has)).toBe(want);
+  });
+});
+
+describe("properties the model deprecates carry @deprecated", () => {
+  const types = (v: string) => emitTypes(realModel(v)).content.replace(/\s+/g, "");
+  it.each([
+    { rule: "a deprecated capability (SEP-2577)", v: "2026-07-28", has: "@deprecated*/roots?:object;", want: true },
+    {
+      rule: "and the server's logging capability",
+      v: "2026-07-28",
+      has: "@deprecated*/logging?:JSONObject;",
+      want: true,
+    },
+    { rule: "not before its release deprecates it", v: "2025-11-25", has: "@deprecated*/roots?:", want: false },
+    {
+      rule: "a property with only some values deprecated is no deprecated property",
+      v: "2026-07-28",
+      has: "@deprecated*/includeContext?:",
+      want: false,
+    },
+  ])("$rule", ({ v, has, want }) => {
+    expect(types(v).includes(has)).toBe(want);
   });
 });
 
