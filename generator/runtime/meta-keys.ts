@@ -47,9 +47,13 @@ export type IsReservedMetaKey<
       : false
   : false;
 
+/** The type of a reserved key that is no `MetaKey`: a sentence tsc repeats in its error at that key, not a value to send. */
+export type UnknownReservedMetaKey<Key extends string> =
+  `${Key} is under a _meta prefix MCP reserves but is no MetaKey of this release`;
+
 /**
  * `Meta` as a caller wrote it, with every key under a reserved prefix that is not one of the
- * release's `Known` keys typed `never`, so writing it is a compile error at that key. Keys that are
+ * release's `Known` keys typed `UnknownReservedMetaKey`, so writing it is a compile error at that key. Keys that are
  * only `string` (a `_meta` built elsewhere and typed as an open object) are not checked: that is the
  * way to send a reserved key the release does not list (an extension's own).
  */
@@ -62,7 +66,7 @@ export type CheckedMetaOf<
   readonly [K in keyof Meta]: K extends Known
     ? Meta[K]
     : IsReservedMetaKey<K, Labels, Position> extends true
-      ? never
+      ? UnknownReservedMetaKey<K & string>
       : Meta[K];
 };
 
