@@ -49,15 +49,20 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     "What `parse` returns: `kind` tells the four JSON-RPC shapes apart. Unvalidated, a method this version does not define still parses " +
       "(a newer peer may send one), typed with `method: string`, and no params are checked: narrow a `ValidatedMessage` to get typed params.",
   );
+  // Meta is the caller's `_meta` as written, inferred by `request`, so its keys can be checked (CheckedMeta).
   alias(
     "RequestParamsInput",
     modern
-      ? 'ParamsOf<M> extends infer P ? P extends object ? ReadonlyInput<{ [K in keyof P as K extends "_meta" ? never : K]: P[K] }> & { readonly _meta?: JsonObject } : P : never'
-      : "ParamsOf<M> | ReadonlyInput<ParamsOf<M>>",
+      ? 'ParamsOf<M> extends infer P ? P extends object ? ReadonlyInput<{ [K in keyof P as K extends "_meta" ? never : K]: P[K] }> & { readonly _meta?: JsonObject & Meta & CheckedMeta<Meta> } : P : never'
+      : "(ParamsOf<M> | ReadonlyInput<ParamsOf<M>>) & CheckedMetaField<Meta, CheckedMeta<Meta>>",
     modern
-      ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed); readonly data fits."
-      : "The params a caller passes to `request`: exactly the table's params; readonly data fits.",
-    [{ name: "M", constraint: "RequestMethod" }],
+      ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed, " +
+          "reserved ones checked: `CheckedMeta`); readonly data fits."
+      : "The params a caller passes to `request`: exactly the table's params, reserved `_meta` keys checked (`CheckedMeta`); readonly data fits.",
+    [
+      { name: "M", constraint: "RequestMethod" },
+      { name: "Meta", default: "{}" },
+    ],
   );
   // The key a result may leave out is the model's default `resultType` fact, as in the dispatcher's HandlerResult.
   const defaulted = model.dispatch.resultTypeDefault;
@@ -65,11 +70,12 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     "ResultInput",
     defaulted === null
       ? "R | ReadonlyInput<R>"
-      : `R extends object ? ReadonlyInput<{ [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] }> & { readonly ${defaulted.property}?: ${openEnumType(defaulted.definition)} } : R`,
+      : `R extends object ? ReadonlyInput<{ [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] }> & { readonly ${defaulted.property}?: RT } : R`,
     defaulted === null
       ? "A result as a server hands it to `resultResponse`; readonly data fits."
-      : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`); readonly data fits.`,
-    [{ name: "R" }],
+      : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`), ` +
+          `and is \`RT\` where given; readonly data fits.`,
+    defaulted === null ? [{ name: "R" }] : [{ name: "R" }, { name: "RT", default: openEnumType(defaulted.definition) }],
   );
 }
 
@@ -138,7 +144,11 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
   file.addFunction({
     name: "request",
     isExported: true,
-    typeParameters: [{ name: "M", constraint: "RequestMethod" }],
+    typeParameters: [
+      { name: "M", constraint: "RequestMethod" },
+      { name: "Meta", default: "{}" },
+      { name: "Extra", default: "{}" },
+    ],
     docs: [
       modern
         ? `A request of ${model.version}, a stateless version. Every request carries the protocol version and client capabilities in ` +
@@ -148,13 +158,20 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
     ],
     parameters: [
       { name: "method", type: "M" },
-      { name: "params", type: "RequestParamsInput<M>" },
-      { name: "options", type: "RequestOptions" },
+      { name: "params", type: "RequestParamsInput<M, Meta>" },
+      { name: "options", type: "RequestOptions & CheckedExtraMeta<Extra>" },
     ],
     returnType: "RequestEnvelope<M>",
     statements: [`return ${buildRequestCall(model, "options")} as RequestEnvelope<M>;`],
   });
-  addNotificationBuilder(file);
+  file.addTypeAlias({
+    name: "CheckedExtraMeta",
+    isExported: true,
+    typeParameters: [{ name: "Extra" }],
+    docs: ["`extraMeta` as a caller writes it, reserved keys checked (`CheckedMeta`)."],
+    type: "{ readonly extraMeta?: Extra & CheckedMeta<Extra> }",
+  });
+  addNotificationBuilder(file, true);
 }
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -170,16 +187,20 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   // What statelessResult takes: the key and its default, in the runtime's shape.
   const resultType = facts === null ? null : { key: facts.key, complete: facts.complete };
   const idType = model.envelope.errorIdOptional ? "T.RequestId | undefined" : "T.RequestId";
+  const resultTypeType = openEnumType(model.dispatch.resultTypeDefault?.definition ?? null);
+  // The members whose resultType admits RT, each with RT as its resultType (a member with another literal drops out).
+  const built = resultType === null ? "" : `ResultOf<M> & { ${resultType.key}: RT }`;
   if (resultType !== null) {
     file.addInterface({
       name: "ResultOptions",
       isExported: true,
+      typeParameters: [{ name: "RT", default: resultTypeType }],
       properties: [
         {
           name: "resultType",
           hasQuestionToken: true,
           isReadonly: true,
-          type: openEnumType(model.dispatch.resultTypeDefault?.definition ?? null),
+          type: "RT",
           docs: [
             `Overrides the result's own \`${resultType.key}\`; the default is \`${JSON.stringify(resultType.complete)}\`.`,
           ],
@@ -197,21 +218,29 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
   file.addFunction({
     name: "resultResponse",
     isExported: true,
-    typeParameters: [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
+    // RT is the resultType the built result carries (the option's, else the result's own, else the default), so the
+    // envelope is typed with that literal; naming M alone leaves RT at the default, and another value needs naming too.
+    typeParameters: [
+      { name: "M", constraint: "RequestMethod", default: "RequestMethod" },
+      ...(resultType !== null
+        ? [{ name: "RT", constraint: resultTypeType, default: JSON.stringify(resultType.complete) }]
+        : []),
+    ],
     docs: [
       resultType !== null
-        ? `A successful ${model.version} response. \`${resultType.key}\` is required in this version and defaults to \`${JSON.stringify(resultType.complete)}\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it.`
+        ? `A successful ${model.version} response. \`${resultType.key}\` is required in this version and defaults to \`${JSON.stringify(resultType.complete)}\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it, ` +
+          `and the \`${resultType.key}\` too where it is another (\`resultResponse<"tools/call", "input_required">\`): the result is typed with the value it carries.`
         : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).`,
     ],
     parameters: [
       { name: "id", type: "T.RequestId" },
-      { name: "result", type: "ResultInput<ResultOf<M>>" },
-      ...(resultType !== null ? [{ name: "options", type: "ResultOptions", initializer: "{}" }] : []),
+      { name: "result", type: resultType !== null ? "ResultInput<ResultOf<M>, RT>" : "ResultInput<ResultOf<M>>" },
+      ...(resultType !== null ? [{ name: "options", type: "ResultOptions<RT>", initializer: "{}" }] : []),
     ],
-    returnType: "ResultEnvelope<ResultOf<M>>",
+    returnType: resultType !== null ? `ResultEnvelope<${built}>` : "ResultEnvelope<ResultOf<M>>",
     statements: [
       resultType !== null
-        ? `return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo, ${JSON.stringify(resultType)}) as ResultEnvelope<ResultOf<M>>;`
+        ? `return statelessResult(id, result, options.resultType, options.serverInfo, MetaKey.serverInfo, ${JSON.stringify(resultType)}) as ResultEnvelope<${built}>;`
         : "return sessionResult(id, result) as ResultEnvelope<ResultOf<M>>;",
     ],
   });
@@ -259,17 +288,24 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
 }
 
 /** `notification`, the same in a release's `envelope.ts` and the version-agnostic `runtime.ts`: both name `NotificationMethod` and `NotificationParamsOf`. */
-export function addNotificationBuilder(file: StatementSink): void {
+export function addNotificationBuilder(file: StatementSink, checkedMeta: boolean): void {
+  // A release's builder infers the caller's `_meta` (Meta) to check its reserved keys; the root one takes any release's params.
+  const params = checkedMeta
+    ? "NotificationParamsOf<M> & CheckedMetaField<Meta, CheckedMeta<Meta>>"
+    : "NotificationParamsOf<M>";
   file.addFunction({
     name: "notification",
     isExported: true,
-    typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
+    typeParameters: [
+      { name: "M", constraint: "NotificationMethod" },
+      ...(checkedMeta ? [{ name: "Meta", default: "{}" }] : []),
+    ],
     docs: ["A notification: never an `id`, so the peer must not answer it."],
     parameters: [
       { name: "method", type: "M" },
       {
         name: "...rest",
-        type: "undefined extends NotificationParamsOf<M> ? [params?: NotificationParamsOf<M>] : [params: NotificationParamsOf<M>]",
+        type: `undefined extends NotificationParamsOf<M> ? [params?: ${params}] : [params: ${params}]`,
       },
     ],
     returnType: "NotificationEnvelope<M>",
@@ -408,7 +444,15 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
       namedImports: ["ErrorCode", "RECEIVE_ONLY_ERROR_CODES", { name: "ErrorName", isTypeOnly: true }],
       moduleSpecifier: "./errors.js",
     });
-    file.addImportDeclaration({ namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
+    file.addImportDeclaration({
+      namedImports: ["MetaKey", { name: "CheckedMeta", isTypeOnly: true }],
+      moduleSpecifier: "./meta.js",
+    });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["CheckedMetaField"],
+      moduleSpecifier: runtimeImport("meta-keys", 1),
+    });
     file.addImportDeclaration({ namedImports: ["validateMessage"], moduleSpecifier: "./validate.js" });
     file.addImportDeclaration({
       isTypeOnly: true,

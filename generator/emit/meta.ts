@@ -2,13 +2,19 @@ import { VariableDeclarationKind } from "ts-morph";
 import type { MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { frozenType } from "./literal-type.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { runtimeImport } from "./runtime-files.ts";
+import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
 /** `generated/<version>/meta.ts`: the reserved `_meta` keys of this version, and the HTTP header names its transport uses. */
 export function emitMeta(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/meta.ts`;
   const requiredInRequests = model.metaKeys.filter((k) => k.requiredIn.includes("request"));
   const content = buildSourceFile(path, (file) => {
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["CheckedMetaOf"],
+      moduleSpecifier: runtimeImport("meta-keys", 1),
+    });
     // Freeze's type argument written out, as in errors.ts: cheaper for a consumer's tsc than inferring it.
     file.addTypeAlias({
       name: "MetaKeys",
@@ -31,6 +37,7 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
       ],
     });
     file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
+    addCheckedMeta(file, model);
     if (model.httpHeaders.length > 0) {
       file.addTypeAlias({
         name: "HttpHeaders",
@@ -69,6 +76,27 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
     });
   });
   return { path, content };
+}
+
+/** `CheckedMeta<M>`: the release's reserved-prefix rule applied to a `_meta` a caller writes (runtime/meta-keys.ts). */
+function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
+  const rule = model.reservedMetaPrefix;
+  file.addTypeAlias({
+    name: "CheckedMeta",
+    isExported: true,
+    typeParameters: [{ name: "M" }],
+    docs: [
+      rule === null
+        ? `A \`_meta\` as a caller writes it. ${model.version} reserves no key prefix, so every key is open.`
+        : `A \`_meta\` as a caller writes it: a key under a prefix ${model.version} reserves (${rule.position} label ` +
+          `${rule.labels.map((l) => `\`${l}\``).join(" or ")}, ${rule.source}) must be a \`MetaKey\`, so a misspelt one is a ` +
+          "compile error; every other key stays open. A `_meta` typed as an open object is not checked.",
+    ],
+    type:
+      rule === null
+        ? 'CheckedMetaOf<M, MetaKey, never, "none">'
+        : `CheckedMetaOf<M, MetaKey, ${rule.labels.map((l) => JSON.stringify(l)).join(" | ")}, ${JSON.stringify(rule.position)}>`,
+  });
 }
 
 /** Where a key may appear and where it is required, as each `MetaKey` member's doc says. */

@@ -51,7 +51,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError}, batches: ${model.envelope.batches}, inputRequired: ${inputRequired(direction)} }`;
   const lines = [
     `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
-    `import type { NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,
+    `import type { CheckedExtraMeta, NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,
     `import { MetaKey } from "./meta.js";`,
     model.tasks === null ? "" : `import type { ${model.tasks.result} } from "./types.js";`,
     `import { ${modern ? "statelessRequest" : "sessionRequest"} } from "${runtimeImport("builders", 1)}";`,
@@ -69,7 +69,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     `}`,
     ``,
     `/** Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`${batchNote}; ids, timeouts and cancellation included. */`,
-    `export function createRequester(send: (message: ClientOutgoing) => void | Promise<void>, options: RequesterOptions${modern ? "" : " = {}"}): Requester {`,
+    `export function createRequester<Extra = {}>(send: (message: ClientOutgoing) => void | Promise<void>, options: RequesterOptions & CheckedExtraMeta<Extra>${modern ? "" : " = {}"}): Requester {`,
     `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ ...options, id }")};`,
     `  return createRequesterCore<Requester>(${spec("client-to-server")}, build, send, options);`,
     `}`,
@@ -105,7 +105,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
  * params of a type that may or may not carry one keep both.
  */
 function requestSignatures(model: ProtocolModel, direction: Direction, methods: string, table: string): string[] {
-  const general = `  request<M extends ${methods}>(method: M, params: RequestParamsInput<M>, options?: CallOptions): Promise<${table}[M]["result"]>;`;
+  const general = `  request<M extends ${methods}, Meta = {}>(method: M, params: RequestParamsInput<M, Meta>, options?: CallOptions): Promise<${table}[M]["result"]>;`;
   const tasks = model.tasks;
   const augmentable = model.methods.filter(
     (m) =>
@@ -115,9 +115,9 @@ function requestSignatures(model: ProtocolModel, direction: Direction, methods: 
   const param = JSON.stringify(tasks.param);
   return [
     `  /** With \`${tasks.param}\`: the peer may answer with a \`${tasks.result}\` to poll. */`,
-    `  request<M extends ${augmentable.map((m) => JSON.stringify(m.name)).join(" | ")}>(method: M, params: RequestParamsInput<M> & { readonly ${param}: object }, options?: CallOptions): Promise<${table}[M]["result"]>;`,
+    `  request<M extends ${augmentable.map((m) => JSON.stringify(m.name)).join(" | ")}, Meta = {}>(method: M, params: RequestParamsInput<M, Meta> & { readonly ${param}: object }, options?: CallOptions): Promise<${table}[M]["result"]>;`,
     `  /** Without \`${tasks.param}\`: the result itself, never a \`${tasks.result}\`. */`,
-    `  request<M extends ${methods}>(method: M, params: RequestParamsInput<M> & { readonly ${param}?: never }, options?: CallOptions): Promise<Exclude<${table}[M]["result"], ${tasks.result}>>;`,
+    `  request<M extends ${methods}, Meta = {}>(method: M, params: RequestParamsInput<M, Meta> & { readonly ${param}?: never }, options?: CallOptions): Promise<Exclude<${table}[M]["result"], ${tasks.result}>>;`,
     general,
   ];
 }

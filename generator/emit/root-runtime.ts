@@ -566,7 +566,7 @@ function addBuilders(file: StatementSink): void {
       "return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;",
     ],
   });
-  addNotificationBuilder(file);
+  addNotificationBuilder(file, false);
   file.addFunction({
     name: "resultResponse",
     isExported: true,

@@ -91,8 +91,11 @@ export class SchemaTypes {
     return combine(meaningful, "intersection");
   }
 
-  /** Members of an object type: its properties, then an index signature when the schema is open. */
-  members(node: SchemaNode): {
+  /** Members of an object type: its properties (those in `deprecated` tagged so), then an index signature when the schema is open. */
+  members(
+    node: SchemaNode,
+    deprecated: ReadonlySet<string> = new Set(),
+  ): {
     properties: OptionalKind<PropertySignatureStructure>[];
     indexSignatures: OptionalKind<IndexSignatureDeclarationStructure>[];
   } {
@@ -100,7 +103,7 @@ export class SchemaTypes {
       name: propertyKey(p.name),
       hasQuestionToken: !p.required,
       type: this.typeOf(p.schema).write,
-      docs: docs(p.schema.description, p.schema.deprecated === true, this.definitions),
+      docs: docs(p.schema.description, p.schema.deprecated === true || deprecated.has(p.name), this.definitions),
     }));
     const open = node.additionalProperties;
     if (open === undefined || open === false) return { properties, indexSignatures: [] };

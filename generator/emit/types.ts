@@ -14,7 +14,16 @@ export const emitTypes: VersionEmitter = (model) => {
   const path = `${model.version}/types.ts`;
   const names = new Set(model.definitions.keys());
   const types = new SchemaTypes(names);
-  const statements = [...model.definitions.values()].map((d) => declaration(d, types, names));
+  // Properties the model deprecates whole (facts: schema.ts tags the JSON drops); a deprecation of some values only is no tag.
+  const deprecatedProperties = new Map<string, Set<string>>();
+  for (const d of model.deprecations) {
+    if (d.kind !== "property" || d.values !== null) continue;
+    const [definition = "", property = ""] = d.name.split(".");
+    deprecatedProperties.set(definition, (deprecatedProperties.get(definition) ?? new Set()).add(property));
+  }
+  const statements = [...model.definitions.values()].map((d) =>
+    declaration(d, types, names, deprecatedProperties.get(d.name)),
+  );
   // One insertion of all structures: the text is printed and parsed once, not edited node by node.
   return { path, content: buildSourceFile(path, (file) => void file.addStatements(statements)) };
 };
@@ -23,6 +32,7 @@ function declaration(
   definition: DefinitionModel,
   types: SchemaTypes,
   names: ReadonlySet<string>,
+  deprecatedProperties: ReadonlySet<string> | undefined,
 ): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
   const { name, schema, deprecated } = definition;
   const common = {
@@ -30,6 +40,7 @@ function declaration(
     isExported: true,
     docs: docs(schema.description, deprecated || schema.deprecated === true, names),
   };
-  if (types.isInterface(schema)) return { kind: StructureKind.Interface, ...common, ...types.members(schema) };
+  if (types.isInterface(schema))
+    return { kind: StructureKind.Interface, ...common, ...types.members(schema, deprecatedProperties) };
   return { kind: StructureKind.TypeAlias, ...common, type: types.typeOf(schema).write };
 }

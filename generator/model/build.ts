@@ -151,6 +151,7 @@ export function buildModel(
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],
     metaKeys: reservedKeys,
+    reservedMetaPrefix: reservedMetaPrefix(version, era, facts),
     deprecations,
     http,
     httpHeaders: httpHeaders(version, era, facts, http),
@@ -788,6 +789,21 @@ function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Fa
     });
   }
   return out.sort((a, b) => compare(a.name, b.name));
+}
+
+/** The reserved-prefix rule in force for this release: at most one fact applies. */
+function reservedMetaPrefix(version: string, era: Era, facts: Facts): ProtocolModel["reservedMetaPrefix"] {
+  const rules = facts.reservedMetaPrefixes.filter((r) => appliesTo(r.versions, version, era));
+  if (rules.length > 1) {
+    throw new BindgenError(
+      facts.file,
+      "/reservedMetaPrefixes",
+      "at most one rule per release",
+      `${rules.length} apply to ${version}`,
+    );
+  }
+  const rule = rules[0];
+  return rule === undefined ? null : { labels: [...rule.labels], position: rule.position, source: rule.source };
 }
 
 function uniqueSorted<T extends string>(values: readonly T[]): T[] {

@@ -123,6 +123,13 @@ export interface Facts {
   }[];
   /** The Streamable HTTP headers of session-based releases (the stateless ones name theirs under `http`), by constant name. */
   readonly sessionHeaders: readonly { name: string; header: string; versions: VersionSelector; source: string }[];
+  /** The `_meta` key prefixes a release reserves for MCP: those whose label at `position` is one of `labels`. */
+  readonly reservedMetaPrefixes: readonly {
+    labels: readonly string[];
+    position: "second" | "penultimate";
+    versions: VersionSelector;
+    source: string;
+  }[];
   /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
   readonly schemaPage: { url: string; versions: VersionSelector; source: string };
   readonly uiExtension: {
@@ -218,6 +225,19 @@ export function loadFacts(file: string): Facts {
       source: c.string(o, p, "source"),
     };
   });
+  const reservedMetaPrefixes = c.array(root, "reservedMetaPrefixes").map(([v, p]) => {
+    const o = c.object(v, p);
+    const position = c.string(o, p, "position");
+    if (position !== "second" && position !== "penultimate") {
+      throw new BindgenError(file, p + "/position", '"second" or "penultimate"');
+    }
+    return {
+      labels: c.strings(o, p, "labels"),
+      position,
+      versions: c.selector(o, p),
+      source: c.string(o, p, "source"),
+    } as const;
+  });
   const openObjects = c.array(root, "openObjects").map(([v, p]) => {
     const o = c.object(v, p);
     const properties = c.strings(o, p, "properties");
@@ -281,6 +301,7 @@ export function loadFacts(file: string): Facts {
     openEnums,
     openObjects,
     sessionHeaders,
+    reservedMetaPrefixes,
     http: {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),
       methodHeader: c.string(http, "/http", "methodHeader"),

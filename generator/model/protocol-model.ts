@@ -221,6 +221,12 @@ export interface ProtocolModel {
   readonly modernSignalCodes: readonly number[];
   /** Sorted by constant name. */
   readonly metaKeys: readonly MetaKeyModel[];
+  /** The `_meta` key prefixes this release reserves for MCP (a key under one that is no `metaKeys` entry is a mistake); null where none is. */
+  readonly reservedMetaPrefix: {
+    readonly labels: readonly string[];
+    readonly position: "second" | "penultimate";
+    readonly source: string;
+  } | null;
   /** Sorted by kind, then name. Methods and definitions listed here also carry `deprecated: true`. */
   readonly deprecations: readonly DeprecationModel[];
   /** The HTTP header names this release's transport uses, by constant name (sorted): session facts, or the stateless routing headers. */

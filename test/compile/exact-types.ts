@@ -250,3 +250,119 @@ export function answerWith<M extends v2024_11_05.RequestMethod>(
 ): v2024_11_05.ResultEnvelope<v2024_11_05.ResultOf<M>> {
   return v2024_11_05.resultResponse<M>(id, result);
 }
+
+// Reserved _meta keys: a key under a prefix the release reserves must be one of its MetaKeys; every other key stays open.
+// 2025-11-25 on: prefixes whose second label is modelcontextprotocol or mcp (basic#meta).
+const caps: v2026_07_28.ClientCapabilities = {};
+export const metaChecked2026 = [
+  v2026_07_28.request(
+    "tools/call",
+    { name: "t", _meta: { "com.example/trace": "abc", "com.example.mcp/x": 1, plain: true, progressToken: 1 } },
+    {
+      id: 1,
+      clientCapabilities: caps,
+      extraMeta: { "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" } },
+    },
+  ),
+  v2026_07_28.request(
+    "tools/call",
+    // @ts-expect-error 2026-07-28: a misspelt reserved key (protocolVersion) in request params
+    { name: "t", _meta: { "io.modelcontextprotocol/protocolVerson": "2026-07-28" } },
+    { id: 1, clientCapabilities: caps },
+  ),
+  v2026_07_28.request(
+    "tools/list",
+    {},
+    {
+      id: 2,
+      clientCapabilities: caps,
+      // @ts-expect-error 2026-07-28: extraMeta is checked too: dev.mcp/ is reserved and names no MetaKey
+      extraMeta: { "dev.mcp/trace": 1 },
+    },
+  ),
+  v2026_07_28.notification("notifications/progress", {
+    progressToken: 1,
+    progress: 1,
+    _meta: { "io.modelcontextprotocol/subscriptionId": "s", "org.example/x": 1 },
+  }),
+  v2026_07_28.notification("notifications/progress", {
+    progressToken: 1,
+    progress: 1,
+    // @ts-expect-error 2026-07-28: notifications too: org.modelcontextprotocol.api/ is reserved
+    _meta: { "org.modelcontextprotocol.api/x": 1 },
+  }),
+];
+export const metaChecked2025_11 = [
+  v2025_11_25.request(
+    "tools/call",
+    { name: "t", _meta: { "io.modelcontextprotocol/related-task": { taskId: "t1" }, "com.example/x": 1 } },
+    { id: 1 },
+  ),
+  // @ts-expect-error 2025-11-25: a misspelt reserved key (related-task)
+  v2025_11_25.request("tools/call", { name: "t", _meta: { "io.modelcontextprotocol/relatedTask": {} } }, { id: 1 }),
+  // @ts-expect-error 2025-11-25: com.mcp.tools/ is reserved (second label mcp)
+  v2025_11_25.notification("notifications/initialized", { _meta: { "com.mcp.tools/x": 1 } }),
+];
+// 2025-06-18: prefixes with modelcontextprotocol or mcp before their last label (modelcontextprotocol.io/, tools.mcp.com/).
+export const metaChecked2025_06 = [
+  v2025_06_18.request("tools/call", { name: "t", _meta: { "io.modelcontextprotocol/anything": 1 } }, { id: 1 }),
+  // @ts-expect-error 2025-06-18: modelcontextprotocol.io/ is reserved there
+  v2025_06_18.request("tools/call", { name: "t", _meta: { "modelcontextprotocol.io/x": 1 } }, { id: 1 }),
+  // @ts-expect-error 2025-06-18: extraMeta too (tools.mcp.com/)
+  v2025_06_18.request("ping", undefined, { id: 1, extraMeta: { "tools.mcp.com/x": 1 } }),
+];
+// 2024-11-05 and 2025-03-26 reserve no prefix.
+export const metaOpen2024 = v2024_11_05.request("tools/call", { name: "t", _meta: { "dev.mcp/x": 1 } }, { id: 1 });
+export const metaOpen2025_03 = v2025_03_26.notification("notifications/initialized", {
+  _meta: { "io.modelcontextprotocol/x": 1 },
+});
+// A _meta typed as an open object is not checked: the visible way to send an extension's own reserved key.
+const extensionMeta: { [key: string]: unknown } = { "io.modelcontextprotocol/an-extension-key": 1 };
+export const metaEscape = v2026_07_28.request(
+  "tools/list",
+  { _meta: extensionMeta },
+  { id: 3, clientCapabilities: caps },
+);
+// The requesters check what they send.
+export async function metaInRequests(
+  client2026: v2026_07_28.Requester,
+  server2025: v2025_11_25.ServerRequester,
+): Promise<unknown[]> {
+  return [
+    await client2026.request("tools/list", { _meta: { "com.example/x": 1 } }),
+    // @ts-expect-error 2026-07-28 requester: a misspelt reserved key
+    await client2026.request("tools/list", { _meta: { "io.modelcontextprotocol/clientInfos": {} } }),
+    // @ts-expect-error 2025-11-25 server requester: dev.mcp/ is reserved
+    await server2025.request("roots/list", { _meta: { "dev.mcp/x": 1 } }),
+    await server2025.request("roots/list", { _meta: { "com.example/x": 1 } }),
+  ];
+}
+export const checkedRequester = v2026_07_28.createRequester(() => undefined, {
+  clientCapabilities: caps,
+  // @ts-expect-error createRequester's extraMeta is checked too
+  extraMeta: { "io.modelcontextprotocol/logLevl": "info" },
+});
+
+// Results the bindings build are typed with the resultType they carry (2026-07-28): "complete" by default, another
+// value where it is named (as the method is), and input_required from a handler's inputRequired().
+const builtComplete = v2026_07_28.resultResponse<"tools/call">(1, { content: [] });
+export const completeLiteral: "complete" = builtComplete.result.resultType;
+export const builtContent: readonly unknown[] = builtComplete.result.content;
+const builtInput = v2026_07_28.resultResponse<"tools/call", "input_required">(2, { inputRequests: {} });
+export const inputLiteral: "input_required" = builtInput.result.resultType;
+export const inferredInput: "input_required" = v2026_07_28.resultResponse(
+  3,
+  { content: [] },
+  { resultType: "input_required" },
+).result.resultType;
+export const ownResultType: "input_required" = v2026_07_28.resultResponse(4, { resultType: "input_required" }).result
+  .resultType;
+// @ts-expect-error naming the method alone leaves the default: another resultType is named too (<"tools/call", "input_required">)
+v2026_07_28.resultResponse<"tools/call">(5, { content: [] }, { resultType: "input_required" });
+export const askInput: v2026_07_28.StatelessServerHandlers = {
+  "tools/call": async (_params, ctx) => {
+    const asked = await ctx.context.inputRequired({});
+    const literal: "input_required" = asked.resultType;
+    return literal === "input_required" ? asked : { content: [] };
+  },
+};

@@ -13,3 +13,16 @@ export const dispatcher = mcp.createServerDispatcher({
 }); // readonly data fits
 // @ts-expect-error as the README says: 12345 is no ErrorCode of 2026-07-28
 export const typo = new mcp.RpcError(12345, "typo");
+export const traced = mcp.request(
+  "tools/list",
+  { _meta: { "com.example/trace": "t1" } },
+  { id: 1, clientCapabilities: {} },
+); // your _meta keys stay open
+export const misspelt = mcp.request(
+  "tools/list",
+  // @ts-expect-error as the README says: a misspelt key under a reserved prefix is a compile error
+  { _meta: { "io.modelcontextprotocol/protocolVerson": "x" } },
+  { id: 2, clientCapabilities: {} },
+);
+const built = mcp.resultResponse<"tools/call">(1, { content: [] });
+export const carried: "complete" = built.result.resultType; // the value it carries

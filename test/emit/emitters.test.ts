@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
+import { emitMeta } from "../../generator/emit/meta.ts";
+import { emitTypes } from "../../generator/emit/types.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
 import { emitRuntime } from "../../generator/emit/root-runtime.ts";
 import { frozenType } from "../../generator/emit/literal-type.ts";
@@ -337,6 +339,83 @@ describe("builders per era (envelope.ts)", () => {
   });
 });
 
+describe("properties the model deprecates carry @deprecated", () => {
+  const types = (v: string) => emitTypes(realModel(v)).content.replace(/\s+/g, "");
+  it.each([
+    { rule: "a deprecated capability (SEP-2577)", v: "2026-07-28", has: "@deprecated*/roots?:object;", want: true },
+    {
+      rule: "and the server's logging capability",
+      v: "2026-07-28",
+      has: "@deprecated*/logging?:JSONObject;",
+      want: true,
+    },
+    { rule: "not before its release deprecates it", v: "2025-11-25", has: "@deprecated*/roots?:", want: false },
+    {
+      rule: "a property with only some values deprecated is no deprecated property",
+      v: "2026-07-28",
+      has: "@deprecated*/includeContext?:",
+      want: false,
+    },
+  ])("$rule", ({ v, has, want }) => {
+    expect(types(v).includes(has)).toBe(want);
+  });
+});
+
+describe("reserved _meta keys are checked by the model's prefix rule", () => {
+  const flat = (text: string) => text.replace(/\s+/g, "");
+  const modern = realModel("2026-07-28");
+  const madeUp = { ...modern, reservedMetaPrefix: { labels: ["acme"], position: "penultimate" as const, source: "s" } };
+  it.each([
+    {
+      rule: "a release reserving no prefix checks nothing",
+      text: emitMeta(realModel("2024-11-05")).content,
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,never,"none">;',
+    },
+    {
+      rule: "2025-06-18 reserves by the label before the last",
+      text: emitMeta(realModel("2025-06-18")).content,
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","penultimate">;',
+    },
+    {
+      rule: "2026-07-28 by the second label",
+      text: emitMeta(modern).content,
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second">;',
+    },
+    {
+      rule: "the labels and position are the model's",
+      text: emitMeta(madeUp).content,
+      has: 'CheckedMetaOf<M,MetaKey,"acme","penultimate">',
+    },
+    {
+      rule: "a release's request infers the caller's _meta and checks its reserved keys",
+      text: emitEnvelope(modern).content,
+      has: "readonly_meta?:JsonObject&Meta&CheckedMeta<Meta>}",
+    },
+    {
+      rule: "and its extraMeta",
+      text: emitEnvelope(modern).content,
+      has: "options:RequestOptions&CheckedExtraMeta<Extra>",
+    },
+    {
+      rule: "a session release's request too, the table's params kept",
+      text: emitEnvelope(realModel("2025-11-25")).content,
+      has: "(ParamsOf<M>|ReadonlyInput<ParamsOf<M>>)&CheckedMetaField<Meta,CheckedMeta<Meta>>",
+    },
+    {
+      rule: "and so does its notification",
+      text: emitEnvelope(modern).content,
+      has: "[params?:NotificationParamsOf<M>&CheckedMetaField<Meta,CheckedMeta<Meta>>]",
+    },
+    {
+      rule: "the requester's request",
+      text: emitRequester(modern).content,
+      has: "request<MextendsClientRequestMethod,Meta={}>(method:M,params:RequestParamsInput<M,Meta>",
+    },
+  ])("$rule", ({ text, has }) => {
+    expect(flat(text)).toContain(has);
+  });
+});
+
 describe("the runtime's resultType and input_required facts come from the model", () => {
   const real = realModel("2026-07-28");
   // Made-up facts: output that still said resultType/input_required/inputRequests would have re-derived them.
@@ -390,17 +469,22 @@ describe("the runtime's resultType and input_required facts come from the model"
     {
       rule: "a result handed to resultResponse takes the release's open enum of resultType values",
       text: emitEnvelope(real).content,
-      has: "&{readonlyresultType?:T.ResultType}",
+      has: "exporttypeResultInput<R,RT=T.ResultType>",
     },
     {
       rule: "and so does its resultType option",
       text: emitEnvelope(real).content,
-      has: "readonlyresultType?:T.ResultType;",
+      has: "exportinterfaceResultOptions<RT=T.ResultType>{",
+    },
+    {
+      rule: "resultResponse types the result it builds with the resultType it carries, the default unless named",
+      text: emitEnvelope(real).content,
+      has: 'RTextendsT.ResultType="complete">(id:T.RequestId,result:ResultInput<ResultOf<M>,RT>,options:ResultOptions<RT>={}):ResultEnvelope<ResultOf<M>&{resultType:RT}>',
     },
     {
       rule: "without an open enum in the model, a plain string",
       text: emitEnvelope(changed).content,
-      has: "&{readonlykind?:string}",
+      has: "exporttypeResultInput<R,RT=string>",
     },
   ])("$rule", ({ text, has }) => {
     expect(flat(text)).toContain(has);

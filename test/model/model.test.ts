@@ -458,10 +458,35 @@ describe("reserved _meta keys", () => {
     expect(model("2026-07-28").eraEvidence.requestMetaRequired).toBe(true);
   });
 
-  it.each(LEGACY)("%s has only progressToken, optional", (v) => {
+  it.each(LEGACY.filter((v) => v !== "2025-11-25"))("%s has only progressToken, optional", (v) => {
     expect(model(v).metaKeys).toEqual([
       expect.objectContaining({ name: "progressToken", key: "progressToken", requiredIn: [] }),
     ]);
+  });
+
+  it("2025-11-25 also has its tasks' related-task key (a fact: the schema names it only in a description)", () => {
+    expect(model("2025-11-25").metaKeys).toEqual([
+      expect.objectContaining({ name: "progressToken", key: "progressToken", requiredIn: [] }),
+      expect.objectContaining({
+        name: "relatedTask",
+        key: "io.modelcontextprotocol/related-task",
+        scopes: ["notification", "request", "result"],
+        requiredIn: [],
+      }),
+    ]);
+  });
+
+  it.each([
+    ["2024-11-05", null],
+    ["2025-03-26", null],
+    ["2025-06-18", "penultimate"],
+    ["2025-11-25", "second"],
+    ["2026-07-28", "second"],
+  ])("%s reserves _meta prefixes by the %s label", (v, position) => {
+    const rule = model(v).reservedMetaPrefix;
+    expect(rule && { labels: rule.labels, position: rule.position }).toEqual(
+      position === null ? null : { labels: ["modelcontextprotocol", "mcp"], position },
+    );
   });
 });
 

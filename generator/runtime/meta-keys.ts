@@ -1,0 +1,78 @@
+// The spec reserves some `_meta` key prefixes for MCP (basic/index, "General fields: _meta"): a key
+// under one of them is a protocol key, so a misspelt one (`io.modelcontextprotocol/protocolVerson`)
+// is a bug the compiler can catch, while every other key stays the application's own. Types only:
+// the schema types keep their open `_meta` (an index signature that excluded the reserved keys would
+// clash with the keys they declare, TS2411), so the builders that take a caller's `_meta` check it.
+
+/**
+ * Which prefixes a release reserves: those whose `position` label (of the dot-separated labels
+ * before the `/`) is one of `Labels`. `"second"`: 2025-11-25 on (`io.modelcontextprotocol/`,
+ * `dev.mcp/`); `"penultimate"`: 2025-06-18 (`modelcontextprotocol.io/`, `tools.mcp.com/`);
+ * `"none"`: releases that reserve no prefix.
+ */
+export type PrefixPosition = "second" | "penultimate" | "none";
+
+/** Whether the label after the first one is in `Labels`. */
+type SecondLabelIn<
+  Prefix extends string,
+  Labels extends string,
+> = Prefix extends `${string}.${infer Rest}`
+  ? Rest extends Labels | `${Labels}.${string}`
+    ? true
+    : false
+  : false;
+
+/** Whether the label before the last one is in `Labels`. */
+type PenultimateLabelIn<
+  Prefix extends string,
+  Labels extends string,
+> = Prefix extends `${infer First}.${infer Rest}`
+  ? Rest extends `${string}.${string}`
+    ? PenultimateLabelIn<Rest, Labels>
+    : First extends Labels
+      ? true
+      : false
+  : false;
+
+/** Whether `Key` lies under a prefix the release reserves (the prefix ends at the first `/`). */
+export type IsReservedMetaKey<
+  Key,
+  Labels extends string,
+  Position extends PrefixPosition,
+> = Key extends `${infer Prefix}/${string}`
+  ? Position extends "second"
+    ? SecondLabelIn<Prefix, Labels>
+    : Position extends "penultimate"
+      ? PenultimateLabelIn<Prefix, Labels>
+      : false
+  : false;
+
+/** The type of a reserved key that is no `MetaKey`: a sentence tsc repeats in its error at that key, not a value to send. */
+export type UnknownReservedMetaKey<Key extends string> =
+  `${Key} is under a _meta prefix MCP reserves but is no MetaKey of this release`;
+
+/**
+ * `Meta` as a caller wrote it, with every key under a reserved prefix that is not one of the
+ * release's `Known` keys typed `UnknownReservedMetaKey`, so writing it is a compile error at that key. Keys that are
+ * only `string` (a `_meta` built elsewhere and typed as an open object) are not checked: that is the
+ * way to send a reserved key the release does not list (an extension's own).
+ */
+export type CheckedMetaOf<
+  Meta,
+  Known extends string,
+  Labels extends string,
+  Position extends PrefixPosition,
+> = {
+  readonly [K in keyof Meta]: K extends Known
+    ? Meta[K]
+    : IsReservedMetaKey<K, Labels, Position> extends true
+      ? UnknownReservedMetaKey<K & string>
+      : Meta[K];
+};
+
+/**
+ * What params that may carry `_meta` are intersected with: their `_meta`, as the caller wrote it
+ * (`Meta`), must pass `Checked`. Not a conditional over the params, so a generic wrapper passing a
+ * table's own params (`ServerRequests[M]["params"]`) still fits; `undefined` where params may be left out.
+ */
+export type CheckedMetaField<Meta, Checked> = { readonly _meta?: Meta & Checked } | undefined;
