@@ -259,20 +259,31 @@ describe("SSE replies", () => {
     `${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
   const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } };
 
-  /** A stateless session whose tools/call reply is `reply`; a GET resumes with `resumed`. */
+  /**
+   * A session whose tools/call reply is `reply`; a GET with `Last-Event-ID` resumes with `resumed`. Resumption is
+   * the session era's (2026-07-28 dropped it), so the session is 2025-11-25 unless `stateless` is set.
+   */
   async function callWith(
     reply: (id: number | string) => Response,
     resumed: (id: number | string, lastEventId: string | undefined) => Response,
+    stateless = false,
   ) {
     let callId: number | string = 0;
     const server = fakeFetch(({ method, headers, body }) => {
-      if (method === "GET") return resumed(callId, headers["Last-Event-ID"]);
+      if (method === "GET")
+        return headers["Last-Event-ID"] === undefined
+          ? new Response(null, { status: 405 })
+          : resumed(callId, headers["Last-Event-ID"]);
+      if (method === "DELETE") return new Response(null, { status: 200 });
       if (body?.method === "server/discover") return json(result(body.id, DISCOVERED));
-      callId = body?.id ?? 0;
+      if (body?.method === "initialize")
+        return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
+      if (body?.id === undefined) return new Response(null, { status: 202 });
+      callId = body.id;
       return reply(callId);
     });
     const session = await connect(httpTransport(URL_, { fetch: server.fetch, reconnectDelayMs: 0, maxReconnects: 2 }), {
-      releases: [v2026_07_28.clientRelease()],
+      releases: stateless ? [v2026_07_28.clientRelease()] : [v2025_11_25.clientRelease()],
       clientInfo: CLIENT_INFO,
       timeoutMs: 2000,
     });
@@ -293,10 +304,21 @@ describe("SSE replies", () => {
           : new Response(null, { status: 400 }),
     );
     expect(outcome).toMatchObject({ ok: true, value: { content: [] } });
-    expect(seen.at(-1)).toMatchObject({
-      method: "GET",
-      headers: { "Last-Event-ID": "e1", Accept: "text/event-stream" },
-    });
+    expect(seen.filter((s) => s.headers["Last-Event-ID"] !== undefined)).toMatchObject([
+      { method: "GET", headers: { "Last-Event-ID": "e1", Accept: "text/event-stream", "Mcp-Session-Id": "s-1" } },
+    ]);
+  });
+
+  it("a stateless reply that ends before the response is not resumed (2026-07-28 has no Last-Event-ID): a clear error, no GET", async () => {
+    const { outcome, seen } = await callWith(
+      () => sse(`retry: 1\n\n${event("e1", progress)}`),
+      (id) => sse(event("e2", result(id, { resultType: "complete", content: [] }))),
+      true,
+    );
+    expect(String((outcome as { error?: unknown }).error)).toMatch(
+      /ended before the response to request \d+ \(the stateless era does not resume streams\)/,
+    );
+    expect(seen.map((s) => s.method)).toEqual(["POST", "POST"]);
   });
 
   it("a reply that ends before the response, with no event id to resume from, fails the call with a clear error", async () => {
