@@ -254,6 +254,17 @@ describe("connect over HTTP: the era", () => {
   });
 });
 
+/** One tools/call on a session of either release, narrowed as a caller would. */
+function callTool(
+  session: v2026_07_28.Session | v2025_11_25.Session,
+  options: { signal?: AbortSignal } = {},
+): Promise<unknown> {
+  const params = { name: "t", arguments: {} };
+  return session.version === "2026-07-28"
+    ? session.request("tools/call", params, options)
+    : session.request("tools/call", params, options);
+}
+
 describe("every POST carries its era's headers", () => {
   it("a cancelled call's notifications/cancelled: MCP-Protocol-Version and Mcp-Method in 2026-07-28, the session's id and version in 2025-11-25", async () => {
     for (const release of [v2026_07_28.clientRelease(), v2025_11_25.clientRelease()]) {
@@ -276,7 +287,7 @@ describe("every POST carries its era's headers", () => {
         clientInfo: CLIENT_INFO,
       });
       const abort = new AbortController();
-      const call = session.request("tools/call", { name: "slow", arguments: {} }, { signal: abort.signal });
+      const call = callTool(session, { signal: abort.signal });
       abort.abort(new Error("no longer wanted"));
       await expect(call).rejects.toThrow("no longer wanted");
       await cancelSeen;
@@ -401,7 +412,7 @@ describe("SSE replies", () => {
       clientInfo: CLIENT_INFO,
       timeoutMs: 2000,
     });
-    const outcome = await session.request("tools/call", { name: "t", arguments: {} }).then(
+    const outcome = await callTool(session).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );
