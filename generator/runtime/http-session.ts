@@ -43,7 +43,7 @@ export function httpSession(host: HttpHost): HttpSession {
   /**
    * The standalone GET stream, reopened from its last event id whenever it ends or drops, after the server's
    * `retry:`. A stream that brought events counts as live (a server may end it to have the client poll); at
-   * most `maxReconnects` openings in a row that bring nothing, then it stays closed. A refusal (405: the
+   * most `maxReconnects` reopenings in a row that bring nothing, then it stays closed. A refusal (405: the
    * server offers none) or the transport's close ends it.
    */
   async function listen(): Promise<void> {
