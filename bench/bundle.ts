@@ -67,6 +67,17 @@ export async function benchBundle(): Promise<BenchRow[]> {
       { op: "≤", value: 12000, unit: "B" },
     ],
     [
+      "browser client alone: connect (negotiating) + httpTransport + one tools/call, nothing else exported",
+      "client.ts",
+      [
+        `import { clientRelease, connect, httpTransport } from "${ENTRY}";`,
+        `export async function callTool(url: string, name: string): Promise<unknown> {`,
+        `  const session = await connect(httpTransport(url), { releases: [clientRelease()], clientInfo: { name: "browser", version: "1" } });`,
+        `  try { return await session.request("tools/call", { name, arguments: {} }); } finally { await session.close(); }`,
+        `}`,
+      ].join("\n"),
+    ],
+    [
       "the same + validate(name)",
       "envelope.ts",
       `export { request, notification, resultResponse, errorResponse, parse, validateMessage, validateResult, validate } from "${ENTRY}";`,

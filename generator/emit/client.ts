@@ -36,6 +36,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     `import { createRequester, type Requester } from "./requester.js";`,
     `import type { ClientDispatcher } from "./dispatch.js";`,
     http === null ? "" : `import { httpHeaders, toolHeaderParams, type HeaderTool } from "./http.js";`,
+    modern ? "" : `import { sessionEra } from "${runtimeImport("session-era", 1)}";`,
     `import type { ClientRelease, ClientSession } from "${runtimeImport("connect", 1)}";`,
     `export { connect } from "${runtimeImport("connect", 1)}";`,
     `export { httpTransport } from "${runtimeImport("http-client", 1)}";`,
@@ -61,7 +62,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     `    version: ${version},`,
     modern
       ? `    era: { kind: "stateless", discover: ${discover}, unsupportedVersion: ${code("UnsupportedProtocolVersion")}, signals: ${JSON.stringify(model.modernSignalCodes)} },`
-      : `    era: { kind: "session", initialize: ${initialize}, initialized: ${method("notifications/initialized")}, initializeParams: (protocolVersion, clientInfo) => ({ protocolVersion, capabilities, clientInfo }), agreedVersion: (result) => (result as ${serverType}).protocolVersion },`,
+      : `    era: sessionEra({ initialize: ${initialize}, initialized: ${method("notifications/initialized")}, initializeParams: (protocolVersion, clientInfo) => ({ protocolVersion, capabilities, clientInfo }), agreedVersion: (result) => (result as ${serverType}).protocolVersion }),`,
     modern
       ? `    requester: (send, common) => createRequester(send, { ...common, clientCapabilities: capabilities, ...(dispatcher === undefined ? {} : { inputHandler: dispatcher }) }),`
       : `    requester: (send, common) => createRequester(send, common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),`,

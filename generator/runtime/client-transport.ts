@@ -2,6 +2,7 @@
  * What a client session needs of a transport, whichever it is (Streamable HTTP, stdio, a test's pair):
  * send one message, hand every message the server sends to `message`, say when the connection is gone.
  */
+import type { HttpSessionFactory } from "./http-client.js";
 
 /** What the session gives a transport when it opens it. */
 export interface TransportEvents {
@@ -22,8 +23,13 @@ export interface ClientTransport {
    * response will come (an HTTP reply that ended without one): the call fails with that error at once.
    */
   send(message: object, options?: SendOptions): Promise<void>;
-  /** The era is agreed on: a session-era HTTP transport now sends `MCP-Protocol-Version` on every request. */
-  started(protocolVersion: string, sessionEra: boolean): void;
+  /**
+   * An era is tried, before its first message: its version, which a stateless era's HTTP messages carry from
+   * now on, and for a session era its HTTP part (`http-session.ts`: session id, resumption, GET stream, DELETE).
+   */
+  begin(protocolVersion: string, httpSession: HttpSessionFactory | undefined): void;
+  /** A session era is agreed on: an HTTP transport now sends `MCP-Protocol-Version` on every request. */
+  started(protocolVersion: string): void;
   /** The session is initialized: a session-era HTTP transport opens its standalone GET stream. */
   listen(): void;
   close(): Promise<void>;

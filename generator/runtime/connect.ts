@@ -10,6 +10,7 @@ import { isObject, type JsonObject } from "./json.js";
 import type { CallOptions, RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
 import type { ClientTransport, TransportFactory } from "./client-transport.js";
+import type { HttpSessionFactory } from "./http-client.js";
 
 /** A requester with its release's typed `request`. */
 export interface TypedRequester extends RequesterLifecycle {
@@ -24,13 +25,37 @@ export interface StatelessEra {
   readonly signals: readonly number[];
 }
 
-/** How a session-era release is reached: `initialize`, its params, the version its result agrees on, then `initialized`. */
+/**
+ * How a session-era release is reached: `open` runs its handshake (`initialize`, then `initialized`), and
+ * `httpSession` is its part of Streamable HTTP; both live in `session-era.ts`, which only session releases
+ * import, so a program that offers stateless releases alone bundles neither.
+ */
 export interface SessionEra {
   readonly kind: "session";
-  readonly initialize: string;
-  readonly initialized: string;
-  initializeParams(version: string, clientInfo: ClientIdentity): object;
-  agreedVersion(result: unknown): string | undefined;
+  /** The handshake at `release`: the attempt it settled on (the release the server agreed on) and what the server said. */
+  open(
+    release: ClientRelease,
+    opening: SessionOpening,
+  ): Promise<{ readonly attempt: Attempt; readonly server: unknown }>;
+  readonly httpSession: HttpSessionFactory;
+}
+
+/** What `connect` lends a session era's handshake. */
+export interface SessionOpening {
+  /** The session releases offered, newest first: the server's choice must be one of them. */
+  readonly releases: readonly ClientRelease[];
+  readonly clientInfo: ClientIdentity;
+  readonly wire: ClientTransport;
+  /** Starts talking `release`: its requester, and the transport told of its era. */
+  begin(release: ClientRelease): Attempt;
+  /** One negotiation request, with the negotiation's timeout and signal. */
+  call(attempt: Attempt, method: string, params: object): Promise<unknown>;
+}
+
+/** One release being tried. */
+export interface Attempt {
+  readonly release: ClientRelease;
+  readonly requester: TypedRequester;
 }
 
 /** What a stateless release adds to each HTTP POST, and which tools it may call with header parameters. */
@@ -101,11 +126,6 @@ export interface ConnectOptions<D extends readonly ClientRelease[]> {
 
 const DEFAULT_NEGOTIATION_TIMEOUT_MS = 30_000;
 
-interface Attempt {
-  readonly release: ClientRelease;
-  readonly requester: TypedRequester;
-}
-
 /**
  * Connects through `transport` (`httpTransport(url)`, `stdioTransport(…)`), agreeing on the newest release
  * both sides speak. Rejects with the server's `RpcError` or the transport's error when no era works.
@@ -163,6 +183,10 @@ export async function connect<const D extends readonly ClientRelease[]>(
 
   function begin(release: ClientRelease): Attempt {
     current?.requester.close(new Error("superseded by another protocol version"));
+    wire.begin(
+      release.version,
+      release.era.kind === "session" ? release.era.httpSession : undefined,
+    );
     const send = (message: object): Promise<void> => {
       const http = release.http;
       if (http === undefined) return wire.send(message);
@@ -217,32 +241,18 @@ export async function connect<const D extends readonly ClientRelease[]>(
       throw new Error(
         `the server speaks none of the stateless releases offered (${stateless.map((r) => r.version).join(", ")})`,
       );
-    return await initialize(legacyChoice);
+    const opened = await (legacyChoice.era as SessionEra).open(legacyChoice, {
+      releases: sessionReleases,
+      clientInfo: options.clientInfo,
+      wire,
+      begin,
+      call,
+    });
+    return session(opened.attempt, opened.server);
   } catch (error) {
     current?.requester.close(error instanceof Error ? error : new Error(String(error)));
     await wire.close();
     throw error;
-  }
-
-  async function initialize(release: ClientRelease): Promise<SessionOf<D[number]>> {
-    const era = release.era as SessionEra;
-    const attempt = begin(release);
-    const result = await call(
-      attempt,
-      era.initialize,
-      era.initializeParams(release.version, options.clientInfo),
-    );
-    const agreed = era.agreedVersion(result);
-    const chosen = sessionReleases.find((r) => r.version === agreed);
-    if (chosen === undefined)
-      throw new Error(
-        `the server chose protocol version ${String(agreed)}, which is not among the releases offered (${sessionReleases.map((r) => r.version).join(", ")})`,
-      );
-    const settled = chosen === release ? attempt : begin(chosen);
-    wire.started(chosen.version, true);
-    await wire.send({ jsonrpc: "2.0", method: era.initialized });
-    wire.listen();
-    return session(settled, result);
   }
 
   function session(attempt: Attempt, server: unknown): SessionOf<D[number]> {

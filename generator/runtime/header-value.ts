@@ -1,34 +1,17 @@
 /**
  * Header values of the Streamable HTTP transport: plain when a value is safe as an HTTP field
  * value, otherwise the Base64 sentinel form (`=?base64?…?=`, the markers from the release's
- * data). UTF-8 and Base64 are done by hand because the generated code assumes no DOM or Node globals.
+ * data). Base64 and strict UTF-8 decoding are done by hand because the generated code assumes no DOM or
+ * Node globals; encoding UTF-8 is the platform's TextEncoder (text-codec.ts), which every runtime has.
  */
+import { utf8Encode } from "./text-codec.js";
+
 export interface SentinelForm {
   readonly prefix: string;
   readonly suffix: string;
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-function utf8Encode(text: string): number[] {
-  const bytes: number[] = [];
-  for (const ch of text) {
-    let c = ch.codePointAt(0)!;
-    // A lone surrogate has no UTF-8 form; U+FFFD is what TextEncoder writes for it too.
-    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-    if (c < 0x80) bytes.push(c);
-    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else
-      bytes.push(
-        0xf0 | (c >> 18),
-        0x80 | ((c >> 12) & 63),
-        0x80 | ((c >> 6) & 63),
-        0x80 | (c & 63),
-      );
-  }
-  return bytes;
-}
 
 /** Strict UTF-8: overlong forms, surrogates and truncated sequences are rejected. */
 function utf8Decode(bytes: readonly number[]): string | undefined {
@@ -60,7 +43,7 @@ function utf8Decode(bytes: readonly number[]): string | undefined {
   return out;
 }
 
-function base64Encode(bytes: readonly number[]): string {
+function base64Encode(bytes: ArrayLike<number>): string {
   let out = "";
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);

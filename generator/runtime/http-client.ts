@@ -1,9 +1,9 @@
 /**
  * The client side of Streamable HTTP over the platform's `fetch`: each message is a POST whose reply is
- * JSON or an SSE stream; a stream that ends before the response it owes is resumed with `Last-Event-ID`
- * after the server's `retry:` delay, when the server gave its events ids; a session-era server's
- * `Mcp-Session-Id` is kept and sent, its standalone GET stream read, and the session DELETEd on close.
- * Per-message headers (a stateless release's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) come from the session.
+ * JSON or an SSE stream, carrying the era's `MCP-Protocol-Version` and the session's per-message headers
+ * (a stateless release's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`). What only the session era has (its
+ * `Mcp-Session-Id`, resumption, the GET stream, DELETE) is `http-session.ts`, which a session release hands
+ * in through `begin`: the stateless era dropped all of it, so a stateless-only client bundles none of it.
  */
 import { abortController, type AbortHandle } from "./abort.js";
 import {
@@ -19,9 +19,6 @@ import { isObject } from "./json.js";
 import { responseError } from "./responses.js";
 import { RpcError } from "./rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
-
-declare function setTimeout(callback: () => void, ms: number): unknown;
-declare function clearTimeout(timer: unknown): void;
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
 export interface FetchResponse {
@@ -51,17 +48,47 @@ export interface HttpTransportOptions {
   readonly fetch?: Fetch;
   /** Sent with every request (an `Authorization` header, say). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** How many times one reply's stream is resumed before its request fails. Defaults to 3. */
+  /** Session era: how many times a reply's stream is resumed before its request fails, and how many reopenings of the GET stream in a row may bring nothing. Defaults to 3. */
   readonly maxReconnects?: number;
-  /** The delay before resuming when the server sent no `retry:`. Defaults to 1000 ms. */
+  /** Session era: the delay before resuming or reopening a stream when the server sent no `retry:`. Defaults to 1000 ms. */
   readonly reconnectDelayMs?: number;
   /** An SSE event or line larger than this fails its stream. Defaults to 16 MiB of text. */
   readonly maxEventChars?: number;
 }
 
-const SESSION_HEADER = "Mcp-Session-Id";
+/** What the transport lends the session era's part (`http-session.ts`). */
+export interface HttpHost {
+  readonly url: string;
+  readonly options: HttpTransportOptions;
+  readonly fetch: Fetch;
+  /** Aborted when the transport closes. */
+  readonly signal: AbortSignal;
+  /** A request with the transport's headers and signal; throws once the transport is closed. */
+  request(init: Omit<FetchInit, "signal">): Promise<FetchResponse>;
+  headers(extra?: Readonly<Record<string, string>>): Record<string, string>;
+  /** A parser whose events go to the session as messages; `onEvent` sees each one first (`undefined` for one that is no message). */
+  parser(onEvent?: (value: unknown) => void): SseParser;
+  /** The error of a reply that ended before the response to request `id`. */
+  ended(id: string | number, why: string): Error;
+}
+
+/** The session era's part of a transport. */
+export interface HttpSession {
+  /** Adds the session's headers (its `Mcp-Session-Id`) to a request's. */
+  headers(all: Record<string, string>): void;
+  /** Reads what every response says about the session (its id). */
+  seen(response: FetchResponse): void;
+  /** A reply's stream ended before the response to request `id`, for the `attempt`th time: the stream it goes on in. */
+  resume(parser: SseParser, attempt: number, id: string | number): Promise<FetchResponse>;
+  /** The session is initialized: reads the standalone GET stream. */
+  listen(): void;
+  close(): Promise<void>;
+}
+
+export type HttpSessionFactory = (host: HttpHost) => HttpSession;
+
 const VERSION_HEADER = "MCP-Protocol-Version";
-const EVENT_STREAM = "text/event-stream";
+export const EVENT_STREAM = "text/event-stream";
 
 /** A Streamable HTTP transport to the MCP endpoint at `url`, for `connect`. */
 export function httpTransport(
@@ -79,9 +106,9 @@ function createHttpTransport(
 ): ClientTransport {
   const fetchFn =
     options.fetch ?? (globalThis as unknown as { readonly fetch: Fetch }).fetch.bind(globalThis);
-  const maxReconnects = options.maxReconnects ?? 3;
   const life: AbortHandle = abortController();
-  let sessionId: string | undefined;
+  let session: HttpSession | undefined;
+  // Sent on every POST: a stateless era's from its first message on, a session era's once it is initialized.
   let protocolVersion: string | undefined;
   let closed = false;
 
@@ -92,7 +119,7 @@ function createHttpTransport(
       ...options.headers,
       ...extra,
     };
-    if (sessionId !== undefined) all[SESSION_HEADER] = sessionId;
+    session?.headers(all);
     if (protocolVersion !== undefined) all[VERSION_HEADER] ??= protocolVersion;
     return all;
   }
@@ -100,9 +127,35 @@ function createHttpTransport(
   async function request(init: Omit<FetchInit, "signal">): Promise<FetchResponse> {
     if (closed) throw new Error("the transport is closed");
     const response = await fetchFn(url, { ...init, signal: life.signal });
-    sessionId = response.headers.get(SESSION_HEADER) ?? sessionId;
+    session?.seen(response);
     return response;
   }
+
+  function parser(onEvent?: (value: unknown) => void): SseParser {
+    return createSseParser(
+      (event) => {
+        const parsed = parseJson(event.data);
+        const value = isObject(parsed) || Array.isArray(parsed) ? parsed : undefined;
+        onEvent?.(value);
+        if (value !== undefined) events.message(value);
+      },
+      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
+    );
+  }
+
+  const ended = (id: string | number, why: string): Error =>
+    new Error(`the stream from ${url} ended before the response to request ${id} (${why})`);
+
+  const host: HttpHost = {
+    url,
+    options,
+    fetch: fetchFn,
+    signal: life.signal,
+    request,
+    headers,
+    parser,
+    ended,
+  };
 
   async function send(message: object, sendOptions: SendOptions = {}): Promise<void> {
     const id = requestIdOf(message);
@@ -130,80 +183,45 @@ function createHttpTransport(
       throw new Error(`HTTP ${response.status} from ${url} carried no response to request ${id}`);
   }
 
-  /** Reads a POST's SSE reply to its end, resuming when it ends before the response to request `id`. */
+  /** Reads a POST's SSE reply to its end; one that ends before the response to request `id` goes on where the era allows. */
   async function readReply(first: FetchResponse, id: string | number | undefined): Promise<void> {
     let answered = false;
-    const parser = createSseParser(
-      (event) => {
-        const value = parseJson(event.data);
-        if (!isObject(value) && !Array.isArray(value)) return;
-        if (id !== undefined && answers(value, id)) answered = true;
-        events.message(value);
-      },
-      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
-    );
+    const stream = parser((value) => {
+      if (id !== undefined && answers(value, id)) answered = true;
+    });
     let response = first;
     for (let attempt = 0; ; attempt++) {
-      await readStream(response, parser, () => answered);
+      await readStream(response, stream, () => answered);
       if (answered || id === undefined) return;
-      const resumeFrom = parser.lastEventId;
-      if (resumeFrom === undefined || attempt >= maxReconnects)
-        throw new Error(
-          `the stream from ${url} ended before the response to request ${id}` +
-            (resumeFrom === undefined
-              ? " (no event id to resume from)"
-              : ` (resumed ${attempt} times)`),
-        );
-      await delay(parser.retryMs ?? options.reconnectDelayMs ?? 1000, life.signal);
-      response = await request({
-        method: "GET",
-        headers: headers({ Accept: EVENT_STREAM, "Last-Event-ID": resumeFrom }),
-      });
-      if (!response.ok || response.body === null)
-        throw httpError(response.status, "while resuming the stream");
+      if (session === undefined) throw ended(id, "the stateless era does not resume streams");
+      response = await session.resume(stream, attempt, id);
     }
-  }
-
-  /** The session era's standalone GET stream: what the server sends outside any request's reply. A 405 means it offers none. */
-  function listen(): void {
-    const parser = createSseParser((event) => {
-      const value = parseJson(event.data);
-      if (isObject(value) || Array.isArray(value)) events.message(value);
-    });
-    void request({ method: "GET", headers: headers({ Accept: EVENT_STREAM }) })
-      .then((response) => (response.ok ? readStream(response, parser, () => false) : undefined))
-      .catch(() => undefined);
   }
 
   return {
     send,
-    started(version, sessionEra) {
-      if (sessionEra) protocolVersion = version;
+    begin(version, sessionFactory) {
+      // A session era keeps the session it began (the server may agree on an older session release).
+      session = sessionFactory === undefined ? undefined : (session ?? sessionFactory(host));
+      protocolVersion = sessionFactory === undefined ? version : undefined;
+    },
+    started(version) {
+      protocolVersion = version;
     },
     listen() {
-      if (protocolVersion !== undefined) listen();
+      session?.listen();
     },
     async close() {
       if (closed) return;
-      const session = sessionId;
-      const deleteHeaders = headers();
       closed = true;
       life.abort();
-      if (session === undefined) return;
-      // A fresh signal: the transport's own is aborted now, and the DELETE must still go out.
-      await fetchFn(url, {
-        method: "DELETE",
-        headers: deleteHeaders,
-        signal: abortController().signal,
-      })
-        .then(() => undefined)
-        .catch(() => undefined);
+      await session?.close();
     },
   };
 }
 
 /** Feeds a response body to `parser` until it ends, fails, or `done()` says nothing more is wanted. */
-async function readStream(
+export async function readStream(
   response: FetchResponse,
   parser: SseParser,
   done: () => boolean,
@@ -232,20 +250,6 @@ function unaddressedError(value: unknown): RpcError | undefined {
   return error && new RpcError(error.code, error.message, error.data);
 }
 
-function httpError(status: number, detail: string): Error {
+export function httpError(status: number, detail: string): Error {
   return new Error(`HTTP ${status} ${detail.slice(0, 200)}`.trim());
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error("the transport is closed"));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -4,13 +4,14 @@ import {
   isPlainHeaderValue,
   type SentinelForm,
 } from "./header-value.js";
+import { isObject, own, type JsonObject } from "./json.js";
+import { metaOf } from "./builders.js";
 
 /**
  * The request metadata headers of the Streamable HTTP transport (modern releases): what a client
  * sends beside the body, what a server checks against it, and the HTTP status of each answer.
  * Every name, code and status comes from the release's `HttpSpec`, written from schema/facts.json.
  */
-type JsonObject = { [key: string]: unknown };
 type RequestId = string | number;
 
 export interface HttpSpec {
@@ -80,14 +81,6 @@ export type HttpCheck =
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Keywords whose values are data, not subschemas: an `x-mcp-header` key inside them is no annotation. */
 const VALUE_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(o: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
-}
 
 /** A path is reachable when it alternates `properties` and a property name, from the root. */
 function propertyPath(path: readonly string[]): string[] | undefined {
@@ -178,11 +171,6 @@ function argumentText(value: unknown, type: string): string | undefined {
     return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
   if (type === "boolean") return typeof value === "boolean" ? String(value) : undefined;
   return undefined;
-}
-
-function metaOf(params: unknown): JsonObject | undefined {
-  const meta = isObject(params) ? params["_meta"] : undefined;
-  return isObject(meta) ? meta : undefined;
 }
 
 function plain(header: string, value: string): string {

@@ -306,9 +306,11 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     };
     const base: TransportContext = {
       headers: exchange.headers,
+      streaming: plan.sse,
       send(message: object): void {
         if (controller.signal.aborted) return;
-        // A client that takes JSON alone gets no notifications; a request to it fails where it is made.
+        // A client that takes JSON alone gets no notifications here; a session's requests to it go on its
+        // standalone stream (server-eras.ts), and one sent here anyway fails where it is made.
         if (!plan.sse) {
           if ("id" in message) throw new Error("The client does not accept an event stream");
           return;

@@ -20,6 +20,11 @@ export interface TransportContext {
   readonly headers: HeaderValues;
   /** Sends a message to the client on this request's stream: `ctx.notify` and `ctx.progress` go here. */
   send(this: void, message: object): void;
+  /**
+   * False when this request's reply cannot carry messages to the client (an HTTP client that accepts JSON
+   * alone): a session's requests to the client then go on its standalone stream. Absent means true.
+   */
+  readonly streaming?: boolean;
 }
 
 /** `ctx.context` in a stateless release: the verified `requestState` and the `input_required` builder. */
@@ -49,7 +54,7 @@ export interface SessionContext<Request, S> extends TransportContext {
   readonly session: SessionInfo<S>;
   /**
    * Sends a request to the client on this request's stream (or the session's standalone stream once
-   * this one has ended) and resolves with its result; rejects with an `RpcError` for an error answer,
+   * this one has ended, or when the client takes JSON alone) and resolves with its result; rejects with an `RpcError` for an error answer,
    * with the signal's reason when aborted (the client is told with a cancel notification), or after
    * the era's `requestTimeoutMs`.
    */
@@ -261,7 +266,7 @@ export function createSessionEra<S>(
       const nextId = counters.get(session)!;
       let ended = false;
       const send = (outgoing: object): void => {
-        if (!ended) return base.send(outgoing);
+        if (!ended && base.streaming !== false) return base.send(outgoing);
         const other = fallback();
         if (other === undefined)
           throw new RpcError(spec.codes.internalError, "No stream left to reach the client on");

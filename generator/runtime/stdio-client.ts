@@ -96,6 +96,7 @@ function createStdioTransport(
       if (gone !== undefined) throw gone;
       writable.write(encodeLine(message));
     },
+    begin() {},
     started() {},
     listen() {},
     async close() {

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   connect,
+  createHttpHandler,
   httpTransport,
   stdioTransport,
   v2025_11_25,
@@ -253,30 +254,165 @@ describe("connect over HTTP: the era", () => {
   });
 });
 
+/** One tools/call on a session of either release, narrowed as a caller would. */
+function callTool(
+  session: v2026_07_28.Session | v2025_11_25.Session,
+  options: { signal?: AbortSignal } = {},
+): Promise<unknown> {
+  const params = { name: "t", arguments: {} };
+  return session.version === "2026-07-28"
+    ? session.request("tools/call", params, options)
+    : session.request("tools/call", params, options);
+}
+
+describe("every POST carries its era's headers", () => {
+  it("a cancelled call's notifications/cancelled: MCP-Protocol-Version and Mcp-Method in 2026-07-28, the session's id and version in 2025-11-25", async () => {
+    for (const release of [v2026_07_28.clientRelease(), v2025_11_25.clientRelease()]) {
+      let cancelled: () => void = () => undefined;
+      const cancelSeen = new Promise<void>((resolve) => (cancelled = resolve));
+      const server = fakeFetch(async ({ method, body }) => {
+        if (method === "GET") return new Response(null, { status: 405 });
+        if (method === "DELETE") return new Response(null, { status: 200 });
+        if (body?.method === "server/discover") return json(result(body.id, DISCOVERED));
+        if (body?.method === "initialize")
+          return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
+        if (body?.method === "notifications/cancelled") cancelled();
+        if (body?.id === undefined) return new Response(null, { status: 202 });
+        // The call is answered only once it has been cancelled: with nothing.
+        await cancelSeen;
+        return sse("");
+      });
+      const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
+        releases: [release],
+        clientInfo: CLIENT_INFO,
+      });
+      const abort = new AbortController();
+      const call = callTool(session, { signal: abort.signal });
+      abort.abort(new Error("no longer wanted"));
+      await expect(call).rejects.toThrow("no longer wanted");
+      await cancelSeen;
+      await session.close();
+      const cancel = server.seen.find((s) => s.body?.method === "notifications/cancelled");
+      expect(cancel?.headers).toMatchObject(
+        release.version === "2026-07-28"
+          ? { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "notifications/cancelled" }
+          : { "MCP-Protocol-Version": "2025-11-25", "Mcp-Session-Id": "s-1" },
+      );
+    }
+  });
+});
+
+describe("the 2025 standalone GET stream, against the shipped server", () => {
+  it("a dropped stream is reopened with Last-Event-ID, and what the server sent meanwhile arrives", async () => {
+    // The tool answers at once and keeps a way to ask the client later, when only the GET stream reaches it.
+    let ask: (() => Promise<unknown>) | undefined;
+    const handler = createHttpHandler({
+      sessions: v2025_11_25.sessionEra(
+        {
+          initialize: (params) => INITIALIZED(params.protocolVersion) as v2025_11_25.InitializeResult,
+          "tools/call": (_params, ctx) => {
+            ask = () => ctx.context.request("ping", {});
+            return { content: [] };
+          },
+        },
+        { requestTimeoutMs: 5000 },
+      ),
+      path: "/mcp",
+    });
+    let opened: () => void = () => undefined;
+    const getOpen = new Promise<void>((resolve) => (opened = resolve));
+    const gets: Record<string, string>[] = [];
+    const fetch: Fetch = async (url, init) => {
+      const request = new Request(url, {
+        method: init.method,
+        headers: { host: "127.0.0.1", ...init.headers },
+        ...(init.body === undefined ? {} : { body: init.body }),
+      });
+      const response = await handler.fetch(request);
+      if (init.method !== "GET") return response;
+      gets.push(init.headers);
+      if (gets.length > 1) return response;
+      opened();
+      return cutAfterFirstEvent(response);
+    };
+    const pinged: string[] = [];
+    const session = await connect(httpTransport("http://127.0.0.1/mcp", { fetch, reconnectDelayMs: 0 }), {
+      releases: [
+        v2025_11_25.clientRelease({
+          dispatcher: v2025_11_25.createClientDispatcher({ ping: (_params, ctx) => (pinged.push(String(ctx.id)), {}) }),
+        }),
+      ],
+      clientInfo: CLIENT_INFO,
+      timeoutMs: 5000,
+    });
+    try {
+      await getOpen;
+      await session.request("tools/call", { name: "t", arguments: {} });
+      await ask?.(); // goes out on the first GET, which is then cut
+      await ask?.(); // reaches the client only through the reopened stream
+      expect(pinged).toHaveLength(2);
+      expect(gets).toHaveLength(2);
+      expect(gets[0]?.["Last-Event-ID"]).toBeUndefined();
+      expect(gets[1]?.["Last-Event-ID"]).toMatch(/_1$/);
+    } finally {
+      await session.close();
+      handler.close();
+    }
+  });
+});
+
+/** The response with its body cut off (a dropped connection) right after the first event. */
+function cutAfterFirstEvent(response: Response): Response {
+  const reader = response.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      controller.enqueue(value);
+      if (new TextDecoder().decode(value).includes("data:")) {
+        controller.close();
+        await reader.cancel();
+      }
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
 describe("SSE replies", () => {
   const encode = (text: string) => new TextEncoder().encode(text);
   const event = (id: string | undefined, message: object) =>
     `${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
   const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } };
 
-  /** A stateless session whose tools/call reply is `reply`; a GET resumes with `resumed`. */
+  /**
+   * A session whose tools/call reply is `reply`; a GET with `Last-Event-ID` resumes with `resumed`. Resumption is
+   * the session era's (2026-07-28 dropped it), so the session is 2025-11-25 unless `stateless` is set.
+   */
   async function callWith(
     reply: (id: number | string) => Response,
     resumed: (id: number | string, lastEventId: string | undefined) => Response,
+    stateless = false,
   ) {
     let callId: number | string = 0;
     const server = fakeFetch(({ method, headers, body }) => {
-      if (method === "GET") return resumed(callId, headers["Last-Event-ID"]);
+      if (method === "GET")
+        return headers["Last-Event-ID"] === undefined
+          ? new Response(null, { status: 405 })
+          : resumed(callId, headers["Last-Event-ID"]);
+      if (method === "DELETE") return new Response(null, { status: 200 });
       if (body?.method === "server/discover") return json(result(body.id, DISCOVERED));
-      callId = body?.id ?? 0;
+      if (body?.method === "initialize")
+        return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
+      if (body?.id === undefined) return new Response(null, { status: 202 });
+      callId = body.id;
       return reply(callId);
     });
     const session = await connect(httpTransport(URL_, { fetch: server.fetch, reconnectDelayMs: 0, maxReconnects: 2 }), {
-      releases: [v2026_07_28.clientRelease()],
+      releases: stateless ? [v2026_07_28.clientRelease()] : [v2025_11_25.clientRelease()],
       clientInfo: CLIENT_INFO,
       timeoutMs: 2000,
     });
-    const outcome = await session.request("tools/call", { name: "t", arguments: {} }).then(
+    const outcome = await callTool(session).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );
@@ -293,10 +429,21 @@ describe("SSE replies", () => {
           : new Response(null, { status: 400 }),
     );
     expect(outcome).toMatchObject({ ok: true, value: { content: [] } });
-    expect(seen.at(-1)).toMatchObject({
-      method: "GET",
-      headers: { "Last-Event-ID": "e1", Accept: "text/event-stream" },
-    });
+    expect(seen.filter((s) => s.headers["Last-Event-ID"] !== undefined)).toMatchObject([
+      { method: "GET", headers: { "Last-Event-ID": "e1", Accept: "text/event-stream", "Mcp-Session-Id": "s-1" } },
+    ]);
+  });
+
+  it("a stateless reply that ends before the response is not resumed (2026-07-28 has no Last-Event-ID): a clear error, no GET", async () => {
+    const { outcome, seen } = await callWith(
+      () => sse(`retry: 1\n\n${event("e1", progress)}`),
+      (id) => sse(event("e2", result(id, { resultType: "complete", content: [] }))),
+      true,
+    );
+    expect(String((outcome as { error?: unknown }).error)).toMatch(
+      /ended before the response to request \d+ \(the stateless era does not resume streams\)/,
+    );
+    expect(seen.map((s) => s.method)).toEqual(["POST", "POST"]);
   });
 
   it("a reply that ends before the response, with no event id to resume from, fails the call with a clear error", async () => {

@@ -414,6 +414,28 @@ describe("2025 sessions", () => {
     expect(handler.pending).toBe(0);
   });
 
+  it("a client that takes JSON alone gets a handler's request to it on the session's GET stream, then the JSON reply", async () => {
+    const handler = serve({ signals: [], calls: 0 });
+    const session = await initialize(handler);
+    const stream = await handler.fetch(
+      new Request(URL_, { method: "GET", headers: { ...BASE, accept: "text/event-stream", ...inSession(session) } }),
+    );
+    expect(stream.status).toBe(200);
+    const replied = post(handler, legacyCall(5, "elicit"), { ...inSession(session), accept: "application/json" });
+    const reader = stream.body!.getReader();
+    const asked = events(new TextDecoder().decode((await reader.read()).value))[0]!.data as {
+      id: number;
+      method: string;
+    };
+    expect(asked.method).toBe("elicitation/create");
+    await post(handler, { jsonrpc: "2.0", id: asked.id, result: { action: "decline" } }, inSession(session));
+    const reply = await replied;
+    expect(reply.headers.get("content-type")).toBe("application/json");
+    expect(await reply.json()).toMatchObject({ id: 5, result: { content: [{ text: "decline" }] } });
+    await reader.cancel();
+    expect(handler.pending).toBe(0);
+  });
+
   it("an unanswered request to the client times out into the handler's error, and nothing stays pending", async () => {
     const handler = serve({ signals: [], calls: 0 }, { requestTimeoutMs: 50, onError: () => undefined });
     const session = await initialize(handler);
