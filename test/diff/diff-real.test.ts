@@ -456,6 +456,31 @@ describe("every change once, nothing lost", () => {
     );
   });
 
+  it("gives each entry its cause as data, and the Markdown summary reads causes, never messages", () => {
+    const d = diff(...PAIRS[3]);
+    const gone = d.changes.find((c) => c.id === "error-code-removed" && c.subject === "-32002")!;
+    expect(gone.cause).toEqual({ replacedBy: -32602 });
+    const version = d.changes.find(
+      (c) => c.id === "meta-key-added" && c.subject === "io.modelcontextprotocol/protocolVersion",
+    );
+    expect(version!.cause).toEqual({ required: true });
+    const summary = (r: DiffReport) =>
+      renderMarkdown(r)
+        .split("\n")
+        .filter((l) => /^- \*\*(New required fields|Error codes)\*\*|^\*\*Input request\*\*/.test(l));
+    const unsaid = {
+      ...d,
+      changes: d.changes.map((c) => ({
+        ...c,
+        message: "",
+        locations: c.locations.map((l) => ({ ...l, message: "" })),
+      })),
+    };
+    expect(summary(unsaid)).toEqual(summary(d));
+    expect(summary(d)).toHaveLength(3);
+    expect(summary(d).join("\n")).toContain("`-32002` → `-32602`");
+  });
+
   it("names value-level deprecations as values, and puts undeprecations in their own section", () => {
     const includeContext = find(diff(...PAIRS[3]), "deprecated", "CreateMessageRequestParams", "includeContext");
     expect(includeContext.after).toBe('"thisServer" | "allServers"');
