@@ -79,4 +79,34 @@ describe("breaking claims, checked by the compiler", () => {
     expect(claims.length).toBeGreaterThan(80);
     expect([...new Set(refuted)]).toEqual([]);
   });
+
+  it("names an index signature only where the generated type gains or loses one", () => {
+    const alias = (version: string) => `V${version.replaceAll("-", "_")}`;
+    const lines = models.map((m) => `import type * as ${alias(m.version)} from "./${m.version}/types.ts";`);
+    // `string extends keyof T` holds exactly when T has a string index signature.
+    const at = (version: string, subject: string, path: string) =>
+      (path === "" ? [] : path.split(/\.|(?=\[\])|(?=\{\})/)).reduce(
+        (t, part) => `NonNullable<${t}>[${part === "[]" ? "number" : part === "{}" ? "string" : JSON.stringify(part)}]`,
+        `${alias(version)}.${subject}`,
+      );
+    const indexed = (type: string) => `string extends keyof NonNullable<${type}> ? true : false`;
+    const claims: string[] = [];
+    for (const [i, older] of models.slice(0, -1).entries()) {
+      const newer = models[i + 1]!;
+      for (const c of diffModels(older, newer).changes) {
+        if (c.id !== "index-signature-changed") continue;
+        const gained = c.cause?.indexSignature === "gained";
+        for (const l of c.locations) {
+          lines.push(
+            `export const c${lines.length}: [${indexed(at(older.version, l.subject, l.path))}, ${indexed(at(newer.version, l.subject, l.path))}] = [${!gained}, ${gained}];`,
+          );
+          claims.push(`${older.version} → ${newer.version} ${l.subject}.${l.path}`);
+        }
+      }
+    }
+    writeFileSync(join(dir, "index-signatures.ts"), lines.join("\n") + "\n");
+    const failing = typecheck([join(dir, "index-signatures.ts")]).filter((d) => d.file.endsWith("index-signatures.ts"));
+    expect(claims.length).toBeGreaterThan(0);
+    expect(failing.map((d) => `${claims[d.line - 1 - models.length] ?? d.line}: ${d.message}`)).toEqual([]);
+  });
 });
