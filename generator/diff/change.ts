@@ -82,6 +82,8 @@ export interface Change extends Location {
   readonly source: string | null;
   /** Every place this change applies, the entry's own first; one for a change found once. */
   readonly locations: readonly Location[];
+  /** Why the entry's first place changed, as data; absent when there is nothing to say beyond the id. */
+  readonly cause?: Cause;
 }
 
 /** One side of a diff. `typescript`: where its schema.ts was read from, null when none was pulled (deprecations from facts alone). */
@@ -159,10 +161,12 @@ export interface Cause {
   readonly indexSignature?: "gained" | "lost";
   /** The definitions the old and the new state name (a property's type, a union member, a method's results). */
   readonly references?: { readonly old: readonly string[]; readonly new: readonly string[] };
+  /** An error code removed: the code the spec uses instead (facts.json). */
+  readonly replacedBy?: number;
 }
 
 /** What the comparers find, one per place; `consolidate` turns findings into entries. */
-export type Finding = Omit<Change, "level" | "source" | "locations"> & {
+export type Finding = Omit<Change, "level" | "source" | "locations" | "cause"> & {
   readonly level?: Level;
   readonly source?: string | null;
   readonly cause?: Cause;

@@ -42,13 +42,15 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
     out,
   });
 
+  // A name can be renamed away and reused at once (`detectReusedNames`): its old and new definitions are unrelated.
+  const renamedFrom = new Map(renames.map((r) => [r.to, r.from]));
   for (const [name, def] of newModel.definitions) {
-    if (oldModel.definitions.has(name) || renamedTo.has(name)) continue;
+    if (renamedTo.has(name) || (oldModel.definitions.has(name) && !renameMap.has(name))) continue;
     record(
       context(null, name),
       "definition-added",
       [],
-      `definition \`${name}\` added`,
+      `definition \`${name}\` added${renameMap.has(name) ? `, under the old name of \`${renameMap.get(name)}\`` : ""}`,
       null,
       name,
       null,
@@ -57,12 +59,12 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
     );
   }
   for (const [name, def] of oldModel.definitions) {
-    if (newModel.definitions.has(name) || renameMap.has(name)) continue;
+    if (renameMap.has(name) || (newModel.definitions.has(name) && !renamedTo.has(name))) continue;
     record(
       context(name, null),
       "definition-removed",
       [],
-      `definition \`${name}\` removed`,
+      `definition \`${name}\` removed${renamedFrom.has(name) ? `; the name now names what was \`${renamedFrom.get(name)}\`` : ""}`,
       name,
       null,
       def.schema.pointer,
@@ -86,7 +88,9 @@ export function compareDefinitions(input: DefinitionInputs): Finding[] {
     compareNodes(ctx, r.oldNode, r.newNode);
     deprecation(ctx, r.from, r.to);
   }
-  const kept = [...oldModel.definitions.keys()].filter((name) => newModel.definitions.has(name)).sort(compare);
+  const kept = [...oldModel.definitions.keys()]
+    .filter((name) => newModel.definitions.has(name) && !renameMap.has(name) && !renamedTo.has(name))
+    .sort(compare);
   for (const name of kept) {
     const ctx = context(name, name);
     compareNodes(ctx, oldModel.definitions.get(name)!.schema, newModel.definitions.get(name)!.schema);

@@ -364,8 +364,25 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   const members = (n: SchemaNode) => n.anyOf ?? n.oneOf ?? [n];
   const key = (n: SchemaNode, old: boolean) =>
     n.ref !== undefined ? `ref:${old ? (ctx.renames.get(n.ref) ?? n.ref) : n.ref}` : `shape:${shapeKey(n)}`;
-  const left = members(a).filter((m) => !members(b).some((n) => key(n, false) === key(m, true)));
-  const right = members(b).filter((n) => !members(a).some((m) => key(m, true) === key(n, false)));
+  const unmatchedLeft = members(a).filter((m) => !members(b).some((n) => key(n, false) === key(m, true)));
+  const unmatchedRight = members(b).filter((n) => !members(a).some((m) => key(m, true) === key(n, false)));
+  // A member naming a definition that turned into a union is kept when this union now spells out that
+  // union's members: the definition's own change is reported under its name (`EnumSchema` in 2025-11-25).
+  const spelledOut = (m: SchemaNode, old: boolean, others: readonly SchemaNode[]): SchemaNode[] => {
+    if (m.ref === undefined) return [];
+    const inverse = [...ctx.renames].find(([, to]) => to === m.ref)?.[0];
+    const name = old ? (ctx.renames.get(m.ref) ?? m.ref) : (inverse ?? m.ref);
+    const there = (old ? ctx.newSchema : ctx.oldSchema).definitions.get(name);
+    if (there === undefined || !isUnion(there)) return [];
+    const wanted = new Set(members(there).map((n) => key(n, !old)));
+    const found = others.filter((n) => wanted.has(key(n, !old)));
+    return found.length === wanted.size ? found : [];
+  };
+  const covered = new Set<SchemaNode>();
+  for (const m of unmatchedLeft) for (const n of spelledOut(m, true, unmatchedRight)) covered.add(m).add(n);
+  for (const n of unmatchedRight) for (const m of spelledOut(n, false, unmatchedLeft)) covered.add(n).add(m);
+  const left = unmatchedLeft.filter((m) => !covered.has(m));
+  const right = unmatchedRight.filter((n) => !covered.has(n));
   // Best matches first; ties broken by a key that reads the same both ways, so `diff b a` pairs alike.
   const candidates: { m: SchemaNode; n: SchemaNode; score: number; tie: string }[] = [];
   for (const m of left) {
@@ -380,6 +397,7 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
   for (const { m, n } of candidates) {
     if (!pairs.some(([pm, pn]) => pm === m || pn === n)) pairs.push([m, n]);
   }
+  if (isUnion(a) !== isUnion(b) && isObject(isUnion(a) ? b : a)) turnedUnion(ctx, a, b, path, pairs);
   for (const [m, n] of pairs) {
     // An inline member matched to a named one (or the reverse): what lies below belongs to that name.
     const named = m.ref === undefined ? n.ref : n.ref === undefined ? m.ref : undefined;
@@ -420,6 +438,43 @@ function compareUnions(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path: Pat
       },
     );
   }
+}
+
+/**
+ * An object that became a union (or the reverse) is said as such, naming the member that keeps its shape; what
+ * changed for values is reported member by member. The kept member's definition, when new, belongs here.
+ */
+function turnedUnion(
+  ctx: NodeContext,
+  a: SchemaNode,
+  b: SchemaNode,
+  path: Path,
+  pairs: readonly (readonly [SchemaNode, SchemaNode])[],
+): void {
+  const toUnion = isUnion(b);
+  const single = toUnion ? a : b;
+  const kept = pairs.find(([m, n]) => m === single || n === single);
+  const member = kept === undefined ? undefined : kept[0] === single ? kept[1] : kept[0];
+  const shape =
+    member === undefined
+      ? ""
+      : toUnion
+        ? `; its old shape is the member \`${describe(member)}\``
+        : `; its old member \`${describe(member)}\` is its shape`;
+  const named = member === undefined ? [] : namedIn(member);
+  record(
+    ctx,
+    "type-changed",
+    path,
+    `${label(ctx, path)} turned from ${toUnion ? "an object into a union" : "a union into an object"}${shape}`,
+    describe(a),
+    describe(b),
+    a.pointer,
+    b.pointer,
+    EFFECT.notice,
+    "wire",
+    { references: toUnion ? { old: [], new: named } : { old: named, new: [] } },
+  );
 }
 
 /**

@@ -197,6 +197,7 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
         null,
       ),
       source: e.replacedBy?.source ?? e.source,
+      ...(e.replacedBy ? { cause: { replacedBy: e.replacedBy.code } } : {}),
     });
   }
   return out;
@@ -230,7 +231,7 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
     definition ? (m.definitions.get(definition)?.schema.pointer ?? null) : null;
   const push = (
     id: Finding["id"],
-    e: { key: string; scope: MetaScope; definition: string | null },
+    e: { key: string; scope: MetaScope; definition: string | null; required: boolean },
     message: string,
     b: string | null,
     a: string | null,
@@ -251,6 +252,7 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
       newPointer: np,
       // null: the key lives only in methods the other release lacks, so no code written for it meets it.
       severity: ((w) => (w === null ? same("compatible") : severityFor(w, effect)))(writers(e.scope, e.definition)),
+      cause: { required: e.required },
     });
   const state = (required: boolean) => (required ? "required" : "optional");
   for (const [id, e] of after) {

@@ -115,6 +115,7 @@ function toChange(e: Entry): Change {
     newPointer: head.newPointer,
     severity: override.severity ?? e.members.map((f) => f.severity).reduce(merge),
     level: override.level ?? head.level ?? "wire",
+    ...(head.cause !== undefined && Object.keys(head.cause).length > 0 ? { cause: head.cause } : {}),
     source:
       override.source !== undefined
         ? override.source
@@ -191,7 +192,7 @@ function foldMetaKeys(pool: Pool): void {
   const required = (f: Finding) => f.cause?.required === true;
   const entryFor = (key: string, wantRequired: boolean) => {
     const candidates = keyEntries.filter((k) => k.subject === key);
-    return candidates.find((k) => (k.after === "required") === wantRequired) ?? candidates[0];
+    return candidates.find((k) => required(k) === wantRequired) ?? candidates[0];
   };
   const keys = new Set(keyEntries.map((k) => k.subject));
   // Reserved keys hold dots themselves (`io.modelcontextprotocol/logLevel`), so match them whole.

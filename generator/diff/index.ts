@@ -24,7 +24,7 @@ import {
 } from "./compare-protocol.ts";
 import { consolidate } from "./consolidate.ts";
 import { declared } from "./declared.ts";
-import { detectRenames } from "./renames.ts";
+import { detectRenames, detectReusedNames } from "./renames.ts";
 import { definitionProducers } from "./roles.ts";
 
 export type { Change, ChangeId, DiffReport, Location, Severity, Side } from "./change.ts";
@@ -46,7 +46,14 @@ export function diffModels(oldModel: ProtocolModel, newModel: ProtocolModel): Di
 export function findChanges(oldModel: ProtocolModel, newModel: ProtocolModel): Finding[] {
   const removed = [...oldModel.definitions.keys()].filter((n) => !newModel.definitions.has(n));
   const added = [...newModel.definitions.keys()].filter((n) => !oldModel.definitions.has(n));
-  const renames = detectRenames(declared(oldModel), declared(newModel), removed, added);
+  const found = detectRenames(declared(oldModel), declared(newModel), removed, added);
+  const reused = detectReusedNames(
+    declared(oldModel),
+    declared(newModel),
+    removed.filter((n) => !found.some((r) => r.from === n)),
+    added.filter((n) => !found.some((r) => r.to === n)),
+  );
+  const renames = [...found, ...reused].sort((a, b) => compare(a.from, b.from));
   const renameMap = new Map(renames.map((r) => [r.from, r.to]));
   const oldRoles = definitionProducers(oldModel);
   const newRoles = definitionProducers(newModel);

@@ -14,6 +14,13 @@ export interface Rename {
 
 export type RenameMatch = "same shape" | "same shape after refs" | "same shape but for required" | "unwrapped";
 
+/** How two definitions may match, from exact to loose. */
+const TIERS: readonly { match: RenameMatch; key: (s: NormalisedSchema, n: SchemaNode) => string }[] = [
+  { match: "same shape", key: (_s, n) => shapeKey(n) },
+  { match: "same shape after refs", key: (s, n) => shapeKey(resolveOneLevel(s, n, false)) },
+  { match: "same shape but for required", key: (s, n) => shapeKey(resolveOneLevel(s, n, true)) },
+];
+
 /**
  * Pairs removed with added definitions that describe the same values. Tiers go from exact to
  * loose; within a tier only a unique pairing counts, so a guess never picks between look-alikes.
@@ -28,12 +35,7 @@ export function detectRenames(
   const left = new Set(removed);
   const right = new Set(added);
   const out: Rename[] = [];
-  const tiers: { match: RenameMatch; key: (s: NormalisedSchema, n: SchemaNode) => string }[] = [
-    { match: "same shape", key: (_s, n) => shapeKey(n) },
-    { match: "same shape after refs", key: (s, n) => shapeKey(resolveOneLevel(s, n, false)) },
-    { match: "same shape but for required", key: (s, n) => shapeKey(resolveOneLevel(s, n, true)) },
-  ];
-  for (const tier of tiers) {
+  for (const tier of TIERS) {
     pairUnique(
       left,
       right,
@@ -87,6 +89,51 @@ export function detectRenames(
     },
   );
   return out.sort((a, b) => compare(a.from, b.from));
+}
+
+/**
+ * A definition renamed while its old name went to a new union holding it (2025-11-25: `JSONRPCResponse` became
+ * `JSONRPCResultResponse`, and `JSONRPCResponse` names the result-or-error union): a name kept on both sides whose
+ * union side has exactly one member, found only on that side, shaped like the other side's definition. The tiers are
+ * those of `detectRenames`, and the rule reads the same both ways, so `diff b a` finds the pair turned round.
+ */
+export function detectReusedNames(
+  oldSchema: NormalisedSchema,
+  newSchema: NormalisedSchema,
+  removed: readonly string[],
+  added: readonly string[],
+): Rename[] {
+  const out: Rename[] = [];
+  const isUnion = (n: SchemaNode) => n.anyOf !== undefined || n.oneOf !== undefined;
+  const kept = [...oldSchema.definitions.keys()].filter((n) => newSchema.definitions.has(n)).sort(compare);
+  for (const name of kept) {
+    const [before, after] = [oldSchema.definitions.get(name)!, newSchema.definitions.get(name)!];
+    if (isUnion(before) === isUnion(after)) continue;
+    const [union, unionSchema, only] = isUnion(after)
+      ? [after, newSchema, new Set(added)]
+      : [before, oldSchema, new Set(removed)];
+    const [single, singleSchema] = isUnion(after) ? [before, oldSchema] : [after, newSchema];
+    const members = (union.anyOf ?? union.oneOf ?? []).flatMap((m) =>
+      m.ref !== undefined && only.has(m.ref) ? [m.ref] : [],
+    );
+    for (const tier of TIERS) {
+      const want = tier.key(singleSchema, single);
+      const found = members.filter((m) => tier.key(unionSchema, unionSchema.definitions.get(m)!) === want);
+      if (found.length === 0) continue;
+      if (found.length === 1) {
+        const [from, to] = isUnion(after) ? [name, found[0]!] : [found[0]!, name];
+        out.push({
+          from,
+          to,
+          oldNode: oldSchema.definitions.get(from)!,
+          newNode: newSchema.definitions.get(to)!,
+          match: tier.match,
+        });
+      }
+      break;
+    }
+  }
+  return out;
 }
 
 /** The one property of a wrapper object, if that property is itself an object with structure worth matching. */

@@ -151,7 +151,7 @@ function legend(sides: readonly Side[], diff: DiffReport, short: boolean): strin
           "**Batch**: a JSON array of JSON-RPC messages sent as one (JSON-RPC 2.0 section 6); a batch of requests is answered with an array of responses.",
         ]
       : []),
-    ...(diff.changes.some((c) => /\binput\b/.test(c.message))
+    ...(diff.changes.some((c) => c.locations.some((l) => l.id === "method-kind-changed" && l.after === "input"))
       ? [
           "**Input request**: a modern server→client request (sampling, elicitation, roots) sent inside an `input_required` result instead of as its own JSON-RPC request.",
         ]
@@ -199,7 +199,7 @@ function topicOf(c: Change): Topic {
       return "required";
     case "property-added":
     case "meta-key-added":
-      if (/^required /.test(c.message)) return "required";
+      if (c.cause?.required === true) return "required";
       return c.subjectKind === "meta-key" ? "meta-keys" : "other";
     default:
       return c.subjectKind === "meta-key" ? "meta-keys" : "other";
@@ -241,8 +241,9 @@ function summaryNames(topic: Topic, c: Change): string[] {
   if (topic === "deprecations" || topic === "undeprecations")
     return c.locations.filter((l) => l.id === c.id).map((l) => code(deprecatedName(l)));
   if (c.subjectKind === "meta-key") return [`${code(c.subject)} (${c.path}s)`];
-  const replacement = c.id === "error-code-removed" ? /now uses (-?\d+)/.exec(c.message)?.[1] : undefined;
-  if (c.subjectKind === "error-code") return [`${code(c.subject)}${replacement ? ` → ${code(replacement)}` : ""}`];
+  const replacement = c.id === "error-code-removed" ? c.cause?.replacedBy : undefined;
+  if (c.subjectKind === "error-code")
+    return [`${code(c.subject)}${replacement === undefined ? "" : ` → ${code(String(replacement))}`}`];
   return [code(c.path === "" || c.subjectKind === "method" ? c.subject : `${c.subject}.${c.path}`)];
 }
 

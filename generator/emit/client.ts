@@ -25,7 +25,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     return found;
   };
   const modern = model.era === "modern";
-  const version = JSON.stringify(model.version);
+  const version = JSON.stringify(model.protocolVersion);
   const discover = modern ? method("server/discover") : "";
   const initialize = modern ? "" : method("initialize");
   const serverType = `ClientRequests[${modern ? discover : initialize}]["result"]`;

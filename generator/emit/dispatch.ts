@@ -137,7 +137,7 @@ export const emitDispatch: VersionEmitter = (model) => {
           : `export type ClientDispatcher<C> = ${dispatcherType}<C>;`,
         ``,
         `const RELEASE: DispatchRelease<${batches}> = {`,
-        `  version: ${JSON.stringify(model.version)},`,
+        `  version: ${JSON.stringify(model.protocolVersion)},`,
         `  batches: ${batch === null ? "false" : JSON.stringify({ notBatchable: batch.notBatchable })},`,
         `  codes: { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} },`,
         `  cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},`,

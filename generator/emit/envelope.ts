@@ -499,7 +499,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     if (modern) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,
-        declarations: [{ name: "VERSION", initializer: JSON.stringify(model.version) }],
+        declarations: [{ name: "VERSION", initializer: JSON.stringify(model.protocolVersion) }],
       });
     }
     addMessageTypes(file, model);

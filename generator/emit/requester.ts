@@ -55,7 +55,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     `import { MetaKey } from "./meta.js";`,
     model.tasks === null ? "" : `import type { ${model.tasks.result} } from "./types.js";`,
     `import { ${modern ? "statelessRequest" : "sessionRequest"} } from "${runtimeImport("builders", 1)}";`,
-    modern ? `const VERSION = ${JSON.stringify(model.version)};` : "",
+    modern ? `const VERSION = ${JSON.stringify(model.protocolVersion)};` : "",
     `import { createRequesterCore, type CallOptions, type ${modern ? "RequesterOptions as Behaviour" : "RequesterBehaviour"}, type RequesterLifecycle } from "${runtime}";`,
     `export type { CallOptions${modern ? ", InputHandler" : ""} } from "${runtime}";`,
     ``,

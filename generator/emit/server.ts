@@ -30,7 +30,7 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
   const codes = `{ invalidRequest: ${code("InvalidRequest")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} }`;
   const eras = runtimeImport("server-eras", 1);
   const dispatcher = runtimeImport("dispatcher", 1);
-  const version = JSON.stringify(model.version);
+  const version = JSON.stringify(model.protocolVersion);
   const lines =
     model.era === "modern"
       ? statelessLines(model, codes, eras, dispatcher, version)

@@ -10,7 +10,7 @@ export function emitVersionIndex(model: ProtocolModel, modules: readonly string[
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
-      declarations: [{ name: "PROTOCOL_VERSION", initializer: JSON.stringify(model.version) }],
+      declarations: [{ name: "PROTOCOL_VERSION", initializer: JSON.stringify(model.protocolVersion) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,

@@ -4,7 +4,7 @@ import { loadFacts } from "../model/facts.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { ProjectPaths } from "../project/project.ts";
 import { loadSchema } from "./load-schema.ts";
-import type { Lock } from "./lock.ts";
+import { VERSION_PATTERN, type Lock } from "./lock.ts";
 import { storeLock } from "./pull.ts";
 import { placeSchemas, type PlacedSchema, type SchemaSources } from "./schemas.ts";
 
@@ -31,16 +31,20 @@ export async function modelsOf(
   placed: ReadonlyMap<string, PlacedSchema>,
   lock: Lock,
 ): Promise<ProtocolModel[]> {
-  const { readSourceDeprecations } = await import("./typescript-deprecations.ts");
+  const { readSourceDeprecations, readSourceProtocolVersion } = await import("./typescript-deprecations.ts");
   const facts = loadFacts(paths.factsFile);
   return [...placed].map(([version, { file, sha256 }]) => {
     const pin = lock.versions.get(version)?.typescript;
-    const deprecations = pin ? readSourceDeprecations(join(paths.cacheDir, version, "schema.ts"), pin.sha256) : null;
+    const typescript = join(paths.cacheDir, version, "schema.ts");
+    const deprecations = pin ? readSourceDeprecations(typescript, pin.sha256) : null;
+    // A dated release is its own version string; only a draft's comes from its schema.ts.
+    const protocolVersion =
+      deprecations === null || VERSION_PATTERN.test(version) ? null : readSourceProtocolVersion(typescript);
     return buildModel(
       version,
       loadSchema(file, sha256),
       facts,
-      deprecations === null ? null : { deprecations, source: pin!.url },
+      deprecations === null ? null : { deprecations, source: pin!.url, protocolVersion },
     );
   });
 }

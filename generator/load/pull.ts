@@ -59,6 +59,8 @@ export interface PullOptions extends SchemaStore {
    * `commit`, the lock pins the upstream URLs at that commit (the bytes may still come from `from`, a checkout of it).
    */
   readonly draft?: { readonly commit?: string | undefined } | undefined;
+  /** Where the spec repository's files at a commit are read from; `SPEC_RAW_BASE` unless a mirror is named (tests). */
+  readonly specRawBase?: string;
 }
 
 /** The spec repository's files at a commit: where a draft pinned with `--commit` is recorded as coming from. */
@@ -203,13 +205,17 @@ async function pullDraft(options: PullOptions, commit: string | undefined): Prom
       "pull --draft needs --commit <sha> (the spec repository's commit to pin) or --from DIR (a folder holding draft/schema.json)",
     );
   }
-  const pinned = commit === undefined ? undefined : `${SPEC_RAW_BASE}/${commit}/schema/${DRAFT_RELEASE}/schema.json`;
-  const source =
-    base === undefined || base === "" ? pinned! : sourceFor(DRAFT_RELEASE, base, undefined, 1, options.lockFile);
+  const at = (root: string) => `${root}/${commit}/schema/${DRAFT_RELEASE}/schema.json`;
+  const pinned = commit === undefined ? undefined : at(SPEC_RAW_BASE);
+  const upstream = base === undefined || base === "";
+  const source = upstream
+    ? at(options.specRawBase ?? SPEC_RAW_BASE)
+    : sourceFor(DRAFT_RELEASE, base, undefined, 1, options.lockFile);
   const bytes = await fetchBytes(source, options.timeoutMs ?? 30_000);
   const hash = sha256(bytes);
   const url = pinned ?? (isUrl(source) ? source : relative(dirname(options.lockFile), source).split(sep).join("/"));
-  const typescript = await typescriptBeside(options, DRAFT_RELEASE, source, url);
+  // The spec repository lays schema.ts beside schema.json, so a commit of it is asked for both.
+  const typescript = await typescriptBeside(options, DRAFT_RELEASE, source, url, upstream);
   atomicWriteFile(schemaPath(options.cacheDir, DRAFT_RELEASE), bytes);
   recordInLock(
     options.lockFile,
@@ -223,21 +229,33 @@ async function pullDraft(options: PullOptions, commit: string | undefined): Prom
 
 /**
  * A new lock entry's schema.ts: the file beside the schema it was given, placed in the cache and pinned under the
- * same kind of URL as the schema. Only a folder is looked in (a URL base need not lay files out as the spec does);
- * none there is logged, since only deprecations and the fidelity test read it.
+ * same kind of URL as the schema. A folder is looked in, and a URL only when it is the spec repository at a commit
+ * (another URL base need not lay files out as the spec does); none there is logged, with why, since only deprecations
+ * and the fidelity test read it.
  */
 async function typescriptBeside(
   options: PullOptions,
   version: string,
   source: string,
   url: string,
+  specLayout = false,
 ): Promise<TypeScriptPin | undefined> {
   const file = source.replace(/schema\.json$/, "schema.ts");
-  if (file === source || isUrl(source) || !existsSync(file)) {
-    options.log?.(`${version}: no schema.ts beside ${source}; deprecations come from schema/facts.json alone`);
+  const none = (why: string) => {
+    options.log?.(`${version}: no schema.ts ${why}; deprecations come from schema/facts.json alone`);
     return undefined;
-  }
-  const bytes = readFileSync(file);
+  };
+  if (file === source || (isUrl(source) && !specLayout)) return none(`beside ${source}`);
+  let bytes: Buffer;
+  if (isUrl(file)) {
+    try {
+      bytes = await fetchBytes(file, options.timeoutMs ?? 30_000);
+    } catch (e) {
+      // The fetch error's own words, without its hint about schemas: a missing schema.ts only loses deprecations.
+      return none(`at ${file} (${e instanceof BindgenError ? (e.detail ?? e.expected).split("; ")[0] : String(e)})`);
+    }
+  } else if (existsSync(file)) bytes = readFileSync(file);
+  else return none(`beside ${source}`);
   atomicWriteFile(join(options.cacheDir, version, "schema.ts"), bytes);
   return { url: url.replace(/schema\.json$/, "schema.ts"), sha256: sha256(bytes) };
 }

@@ -50,3 +50,21 @@ export function readSourceDeprecations(file: string, expectedSha256: string): So
   }
   return out;
 }
+
+/**
+ * The protocol version a schema.ts declares (`export const LATEST_PROTOCOL_VERSION = "…"`): the string peers send for
+ * a draft (`DRAFT-2026-v1`), which its schema.json never states. null when the file is not there or declares none.
+ */
+export function readSourceProtocolVersion(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const d of statement.declarationList.declarations) {
+      if (ts.isIdentifier(d.name) && d.name.text === "LATEST_PROTOCOL_VERSION" && d.initializer) {
+        if (ts.isStringLiteralLike(d.initializer)) return d.initializer.text;
+      }
+    }
+  }
+  return null;
+}

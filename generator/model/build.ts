@@ -25,6 +25,8 @@ import {
 export interface SourceFacts {
   readonly deprecations: readonly SourceDeprecation[];
   readonly source: string;
+  /** A draft's `LATEST_PROTOCOL_VERSION`; null for a dated release (its name is its version) or when none is declared. */
+  readonly protocolVersion?: string | null;
 }
 
 export function buildModel(
@@ -166,6 +168,7 @@ export function buildModel(
       ? facts.schemaPage.url.replace("{version}", version)
       : null,
     typescript: typescript?.source ?? null,
+    protocolVersion: typescript?.protocolVersion ?? version,
   };
 }
 

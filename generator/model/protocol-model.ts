@@ -243,6 +243,12 @@ export interface ProtocolModel {
   readonly schemaPage: string | null;
   /** Where the release's schema.ts was read from (its `@deprecated` tags); null when none was pulled, so only facts say what is deprecated. */
   readonly typescript: string | null;
+  /**
+   * The version string on the wire (`PROTOCOL_VERSION`, `MCP-Protocol-Version`, `_meta` and negotiation): a dated
+   * release's name; for the draft, its schema.ts's `LATEST_PROTOCOL_VERSION` (`DRAFT-2026-v1`), else "draft" itself,
+   * which no peer on the spec's draft sends, so such bindings talk only to each other.
+   */
+  readonly protocolVersion: string;
 }
 
 /** The spec's names for its message unions: the one place the model reads roles from definition names. */

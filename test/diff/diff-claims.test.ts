@@ -17,13 +17,6 @@ import { typecheck } from "../support/typecheck.ts";
 const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-claims-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/**
- * Claims the compiler refutes today, each a known false claim of the diff (issue 26, finding 5): `EnumSchema` turned
- * into a union whose legacy member keeps the old shape, which the diff reports as a member lost by
- * `PrimitiveSchemaDefinition`. Fixing the diff empties this list.
- */
-const KNOWN_REFUTED = ["2025-06-18 → 2025-11-25 server union-member-removed PrimitiveSchemaDefinition"];
-
 let models: ProtocolModel[];
 beforeAll(async () => {
   models = (await checkoutModels()).reverse();
@@ -34,7 +27,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe("breaking claims, checked by the compiler", () => {
-  it("over the four adjacent release pairs, none is refuted but the known ones", () => {
+  it("over the four adjacent release pairs, none is refuted", () => {
     const alias = (version: string) => `V${version.replaceAll("-", "_")}`;
     const imports = models.map((m) => `import type * as ${alias(m.version)} from "./${m.version}/types.ts";`);
     const claims: { text: string; checks: string[] }[] = [];
@@ -49,7 +42,14 @@ describe("breaking claims, checked by the compiler", () => {
       const [oldWriters, newWriters] = [definitionProducers(older), definitionProducers(newer)];
       for (const l of report.changes.flatMap((c) => c.locations)) {
         const oldName = renamedFrom.get(l.subject) ?? l.subject;
-        if (l.subjectKind !== "definition" || !older.definitions.has(oldName) || !newer.definitions.has(l.subject))
+        // A name renamed away and reused holds two unrelated definitions: nothing to compare.
+        const reused = oldName === l.subject && [...renamedFrom.values()].includes(l.subject);
+        if (
+          l.subjectKind !== "definition" ||
+          reused ||
+          !older.definitions.has(oldName) ||
+          !newer.definitions.has(l.subject)
+        )
           continue;
         const writers = new Set<Side>([...(oldWriters.get(oldName) ?? []), ...(newWriters.get(l.subject) ?? [])]);
         const [before, after] = [`${alias(older.version)}.${oldName}`, `${alias(newer.version)}.${l.subject}`];
@@ -76,7 +76,37 @@ describe("breaking claims, checked by the compiler", () => {
         .map((d) => d.line),
     );
     const refuted = claims.filter((_, i) => !lineOf[i]!.some((line) => failing.has(line))).map((c) => c.text);
-    expect(claims.length).toBeGreaterThan(90);
-    expect([...new Set(refuted)]).toEqual(KNOWN_REFUTED);
+    expect(claims.length).toBeGreaterThan(80);
+    expect([...new Set(refuted)]).toEqual([]);
+  });
+
+  it("names an index signature only where the generated type gains or loses one", () => {
+    const alias = (version: string) => `V${version.replaceAll("-", "_")}`;
+    const lines = models.map((m) => `import type * as ${alias(m.version)} from "./${m.version}/types.ts";`);
+    // `string extends keyof T` holds exactly when T has a string index signature.
+    const at = (version: string, subject: string, path: string) =>
+      (path === "" ? [] : path.split(/\.|(?=\[\])|(?=\{\})/)).reduce(
+        (t, part) => `NonNullable<${t}>[${part === "[]" ? "number" : part === "{}" ? "string" : JSON.stringify(part)}]`,
+        `${alias(version)}.${subject}`,
+      );
+    const indexed = (type: string) => `string extends keyof NonNullable<${type}> ? true : false`;
+    const claims: string[] = [];
+    for (const [i, older] of models.slice(0, -1).entries()) {
+      const newer = models[i + 1]!;
+      for (const c of diffModels(older, newer).changes) {
+        if (c.id !== "index-signature-changed") continue;
+        const gained = c.cause?.indexSignature === "gained";
+        for (const l of c.locations) {
+          lines.push(
+            `export const c${lines.length}: [${indexed(at(older.version, l.subject, l.path))}, ${indexed(at(newer.version, l.subject, l.path))}] = [${!gained}, ${gained}];`,
+          );
+          claims.push(`${older.version} → ${newer.version} ${l.subject}.${l.path}`);
+        }
+      }
+    }
+    writeFileSync(join(dir, "index-signatures.ts"), lines.join("\n") + "\n");
+    const failing = typecheck([join(dir, "index-signatures.ts")]).filter((d) => d.file.endsWith("index-signatures.ts"));
+    expect(claims.length).toBeGreaterThan(0);
+    expect(failing.map((d) => `${claims[d.line - 1 - models.length] ?? d.line}: ${d.message}`)).toEqual([]);
   });
 });

@@ -142,7 +142,8 @@ describe("diff on the real consecutive releases", () => {
     );
   });
 
-  it("counts definitions added and removed (before rename detection) as 5/1, 11/3, 55/1, 42/32", () => {
+  // 2025-11-25 renamed `JSONRPCResponse` and reused the name for a new union: it counts as added and removed.
+  it("counts definitions added and removed (before rename detection) as 5/1, 11/3, 56/2, 42/32", () => {
     const counts = PAIRS.map((p) => {
       const d = diff(p[0], p[1]);
       const renamed = count(d, "definition-renamed");
@@ -151,7 +152,7 @@ describe("diff on the real consecutive releases", () => {
     expect(counts).toEqual([
       [5, 1],
       [11, 3],
-      [55, 1],
+      [56, 2],
       [42, 32],
     ]);
   });
@@ -165,7 +166,7 @@ describe("diff on the real consecutive releases", () => {
     expect(renames).toEqual([
       ["Annotated→Annotations"],
       ["ResourceReference→ResourceTemplateReference"],
-      ["JSONRPCError→JSONRPCErrorResponse"],
+      ["JSONRPCError→JSONRPCErrorResponse", "JSONRPCResponse→JSONRPCResultResponse"],
       [],
     ]);
     // A rename is not also an addition and a removal, and the renamed shape's real differences still show.
@@ -301,12 +302,48 @@ const WIRE_NEUTRAL = new Set<Change["id"]>(["property-moved", "definition-extrac
  */
 const NO_LONGER_BREAKING = new Set(["meta-key-added io.modelcontextprotocol/subscriptionId result"]);
 
+/**
+ * Changes reported before that another place now says (issue 26): a member of a union that now spells out the members
+ * of a definition turned into a union is that definition's change (`EnumSchema`); a name renamed away and reused
+ * (`JSONRPCResponse`) is a rename plus a new definition, not members coming and going.
+ */
+const SUPERSEDED: ReadonlyMap<string, string> = new Map([
+  ["union-member-added PrimitiveSchemaDefinition ", "union-member-added EnumSchema "],
+  ["union-member-removed PrimitiveSchemaDefinition ", "type-changed EnumSchema "],
+  ["union-member-added JSONRPCMessage ", "definition-renamed JSONRPCResultResponse "],
+  ["union-member-removed JSONRPCMessage ", "definition-renamed JSONRPCResultResponse "],
+  ["definition-added JSONRPCResultResponse ", "definition-renamed JSONRPCResultResponse "],
+  ["union-member-added JSONRPCResponse ", "definition-added JSONRPCResponse "],
+]);
+
+/**
+ * Breaking claims of before that were false: tsc accepts the old `EnumSchema` as the new `PrimitiveSchemaDefinition`,
+ * and the other compared the two unrelated definitions of a reused name (every old `JSONRPCMessage` fits the new one).
+ */
+const REFUTED = new Set(["union-member-removed PrimitiveSchemaDefinition ", "union-member-added JSONRPCResponse "]);
+
 describe("every change once, nothing lost", () => {
   it.each(PAIRS)("%s → %s: every change reported before is an entry or a location", (a, b) => {
     const d = diff(a, b);
     const known = new Set([...d.changes, ...places(d)].map((c) => `${c.id} ${c.subject} ${c.path}`));
-    const missing = previous(a, b).filter((p) => !known.has(`${p.id} ${p.subject} ${p.path}`));
+    const missing = previous(a, b)
+      .map((p) => `${p.id} ${p.subject} ${p.path}`)
+      .filter((key) => !known.has(key) && !known.has(SUPERSEDED.get(key) ?? ""));
     expect(missing).toEqual([]);
+  });
+
+  it("says the superseded changes elsewhere only: no false claim about PrimitiveSchemaDefinition or JSONRPCResponse", () => {
+    const d = diff(...PAIRS[2]);
+    const known = new Set(places(d).map((c) => `${c.id} ${c.subject} ${c.path}`));
+    expect([...SUPERSEDED.keys()].filter((key) => known.has(key))).toEqual([]);
+    expect(find(d, "type-changed", "EnumSchema").message).toBe(
+      "`EnumSchema` turned from an object into a union; its old shape is the member `LegacyTitledEnumSchema`",
+    );
+    expect(find(d, "definition-renamed", "JSONRPCResultResponse").before).toBe("JSONRPCResponse");
+    expect(find(d, "definition-added", "JSONRPCResponse").severity).toEqual({
+      client: "compatible",
+      server: "compatible",
+    });
   });
 
   it.each(PAIRS)("%s → %s: what broke the wire before still breaks it", (a, b) => {
@@ -324,8 +361,9 @@ describe("every change once, nothing lost", () => {
     const lost: string[] = [];
     for (const p of previous(a, b)) {
       const key = `${p.id} ${p.subject} ${p.path}`;
-      const entry = entryOf.get(key)!;
-      if (WIRE_NEUTRAL.has(entry.id) || NO_LONGER_BREAKING.has(key) || optionalRemoved(key)) continue;
+      const entry = entryOf.get(key) ?? entryOf.get(SUPERSEDED.get(key)!)!;
+      if (WIRE_NEUTRAL.has(entry.id) || NO_LONGER_BREAKING.has(key) || REFUTED.has(key) || optionalRemoved(key))
+        continue;
       for (const side of ["client", "server"] as const) {
         if (p.severity[side] === "breaking" && entry.severity[side] !== "breaking") lost.push(`${key} (${side})`);
       }
@@ -416,6 +454,31 @@ describe("every change once, nothing lost", () => {
     expect(gone.source).toBe(
       "https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling",
     );
+  });
+
+  it("gives each entry its cause as data, and the Markdown summary reads causes, never messages", () => {
+    const d = diff(...PAIRS[3]);
+    const gone = d.changes.find((c) => c.id === "error-code-removed" && c.subject === "-32002")!;
+    expect(gone.cause).toEqual({ replacedBy: -32602 });
+    const version = d.changes.find(
+      (c) => c.id === "meta-key-added" && c.subject === "io.modelcontextprotocol/protocolVersion",
+    );
+    expect(version!.cause).toEqual({ required: true });
+    const summary = (r: DiffReport) =>
+      renderMarkdown(r)
+        .split("\n")
+        .filter((l) => /^- \*\*(New required fields|Error codes)\*\*|^\*\*Input request\*\*/.test(l));
+    const unsaid = {
+      ...d,
+      changes: d.changes.map((c) => ({
+        ...c,
+        message: "",
+        locations: c.locations.map((l) => ({ ...l, message: "" })),
+      })),
+    };
+    expect(summary(unsaid)).toEqual(summary(d));
+    expect(summary(d)).toHaveLength(3);
+    expect(summary(d).join("\n")).toContain("`-32002` → `-32602`");
   });
 
   it("names value-level deprecations as values, and puts undeprecations in their own section", () => {

@@ -271,6 +271,70 @@ describe("diff severities on synthetic schemas", () => {
     ]);
   });
 
+  it("a name renamed away and reused for a new union is a rename and an addition, not members coming", () => {
+    const image = { type: "object", properties: { data: { type: "string" } }, required: ["data"] };
+    const reused = model("reused", (d) => {
+      const next = JSON.parse(
+        JSON.stringify(d).replaceAll("#/definitions/TextContent", "#/definitions/TextBlock"),
+      ) as Defs;
+      for (const key of Object.keys(d)) delete d[key];
+      Object.assign(d, next, {
+        TextBlock: next.TextContent,
+        ImageContent: image,
+        TextContent: { anyOf: [ref("TextBlock"), ref("ImageContent")] },
+      });
+    });
+    const entries = (diff: DiffReport) => diff.changes.map((c) => `${c.id} ${c.subject} ${severity(c).join("/")}`);
+    expect(entries(diffModels(base, reused))).toEqual([
+      "definition-added ImageContent compatible/compatible",
+      "definition-renamed TextBlock compatible/compatible",
+      "definition-added TextContent compatible/compatible",
+    ]);
+    expect(only(diffModels(base, reused), "definition-added", "TextContent", "").message).toBe(
+      "definition `TextContent` added, under the old name of `TextBlock`",
+    );
+    expect(entries(diffModels(reused, base))).toEqual([
+      "definition-removed ImageContent compatible/compatible",
+      "definition-removed TextContent compatible/compatible",
+      "definition-renamed TextContent compatible/compatible",
+    ]);
+  });
+
+  it("a definition turned into a union that its users now spell out is that definition's change, said as such", () => {
+    const image = { type: "object", properties: { data: { type: "string" } }, required: ["data"] };
+    const old = model("old", (d) => {
+      d.ImageContent = image;
+      d.CallToolResult.properties.content.items = { anyOf: [ref("ImageContent"), ref("TextContent")] };
+    });
+    const next = model("next", (d) => {
+      d.ImageContent = image;
+      // The old shape lives on with one more optional property (`EnumSchema` → `LegacyTitledEnumSchema`).
+      d.PlainText = { ...d.TextContent, properties: { ...d.TextContent.properties, lang: { type: "string" } } };
+      d.RichText = { type: "object", properties: { html: { type: "string" } }, required: ["html"] };
+      d.TextContent = { anyOf: [ref("PlainText"), ref("RichText")] };
+      d.CallToolResult.properties.content.items = {
+        anyOf: [ref("ImageContent"), ref("PlainText"), ref("RichText")],
+      };
+    });
+    const entries = (diff: DiffReport) =>
+      diff.changes.map(
+        (c) => `${c.id} ${c.subject}.${c.path} [${c.locations.map((l) => `${l.id} ${l.subject}`).join(", ")}]`,
+      );
+    expect(entries(diffModels(old, next))).toEqual([
+      "type-changed TextContent. [type-changed TextContent, definition-added PlainText]",
+      "union-member-added TextContent. [union-member-added TextContent, definition-added RichText]",
+      "property-added TextContent.lang [property-added TextContent]",
+    ]);
+    expect(only(diffModels(old, next), "type-changed", "TextContent", "").message).toBe(
+      "`TextContent` turned from an object into a union; its old shape is the member `PlainText`",
+    );
+    expect(entries(diffModels(next, old))).toEqual([
+      "type-changed TextContent. [type-changed TextContent, definition-removed PlainText]",
+      "union-member-removed TextContent. [union-member-removed TextContent, definition-removed RichText]",
+      "property-removed TextContent.lang [property-removed TextContent]",
+    ]);
+  });
+
   it("reports deprecations and error codes without breaking anyone", () => {
     const deprecated = changed((d) => (d.Tool.properties.description.deprecated = true));
     expect(severity(only(deprecated, "deprecated", "Tool", "description"))).toEqual(["compatible", "compatible"]);

@@ -123,7 +123,8 @@ describe("pull --draft", () => {
   let spec: string;
   const cli = (...args: string[]) => runMain(args, project.root);
   const schema = () => readFileSync(join(REAL_SCHEMA_DIR, LATEST, "schema.json"));
-  const TS = "export type JSONValue = string | number | boolean | null;\n";
+  const TS =
+    'export const LATEST_PROTOCOL_VERSION = "DRAFT-2026-v1";\nexport type JSONValue = string | number | boolean | null;\n';
   beforeAll(() => {
     project = tmpProject("mcp-bindgen-draft-");
     project.putSchema(LATEST, schema(), false);
@@ -147,6 +148,16 @@ describe("pull --draft", () => {
     });
     expect(readFileSync(join(project.paths.cacheDir, "draft", "schema.ts"), "utf8")).toBe(TS);
   });
+
+  it("speaks the protocol version its schema.ts declares, and the draft's name without one", async () => {
+    const protocolVersion = (root: string) =>
+      /export const PROTOCOL_VERSION = "([^"]+)"/.exec(readFileSync(join(root, "draft", "index.ts"), "utf8"))?.[1];
+    const out = join(project.root, "generated-draft");
+    expect((await cli("generate", "--release", "draft", "--out", out)).code).toBe(0);
+    expect(protocolVersion(out)).toBe("DRAFT-2026-v1");
+    expect(readFileSync(join(out, "draft", "envelope.ts"), "utf8")).toContain('const VERSION = "DRAFT-2026-v1";');
+    expect(buildModel("draft", latest().schema, facts).protocolVersion).toBe("draft");
+  }, 120_000);
 
   it("diff of 2026-07-28 and the identical draft reports nothing and passes --fail-on any", async () => {
     const r = await cli("diff", LATEST, "draft", "--fail-on", "any", "--format", "json");

@@ -17,6 +17,8 @@ const GOOD = fixture("modern-minimal.json");
 const PREVIOUS = fixture("legacy-minimal.json");
 const OTHER = Buffer.from(GOOD.toString("utf8").replace("server/discover", "server/discover2"));
 
+const DRAFT_TS = Buffer.from("export type JSONValue = string | number | boolean | null;\n");
+
 let server: Server;
 let base: string;
 const hits: string[] = [];
@@ -51,6 +53,14 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       res.writeHead(302, { location: url });
       res.end();
       return;
+    case "spec": {
+      // The spec repository's raw files: /spec/<commit>/schema/draft/schema.{json,ts}; commit "bbbbbbb" has no schema.ts.
+      const [, , commit, , , file] = url.split("/");
+      const body = file === "schema.json" ? GOOD : file === "schema.ts" && commit !== "bbbbbbb" ? DRAFT_TS : undefined;
+      res.writeHead(body ? 200 : 404);
+      res.end(body ?? "404: Not Found");
+      return;
+    }
     case "hang":
       return; // never answers
     case "huge":
@@ -314,6 +324,44 @@ describe("source precedence: --from, then MCP_SCHEMA_DIR, then the lock URL", ()
       `mcp-bindgen: ${base}/hang/${V}/schema.json: expected a reachable URL (no answer within 0.3s; without network, or for a release recorded from a local folder, set MCP_SCHEMA_DIR to a folder laid out as <release>/schema.json, or pass --from DIR|URL)`,
     ]);
     expect(readFileSync(project.schemaFile(V))).toEqual(PREVIOUS);
+  });
+});
+
+describe("pull --draft --commit without a folder", () => {
+  const raw = "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol";
+  const pullDraft = async (commit: string) => {
+    const log: string[] = [];
+    await pull({
+      ...project.paths,
+      versions: [],
+      draft: { commit },
+      specRawBase: `${base}/spec`,
+      log: (l) => log.push(l),
+    });
+    return log;
+  };
+
+  it("fetches the schema.ts the spec repository holds beside the schema, pinned at the commit", async () => {
+    const log = await pullDraft("aaaaaaa");
+    expect(hits).toEqual(["/spec/aaaaaaa/schema/draft/schema.json", "/spec/aaaaaaa/schema/draft/schema.ts"]);
+    expect(project.readLock()["draft"]).toEqual({
+      url: `${raw}/aaaaaaa/schema/draft/schema.json`,
+      sha256: sha256(GOOD),
+      typescript: { url: `${raw}/aaaaaaa/schema/draft/schema.ts`, sha256: sha256(DRAFT_TS) },
+    });
+    expect(readFileSync(join(project.paths.cacheDir, "draft", "schema.ts"))).toEqual(DRAFT_TS);
+    expect(log.join("\n")).toContain("with its schema.ts");
+  });
+
+  it("says why when the commit has none, and records the schema alone", async () => {
+    const log = await pullDraft("bbbbbbb");
+    expect(project.readLock()["draft"]).toEqual({
+      url: `${raw}/bbbbbbb/schema/draft/schema.json`,
+      sha256: sha256(GOOD),
+    });
+    expect(log).toContain(
+      `draft: no schema.ts at ${base}/spec/bbbbbbb/schema/draft/schema.ts (got HTTP 404 Not Found); deprecations come from schema/facts.json alone`,
+    );
   });
 });
 

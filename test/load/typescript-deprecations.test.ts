@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readSourceDeprecations } from "../../generator/load/typescript-deprecations.ts";
+import { readSourceDeprecations, readSourceProtocolVersion } from "../../generator/load/typescript-deprecations.ts";
 import { normalise } from "../../generator/load/normalise.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
@@ -67,5 +67,20 @@ describe("deprecations from the pinned schema.ts", () => {
     expect(model.deprecations.filter((d) => d.source === pin)).toEqual([
       { kind: "definition", name: "Legacy", values: null, source: pin },
     ]);
+  });
+});
+
+describe("a draft's protocol version from its schema.ts", () => {
+  it.each([
+    ['export const LATEST_PROTOCOL_VERSION = "DRAFT-2026-v1";\nexport const JSONRPC_VERSION = "2.0";', "DRAFT-2026-v1"],
+    ["export const JSONRPC_VERSION = '2.0';\nexport const LATEST_PROTOCOL_VERSION = 'DRAFT-2027-v2';", "DRAFT-2027-v2"],
+    ["/* LATEST_PROTOCOL_VERSION is not declared here */\nexport type Level = 'a';", null],
+    ["export const LATEST_PROTOCOL_VERSION = VERSIONS[0];", null],
+  ])("%s → %s", (text, want) => {
+    expect(readSourceProtocolVersion(write("version.ts", text).file)).toBe(want);
+  });
+
+  it("is null without a schema.ts", () => {
+    expect(readSourceProtocolVersion(join(dir, "missing.ts"))).toBeNull();
   });
 });
