@@ -266,6 +266,39 @@ describe("the server side: createToolServer in a release's dispatcher", () => {
   }, 120_000);
 });
 
+describe("a tool whose x-mcp-header annotations a client would drop", () => {
+  it("is left out of the server's module with a warning naming it and its pointer; the others stay typed", async () => {
+    const header = (annotation: unknown) => ({
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": annotation }, days: { type: "integer" } },
+    });
+    const snapshot = snapshotOf("mixed", "mixed", "2026-07-28", [
+      { name: "bad-token", inputSchema: header("Re gion") },
+      { name: "good", inputSchema: header("Region"), outputSchema: { type: "object" } },
+      {
+        name: "on-an-object",
+        inputSchema: { type: "object", properties: { a: { type: "object", "x-mcp-header": "A" } } },
+      },
+    ]);
+    const warnings: string[] = [];
+    const files = await render(models, {}, undefined, [toolSet("mcp-tools/mixed.json", snapshot)], (line) =>
+      warnings.push(line),
+    );
+    expect(warnings).toEqual([
+      'mcp-tools/mixed.json#/tools/0/inputSchema: left out of servers/mixed.ts, as a client drops the tool from tools/list: tool "bad-token": x-mcp-header at /properties/region must be a non-empty HTTP token',
+      'mcp-tools/mixed.json#/tools/2/inputSchema: left out of servers/mixed.ts, as a client drops the tool from tools/list: tool "on-an-object": x-mcp-header "A" at /properties/a must annotate a property of type boolean, integer, string',
+    ]);
+    const module = files.find((f) => f.path === "servers/mixed.ts")!.content;
+    expect(module).toContain('export type ToolName = "good";');
+    expect(module).not.toMatch(/BadToken|OnAnObject/);
+    // A release without Mcp-Param headers keeps every tool: nothing there to drop them for.
+    const legacy = await render(models, {}, (path) => path.startsWith("servers/"), [
+      toolSet("mcp-tools/mixed.json", { ...snapshot, release: "2025-11-25" }),
+    ]);
+    expect(legacy[0]!.content).toContain('export type ToolName = "bad-token" | "good" | "on-an-object";');
+  }, 120_000);
+});
+
 describe("the config's servers", () => {
   it.each([
     [{ Bad: { url: "http://127.0.0.1:1/mcp" } }, "/servers/Bad", "a server name"],
