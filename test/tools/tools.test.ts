@@ -619,8 +619,8 @@ describe("hostile tool schemas are refused with the tool's name and the JSON poi
     ],
     [
       "a keyword the validators lack",
-      { type: "object", properties: { a: { type: "number", exclusiveMinimum: 0 } } },
-      "/tools/0/inputSchema/properties/a/exclusiveMinimum",
+      { type: "object", properties: { a: { type: "array", prefixItems: [{ type: "number" }] } } },
+      "/tools/0/inputSchema/properties/a/prefixItems",
     ],
     ["a root that is itself a $ref to it", { $ref: "#" }, "/tools/0/inputSchema"],
   ];
@@ -733,6 +733,20 @@ describe("diff --tools: each change rated for callers", () => {
         }),
       ],
       "property-added",
+      "breaking",
+    ],
+    [
+      "a new multipleOf on an argument breaks",
+      [tool(obj({ n: { type: "integer" } }))],
+      [tool(obj({ n: { type: "integer", multipleOf: 5 } }))],
+      "type-changed",
+      "breaking",
+    ],
+    [
+      "a changed not on an argument breaks",
+      [tool(obj({ s: { type: "string", not: { const: "a" } } }))],
+      [tool(obj({ s: { type: "string", not: { const: "b" } } }))],
+      "type-changed",
       "breaking",
     ],
   ];
