@@ -8,6 +8,7 @@ import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
 import { SERVER_COMMANDS, benchServer } from "./server.ts";
 import { GENERATION_COMMANDS, benchGeneration } from "./generation.ts";
 import { missingRow, renderTable, row, type BenchRow } from "./table.ts";
+import { TOOLS_COMMANDS, benchTools } from "./tools.ts";
 import { TYPECHECK_COMMANDS, benchTypecheck } from "./typecheck.ts";
 
 /**
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     ["bundle", benchBundle],
     ["envelope", benchEnvelope],
     ["validation", validationRows],
+    ["tools", benchTools],
     ["server", benchServer],
   ];
   const rows: BenchRow[] = [];
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
     ...BUNDLE_COMMANDS,
     ...ENVELOPE_COMMANDS,
     "validation: runValidationBench() from bench/validate.bench.ts",
+    ...TOOLS_COMMANDS,
     ...SERVER_COMMANDS,
   ];
   writeFileSync(

@@ -33,6 +33,8 @@ export interface GenerateOptions extends ProjectOptions {
   readonly force?: boolean;
   /** Receives one line per release, then a summary. */
   readonly progress?: (line: string) => void;
+  /** Receives what was left out of the output and why (a server's tool a client would drop). */
+  readonly warn?: (line: string) => void;
 }
 
 export interface PullOptions extends ProjectOptions {
@@ -95,6 +97,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     render: renderOptions(project),
     force: options.force === true,
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
   });
 }
 

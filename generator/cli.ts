@@ -25,11 +25,12 @@ export interface MainOptions {
 
 /** Runs one command line and returns its exit code: 0 success, 1 failure, 2 usage error. */
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
   const ctx: CliContext = {
     cwd: options.cwd ?? process.cwd(),
     stdout: options.stdout ?? ((text) => process.stdout.write(text)),
+    stderr,
   };
-  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
   const parser: Argv = yargs([...argv])
     .scriptName("mcp-bindgen")
     .usage("$0 <command> [options]\n\nTyped TypeScript bindings for every Model Context Protocol spec release.")

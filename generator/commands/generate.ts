@@ -57,6 +57,8 @@ export function generateCommand(ctx: CliContext): CommandModule {
         ...options,
         force: a.force === true,
         ...(a.quiet || a.json ? {} : { log: print, progress: print }),
+        // Even when quiet: something asked for is missing from the output.
+        warn: (line) => ctx.stderr(`warning: ${line}\n`),
       });
       if (a.json) print(JSON.stringify(report, null, 2));
     },

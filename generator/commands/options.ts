@@ -6,6 +6,8 @@ import { EXIT_CODES_HELP } from "../common/failures.ts";
 export interface CliContext {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
+  /** Warnings: shown even under --quiet and --json. */
+  readonly stderr: (text: string) => void;
 }
 
 /** The options every command that reads schemas shares, as parsed. */

@@ -10,6 +10,7 @@ import {
   type WireMethod,
   type WireNamedTable,
   type WireNode,
+  type WireRare,
   type WireTable,
 } from "../runtime/table-format.ts";
 
@@ -67,6 +68,12 @@ function renumber(w: WireEntry, to: (i: number) => number): WireEntry {
   if (w.u) out.u = w.u.map(to);
   if (w.o) out.o = w.o.map(to);
   if (w.l) out.l = w.l.map(to);
+  const k = w.k;
+  if (k !== undefined) {
+    const rare: { -readonly [K in keyof WireRare]: WireRare[K] } = { ...k };
+    for (const key of ["no", "if", "th", "el"] as const) if (k[key] !== undefined) rare[key] = to(k[key]);
+    out.k = rare;
+  }
   return out;
 }
 
@@ -259,7 +266,28 @@ class TableBuilder {
     if (node.minLength !== undefined) w.nl = node.minLength;
     if (node.maxLength !== undefined) w.xl = node.maxLength;
     if (node.pattern !== undefined) w.r = node.pattern;
+    const rare = this.rare(node);
+    if (rare !== undefined) w.k = rare;
     return w;
+  }
+
+  /** The keywords only tool schemas use, or undefined: a release's nodes never carry them. */
+  private rare(node: SchemaNode): WireRare | undefined {
+    const k: { -readonly [K in keyof WireRare]: WireRare[K] } = {};
+    if (node.exclusiveMinimum !== undefined) k.en = node.exclusiveMinimum;
+    if (node.exclusiveMaximum !== undefined) k.ex = node.exclusiveMaximum;
+    if (node.multipleOf !== undefined) k.m = node.multipleOf;
+    if (node.minProperties !== undefined) k.np = node.minProperties;
+    if (node.maxProperties !== undefined) k.xp = node.maxProperties;
+    if (node.uniqueItems === true) k.q = 1;
+    if (node.not !== undefined) k.no = this.index(node.not);
+    // `then` and `else` mean nothing without `if`.
+    if (node.if !== undefined) {
+      k.if = this.index(node.if);
+      if (node.then !== undefined) k.th = this.index(node.then);
+      if (node.else !== undefined) k.el = this.index(node.else);
+    }
+    return Object.keys(k).length === 0 ? undefined : k;
   }
 
   /**

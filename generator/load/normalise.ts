@@ -39,6 +39,8 @@ const HANDLED = new Set([
   "pattern",
   "default",
   "deprecated",
+  ...["exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties", "uniqueItems"],
+  ...["not", "if", "then", "else"],
 ]);
 
 /** Real MCP schemas nest about ten levels; anything near this is hostile or broken input. */
@@ -282,12 +284,29 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
     const name = str(ctx, format, joinPointer(pointer, "format"));
     if (ctx.formatsAsAnnotations === undefined || ctx.formatsAsAnnotations.includes(name)) out.format = name;
   }
-  for (const key of ["minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"] as const) {
+  const bounds = [
+    ...["minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength"],
+    ...["exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties"],
+  ] as const;
+  for (const key of bounds) {
     const value = own(raw, key);
     if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isFinite(value))
-      throw new BindgenError(ctx.file, joinPointer(pointer, key), "a number");
+    if (typeof value !== "number" || !Number.isFinite(value) || (key === "multipleOf" && value <= 0))
+      throw new BindgenError(
+        ctx.file,
+        joinPointer(pointer, key),
+        key === "multipleOf" ? "a number above 0" : "a number",
+      );
     out[key] = value;
+  }
+  const unique = own(raw, "uniqueItems");
+  if (unique !== undefined) {
+    if (typeof unique !== "boolean") throw new BindgenError(ctx.file, joinPointer(pointer, "uniqueItems"), "a boolean");
+    if (unique) out.uniqueItems = true;
+  }
+  for (const key of ["not", "if", "then", "else"] as const) {
+    const sub = own(raw, key);
+    if (sub !== undefined) out[key] = node(ctx, sub, joinPointer(pointer, key), depth + 1);
   }
   const pattern = own(raw, "pattern");
   if (pattern !== undefined) out.pattern = str(ctx, pattern, joinPointer(pointer, "pattern"));
@@ -391,6 +410,8 @@ export function rejectAliasCycles(file: string, definitions: ReadonlyMap<string,
 function transparentRefs(n: SchemaNode): string[] {
   const out: string[] = [];
   if (n.ref) out.push(n.ref);
-  for (const m of [...(n.anyOf ?? []), ...(n.oneOf ?? []), ...(n.allOf ?? [])]) out.push(...transparentRefs(m));
+  const applied = [n.not, n.if, n.then, n.else].filter((m) => m !== undefined);
+  for (const m of [...(n.anyOf ?? []), ...(n.oneOf ?? []), ...(n.allOf ?? []), ...applied])
+    out.push(...transparentRefs(m));
   return out;
 }

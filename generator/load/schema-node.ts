@@ -44,6 +44,17 @@ export interface SchemaNode {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** Keywords no MCP release schema uses, validated for tool schemas; the types ignore them (they stay wider). */
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
+  readonly uniqueItems?: boolean;
+  readonly not?: SchemaNode;
+  readonly if?: SchemaNode;
+  readonly then?: SchemaNode;
+  readonly else?: SchemaNode;
   readonly default?: JsonValue;
   readonly deprecated?: boolean;
   /** Types only (the model adds it from facts, never the loader): values an open string is known to take, listed beside `string`. */

@@ -34,7 +34,10 @@ function strip(node: SchemaNode): unknown {
     if (key === "pointer" || key === "description" || key === "extensions") continue;
     if (key === "properties") {
       out[key] = (value as SchemaNode["properties"])!.map((p) => [p.name, p.required, strip(p.schema)]);
-    } else if (key === "items" || (key === "additionalProperties" && typeof value === "object")) {
+    } else if (
+      ["items", "not", "if", "then", "else"].includes(key) ||
+      (key === "additionalProperties" && typeof value === "object")
+    ) {
       out[key] = strip(value as SchemaNode);
     } else if (key === "anyOf" || key === "oneOf" || key === "allOf") {
       out[key] = (value as SchemaNode[]).map(strip);

@@ -24,6 +24,7 @@ import {
 } from "./stamp.ts";
 import { readSnapshot } from "../tools/snapshot.ts";
 import { toolSet, type ToolSet } from "../tools/tool-set.ts";
+import { usableToolSets } from "../tools/usable-tools.ts";
 import { acquireLock, recoverTree, writeTree } from "./write.ts";
 
 export interface VersionReport {
@@ -54,6 +55,8 @@ export interface GenerateOptions extends LoadOptions {
   readonly force?: boolean;
   /** Receives one line per release as it is done, then a summary line. */
   readonly progress?: (line: string) => void;
+  /** Receives what was left out of the output and why (a tool a client would drop). */
+  readonly warn?: (line: string) => void;
 }
 
 /**
@@ -66,9 +69,11 @@ export async function render(
   options: RenderOptions = {},
   renders: (path: string) => boolean = () => true,
   servers: readonly ToolSet[] = [],
+  warn: (line: string) => void = () => undefined,
 ): Promise<EmittedFile[]> {
   const { emitFiles } = await import("../emit/index.ts");
-  return sortByPath(await formatFiles([...emitFiles(models, options, servers)].filter((file) => renders(file.path))));
+  const usable = usableToolSets(servers, models, warn);
+  return sortByPath(await formatFiles([...emitFiles(models, options, usable)].filter((file) => renders(file.path))));
 }
 
 interface Plan {
@@ -146,7 +151,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
   const reused = new Set(plans.filter((p) => p.reuse).map((p) => p.version));
   const t0 = performance.now();
   const models = await modelsOf(paths, placed, lock);
-  const rendered = await render(models, options.render, (path) => !reused.has(topFolder(path)), servers);
+  const rendered = await render(models, options.render, (path) => !reused.has(topFolder(path)), servers, options.warn);
   const renderMs = Math.round(performance.now() - t0);
   const tree = new Map<string, string>();
   const report: VersionReport[] = [];

@@ -9,7 +9,7 @@
 import { isObject, type JsonObject } from "./json.js";
 import type { CallOptions, RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
-import type { ClientTransport, TransportFactory } from "./client-transport.js";
+import type { ClientTransport, SendOptions, TransportFactory } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
 
 /** A requester with its release's typed `request`. */
@@ -82,7 +82,7 @@ export interface ClientRelease<
   readonly era: StatelessEra | SessionEra;
   /** The release's requester over `send`: its `_meta` (stateless) and its input handler are the release's. */
   requester(
-    send: (message: object) => Promise<void>,
+    send: (message: object, options?: SendOptions) => Promise<void>,
     options: { readonly clientInfo: ClientIdentity; readonly timeoutMs?: number },
   ): R;
   /** Answers what the server sends the client (requests, notifications); absent, requests get `methodNotFound`. */
@@ -187,16 +187,17 @@ export async function connect<const D extends readonly ClientRelease[]>(
       release.version,
       release.era.kind === "session" ? release.era.httpSession : undefined,
     );
-    const send = (message: object): Promise<void> => {
+    // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
+    const send = (message: object, sent: SendOptions = {}): Promise<void> => {
       const http = release.http;
-      if (http === undefined) return wire.send(message);
+      if (http === undefined) return wire.send(message, sent);
       const fields = message as {
         readonly method?: unknown;
         readonly params?: { readonly name?: unknown };
       };
       const name = fields.method === http.callTool ? fields.params?.name : undefined;
       const tool = typeof name === "string" ? tools.get(name) : undefined;
-      return wire.send(message, { headers: http.headers(message, tool) });
+      return wire.send(message, { headers: { ...sent.headers, ...http.headers(message, tool) } });
     };
     const requester = release.requester(send, {
       clientInfo: options.clientInfo,

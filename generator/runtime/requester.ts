@@ -76,6 +76,8 @@ export interface RequesterOptions extends RequesterBehaviour {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** HTTP headers for this request's POST (a tool's `Mcp-Param-*`): handed to `send` as its second argument; other transports ignore them. */
+  readonly headers?: { readonly [name: string]: string };
 }
 
 /** What every typed requester has beside its release's `request`. */
@@ -119,7 +121,10 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
   options: RequesterOptions = {},
 ): Typed {
   // The wrapper's `send` takes what this release sends, which is exactly what is built here.
-  const deliver = send as (message: object) => void | Promise<void>;
+  const deliver = send as (
+    message: object,
+    options?: { readonly headers: CallOptions["headers"] },
+  ) => void | Promise<void>;
   const pending = new Map<RequestId, Pending>();
   let counter = 0;
   const nextId = options.nextId ?? (() => ++counter);
@@ -172,7 +177,11 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       Promise.resolve()
-        .then(() => deliver(build(method, params, id)))
+        .then(() =>
+          call.headers === undefined
+            ? deliver(build(method, params, id))
+            : deliver(build(method, params, id), { headers: call.headers }),
+        )
         .catch((error: unknown) => fail(id, asError(error)));
     });
   }

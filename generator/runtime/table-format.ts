@@ -33,6 +33,22 @@ export interface WireNode {
   readonly nl?: number;
   readonly xl?: number;
   readonly r?: string;
+  /** Keywords only tool schemas use, apart so the protocol's nodes pay nothing for them. */
+  readonly k?: WireRare;
+}
+
+/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), and `not`, `if`, `then`, `else` as entry indices. */
+export interface WireRare {
+  readonly en?: number;
+  readonly ex?: number;
+  readonly m?: number;
+  readonly np?: number;
+  readonly xp?: number;
+  readonly q?: 1;
+  readonly no?: number;
+  readonly if?: number;
+  readonly th?: number;
+  readonly el?: number;
 }
 
 /** A number entry is an alias: the definition is exactly the (non-alias) entry at that index. */

@@ -67,6 +67,21 @@ interface SchemaNode {
   minLength: number;
   maxLength: number;
   pattern: RegExp | null;
+  /** Keywords only tool schemas use (`WireRare`); null for every node of a release. */
+  rare: Rare | null;
+}
+
+interface Rare {
+  exclusiveMinimum: number;
+  exclusiveMaximum: number;
+  multipleOf: number;
+  minProperties: number;
+  maxProperties: number;
+  uniqueItems: boolean;
+  not: SchemaNode | null;
+  if: SchemaNode | null;
+  then: SchemaNode | null;
+  else: SchemaNode | null;
 }
 
 interface MethodEntry {
@@ -212,6 +227,10 @@ function check(n: SchemaNode, x: unknown, d: number): boolean {
     else if ((x as number) > n.maximum)
       ok = quiet > 0 ? false : report("", `a number <= ${n.maximum}`, String(x));
   }
+  if (n.rare !== null && !checkRare(n.rare, x, b, d)) {
+    if (quiet > 0) return false;
+    ok = false;
+  }
   if (!ok && quiet > 0) return false;
   if (n.allOf !== null)
     for (const m of n.allOf)
@@ -222,6 +241,42 @@ function check(n: SchemaNode, x: unknown, d: number): boolean {
   if (n.anyOf !== null && !checkUnion(n, n.anyOf, false, x, d)) ok = false;
   if (n.oneOf !== null && !checkUnion(n, n.oneOf, true, x, d)) ok = false;
   return ok;
+}
+
+/** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
+function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {
+  let expected = "";
+  if (b & NUM) {
+    const v = x as number;
+    // Ajv's test for multipleOf, so the two agree on fractions: the quotient must parse back to itself.
+    const q = v / r.multipleOf;
+    if (v <= r.exclusiveMinimum) expected = `a number > ${r.exclusiveMinimum}`;
+    else if (v >= r.exclusiveMaximum) expected = `a number < ${r.exclusiveMaximum}`;
+    else if (r.multipleOf > 0 && q !== parseInt(String(q)))
+      expected = `a multiple of ${r.multipleOf}`;
+  } else if (b === OBJ) {
+    const count = Object.keys(x as Rec).length;
+    if (count < r.minProperties) expected = `at least ${r.minProperties} properties`;
+    else if (count > r.maxProperties) expected = `at most ${r.maxProperties} properties`;
+  } else if (b === ARR && r.uniqueItems) {
+    const a = x as readonly unknown[];
+    for (let i = 1; i < a.length && expected === ""; i++)
+      for (let j = 0; j < i; j++)
+        if (equal(a[i], a[j])) {
+          expected = `unique items (${j} and ${i} are equal)`;
+          break;
+        }
+  }
+  if (expected === "") {
+    quiet++;
+    const not = r.not !== null && check(r.not, x, d);
+    const branch = r.if === null ? null : check(r.if, x, d) ? r.then : r.else;
+    quiet--;
+    if (not) expected = `not ${describeNode(r.not!)}`;
+    else if (branch !== null) return check(branch, x, d);
+  }
+  if (expected === "") return true;
+  return quiet > 0 ? false : report("", expected, describeValue(x));
 }
 
 function inEnum(e: readonly unknown[], x: unknown): boolean {
@@ -390,6 +445,7 @@ function blankNode(): SchemaNode {
     minLength: 0,
     maxLength: Infinity,
     pattern: null,
+    rare: null,
   };
 }
 
@@ -438,6 +494,20 @@ export function decodeTable(text: string, base?: Tables): Tables {
     if (w.nl !== undefined) n.minLength = w.nl;
     if (w.xl !== undefined) n.maxLength = w.xl;
     if (w.r !== undefined) n.pattern = new RegExp(w.r, "u");
+    const k = w.k;
+    if (k !== undefined)
+      n.rare = {
+        exclusiveMinimum: k.en ?? -Infinity,
+        exclusiveMaximum: k.ex ?? Infinity,
+        multipleOf: k.m ?? 0,
+        minProperties: k.np ?? 0,
+        maxProperties: k.xp ?? Infinity,
+        uniqueItems: k.q === 1,
+        not: k.no === undefined ? null : at(k.no),
+        if: k.if === undefined ? null : at(k.if),
+        then: k.th === undefined ? null : at(k.th),
+        else: k.el === undefined ? null : at(k.el),
+      };
     const keys = Object.keys(w);
     n.any = keys.length === 0;
     n.leaf = keys.length === 1 && keys[0] === "t";

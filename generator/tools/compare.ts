@@ -323,7 +323,11 @@ function sameCombinators(a: SchemaNode, b: SchemaNode): boolean {
 }
 
 function constraints(n: SchemaNode): string {
-  return JSON.stringify([n.minimum, n.maximum, n.minItems, n.maxItems, n.minLength, n.maxLength, n.pattern, n.format]);
+  return JSON.stringify([
+    ...[n.minimum, n.maximum, n.minItems, n.maxItems, n.minLength, n.maxLength, n.pattern, n.format],
+    ...[n.exclusiveMinimum, n.exclusiveMaximum, n.multipleOf, n.minProperties, n.maxProperties, n.uniqueItems],
+    ...[n.not, n.if, n.then, n.else].map((m) => m && shapeKey(m)),
+  ]);
 }
 
 /** A short text of the values a node admits by its type, const or enum. */

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join, resolve } from "node:path";
 import { readConfig, type ServerSource } from "../project/config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
-import { httpSpec } from "../emit/http-spec.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
+import { clientReleases } from "./client-releases.ts";
 import { compareToolSets, type ToolsDiffReport } from "./compare.ts";
 import { listTools as defaultListTools, type ListTools, type ReleaseOffer, type ToolSource } from "./list-tools.ts";
 import {
@@ -28,7 +28,7 @@ export interface ToolsRunOptions {
   readonly from?: string;
   /** The release a saved result was listed in (default: the snapshot's, else the newest the project speaks). */
   readonly release?: string;
-  /** Swapped for #25's `connect` once the shipped client transport is in; tests pass a fake. */
+  /** How the server is reached: the shipped client transport by default; tests pass a fake. */
   readonly listTools?: ListTools;
 }
 
@@ -40,19 +40,9 @@ export interface ToolsUpdate {
   readonly written: boolean;
 }
 
-/** The release offer from the models: the newest stateless release (with its HTTP facts) and the newest with `initialize`. */
+/** What `tools add` offers a server: every release the project generates, newest first. */
 export function releaseOffer(models: readonly ProtocolModel[]): ReleaseOffer {
-  const newestFirst = [...models].sort((a, b) => (a.version < b.version ? 1 : -1));
-  const modern = newestFirst.find((m) => m.era === "modern" && m.http !== null);
-  const legacy = newestFirst.find((m) => m.era === "legacy");
-  const capabilities = modern?.metaKeys.find((k) => k.name === "clientCapabilities")?.key;
-  return {
-    modern:
-      modern === undefined || capabilities === undefined
-        ? null
-        : { version: modern.version, http: httpSpec(modern), capabilitiesMetaKey: capabilities },
-    legacy: legacy?.version ?? null,
-  };
+  return clientReleases(models);
 }
 
 /** Lists a new server's tools, writes `mcp-tools/<name>.json` and records the server in the config. */
@@ -114,14 +104,14 @@ async function take(
   const saved = options.from ?? ("from" in source ? resolve(dirname(options.configFile), source.from) : undefined);
   // The offer loads every release's model: only a live server, or a saved result of unknown release, needs it.
   const known = options.release ?? previous?.release;
-  const offer = saved !== undefined && known !== undefined ? { modern: null, legacy: null } : await options.offer();
-  const release = known ?? offer.modern?.version ?? offer.legacy ?? "";
+  const offer = saved !== undefined && known !== undefined ? [] : await options.offer();
+  const release = known ?? offer[0]?.version ?? "";
   const run: ToolSource =
     saved !== undefined
       ? { kind: "file", file: saved, release }
       : "url" in source
-        ? { kind: "url", url: source.url, headers: options.headers ?? {} }
-        : { kind: "command", command: (source as { command: string }).command };
+        ? { kind: "url", server: name, url: source.url, headers: options.headers ?? {} }
+        : { kind: "command", server: name, command: (source as { command: string }).command };
   const listed = await (options.listTools ?? defaultListTools)(run, offer);
   const where = run.kind === "file" ? run.file : run.kind === "url" ? run.url : run.command;
   const snapshot = snapshotOf(where, name, listed.release, listed.tools);

@@ -17,6 +17,8 @@ export interface ToolModel {
   readonly annotations: { readonly [key: string]: unknown } | null;
   /** As listed, for `tools/list` answers and the `Mcp-Param-*` annotations. */
   readonly listed: SnapshotTool;
+  /** Every definition its schemas made (arguments, result, their `$defs`): references stay inside a tool, so these are its own. */
+  readonly definitions: readonly string[];
 }
 
 /** A server's tools, their schemas normalised into one set of named definitions with the same rules as a release's. */
@@ -90,6 +92,19 @@ function readTool(
     structured,
     annotations: annotations ?? null,
     listed: tool,
+    definitions: [...into.keys()],
+  };
+}
+
+/** The set without the tools named, and without their definitions: the rest keep their names and pointers. */
+export function withoutTools(set: ToolSet, dropped: ReadonlySet<string>): ToolSet {
+  if (dropped.size === 0) return set;
+  const gone = new Set(set.tools.filter((t) => dropped.has(t.name)).flatMap((t) => t.definitions));
+  const definitions = new Map([...set.schema.definitions].filter(([name]) => !gone.has(name)));
+  return {
+    ...set,
+    tools: set.tools.filter((t) => !dropped.has(t.name)),
+    schema: { ...set.schema, definitions },
   };
 }
 

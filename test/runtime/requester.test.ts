@@ -55,6 +55,24 @@ describe("createRequesterCore", () => {
     expect(requester.pending).toBe(0);
   });
 
+  it("hands a call's headers to send as its second argument, on a retry too; a call without any passes none", async () => {
+    const seen: unknown[][] = [];
+    const requester = createRequesterCore(SPEC, build, (...args: unknown[]) => void seen.push(args), {
+      inputHandler: { answerInputRequests: async () => ({ inputResponses: { a: {} }, errors: {} }) },
+    });
+    const flush = () => new Promise((resolve) => setImmediate(resolve));
+    const headers = { "Mcp-Param-Region": "eu" };
+    const call = requester.request("tools/call", { name: "t" }, { headers });
+    await flush();
+    requester.receive({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { a: {} } } });
+    await flush();
+    requester.receive({ jsonrpc: "2.0", id: 2, result: { content: [] } });
+    await call;
+    void requester.request("tools/list", {});
+    await flush();
+    expect(seen.map((args) => args.slice(1))).toEqual([[{ headers }], [{ headers }], []]);
+  });
+
   it("takes ids from a shared allocator, so requesters on one peer never reuse each other's ids", async () => {
     let next = 0;
     const nextId = () => `s-${++next}`;

@@ -689,6 +689,63 @@ describe("the validator interpreter on a small table", () => {
 
 const RUNTIME_DIR = join(PACKAGE_ROOT, "generator", "runtime");
 
+describe("the validator's keywords only tool schemas use (WireRare)", () => {
+  const { object, string, number, array } = TYPE_BITS;
+  // 0 Rare: 1 to 2 properties; n: number in (0, 10), a multiple of 0.5; tags: unique items; name: a string but "admin".
+  // If name is "admin" then n is required, else tags is.
+  const tables = decodeTable(
+    JSON.stringify({
+      version: "test",
+      names: "Rare",
+      methods: [],
+      result: 8,
+      error: 8,
+      nodes: [
+        { t: object, p: ["n", 1, "tags", 2, "name", 3], k: { np: 1, xp: 2, if: 5, th: 6, el: 9 } },
+        { t: number, k: { en: 0, ex: 10, m: 0.5 } },
+        { t: array, k: { q: 1 } },
+        { t: string, k: { no: 4 } },
+        { c: "admin" },
+        { p: ["name", ~4] },
+        { p: ["n", ~7] },
+        { t: number },
+        {},
+        { p: ["tags", ~2] },
+      ],
+    } satisfies WireTable),
+  );
+  it.each([
+    { value: { n: 1.5, tags: [] }, want: [] },
+    { value: { n: 0, tags: [] }, want: [{ pointer: "/n", expected: "a number > 0", got: "0" }] },
+    { value: { n: 10, tags: [] }, want: [{ pointer: "/n", expected: "a number < 10", got: "10" }] },
+    { value: { n: 1.2, tags: [] }, want: [{ pointer: "/n", expected: "a multiple of 0.5", got: "1.2" }] },
+    { value: {}, want: [{ pointer: "", expected: "at least 1 properties", got: "object" }] },
+    {
+      value: { name: "bob", tags: [], n: 1 },
+      want: [{ pointer: "", expected: "at most 2 properties", got: "object" }],
+    },
+    {
+      // Both `properties` and the `else` branch check tags: each says so, as Ajv's allErrors would.
+      value: { n: 1, tags: [1, [2], [2]] },
+      want: [
+        { pointer: "/tags", expected: "unique items (1 and 2 are equal)", got: "array(3)" },
+        { pointer: "/tags", expected: "unique items (1 and 2 are equal)", got: "array(3)" },
+      ],
+    },
+    {
+      value: { name: "admin" },
+      want: [
+        { pointer: "/name", expected: 'not "admin"', got: '"admin"' },
+        { pointer: "/n", expected: "number", got: "missing" },
+      ],
+    },
+    { value: { name: "bob" }, want: [{ pointer: "/tags", expected: "array", got: "missing" }] },
+  ])("$value", ({ value, want }) => {
+    const result = validateDefinition(tables, "Rare", value);
+    expect(result.ok ? [] : result.errors).toEqual(want);
+  });
+});
+
 describe("abort.ts's AbortSignal, the one the dispatcher, input requests and requester take", () => {
   // It merges with the platform's declaration where a project has one; merged members must agree to the letter
   // (DOM and @types/node declare `reason: any`, so abort.ts does not declare it), and lib files are checked here, as a

@@ -36,14 +36,20 @@ export function sample(schema: NormalisedSchema, node: SchemaNode, rand: () => n
   }
   const types = node.type ?? (node.properties ? ["object"] : ["string"]);
   const type = types[Math.floor(rand() * types.length)]!;
+  // Exclusive bounds are met exactly now and then: the one value they differ from the inclusive ones on.
+  const exclusive = [node.exclusiveMinimum, node.exclusiveMaximum].filter((b) => b !== undefined);
+  if ((type === "number" || type === "integer") && exclusive.length > 0 && rand() < 0.3)
+    return exclusive[Math.floor(rand() * exclusive.length)]!;
   switch (type) {
     case "null":
       return null;
     case "boolean":
       return rand() < 0.5;
     case "integer":
+      if (node.multipleOf !== undefined) return node.multipleOf * Math.floor(rand() * 10);
       return Math.max(node.minimum ?? 0, Math.min(node.maximum ?? 1000, Math.floor(rand() * 100)));
     case "number":
+      if (node.multipleOf !== undefined) return node.multipleOf * Math.floor(rand() * 10);
       return Math.max(node.minimum ?? 0, Math.min(node.maximum ?? 1, rand()));
     case "string": {
       const pool = node.format ? STRINGS[node.format] : undefined;
@@ -52,7 +58,10 @@ export function sample(schema: NormalisedSchema, node: SchemaNode, rand: () => n
     case "array": {
       const max = Math.min(node.maxItems ?? 3, depth > 6 ? 0 : 3);
       const n = Math.max(node.minItems ?? 0, Math.floor(rand() * (max + 1)));
-      return Array.from({ length: n }, () => (node.items ? sample(schema, node.items, rand, depth + 1) : "x"));
+      const items = Array.from({ length: n }, () => (node.items ? sample(schema, node.items, rand, depth + 1) : "x"));
+      // uniqueItems: now and then a repeat.
+      if (node.uniqueItems === true && n > 0 && rand() < 0.3) items.push(structuredClone(items[0]!));
+      return items;
     }
     default: {
       const out: Record<string, JsonValue> = {};
@@ -66,8 +75,11 @@ export function sample(schema: NormalisedSchema, node: SchemaNode, rand: () => n
             configurable: true,
           });
       }
-      if (typeof node.additionalProperties === "object" && depth < 6 && rand() < 0.5) {
-        out["extra"] = sample(schema, node.additionalProperties, rand, depth + 1);
+      if (typeof node.additionalProperties === "object" && depth < 6) {
+        // Up to three extra keys, so property counts (minProperties, maxProperties) vary too.
+        const extras = Math.floor(rand() * 4);
+        for (let i = 0; i < extras; i++)
+          out[`extra${i === 0 ? "" : i}`] = sample(schema, node.additionalProperties, rand, depth + 1);
       }
       return out;
     }
