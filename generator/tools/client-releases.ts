@@ -7,6 +7,7 @@ import type { ClientRelease, ReleaseHttp } from "../runtime/connect.ts";
 import { httpHeaders, toolHeaderParams, type HeaderTool } from "../runtime/http-headers.ts";
 import { isObject } from "../runtime/json.ts";
 import { createRequesterCore, type RequesterSpec } from "../runtime/requester.ts";
+import { sessionEra } from "../runtime/session-era.ts";
 
 /**
  * The project's releases as the shipped `connect` (runtime/connect.ts) takes them, built from the
@@ -61,14 +62,13 @@ function clientRelease(model: ProtocolModel): ClientRelease {
           unsupportedVersion: code("UnsupportedProtocolVersion"),
           signals: model.modernSignalCodes,
         }
-      : {
-          kind: "session",
+      : sessionEra({
           initialize: method("initialize"),
           initialized: method("notifications/initialized"),
           initializeParams: (protocolVersion, clientInfo) => ({ protocolVersion, capabilities: {}, clientInfo }),
           agreedVersion: (result) =>
             isObject(result) && typeof result["protocolVersion"] === "string" ? result["protocolVersion"] : undefined,
-        },
+        }),
     requester: (send, common) =>
       createRequesterCore(spec, build, send, common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
     dispatcher: undefined,
