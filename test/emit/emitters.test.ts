@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
+import { emitHttp } from "../../generator/emit/http.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
 import { emitRuntime } from "../../generator/emit/root-runtime.ts";
 import { frozenType } from "../../generator/emit/literal-type.ts";
@@ -411,6 +412,22 @@ describe("the runtime's resultType and input_required facts come from the model"
     expect(emitRuntime([realModel("2025-06-18"), changed]).content).toMatch(
       /export function resultType\b[\s\S]*export function isInputRequired\b/,
     );
+  });
+});
+
+describe("the thin release modules: declarations from the model, bodies over the runtime", () => {
+  const modern = realModel("2026-07-28");
+  // A made-up fact in each row: output that still said the real one would have re-derived it.
+  const renamedHeader = { ...modern, http: { ...modern.http!, methodHeader: "X-Made-Up" } };
+  const flat = (text: string) => text.replace(/\s+/g, "");
+  it.each([
+    {
+      rule: "http.ts binds the release's header facts and passes them to the runtime",
+      text: emitHttp(renamedHeader).content,
+      has: ['"methodHeader":"X-Made-Up"', "`X-Made-Up`", "returnheaders.httpHeaders(HTTP,message,options);"],
+    },
+  ])("$rule", ({ text, has }) => {
+    for (const h of has) expect(flat(text)).toContain(flat(h));
   });
 });
 
