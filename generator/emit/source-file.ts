@@ -63,6 +63,16 @@ export class StatementSink {
   }
 }
 
+/**
+ * An object literal from property names and the expressions of their values, in order: an initialiser or a
+ * return value. A value that is the name itself is written as a shorthand property.
+ */
+export function objectLiteral(properties: Readonly<Record<string, string>>): string {
+  return `{ ${Object.entries(properties)
+    .map(([name, value]) => (name === value ? name : `${name}: ${value}`))
+    .join(", ")} }`;
+}
+
 /** Builds one output module through ts-morph structures and returns its text (the header is added by `emitFiles`). */
 export function buildSourceFile(path: string, build: (file: StatementSink) => void): string {
   const sink = new StatementSink();
