@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
+import { emitClient } from "../../generator/emit/client.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
 import { emitHttp } from "../../generator/emit/http.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
@@ -425,6 +426,20 @@ describe("the thin release modules: declarations from the model, bodies over the
       rule: "http.ts binds the release's header facts and passes them to the runtime",
       text: emitHttp(renamedHeader).content,
       has: ['"methodHeader":"X-Made-Up"', "`X-Made-Up`", "returnheaders.httpHeaders(HTTP,message,options);"],
+    },
+    {
+      rule: "client.ts hands connect a stateless release's signals and its header functions",
+      text: emitClient({ ...renamedHeader, modernSignalCodes: [-32999] }).content,
+      has: [
+        'era: { kind: "stateless", discover: "server/discover"',
+        "signals: [-32999]",
+        "headers: (message, tool) =>",
+      ],
+    },
+    {
+      rule: "client.ts hands connect a session release's initialize, and no header functions",
+      text: emitClient(realModel("2025-06-18")).content,
+      has: ['initialized: "notifications/initialized"', "http: undefined", "export function clientRelease("],
     },
   ])("$rule", ({ text, has }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
