@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { emitClient } from "../../generator/emit/client.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
 import { emitHttp } from "../../generator/emit/http.ts";
+import { emitServer } from "../../generator/emit/server.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
 import { emitRuntime } from "../../generator/emit/root-runtime.ts";
 import { frozenType } from "../../generator/emit/literal-type.ts";
@@ -440,6 +441,26 @@ describe("the thin release modules: declarations from the model, bodies over the
       rule: "client.ts hands connect a session release's initialize, and no header functions",
       text: emitClient(realModel("2025-06-18")).content,
       has: ['initialized: "notifications/initialized"', "http: undefined", "export function clientRelease("],
+    },
+    {
+      rule: "server.ts binds a stateless release's input_required facts into statelessEra and inputResponse",
+      text: emitServer({
+        ...modern,
+        inputRequired: { ...modern.inputRequired!, resultType: "more", responses: "answers" },
+      }).content,
+      has: [
+        'inputRequired: {"key":"resultType","value":"more"',
+        "const answers = params.answers;",
+        "statusOf: httpStatusOf",
+      ],
+    },
+    {
+      rule: "server.ts gives a session release sessionEra, opening with initialize and requesting through its requester",
+      text: emitServer(realModel("2025-06-18")).content,
+      has: [
+        'initialize: "initialize", createRequester: createServerRequester',
+        "export function sessionEra<S = undefined>(",
+      ],
     },
   ])("$rule", ({ text, has }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
