@@ -462,6 +462,15 @@ describe("the thin release modules: declarations from the model, bodies over the
         "export function sessionEra<S = undefined>(",
       ],
     },
+    {
+      rule: "requester.ts overloads request where the model says a task may answer, and binds the release's cancel",
+      text: emitRequester(realModel("2025-11-25")).content,
+      has: [
+        'request<M extends "tools/call">(method: M, params: RequestParamsInput<M> & { readonly "task": object }',
+        'Promise<Exclude<ClientRequests[M]["result"], CreateTaskResult>>;',
+        '{ cancel: {"method":"notifications/cancelled"',
+      ],
+    },
   ])("$rule", ({ text, has }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
   });
