@@ -65,7 +65,8 @@ export class StatementSink {
 
 /**
  * An object literal from property names and the expressions of their values, in order: an initialiser or a
- * return value. A value that is the name itself is written as a shorthand property.
+ * return value. A value that is the name itself is written alone: a shorthand property, or a spread
+ * (`"...RELEASE": "...RELEASE"`).
  */
 export function objectLiteral(properties: Readonly<Record<string, string>>): string {
   return `{ ${Object.entries(properties)

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitClient } from "../../generator/emit/client.ts";
+import { emitDispatch } from "../../generator/emit/dispatch.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
 import { emitHttp } from "../../generator/emit/http.ts";
 import { emitServer } from "../../generator/emit/server.ts";
@@ -470,6 +471,23 @@ describe("the thin release modules: declarations from the model, bodies over the
         'Promise<Exclude<ClientRequests[M]["result"], CreateTaskResult>>;',
         '{ cancel: {"method":"notifications/cancelled"',
       ],
+    },
+    {
+      rule: "dispatch.ts types handlers and answers by the release's resultType default",
+      text: emitDispatch({
+        ...modern,
+        dispatch: { ...modern.dispatch, resultTypeDefault: { property: "kind", value: "done", definition: null } },
+      }).content,
+      has: [
+        'C, CapabilityCheck<T.ClientCapabilities>, "kind", "done">;',
+        'resultType: {"key":"kind","complete":"done"} }, handlers, options);',
+        "const spec = { ...RELEASE, requests: SERVER_REQUEST_METHODS,",
+      ],
+    },
+    {
+      rule: "dispatch.ts gives a batch release batch dispatchers and its batch rules",
+      text: emitDispatch(realModel("2025-03-26")).content,
+      has: ['batches: {"notBatchable":["initialize"]}', "options: DispatcherOptions<C> = {}): BatchDispatcher<C> {"],
     },
   ])("$rule", ({ text, has }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
