@@ -5,6 +5,7 @@ import { emitClient } from "../../generator/emit/client.ts";
 import { emitDispatch } from "../../generator/emit/dispatch.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
 import { emitHttp } from "../../generator/emit/http.ts";
+import { emitServerTools } from "../../generator/emit/server-tools.ts";
 import { emitServer } from "../../generator/emit/server.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
 import { emitRuntime } from "../../generator/emit/root-runtime.ts";
@@ -17,6 +18,8 @@ import { normalise } from "../../generator/load/normalise.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
 import { PACKAGE_FACTS } from "../../generator/project/project.ts";
+import { snapshotOf } from "../../generator/tools/snapshot.ts";
+import { toolSet } from "../../generator/tools/tool-set.ts";
 import { TYPE_BITS, type WireEntry, type WireNode } from "../../generator/runtime/table-format.ts";
 import { realModel } from "../support/real-models.ts";
 
@@ -423,7 +426,24 @@ describe("the thin release modules: declarations from the model, bodies over the
   // A made-up fact in each row: output that still said the real one would have re-derived it.
   const renamedHeader = { ...modern, http: { ...modern.http!, methodHeader: "X-Made-Up" } };
   const flat = (text: string) => text.replace(/\s+/g, "");
+  const tools = (release: string) =>
+    toolSet("w.json", snapshotOf("w.json", "w", release, [{ name: "get-forecast", inputSchema: { type: "object" } }]));
   it.each([
+    {
+      rule: "servers/<name>.ts: with its release generated, typed over its types and HTTP facts, and a server side",
+      text: emitServerTools(tools("2026-07-28"), [modern]).content,
+      has: [
+        'import type * as Release from "../2026-07-28/types.js";',
+        "const SPEC: tools.ToolsSpec = { server: SERVER, tables, http: HTTP, tools: {",
+        "export function createToolServer<C = undefined>(",
+      ],
+    },
+    {
+      rule: "servers/<name>.ts: without its release, types, validators and callTool alone",
+      text: emitServerTools(tools("2026-07-28"), [realModel("2025-06-18")]).content,
+      has: ["http: null", '"get-forecast": { arguments: GetForecastArguments; result: { structuredContent?:'],
+      hasNot: ["createToolServer", "Release."],
+    },
     {
       rule: "http.ts binds the release's header facts and passes them to the runtime",
       text: emitHttp(renamedHeader).content,
@@ -489,8 +509,9 @@ describe("the thin release modules: declarations from the model, bodies over the
       text: emitDispatch(realModel("2025-03-26")).content,
       has: ['batches: {"notBatchable":["initialize"]}', "options: DispatcherOptions<C> = {}): BatchDispatcher<C> {"],
     },
-  ])("$rule", ({ text, has }) => {
+  ])("$rule", ({ text, has, hasNot = [] }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
+    for (const h of hasNot) expect(text).not.toContain(h);
   });
 });
 
