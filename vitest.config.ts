@@ -1,4 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The run's tree (test/support/test-tree.ts): made here, before workers start, so every test process
+ * inherits the variable; the global setup generates into it and removes it at the end.
+ */
+const tree = (process.env["MCP_BINDGEN_TEST_TREE"] ??= mkdtempSync(join(tmpdir(), "mcp-bindgen-test-")));
 
 /**
  * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
@@ -35,6 +44,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     globalSetup: ["test/global-setup.ts"],
+    // Tests and fixtures import the bindings as a project would (`../../generated/…`); in a run that is the run's tree.
+    alias: [{ find: /^(?:\.\.\/)+generated\//, replacement: `${tree}/generated/` }],
     pool: "forks",
     projects: [
       { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: INTEGRATION } },
