@@ -1,13 +1,8 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-/**
- * The run's tree (test/support/test-tree.ts): made here, before workers start, so every test process
- * inherits the variable; the global setup generates into it and removes it at the end.
- */
-const tree = (process.env["MCP_BINDGEN_TEST_TREE"] ??= mkdtempSync(join(tmpdir(), "mcp-bindgen-test-")));
+/** The tests' own generated tree (test/support/test-tree.ts `TEST_TREE`), never the checkout's `generated/`. */
+const tree = fileURLToPath(new URL("test/.tmp/tree", import.meta.url));
 
 /**
  * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
@@ -44,7 +39,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     globalSetup: ["test/global-setup.ts"],
-    // Tests and fixtures import the bindings as a project would (`../../generated/…`); in a run that is the run's tree.
+    // Tests and fixtures import the bindings as a project would (`../../generated/…`); in a run that is the tests' tree.
     alias: [{ find: /^(?:\.\.\/)+generated\//, replacement: `${tree}/generated/` }],
     pool: "forks",
     projects: [

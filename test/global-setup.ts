@@ -1,25 +1,15 @@
-import { cpSync, rmSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { chosenReleases, PACKAGE_ROOT, resolveProject } from "../generator/project/project.ts";
 import { generate } from "../generator/output/generate-output.ts";
-import { EXAMPLES_DIR, GENERATED_DIR, TEST_TREE } from "./support/test-tree.ts";
+import { EXAMPLES_DIR, GENERATED_DIR } from "./support/test-tree.ts";
 
 /**
- * The checkout's releases generated once per run into the run's temporary tree (test/support/test-tree.ts), as
- * `npm run generate` would write them, with the examples copied beside them; removed when the run ends.
+ * The checkout's releases generated once per run into the tests' tree (test/support/test-tree.ts), as
+ * `npm run generate` would write them (an unchanged generator and schemas reuse every file), with the examples
+ * copied beside them.
  */
-export default async function setup(): Promise<() => void> {
-  const remove = (): void => rmSync(TEST_TREE, { recursive: true, force: true });
-  try {
-    await build();
-  } catch (err) {
-    remove();
-    throw err;
-  }
-  return remove;
-}
-
-async function build(): Promise<void> {
+export default async function setup(): Promise<void> {
   const project = resolveProject({ cwd: PACKAGE_ROOT, needsOut: true });
   const env = process.env["MCP_SCHEMA_DIR"];
   await generate(
