@@ -6,7 +6,8 @@ const tree = fileURLToPath(new URL("test/.tmp/tree", import.meta.url));
 
 /**
  * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
- * SDK peers) and tsc over whole generated trees. Everything else is the fast tier (`npm run test:fast`).
+ * SDK peers), tsc over whole generated trees, and whole-tree writes checked on disk (bad input leaves
+ * nothing half-written; `--check` against written trees). Everything else is the fast tier (`npm run test:fast`).
  */
 const INTEGRATION = [
   "test/package.test.ts",
@@ -31,6 +32,8 @@ const INTEGRATION = [
   "test/output/ownership.test.ts",
   "test/emit/types-agree.test.ts",
   "test/tools/tools.test.ts",
+  "test/load/bad-input.test.ts",
+  "test/output/check.test.ts",
 ];
 
 export default defineConfig({
