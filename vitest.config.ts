@@ -1,8 +1,13 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+/** The tests' own generated tree (test/support/test-tree.ts `TEST_TREE`), never the checkout's `generated/`. */
+const tree = fileURLToPath(new URL("test/.tmp/tree", import.meta.url));
 
 /**
  * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
- * SDK peers) and tsc over whole generated trees. Everything else is the fast tier (`npm run test:fast`).
+ * SDK peers), tsc over whole generated trees, and whole-tree writes checked on disk (bad input leaves
+ * nothing half-written; `--check` against written trees). Everything else is the fast tier (`npm run test:fast`).
  */
 const INTEGRATION = [
   "test/package.test.ts",
@@ -27,6 +32,8 @@ const INTEGRATION = [
   "test/output/ownership.test.ts",
   "test/emit/types-agree.test.ts",
   "test/tools/tools.test.ts",
+  "test/load/bad-input.test.ts",
+  "test/output/check.test.ts",
 ];
 
 export default defineConfig({
@@ -35,6 +42,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     globalSetup: ["test/global-setup.ts"],
+    // Tests and fixtures import the bindings as a project would (`../../generated/…`); in a run that is the tests' tree.
+    alias: [{ find: /^(?:\.\.\/)+generated\//, replacement: `${tree}/generated/` }],
     pool: "forks",
     projects: [
       { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: INTEGRATION } },

@@ -12,6 +12,7 @@ import { snapshotOf } from "../generator/tools/snapshot.ts";
 import { toolSet } from "../generator/tools/tool-set.ts";
 import { checkoutModels } from "./support/checkout.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "./support/typecheck.ts";
+import { GENERATED_DIR } from "./support/test-tree.ts";
 
 /** The ```ts blocks of a Markdown text, with the line each starts on. */
 export function tsBlocks(markdown: string): { line: number; code: string }[] {
@@ -30,7 +31,7 @@ export function tsBlocks(markdown: string): { line: number; code: string }[] {
 
 const blocks = tsBlocks(readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8"));
 const project = mkdtempSync(join(tmpdir(), "mcp-bindgen-readme-"));
-cpSync(join(PACKAGE_ROOT, "generated"), join(project, "mcp"), { recursive: true });
+cpSync(GENERATED_DIR, join(project, "mcp"), { recursive: true });
 // The server the "Typed tools" snippet calls: a snapshot as `tools add` writes one, rendered as `generate` renders it.
 const weather = snapshotOf("weather.json", "weather", "2026-07-28", [
   {

@@ -2,7 +2,7 @@ import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
 /**
  * `<version>/client.ts`: this release as `connect` (runtime/connect.ts) sees it. `clientRelease()` hands
@@ -18,62 +18,132 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       throw new BindgenError(model.file, where, `the method ${name}`, "connect reaches the release through it");
     return JSON.stringify(name);
   };
-  const code = (name: string): number => {
+  const code = (name: string): string => {
     const found = model.errorCodes.find((e) => e.name === name)?.code;
     if (found === undefined)
       throw new BindgenError(model.file, where, `the error code ${name} (schema/facts.json)`, "connect reads it");
-    return found;
+    return String(found);
   };
   const modern = model.era === "modern";
   const version = JSON.stringify(model.protocolVersion);
-  const discover = modern ? method("server/discover") : "";
-  const initialize = modern ? "" : method("initialize");
-  const serverType = `ClientRequests[${modern ? discover : initialize}]["result"]`;
+  const opening = modern ? method("server/discover") : method("initialize");
+  const serverType = `ClientRequests[${opening}]["result"]`;
   const http = model.http;
-  const lines = [
-    `import type { ClientRequests } from "./methods.js";`,
-    `import type { ClientCapabilities } from "./types.js";`,
-    `import { createRequester, type Requester } from "./requester.js";`,
-    `import type { ClientDispatcher } from "./dispatch.js";`,
-    http === null ? "" : `import { httpHeaders, toolHeaderParams, type HeaderTool } from "./http.js";`,
-    modern ? "" : `import { sessionEra } from "${runtimeImport("session-era", 1)}";`,
-    `import type { ClientRelease, ClientSession } from "${runtimeImport("connect", 1)}";`,
-    `export { connect } from "${runtimeImport("connect", 1)}";`,
-    `export { httpTransport } from "${runtimeImport("http-client", 1)}";`,
-    `export { stdioTransport } from "${runtimeImport("stdio-client", 1)}";`,
-    ``,
-    `/** A ${model.version} session, as \`connect\` returns it when this release is agreed on. */`,
-    `export type Session = ClientSession<${version}, Requester, ${serverType}>;`,
-    `/** This release for \`connect\`. */`,
-    `export type Release = ClientRelease<${version}, Requester, ${serverType}>;`,
-    ``,
-    `export interface ClientReleaseOptions {`,
-    `  /** What the client declares${modern ? " in every request's `_meta`" : " in `initialize`"}. Defaults to none. */`,
-    `  readonly capabilities?: ClientCapabilities;`,
-    `  /** Answers what the server asks of the client${modern ? " (the input requests of an `input_required` result)" : ""} and takes its notifications: \`createClientDispatcher(handlers)\`. */`,
-    `  readonly dispatcher?: ClientDispatcher<undefined>;`,
-    `}`,
-    ``,
-    `/** ${model.version} for \`connect(transport, { releases: [clientRelease(), …] })\`. */`,
-    `export function clientRelease(options: ClientReleaseOptions = {}): Release {`,
-    `  const capabilities = options.capabilities ?? {};`,
-    `  const dispatcher = options.dispatcher;`,
-    `  return {`,
-    `    version: ${version},`,
-    modern
-      ? `    era: { kind: "stateless", discover: ${discover}, unsupportedVersion: ${code("UnsupportedProtocolVersion")}, signals: ${JSON.stringify(model.modernSignalCodes)} },`
-      : `    era: sessionEra({ initialize: ${initialize}, initialized: ${method("notifications/initialized")}, initializeParams: (protocolVersion, clientInfo) => ({ protocolVersion, capabilities, clientInfo }), agreedVersion: (result) => (result as ${serverType}).protocolVersion }),`,
-    modern
-      ? `    requester: (send, common) => createRequester(send, { ...common, clientCapabilities: capabilities, ...(dispatcher === undefined ? {} : { inputHandler: dispatcher }) }),`
-      : `    requester: (send, common) => createRequester(send, common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),`,
-    `    dispatcher,`,
-    `    methodNotFound: ${code("MethodNotFound")},`,
+  const era = modern
+    ? objectLiteral({
+        kind: '"stateless"',
+        discover: opening,
+        unsupportedVersion: code("UnsupportedProtocolVersion"),
+        signals: JSON.stringify(model.modernSignalCodes),
+      })
+    : // The session era's handshake and HTTP session live in runtime/session-era.ts, so a program
+      // offering stateless releases alone bundles none of it.
+      `sessionEra(${objectLiteral({
+        initialize: opening,
+        initialized: method("notifications/initialized"),
+        initializeParams: "(protocolVersion, clientInfo) => ({ protocolVersion, capabilities, clientInfo })",
+        agreedVersion: `(result) => (result as ${serverType}).protocolVersion`,
+      })})`;
+  const requester = modern
+    ? "(send, common) => createRequester(send, { ...common, clientCapabilities: capabilities, ...(dispatcher === undefined ? {} : { inputHandler: dispatcher }) })"
+    : "(send, common) => createRequester(send, common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs })";
+  const httpFunctions =
     http === null
-      ? `    http: undefined,`
-      : `    http: { listTools: ${method("tools/list")}, callTool: ${JSON.stringify(http.toolCallMethod)}, headers: (message, tool) => httpHeaders(message as Parameters<typeof httpHeaders>[0], tool === undefined ? {} : { tool: tool as HeaderTool }), usable: (tool) => toolHeaderParams(tool as HeaderTool).ok },`,
-    `  };`,
-    `}`,
-  ];
-  const content = buildSourceFile(path, (file) => file.addStatements(lines.filter((line) => line !== "").join("\n")));
+      ? "undefined"
+      : objectLiteral({
+          listTools: method("tools/list"),
+          callTool: JSON.stringify(http.toolCallMethod),
+          headers:
+            "(message, tool) => httpHeaders(message as Parameters<typeof httpHeaders>[0], tool === undefined ? {} : { tool: tool as HeaderTool })",
+          usable: "(tool) => toolHeaderParams(tool as HeaderTool).ok",
+        });
+  const release = objectLiteral({
+    version,
+    era,
+    requester,
+    dispatcher: "dispatcher",
+    methodNotFound: code("MethodNotFound"),
+    http: httpFunctions,
+  });
+  const content = buildSourceFile(path, (file) => {
+    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ClientRequests"], moduleSpecifier: "./methods.js" });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["ClientCapabilities"],
+      moduleSpecifier: "./types.js",
+    });
+    file.addImportDeclaration({
+      namedImports: ["createRequester", { name: "Requester", isTypeOnly: true }],
+      moduleSpecifier: "./requester.js",
+    });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["ClientDispatcher"],
+      moduleSpecifier: "./dispatch.js",
+    });
+    if (http !== null)
+      file.addImportDeclaration({
+        namedImports: ["httpHeaders", "toolHeaderParams", { name: "HeaderTool", isTypeOnly: true }],
+        moduleSpecifier: "./http.js",
+      });
+    if (!modern)
+      file.addImportDeclaration({ namedImports: ["sessionEra"], moduleSpecifier: runtimeImport("session-era", 1) });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["ClientRelease", "ClientSession"],
+      moduleSpecifier: runtimeImport("connect", 1),
+    });
+    file.addExportDeclaration({ namedExports: ["connect"], moduleSpecifier: runtimeImport("connect", 1) });
+    file.addExportDeclaration({ namedExports: ["httpTransport"], moduleSpecifier: runtimeImport("http-client", 1) });
+    file.addExportDeclaration({ namedExports: ["stdioTransport"], moduleSpecifier: runtimeImport("stdio-client", 1) });
+    file.addTypeAlias({
+      name: "Session",
+      isExported: true,
+      docs: [`A ${model.version} session, as \`connect\` returns it when this release is agreed on.`],
+      type: `ClientSession<${version}, Requester, ${serverType}>`,
+    });
+    file.addTypeAlias({
+      name: "Release",
+      isExported: true,
+      docs: ["This release for `connect`."],
+      type: `ClientRelease<${version}, Requester, ${serverType}>`,
+    });
+    file.addInterface({
+      name: "ClientReleaseOptions",
+      isExported: true,
+      properties: [
+        {
+          name: "capabilities",
+          isReadonly: true,
+          hasQuestionToken: true,
+          type: "ClientCapabilities",
+          docs: [
+            `What the client declares${modern ? " in every request's `_meta`" : " in `initialize`"}. Defaults to none.`,
+          ],
+        },
+        {
+          name: "dispatcher",
+          isReadonly: true,
+          hasQuestionToken: true,
+          type: "ClientDispatcher<undefined>",
+          docs: [
+            `Answers what the server asks of the client${modern ? " (the input requests of an `input_required` result)" : ""} and takes its notifications: \`createClientDispatcher(handlers)\`.`,
+          ],
+        },
+      ],
+    });
+    file.addFunction({
+      name: "clientRelease",
+      isExported: true,
+      docs: [`${model.version} for \`connect(transport, { releases: [clientRelease(), …] })\`.`],
+      parameters: [{ name: "options", type: "ClientReleaseOptions", initializer: "{}" }],
+      returnType: "Release",
+      statements: [
+        "const capabilities = options.capabilities ?? {};",
+        "const dispatcher = options.dispatcher;",
+        `return ${release};`,
+      ],
+    });
+  });
   return { path, content };
 }

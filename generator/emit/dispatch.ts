@@ -1,8 +1,9 @@
+import { VariableDeclarationKind } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { MethodModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
 /**
  * `<version>/dispatch.ts`: `createServerDispatcher` and `createClientDispatcher`, the shared
@@ -46,127 +47,306 @@ export const emitDispatch: VersionEmitter = (model) => {
   };
   const { cancel, progress, resultTypeDefault } = model.dispatch;
   const requestMeta = modern
-    ? `{ protocolVersion: ${JSON.stringify(metaKey("protocolVersion"))}, clientCapabilities: ${JSON.stringify(metaKey("clientCapabilities"))}, required: ${JSON.stringify(
-        model.metaKeys.filter((k) => k.requiredIn.includes("request")).map((k) => k.key),
-      )}, unsupportedProtocolVersion: ${code("UnsupportedProtocolVersion")}, missingRequiredClientCapability: ${code("MissingRequiredClientCapability")} }`
+    ? objectLiteral({
+        protocolVersion: JSON.stringify(metaKey("protocolVersion")),
+        clientCapabilities: JSON.stringify(metaKey("clientCapabilities")),
+        required: JSON.stringify(model.metaKeys.filter((k) => k.requiredIn.includes("request")).map((k) => k.key)),
+        unsupportedProtocolVersion: code("UnsupportedProtocolVersion"),
+        missingRequiredClientCapability: code("MissingRequiredClientCapability"),
+      })
     : "null";
-  const side = (side: "server" | "client"): string => {
-    const [requests, notifications] =
-      side === "server"
-        ? ["CLIENT_REQUEST_METHODS", "CLIENT_NOTIFICATION_METHODS"]
-        : ["SERVER_REQUEST_METHODS", "SERVER_NOTIFICATION_METHODS"];
-    const resultType =
+  /** The release's data and what one side answers, as the spec the runtime's dispatcher takes. */
+  const sideSpec = (side: "server" | "client"): Record<string, string> => ({
+    "...RELEASE": "...RELEASE",
+    requests: side === "server" ? "CLIENT_REQUEST_METHODS" : "SERVER_REQUEST_METHODS",
+    notifications: side === "server" ? "CLIENT_NOTIFICATION_METHODS" : "SERVER_NOTIFICATION_METHODS",
+    requestMeta: side === "server" ? requestMeta : "null",
+    resultType:
       side === "server" && resultTypeDefault !== null
         ? JSON.stringify({ key: resultTypeDefault.property, complete: resultTypeDefault.value })
-        : "null";
-    return `requests: ${requests}, notifications: ${notifications}, requestMeta: ${side === "server" ? requestMeta : "null"}, resultType: ${resultType}`;
-  };
-  const inputParams = model.methods
-    .filter(
-      (m): m is MethodModel & { params: NonNullable<MethodModel["params"]> } =>
-        m.kind === "input" && m.params !== null && m.params.path.length === 0,
-    )
-    .map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.params.definition)}`);
-  const handlerResult =
-    modern && resultTypeDefault !== null
-      ? [
-          `/** A handler's result: \`${resultTypeDefault.property}\` may be left out where it may be ${JSON.stringify(resultTypeDefault.value)}, which the dispatcher writes. */`,
-          `export type HandlerResult<R> = DefaultedResult<R, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}>;`,
-        ]
-      : [`export type HandlerResult<R> = R;`];
-  const defaulted =
-    modern && resultTypeDefault !== null
-      ? `, ${JSON.stringify(resultTypeDefault.property)}, ${JSON.stringify(resultTypeDefault.value)}`
-      : "";
-  const serverExtra = modern ? ", CapabilityCheck<T.ClientCapabilities>" : "";
+        : "null",
+  });
+  const inputParams = Object.fromEntries(
+    model.methods
+      .filter(
+        (m): m is MethodModel & { params: NonNullable<MethodModel["params"]> } =>
+          m.kind === "input" && m.params !== null && m.params.path.length === 0,
+      )
+      .map((m) => [JSON.stringify(m.name), JSON.stringify(m.params.definition)]),
+  );
+  const defaulted = modern && resultTypeDefault !== null ? resultTypeDefault : null;
   const progressUpdate =
     progress === null
       ? "never"
       : `ProgressParams<Table, ${JSON.stringify(progress.method)}, ${JSON.stringify(progress.tokenParam)}>`;
   const handlerTypes = [
     "HandlerTable",
-    progress === null ? "" : "ProgressParams",
-    hasInputs ? "InputHandlerTable" : "",
-    modern ? "CapabilityCheck" : "",
-    defaulted === "" ? "" : "DefaultedResult",
+    ...(progress === null ? [] : ["ProgressParams"]),
+    ...(hasInputs ? ["InputHandlerTable"] : []),
+    ...(modern ? ["CapabilityCheck"] : []),
+    ...(defaulted === null ? [] : ["DefaultedResult"]),
     "HandlerContext",
-  ]
-    .filter((t) => t !== "")
-    .join(", ");
+  ];
+  const serverTableArguments = [
+    "ClientRequests",
+    "ClientNotifications",
+    "ServerNotifications",
+    "ProgressUpdate<ServerNotifications>",
+    "C",
+    ...(modern ? ["CapabilityCheck<T.ClientCapabilities>"] : []),
+    ...(defaulted === null ? [] : [JSON.stringify(defaulted.property), JSON.stringify(defaulted.value)]),
+  ];
+  const contextParameters = [{ name: "M", constraint: "string" }, { name: "P" }];
+  const handlerParameters = (methods: string) => [
+    { name: "M", constraint: `(${methods}) & string` },
+    { name: "C", default: "undefined" },
+  ];
+  const dispatcherParameters = (handlers: string) => [
+    { name: "handlers", type: `${handlers}<C>` },
+    { name: "options", type: "DispatcherOptions<C>", initializer: "{}" },
+  ];
 
   const content = buildSourceFile(path, (file) => {
-    file.addStatements(
-      [
-        modern ? `import type * as T from "./types.js";` : "",
-        `import type { ClientNotifications, ClientRequests, ServerNotifications, ServerRequests${hasInputs ? ", InputRequestTable" : ""} } from "./methods.js";`,
-        `import { CLIENT_NOTIFICATION_METHODS, CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS${hasInputs ? ", INPUT_REQUEST_METHODS" : ""} } from "./methods.js";`,
-        `import { validateMessage${hasInputs ? ", validate, type DefinitionName" : ""} } from "./validate.js";`,
-        `import { createDispatcher, type ${dispatcherType}, type DispatcherOptions, type DispatchRelease } from "${runtimeImport("dispatcher", 1)}";`,
-        hasInputs
-          ? `import { createInputDispatcher, type InputDispatcher } from "${runtimeImport("input-requests", 1)}";`
-          : "",
-        `import type { ${handlerTypes} } from "${runtimeImport("handlers", 1)}";`,
-        `import { RpcError as AnyRpcError, type ReleaseRpcError } from "${runtimeImport("rpc-error", 1)}";`,
-        `import type { ErrorCode } from "./errors.js";`,
-        `export type { ${batches ? "BatchDispatcher, " : ""}Dispatcher, DispatcherOptions, DispatchResponse } from "${runtimeImport("dispatcher", 1)}";`,
-        hasInputs ? `export type { InputAnswers } from "${runtimeImport("input-requests", 1)}";` : "",
-        `export type { Notify, NotificationContext${hasInputs ? ", InputContext" : ""} } from "${runtimeImport("handlers", 1)}";`,
-        ``,
-        `/** A handler answers with an error by \`throw new RpcError(ErrorCode.X, message, data?)\`; an application's own code goes through \`RpcError.custom(code, message, data?)\`. */`,
-        `export const RpcError: ReleaseRpcError<ErrorCode> = AnyRpcError;`,
-        `export type RpcError = AnyRpcError;`,
-        `/** What \`ctx.progress\` takes: the progress notification's params without the token, which the dispatcher adds. */`,
-        `export type ProgressUpdate<Table> = ${progressUpdate};`,
-        `/** What a ${model.version} request handler gets beside the params. \`Sends\` is the table of notifications this side may send. */`,
-        `export type RequestContext<M extends string, P, Sends, C> = HandlerContext<M, P, Sends, ProgressUpdate<Sends>, C>;`,
-        modern
-          ? `/** A server's request context: also \`requireClientCapability\`, which answers -32021 naming what the request's \`clientCapabilities\` lack. */`
-          : "",
-        `export type ServerRequestContext<M extends string, P, C> = RequestContext<M, P, ServerNotifications, C>${modern ? ` & CapabilityCheck<T.ClientCapabilities>` : ""};`,
-        ...handlerResult,
-        `/** What a ${model.version} server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`. */`,
-        `export type ServerDispatchHandlers<C = undefined> = HandlerTable<ClientRequests, ClientNotifications, ServerNotifications, ProgressUpdate<ServerNotifications>, C${serverExtra}${defaulted}>;`,
-        `/** What a ${model.version} client receives: server requests${hasInputs ? ", the input requests of an `input_required` result," : ""} and server notifications, each optional. */`,
-        `export type ClientDispatchHandlers<C = undefined> = HandlerTable<ServerRequests, ServerNotifications, ClientNotifications, ProgressUpdate<ClientNotifications>, C>${hasInputs ? " & InputHandlerTable<InputRequestTable, C>" : ""};`,
-        `/** One server handler written on its own, typed as the table types it: \`const callTool: ServerHandler<"tools/call", Ctx> = async (params, ctx) => …\`. */`,
-        `export type ServerHandler<M extends (keyof ClientRequests | keyof ClientNotifications) & string, C = undefined> = NonNullable<ServerDispatchHandlers<C>[M]>;`,
-        `/** One client handler written on its own, typed as the table types it: \`ClientHandler<"${hasInputs ? "elicitation/create" : "roots/list"}", Ctx>\`. */`,
-        `export type ClientHandler<M extends (keyof ServerRequests | keyof ServerNotifications${hasInputs ? " | keyof InputRequestTable" : ""}) & string, C = undefined> = NonNullable<ClientDispatchHandlers<C>[M]>;`,
-        hasInputs
-          ? `/** \`answerInputRequests\` answers the \`inputRequests\` of an \`input_required\` result with the input handlers. */\nexport type ClientDispatcher<C> = InputDispatcher<C, T.InputRequests, T.InputResponses>;`
-          : `export type ClientDispatcher<C> = ${dispatcherType}<C>;`,
-        ``,
-        `const RELEASE: DispatchRelease<${batches}> = {`,
-        `  version: ${JSON.stringify(model.protocolVersion)},`,
-        `  batches: ${batch === null ? "false" : JSON.stringify({ notBatchable: batch.notBatchable })},`,
-        `  codes: { invalidRequest: ${code("InvalidRequest")}, methodNotFound: ${code("MethodNotFound")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} },`,
-        `  cancel: ${cancel === null ? "null" : JSON.stringify(cancel)},`,
-        `  progress: ${progress === null ? "null" : JSON.stringify(progress)},`,
-        `  unreadableId: ${JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null")},`,
-        `  validate: (message) => validateMessage(message),`,
-        `};`,
-        hasInputs
-          ? `const INPUT_PARAMS: { readonly [method: string]: DefinitionName } = { ${inputParams.join(", ")} };`
-          : "",
-        ``,
-        `/** Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once${batches ? " (a batch with an array)" : ""} and never throws. */`,
-        `export function createServerDispatcher<C = undefined>(handlers: ServerDispatchHandlers<C>, options: DispatcherOptions<C> = {}): ${dispatcherType}<C> {`,
-        `  return createDispatcher({ ...RELEASE, ${side("server")} }, handlers, options);`,
-        `}`,
-        ``,
-        `/** Routes what a ${model.version} client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests" : ""}. */`,
-        `export function createClientDispatcher<C = undefined>(handlers: ClientDispatchHandlers<C>, options: DispatcherOptions<C> = {}): ClientDispatcher<C> {`,
-        hasInputs
-          ? [
-              `  const spec = { ...RELEASE, ${side("client")}, inputs: INPUT_REQUEST_METHODS, inputParams: INPUT_PARAMS, validateDefinition: validate };`,
-              `  return createInputDispatcher<C, T.InputRequests, T.InputResponses>(spec, handlers, options);`,
-            ].join("\n")
-          : `  return createDispatcher({ ...RELEASE, ${side("client")} }, handlers, options);`,
-        `}`,
-      ]
-        .filter((s) => s !== "")
-        .join("\n"),
-    );
+    if (modern) file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: [
+        "ClientNotifications",
+        "ClientRequests",
+        "ServerNotifications",
+        "ServerRequests",
+        ...(hasInputs ? ["InputRequestTable"] : []),
+      ],
+      moduleSpecifier: "./methods.js",
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        "CLIENT_NOTIFICATION_METHODS",
+        "CLIENT_REQUEST_METHODS",
+        "SERVER_NOTIFICATION_METHODS",
+        "SERVER_REQUEST_METHODS",
+        ...(hasInputs ? ["INPUT_REQUEST_METHODS"] : []),
+      ],
+      moduleSpecifier: "./methods.js",
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        "validateMessage",
+        ...(hasInputs ? ["validate", { name: "DefinitionName", isTypeOnly: true }] : []),
+      ],
+      moduleSpecifier: "./validate.js",
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        "createDispatcher",
+        { name: dispatcherType, isTypeOnly: true },
+        { name: "DispatcherOptions", isTypeOnly: true },
+        { name: "DispatchRelease", isTypeOnly: true },
+      ],
+      moduleSpecifier: runtimeImport("dispatcher", 1),
+    });
+    if (hasInputs)
+      file.addImportDeclaration({
+        namedImports: ["createInputDispatcher", { name: "InputDispatcher", isTypeOnly: true }],
+        moduleSpecifier: runtimeImport("input-requests", 1),
+      });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: handlerTypes,
+      moduleSpecifier: runtimeImport("handlers", 1),
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        { name: "RpcError", alias: "AnyRpcError" },
+        { name: "ReleaseRpcError", isTypeOnly: true },
+      ],
+      moduleSpecifier: runtimeImport("rpc-error", 1),
+    });
+    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ErrorCode"], moduleSpecifier: "./errors.js" });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: [...(batches ? ["BatchDispatcher"] : []), "Dispatcher", "DispatcherOptions", "DispatchResponse"],
+      moduleSpecifier: runtimeImport("dispatcher", 1),
+    });
+    if (hasInputs)
+      file.addExportDeclaration({
+        isTypeOnly: true,
+        namedExports: ["InputAnswers"],
+        moduleSpecifier: runtimeImport("input-requests", 1),
+      });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["Notify", "NotificationContext", ...(hasInputs ? ["InputContext"] : [])],
+      moduleSpecifier: runtimeImport("handlers", 1),
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        "A handler answers with an error by `throw new RpcError(ErrorCode.X, message, data?)`; an application's own code goes through `RpcError.custom(code, message, data?)`.",
+      ],
+      declarations: [{ name: "RpcError", type: "ReleaseRpcError<ErrorCode>", initializer: "AnyRpcError" }],
+    });
+    file.addTypeAlias({ name: "RpcError", isExported: true, type: "AnyRpcError" });
+    file.addTypeAlias({
+      name: "ProgressUpdate",
+      isExported: true,
+      docs: [
+        "What `ctx.progress` takes: the progress notification's params without the token, which the dispatcher adds.",
+      ],
+      typeParameters: ["Table"],
+      type: progressUpdate,
+    });
+    file.addTypeAlias({
+      name: "RequestContext",
+      isExported: true,
+      docs: [
+        `What a ${model.version} request handler gets beside the params. \`Sends\` is the table of notifications this side may send.`,
+      ],
+      typeParameters: [...contextParameters, "Sends", "C"],
+      type: "HandlerContext<M, P, Sends, ProgressUpdate<Sends>, C>",
+    });
+    file.addTypeAlias({
+      name: "ServerRequestContext",
+      isExported: true,
+      ...(modern
+        ? {
+            docs: [
+              "A server's request context: also `requireClientCapability`, which answers -32021 naming what the request's `clientCapabilities` lack.",
+            ],
+          }
+        : {}),
+      typeParameters: [...contextParameters, "C"],
+      type: `RequestContext<M, P, ServerNotifications, C>${modern ? " & CapabilityCheck<T.ClientCapabilities>" : ""}`,
+    });
+    file.addTypeAlias({
+      name: "HandlerResult",
+      isExported: true,
+      ...(defaulted === null
+        ? {}
+        : {
+            docs: [
+              `A handler's result: \`${defaulted.property}\` may be left out where it may be ${JSON.stringify(defaulted.value)}, which the dispatcher writes.`,
+            ],
+          }),
+      typeParameters: ["R"],
+      type:
+        defaulted === null
+          ? "R"
+          : `DefaultedResult<R, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}>`,
+    });
+    file.addTypeAlias({
+      name: "ServerDispatchHandlers",
+      isExported: true,
+      docs: [
+        `What a ${model.version} server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`.`,
+      ],
+      typeParameters: [{ name: "C", default: "undefined" }],
+      type: `HandlerTable<${serverTableArguments.join(", ")}>`,
+    });
+    file.addTypeAlias({
+      name: "ClientDispatchHandlers",
+      isExported: true,
+      docs: [
+        `What a ${model.version} client receives: server requests${hasInputs ? ", the input requests of an `input_required` result," : ""} and server notifications, each optional.`,
+      ],
+      typeParameters: [{ name: "C", default: "undefined" }],
+      type: `HandlerTable<ServerRequests, ServerNotifications, ClientNotifications, ProgressUpdate<ClientNotifications>, C>${hasInputs ? " & InputHandlerTable<InputRequestTable, C>" : ""}`,
+    });
+    file.addTypeAlias({
+      name: "ServerHandler",
+      isExported: true,
+      docs: [
+        'One server handler written on its own, typed as the table types it: `const callTool: ServerHandler<"tools/call", Ctx> = async (params, ctx) => …`.',
+      ],
+      typeParameters: handlerParameters("keyof ClientRequests | keyof ClientNotifications"),
+      type: "NonNullable<ServerDispatchHandlers<C>[M]>",
+    });
+    file.addTypeAlias({
+      name: "ClientHandler",
+      isExported: true,
+      docs: [
+        `One client handler written on its own, typed as the table types it: \`ClientHandler<"${hasInputs ? "elicitation/create" : "roots/list"}", Ctx>\`.`,
+      ],
+      typeParameters: handlerParameters(
+        `keyof ServerRequests | keyof ServerNotifications${hasInputs ? " | keyof InputRequestTable" : ""}`,
+      ),
+      type: "NonNullable<ClientDispatchHandlers<C>[M]>",
+    });
+    file.addTypeAlias({
+      name: "ClientDispatcher",
+      isExported: true,
+      ...(hasInputs
+        ? {
+            docs: [
+              "`answerInputRequests` answers the `inputRequests` of an `input_required` result with the input handlers.",
+            ],
+          }
+        : {}),
+      typeParameters: ["C"],
+      type: hasInputs ? "InputDispatcher<C, T.InputRequests, T.InputResponses>" : `${dispatcherType}<C>`,
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [
+        {
+          name: "RELEASE",
+          type: `DispatchRelease<${batches}>`,
+          initializer: objectLiteral({
+            version: JSON.stringify(model.protocolVersion),
+            batches: batch === null ? "false" : JSON.stringify({ notBatchable: batch.notBatchable }),
+            codes: objectLiteral({
+              invalidRequest: code("InvalidRequest"),
+              methodNotFound: code("MethodNotFound"),
+              invalidParams: code("InvalidParams"),
+              internalError: code("InternalError"),
+            }),
+            cancel: JSON.stringify(cancel),
+            progress: JSON.stringify(progress),
+            unreadableId: JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null"),
+            validate: "(message) => validateMessage(message)",
+          }),
+        },
+      ],
+    });
+    if (hasInputs)
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        declarations: [
+          {
+            name: "INPUT_PARAMS",
+            type: "{ readonly [method: string]: DefinitionName }",
+            initializer: objectLiteral(inputParams),
+          },
+        ],
+      });
+    file.addFunction({
+      name: "createServerDispatcher",
+      isExported: true,
+      docs: [
+        `Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once${batches ? " (a batch with an array)" : ""} and never throws.`,
+      ],
+      typeParameters: [{ name: "C", default: "undefined" }],
+      parameters: dispatcherParameters("ServerDispatchHandlers"),
+      returnType: `${dispatcherType}<C>`,
+      statements: [`return createDispatcher(${objectLiteral(sideSpec("server"))}, handlers, options);`],
+    });
+    file.addFunction({
+      name: "createClientDispatcher",
+      isExported: true,
+      docs: [
+        `Routes what a ${model.version} client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests" : ""}.`,
+      ],
+      typeParameters: [{ name: "C", default: "undefined" }],
+      parameters: dispatcherParameters("ClientDispatchHandlers"),
+      returnType: "ClientDispatcher<C>",
+      statements: hasInputs
+        ? [
+            `const spec = ${objectLiteral({ ...sideSpec("client"), inputs: "INPUT_REQUEST_METHODS", inputParams: "INPUT_PARAMS", validateDefinition: "validate" })};`,
+            "return createInputDispatcher<C, T.InputRequests, T.InputResponses>(spec, handlers, options);",
+          ]
+        : [`return createDispatcher(${objectLiteral(sideSpec("client"))}, handlers, options);`],
+    });
   });
   return { path, content };
 };

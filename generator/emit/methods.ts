@@ -207,12 +207,21 @@ export function emitMethods(model: ProtocolModel) {
       results: m.results,
       deprecated: m.deprecated,
     });
-    const doc = "/** Every method of this version → what the schema says about it. */";
+    const entries = Object.fromEntries(model.methods.map((m) => [m.name, info(m)]));
     // Annotated rather than `as const satisfies …`: checking a deep literal type costs every consumer's tsc.
     // The type arguments too (here and in the lists below): inferring them from the literals costs it again.
-    const head = "export const METHODS: { readonly [M in Method]: MethodInfo } = /* @__PURE__ */ deepFreeze";
-    const entries = Object.fromEntries(model.methods.map((m) => [m.name, info(m)]));
-    file.addStatements(`${doc}\n${head}<{ readonly [M in Method]: MethodInfo }>(${JSON.stringify(entries)});`);
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: ["Every method of this version → what the schema says about it."],
+      declarations: [
+        {
+          name: "METHODS",
+          type: "{ readonly [M in Method]: MethodInfo }",
+          initializer: `/* @__PURE__ */ deepFreeze<{ readonly [M in Method]: MethodInfo }>(${JSON.stringify(entries)})`,
+        },
+      ],
+    });
     for (const t of tables) {
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

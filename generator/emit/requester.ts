@@ -1,10 +1,11 @@
+import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { buildRequestCall } from "./envelope.ts";
 import { inputRequiredSpec } from "./runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
 /**
  * `<version>/requester.ts`: the sending side, runtime/requester.ts typed by this release's tables.
@@ -48,54 +49,146 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
   const inputRequired = (direction: Direction): string =>
     direction === "client-to-server" ? JSON.stringify(inputRequiredSpec(model)) : "null";
   const spec = (direction: Direction): string =>
-    `{ cancel: ${cancelFor(direction)}, internalErrorCode: ${internalError}, batches: ${model.envelope.batches}, inputRequired: ${inputRequired(direction)} }`;
-  const lines = [
-    `import type { ClientRequestMethod, ClientRequests${serverRequests ? ", ServerRequestMethod, ServerRequests" : ""} } from "./methods.js";`,
-    `import type { CheckedExtraMeta, NotificationEnvelope, RequestEnvelope, RequestOptions, RequestParamsInput } from "./envelope.js";`,
-    `import { MetaKey } from "./meta.js";`,
-    model.tasks === null ? "" : `import type { ${model.tasks.result} } from "./types.js";`,
-    `import { ${modern ? "statelessRequest" : "sessionRequest"} } from "${runtimeImport("builders", 1)}";`,
-    modern ? `const VERSION = ${JSON.stringify(model.protocolVersion)};` : "",
-    `import { createRequesterCore, type CallOptions, type ${modern ? "RequesterOptions as Behaviour" : "RequesterBehaviour"}, type RequesterLifecycle } from "${runtime}";`,
-    `export type { CallOptions${modern ? ", InputHandler" : ""} } from "${runtime}";`,
-    ``,
-    `/** What a client's requester hands to \`send\`: its requests and, when a call is abandoned, the cancel notification. */`,
-    `export type ClientOutgoing = RequestEnvelope<ClientRequestMethod>${cancelType("client-to-server")};`,
-    `/** The \`_meta\` options of \`request\` (written into every request), and how the requester behaves. */`,
-    `export type RequesterOptions = Omit<RequestOptions, "id"> & ${modern ? "Behaviour" : "RequesterBehaviour"};`,
-    `/** A ${model.version} client's typed requests: the result type follows the method; an error response rejects with an \`RpcError\`. */`,
-    `export interface Requester extends RequesterLifecycle {`,
-    ...requestSignatures(model, "client-to-server", "ClientRequestMethod", "ClientRequests"),
-    `}`,
-    ``,
-    `/** Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`${batchNote}; ids, timeouts and cancellation included. */`,
-    `export function createRequester<Extra = {}>(send: (message: ClientOutgoing) => void | Promise<void>, options: RequesterOptions & CheckedExtraMeta<Extra>${modern ? "" : " = {}"}): Requester {`,
-    `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ ...options, id }")};`,
-    `  return createRequesterCore<Requester>(${spec("client-to-server")}, build, send, options);`,
-    `}`,
-  ];
-
-  if (serverRequests) {
-    lines.push(
-      ``,
-      `/** What a server's requester hands to \`send\`. */`,
-      `export type ServerOutgoing = RequestEnvelope<ServerRequestMethod>${cancelType("server-to-client")};`,
-      `export type ServerRequesterOptions = RequesterBehaviour;`,
-      `/** A ${model.version} server's typed requests to its client (sampling, elicitation, roots, …) on a session. */`,
-      `export interface ServerRequester extends RequesterLifecycle {`,
-      ...requestSignatures(model, "server-to-client", "ServerRequestMethod", "ServerRequests"),
-      `}`,
-      ``,
-      `/** Sends ${model.version} server→client requests through \`send\` and correlates the client's responses fed to \`receive\`${batchNote}. */`,
-      `export function createServerRequester(send: (message: ServerOutgoing) => void | Promise<void>, options: ServerRequesterOptions = {}): ServerRequester {`,
-      `  const build = (method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, "{ id }")};`,
-      `  return createRequesterCore<ServerRequester>(${spec("server-to-client")}, build, send, options);`,
-      `}`,
-    );
-  }
-  const content = buildSourceFile(path, (file) =>
-    file.addStatements(lines.filter((line, i) => line !== "" || lines[i - 1] !== "").join("\n")),
-  );
+    objectLiteral({
+      cancel: cancelFor(direction),
+      internalErrorCode: String(internalError),
+      batches: String(model.envelope.batches),
+      inputRequired: inputRequired(direction),
+    });
+  const build = (options: string): string =>
+    `(method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, options)}`;
+  const content = buildSourceFile(path, (file) => {
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: [
+        "ClientRequestMethod",
+        "ClientRequests",
+        ...(serverRequests ? ["ServerRequestMethod", "ServerRequests"] : []),
+      ],
+      moduleSpecifier: "./methods.js",
+    });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: [
+        "CheckedExtraMeta",
+        "NotificationEnvelope",
+        "RequestEnvelope",
+        "RequestOptions",
+        "RequestParamsInput",
+      ],
+      moduleSpecifier: "./envelope.js",
+    });
+    file.addImportDeclaration({ namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
+    if (model.tasks !== null)
+      file.addImportDeclaration({
+        isTypeOnly: true,
+        namedImports: [model.tasks.result],
+        moduleSpecifier: "./types.js",
+      });
+    file.addImportDeclaration({
+      namedImports: [modern ? "statelessRequest" : "sessionRequest"],
+      moduleSpecifier: runtimeImport("builders", 1),
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        "createRequesterCore",
+        { name: "CallOptions", isTypeOnly: true },
+        modern
+          ? { name: "RequesterOptions", alias: "Behaviour", isTypeOnly: true }
+          : { name: "RequesterBehaviour", isTypeOnly: true },
+        { name: "RequesterLifecycle", isTypeOnly: true },
+      ],
+      moduleSpecifier: runtime,
+    });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["CallOptions", ...(modern ? ["InputHandler"] : [])],
+      moduleSpecifier: runtime,
+    });
+    if (modern)
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        declarations: [{ name: "VERSION", initializer: JSON.stringify(model.protocolVersion) }],
+      });
+    file.addTypeAlias({
+      name: "ClientOutgoing",
+      isExported: true,
+      docs: [
+        "What a client's requester hands to `send`: its requests and, when a call is abandoned, the cancel notification.",
+      ],
+      type: `RequestEnvelope<ClientRequestMethod>${cancelType("client-to-server")}`,
+    });
+    file.addTypeAlias({
+      name: "RequesterOptions",
+      isExported: true,
+      docs: ["The `_meta` options of `request` (written into every request), and how the requester behaves."],
+      type: `Omit<RequestOptions, "id"> & ${modern ? "Behaviour" : "RequesterBehaviour"}`,
+    });
+    file.addInterface({
+      name: "Requester",
+      isExported: true,
+      docs: [
+        `A ${model.version} client's typed requests: the result type follows the method; an error response rejects with an \`RpcError\`.`,
+      ],
+      extends: ["RequesterLifecycle"],
+      methods: requestSignatures(model, "client-to-server", "ClientRequestMethod", "ClientRequests"),
+    });
+    file.addFunction({
+      name: "createRequester",
+      isExported: true,
+      docs: [
+        `Sends ${model.version} client requests through \`send\` (any transport) and correlates the responses fed to \`receive\`${batchNote}; ids, timeouts and cancellation included.`,
+      ],
+      // `Extra` is the caller's `extraMeta`, checked against the reserved `_meta` keys.
+      typeParameters: [{ name: "Extra", default: "{}" }],
+      parameters: [
+        { name: "send", type: "(message: ClientOutgoing) => void | Promise<void>" },
+        {
+          name: "options",
+          type: "RequesterOptions & CheckedExtraMeta<Extra>",
+          ...(modern ? {} : { initializer: "{}" }),
+        },
+      ],
+      returnType: "Requester",
+      statements: [
+        `const build = ${build("{ ...options, id }")};`,
+        `return createRequesterCore<Requester>(${spec("client-to-server")}, build, send, options);`,
+      ],
+    });
+    if (!serverRequests) return;
+    file.addTypeAlias({
+      name: "ServerOutgoing",
+      isExported: true,
+      docs: ["What a server's requester hands to `send`."],
+      type: `RequestEnvelope<ServerRequestMethod>${cancelType("server-to-client")}`,
+    });
+    file.addTypeAlias({ name: "ServerRequesterOptions", isExported: true, type: "RequesterBehaviour" });
+    file.addInterface({
+      name: "ServerRequester",
+      isExported: true,
+      docs: [
+        `A ${model.version} server's typed requests to its client (sampling, elicitation, roots, …) on a session.`,
+      ],
+      extends: ["RequesterLifecycle"],
+      methods: requestSignatures(model, "server-to-client", "ServerRequestMethod", "ServerRequests"),
+    });
+    file.addFunction({
+      name: "createServerRequester",
+      isExported: true,
+      docs: [
+        `Sends ${model.version} server→client requests through \`send\` and correlates the client's responses fed to \`receive\`${batchNote}.`,
+      ],
+      parameters: [
+        { name: "send", type: "(message: ServerOutgoing) => void | Promise<void>" },
+        { name: "options", type: "ServerRequesterOptions", initializer: "{}" },
+      ],
+      returnType: "ServerRequester",
+      statements: [
+        `const build = ${build("{ id }")};`,
+        `return createRequesterCore<ServerRequester>(${spec("server-to-client")}, build, send, options);`,
+      ],
+    });
+  });
   return { path, content };
 }
 
@@ -104,8 +197,32 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
  * follows the params: with the task member the task result is possible, without it never (the caller need not narrow), and
  * params of a type that may or may not carry one keep both.
  */
-function requestSignatures(model: ProtocolModel, direction: Direction, methods: string, table: string): string[] {
-  const general = `  request<M extends ${methods}, Meta = {}>(method: M, params: RequestParamsInput<M, Meta>, options?: CallOptions): Promise<${table}[M]["result"]>;`;
+function requestSignatures(
+  model: ProtocolModel,
+  direction: Direction,
+  methods: string,
+  table: string,
+): OptionalKind<MethodSignatureStructure>[] {
+  const signature = (
+    constraint: string,
+    params: string,
+    result: string,
+    doc?: string,
+  ): OptionalKind<MethodSignatureStructure> => ({
+    name: "request",
+    ...(doc === undefined ? {} : { docs: [doc] }),
+    typeParameters: [
+      { name: "M", constraint },
+      { name: "Meta", default: "{}" },
+    ],
+    parameters: [
+      { name: "method", type: "M" },
+      { name: "params", type: params },
+      { name: "options", type: "CallOptions", hasQuestionToken: true },
+    ],
+    returnType: `Promise<${result}>`,
+  });
+  const general = signature(methods, "RequestParamsInput<M, Meta>", `${table}[M]["result"]`);
   const tasks = model.tasks;
   const augmentable = model.methods.filter(
     (m) =>
@@ -114,10 +231,18 @@ function requestSignatures(model: ProtocolModel, direction: Direction, methods: 
   if (tasks === null || augmentable.length === 0) return [general];
   const param = JSON.stringify(tasks.param);
   return [
-    `  /** With \`${tasks.param}\`: the peer may answer with a \`${tasks.result}\` to poll. */`,
-    `  request<M extends ${augmentable.map((m) => JSON.stringify(m.name)).join(" | ")}, Meta = {}>(method: M, params: RequestParamsInput<M, Meta> & { readonly ${param}: object }, options?: CallOptions): Promise<${table}[M]["result"]>;`,
-    `  /** Without \`${tasks.param}\`: the result itself, never a \`${tasks.result}\`. */`,
-    `  request<M extends ${methods}, Meta = {}>(method: M, params: RequestParamsInput<M, Meta> & { readonly ${param}?: never }, options?: CallOptions): Promise<Exclude<${table}[M]["result"], ${tasks.result}>>;`,
+    signature(
+      augmentable.map((m) => JSON.stringify(m.name)).join(" | "),
+      `RequestParamsInput<M, Meta> & { readonly ${param}: object }`,
+      `${table}[M]["result"]`,
+      `With \`${tasks.param}\`: the peer may answer with a \`${tasks.result}\` to poll.`,
+    ),
+    signature(
+      methods,
+      `RequestParamsInput<M, Meta> & { readonly ${param}?: never }`,
+      `Exclude<${table}[M]["result"], ${tasks.result}>`,
+      `Without \`${tasks.param}\`: the result itself, never a \`${tasks.result}\`.`,
+    ),
     general,
   ];
 }

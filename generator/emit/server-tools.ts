@@ -2,7 +2,7 @@ import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } fro
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/http-headers.ts";
-import { StructureKind } from "ts-morph";
+import { StructureKind, VariableDeclarationKind } from "ts-morph";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
 import type { EmittedFile } from "./emitted.ts";
@@ -11,7 +11,7 @@ import { frozenType } from "./literal-type.ts";
 import { propertyKey } from "./names.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { SchemaTypes } from "./schema-type.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
 import { buildDefinitionTable } from "./validate-table.ts";
 
 /** Output folder of the servers' modules, beside the release folders. */
@@ -58,100 +58,226 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
   const validator = runtimeImport("validator", 1);
   const toolNames = set.tools.map((t) => JSON.stringify(t.name));
   const content = buildSourceFile(path, (file) => {
-    file.addStatements(
-      [
-        ...(release === null
-          ? []
-          : [
-              `import type * as Release from "${release}/types.js";`,
-              `import type { ServerDispatchHandlers } from "${release}/dispatch.js";`,
-            ]),
-        ...(http === null ? [] : [`import { HTTP } from "${release}/http.js";`]),
-        `import { deepFreeze } from "${runtimeImport("json", 1)}";`,
-        `import * as tools from "${toolsRuntime}";`,
-        `import type { ToolCallOptions, ToolHandler, ToolServerOptions, ToolSession } from "${toolsRuntime}";`,
-        `import { decodeTable, validateDefinition, type Tables, type ValidationResult } from "${validator}";`,
-        `export { ToolResultError } from "${toolsRuntime}";`,
-        `export type { ToolCallOptions, ToolSession, ToolServerOptions } from "${toolsRuntime}";`,
-        ``,
-        `/** The server whose tools this module types (mcp-tools/${set.server}.json). */`,
-        `export const SERVER: ${JSON.stringify(set.server)} = ${JSON.stringify(set.server)};`,
-        `/** The protocol release the server spoke when its tools were listed. */`,
-        `export const RELEASE: ${JSON.stringify(set.release)} = ${JSON.stringify(set.release)};`,
-        `/** The snapshot's sha256: a changed server gives another. */`,
-        `export const SNAPSHOT_SHA256: string = ${JSON.stringify(set.sha256)};`,
-      ].join("\n"),
+    const exportedConst = (name: string, type: string, initializer: string, doc: string): void =>
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        docs: [doc],
+        declarations: [{ name, type, initializer }],
+      });
+    if (release !== null) {
+      file.addImportDeclaration({
+        isTypeOnly: true,
+        namespaceImport: "Release",
+        moduleSpecifier: `${release}/types.js`,
+      });
+      file.addImportDeclaration({
+        isTypeOnly: true,
+        namedImports: ["ServerDispatchHandlers"],
+        moduleSpecifier: `${release}/dispatch.js`,
+      });
+    }
+    if (http !== null) file.addImportDeclaration({ namedImports: ["HTTP"], moduleSpecifier: `${release}/http.js` });
+    file.addImportDeclaration({ namedImports: ["deepFreeze"], moduleSpecifier: runtimeImport("json", 1) });
+    file.addImportDeclaration({ namespaceImport: "tools", moduleSpecifier: toolsRuntime });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["ToolCallOptions", "ToolHandler", "ToolServerOptions", "ToolSession"],
+      moduleSpecifier: toolsRuntime,
+    });
+    file.addImportDeclaration({
+      namedImports: [
+        "decodeTable",
+        "validateDefinition",
+        { name: "Tables", isTypeOnly: true },
+        { name: "ValidationResult", isTypeOnly: true },
+      ],
+      moduleSpecifier: validator,
+    });
+    file.addExportDeclaration({ namedExports: ["ToolResultError"], moduleSpecifier: toolsRuntime });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["ToolCallOptions", "ToolSession", "ToolServerOptions"],
+      moduleSpecifier: toolsRuntime,
+    });
+    const server = JSON.stringify(set.server);
+    const snapshotRelease = JSON.stringify(set.release);
+    exportedConst("SERVER", server, server, `The server whose tools this module types (mcp-tools/${set.server}.json).`);
+    exportedConst(
+      "RELEASE",
+      snapshotRelease,
+      snapshotRelease,
+      "The protocol release the server spoke when its tools were listed.",
+    );
+    exportedConst(
+      "SNAPSHOT_SHA256",
+      "string",
+      JSON.stringify(set.sha256),
+      "The snapshot's sha256: a changed server gives another.",
     );
     file.addStatements(declarations);
-    file.addStatements(
-      [
-        `/** Every tool's name. */`,
-        `export type ToolName = ${toolNames.length === 0 ? "never" : toolNames.join(" | ")};`,
-        `export const TOOL_NAMES: readonly ToolName[] = Object.freeze([${toolNames.join(", ")}]);`,
-        ``,
-        `/** Per tool, its arguments and what a successful result carries as \`structuredContent\` (typed where the tool has an \`outputSchema\`). */`,
-        `export interface Tools {`,
-        ...set.tools.flatMap((t) => [
-          ...(t.description === undefined ? [] : [`/** ${t.description.replace(/\*\//g, "*\\/")} */`]),
-          `${propertyKey(t.name)}: { arguments: ${t.arguments}; result: ${t.structured === null ? `{ structuredContent?: ${openObject} }` : `{ structuredContent: ${t.structured} }`} };`,
-        ]),
-        `}`,
-        `export type ArgumentsOf<N extends ToolName> = Tools[N]["arguments"];`,
-        `/** A tool's result: its typed \`structuredContent\`, or an error result (\`isError: true\`) which carries none the schema promises. */`,
-        `export type ToolResult<N extends ToolName> = (${resultBase} & { isError?: false } & Tools[N]["result"]) | (${resultBase} & { isError: true; structuredContent?: ${openObject} });`,
-        ``,
-        `/** The tools' annotations (hints, as the server declared them: trust them only as far as you trust the server). */`,
-        `export const ANNOTATIONS: ${frozenType(annotations, { depth: 2, readonlyKeys: true })} = deepFreeze(${JSON.stringify(annotations)});`,
-        ``,
-        `/** The tools' validator table (format: runtime/table-format.ts), parsed on first use. */`,
-        `const TABLE: string = ${JSON.stringify(JSON.stringify(table))};`,
-        `let decoded: Tables | undefined;`,
-        `function tables(): Tables {`,
-        `  return (decoded ??= decodeTable(TABLE));`,
-        `}`,
-        `const SPEC: tools.ToolsSpec = { server: SERVER, tables, http: ${http === null ? "null" : "HTTP"}, tools: ${JSON.stringify(entries)} };`,
-        ``,
-        `/** Checks arguments against the tool's \`inputSchema\`. */`,
-        `export function validateArguments(name: ToolName, args: unknown): ValidationResult {`,
-        `  return validateDefinition(tables(), SPEC.tools[name]!.arguments, args);`,
-        `}`,
-        ``,
-        `/** Checks a \`structuredContent\` against the tool's \`outputSchema\`; anything passes for a tool without one. */`,
-        `export function validateStructured(name: ToolName, value: unknown): ValidationResult {`,
-        `  const structured = SPEC.tools[name]!.structured;`,
-        `  return structured === null ? { ok: true } : validateDefinition(tables(), structured, value);`,
-        `}`,
-        ``,
-        `/** Calls a tool: \`tools/call\` with its \`Mcp-Param-*\` headers in \`options.headers\`, the result checked against its \`outputSchema\` (a \`ToolResultError\` otherwise) and typed. */`,
-        `export function callTool<N extends ToolName>(session: ToolSession, name: N, args: ArgumentsOf<N>, options: ToolCallOptions = {}): Promise<ToolResult<N>> {`,
-        `  return tools.callTool(SPEC, session, name, args, options) as Promise<ToolResult<N>>;`,
-        `}`,
-        ...(release === null ? [] : serverSide(set)),
-      ].join("\n"),
+    file.addTypeAlias({
+      name: "ToolName",
+      isExported: true,
+      docs: ["Every tool's name."],
+      type: toolNames.length === 0 ? "never" : toolNames.join(" | "),
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      declarations: [
+        { name: "TOOL_NAMES", type: "readonly ToolName[]", initializer: `Object.freeze([${toolNames.join(", ")}])` },
+      ],
+    });
+    file.addInterface({
+      name: "Tools",
+      isExported: true,
+      docs: [
+        "Per tool, its arguments and what a successful result carries as `structuredContent` (typed where the tool has an `outputSchema`).",
+      ],
+      properties: set.tools.map((t) => ({
+        name: propertyKey(t.name),
+        ...(t.description === undefined ? {} : { docs: [t.description.replace(/\*\//g, "*\\/")] }),
+        type: `{ arguments: ${t.arguments}; result: ${t.structured === null ? `{ structuredContent?: ${openObject} }` : `{ structuredContent: ${t.structured} }`} }`,
+      })),
+    });
+    file.addTypeAlias({
+      name: "ArgumentsOf",
+      isExported: true,
+      typeParameters: [{ name: "N", constraint: "ToolName" }],
+      type: 'Tools[N]["arguments"]',
+    });
+    file.addTypeAlias({
+      name: "ToolResult",
+      isExported: true,
+      docs: [
+        "A tool's result: its typed `structuredContent`, or an error result (`isError: true`) which carries none the schema promises.",
+      ],
+      typeParameters: [{ name: "N", constraint: "ToolName" }],
+      type: `(${resultBase} & { isError?: false } & Tools[N]["result"]) | (${resultBase} & { isError: true; structuredContent?: ${openObject} })`,
+    });
+    exportedConst(
+      "ANNOTATIONS",
+      frozenType(annotations, { depth: 2, readonlyKeys: true }),
+      `deepFreeze(${JSON.stringify(annotations)})`,
+      "The tools' annotations (hints, as the server declared them: trust them only as far as you trust the server).",
     );
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["The tools' validator table (format: runtime/table-format.ts), parsed on first use."],
+      declarations: [{ name: "TABLE", type: "string", initializer: JSON.stringify(JSON.stringify(table)) }],
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Let,
+      declarations: [{ name: "decoded", type: "Tables | undefined" }],
+    });
+    file.addFunction({
+      name: "tables",
+      returnType: "Tables",
+      statements: ["return (decoded ??= decodeTable(TABLE));"],
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [
+        {
+          name: "SPEC",
+          type: "tools.ToolsSpec",
+          initializer: objectLiteral({
+            server: "SERVER",
+            tables: "tables",
+            http: http === null ? "null" : "HTTP",
+            tools: JSON.stringify(entries),
+          }),
+        },
+      ],
+    });
+    file.addFunction({
+      name: "validateArguments",
+      isExported: true,
+      docs: ["Checks arguments against the tool's `inputSchema`."],
+      parameters: [
+        { name: "name", type: "ToolName" },
+        { name: "args", type: "unknown" },
+      ],
+      returnType: "ValidationResult",
+      statements: ["return validateDefinition(tables(), SPEC.tools[name]!.arguments, args);"],
+    });
+    file.addFunction({
+      name: "validateStructured",
+      isExported: true,
+      docs: ["Checks a `structuredContent` against the tool's `outputSchema`; anything passes for a tool without one."],
+      parameters: [
+        { name: "name", type: "ToolName" },
+        { name: "value", type: "unknown" },
+      ],
+      returnType: "ValidationResult",
+      statements: [
+        "const structured = SPEC.tools[name]!.structured;",
+        "return structured === null ? { ok: true } : validateDefinition(tables(), structured, value);",
+      ],
+    });
+    file.addFunction({
+      name: "callTool",
+      isExported: true,
+      docs: [
+        "Calls a tool: `tools/call` with its `Mcp-Param-*` headers in `options.headers`, the result checked against its `outputSchema` (a `ToolResultError` otherwise) and typed.",
+      ],
+      typeParameters: [{ name: "N", constraint: "ToolName" }],
+      parameters: [
+        { name: "session", type: "ToolSession" },
+        { name: "name", type: "N" },
+        { name: "args", type: "ArgumentsOf<N>" },
+        { name: "options", type: "ToolCallOptions", initializer: "{}" },
+      ],
+      returnType: "Promise<ToolResult<N>>",
+      statements: ["return tools.callTool(SPEC, session, name, args, options) as Promise<ToolResult<N>>;"],
+    });
+    if (release !== null) addServerSide(file, set);
   });
   return { path, content };
 }
 
 /** For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher. */
-function serverSide(set: ToolSet): string[] {
-  const listed = set.tools.map((t) => t.listed);
-  return [
-    ``,
-    `/** What a handler answers: the result of \`ToolResult\`, \`resultType\` left to the dispatcher. */`,
-    `export type ToolReply<N extends ToolName> = ToolResult<N> & { resultType?: "complete" };`,
-    `/** One handler per tool; each gets its arguments checked against the tool's \`inputSchema\`. */`,
-    `export type ToolHandlers<C = undefined> = { readonly [N in ToolName]: ToolHandler<ArgumentsOf<N>, ToolReply<N>, C> };`,
-    ``,
-    `/** The tools as \`tools/list\` lists them (the file's own text), parsed on first use. */`,
-    `const LIST: string = ${JSON.stringify(JSON.stringify(listed))};`,
-    ``,
-    `/** \`tools/call\` routed by name (unknown tool or invalid arguments: -32602 with the pointers) and \`tools/list\` from the file, for \`createServerDispatcher\`. \`checkResults\` checks structured results too (development). */`,
-    `export function createToolServer<C = undefined>(handlers: ToolHandlers<C>, options: ToolServerOptions = {}): Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list"> {`,
-    `  const list = () => JSON.parse(LIST) as { [key: string]: unknown }[];`,
-    `  return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list">;`,
-    `}`,
-  ];
+function addServerSide(file: StatementSink, set: ToolSet): void {
+  const entries = 'Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list">';
+  file.addTypeAlias({
+    name: "ToolReply",
+    isExported: true,
+    docs: ["What a handler answers: the result of `ToolResult`, `resultType` left to the dispatcher."],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    type: 'ToolResult<N> & { resultType?: "complete" }',
+  });
+  file.addTypeAlias({
+    name: "ToolHandlers",
+    isExported: true,
+    docs: ["One handler per tool; each gets its arguments checked against the tool's `inputSchema`."],
+    typeParameters: [{ name: "C", default: "undefined" }],
+    type: "{ readonly [N in ToolName]: ToolHandler<ArgumentsOf<N>, ToolReply<N>, C> }",
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The tools as `tools/list` lists them (the file's own text), parsed on first use."],
+    declarations: [
+      { name: "LIST", type: "string", initializer: JSON.stringify(JSON.stringify(set.tools.map((t) => t.listed))) },
+    ],
+  });
+  file.addFunction({
+    name: "createToolServer",
+    isExported: true,
+    docs: [
+      "`tools/call` routed by name (unknown tool or invalid arguments: -32602 with the pointers) and `tools/list` from the file, for `createServerDispatcher`. `checkResults` checks structured results too (development).",
+    ],
+    typeParameters: [{ name: "C", default: "undefined" }],
+    parameters: [
+      { name: "handlers", type: "ToolHandlers<C>" },
+      { name: "options", type: "ToolServerOptions", initializer: "{}" },
+    ],
+    returnType: entries,
+    statements: [
+      "const list = () => JSON.parse(LIST) as { [key: string]: unknown }[];",
+      `return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`,
+    ],
+  });
 }
 
 /** A tool's `Mcp-Param-*` annotations, checked now; a tool the spec would have a client drop is refused here. */

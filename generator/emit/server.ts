@@ -1,11 +1,22 @@
+import { VariableDeclarationKind } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
-import { buildSourceFile } from "./source-file.ts";
+import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
 
 /** The request that opens a session release's session; the model tells eras apart by it too (model/build.ts `eraEvidence`). */
 const INITIALIZE = "initialize";
+
+/** What both eras' modules take from the release beside their own facts. */
+interface EraInputs {
+  readonly model: ProtocolModel;
+  /** The error codes the transports answer with, as an object literal. */
+  readonly codes: string;
+  readonly eras: string;
+  readonly dispatcher: string;
+  readonly version: string;
+}
 
 /**
  * `<version>/server.ts`: the release's side of the shipped server transports (runtime/server-eras.ts).
@@ -16,7 +27,7 @@ const INITIALIZE = "initialize";
  */
 export const emitServer: VersionEmitter = (model: ProtocolModel) => {
   const path = `${model.version}/server.ts`;
-  const code = (name: string): number => {
+  const code = (name: string): string => {
     const found = model.errorCodes.find((e) => e.name === name)?.code;
     if (found === undefined)
       throw new BindgenError(
@@ -25,27 +36,26 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
         `the error code ${name} (schema/facts.json)`,
         "the server transports answer with it",
       );
-    return found;
+    return String(found);
   };
-  const codes = `{ invalidRequest: ${code("InvalidRequest")}, invalidParams: ${code("InvalidParams")}, internalError: ${code("InternalError")} }`;
-  const eras = runtimeImport("server-eras", 1);
-  const dispatcher = runtimeImport("dispatcher", 1);
-  const version = JSON.stringify(model.protocolVersion);
-  const lines =
-    model.era === "modern"
-      ? statelessLines(model, codes, eras, dispatcher, version)
-      : sessionLines(model, codes, eras, dispatcher, version);
-  const content = buildSourceFile(path, (file) => file.addStatements(lines.join("\n")));
+  const inputs: EraInputs = {
+    model,
+    codes: objectLiteral({
+      invalidRequest: code("InvalidRequest"),
+      invalidParams: code("InvalidParams"),
+      internalError: code("InternalError"),
+    }),
+    eras: runtimeImport("server-eras", 1),
+    dispatcher: runtimeImport("dispatcher", 1),
+    version: JSON.stringify(model.protocolVersion),
+  };
+  const content = buildSourceFile(path, (file) =>
+    model.era === "modern" ? addStatelessEra(file, inputs) : addSessionEra(file, inputs),
+  );
   return { path, content };
 };
 
-function statelessLines(
-  model: ProtocolModel,
-  codes: string,
-  eras: string,
-  dispatcher: string,
-  version: string,
-): string[] {
+function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, version }: EraInputs): void {
   const input = model.inputRequired;
   const resultTypeKey = model.dispatch.resultTypeDefault?.property;
   if (input === null || resultTypeKey === undefined)
@@ -61,68 +71,121 @@ function statelessLines(
     requests: input.requests,
     state: input.state,
   });
-  const inputResults = model.methods
-    .filter((m) => m.kind === "input")
-    .map((m) => `${JSON.stringify(m.name)}: ${JSON.stringify(m.results[0])}`);
-  return [
-    `import type * as T from "./types.js";`,
-    `import type { InputRequestMethod, InputRequestTable } from "./methods.js";`,
-    `import { validate, type DefinitionName } from "./validate.js";`,
-    `import { own } from "${runtimeImport("json", 1)}";`,
-    `import { createServerDispatcher, type ServerDispatchHandlers } from "./dispatch.js";`,
-    `import { checkHttpHeaders, httpStatusOf } from "./http.js";`,
-    `import type { DispatcherOptions } from "${dispatcher}";`,
-    `import { createStatelessEra, type StatelessContext, type StatelessEra, type StatelessEraOptions as EraOptions } from "${eras}";`,
-    `export type { StatelessEra } from "${eras}";`,
-    ``,
-    `/** \`ctx.context\` of a ${model.version} handler behind a transport: the request's headers, \`send\`, the verified \`state\` and \`inputRequired\`. */`,
-    `export type StatelessServerContext = StatelessContext<T.InputRequests, T.InputRequiredResult>;`,
-    `/** The handler table \`statelessEra\` serves. */`,
-    `export type StatelessServerHandlers = ServerDispatchHandlers<StatelessServerContext>;`,
-    ``,
-    `export interface StatelessEraOptions extends Omit<DispatcherOptions<StatelessServerContext>, "send" | "peerOf">, EraOptions {`,
-    `  /** The tool a \`tools/call\` names, so that its \`Mcp-Param-*\` headers (\`x-mcp-header\`) are checked too. */`,
-    `  readonly toolOf?: (name: string) => T.Tool | undefined;`,
-    `}`,
-    ``,
-    `/** Serves ${model.version} requests with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: headers checked (-32020), \`requestState\` verified, notifications and progress streamed. */`,
-    `export function statelessEra(handlers: StatelessServerHandlers, options: StatelessEraOptions = {}): StatelessEra {`,
-    `  const { toolOf, requestState, ...dispatcherOptions } = options;`,
-    `  const dispatcher = createServerDispatcher<StatelessServerContext>(handlers, { ...dispatcherOptions, send: (message, context) => context.send(message) });`,
-    `  return createStatelessEra(`,
-    `    {`,
-    `      versions: options.supportedVersions ?? [${version}],`,
-    `      codes: ${codes},`,
-    `      inputRequired: ${inputSpec},`,
-    `      checkHeaders: (headers, message, name) => {`,
-    `        const tool = name === undefined ? undefined : toolOf?.(name);`,
-    `        return checkHttpHeaders(headers, message, tool === undefined ? {} : { tool });`,
-    `      },`,
-    `      statusOf: httpStatusOf,`,
-    `    },`,
-    `    dispatcher.handle,`,
-    `    requestState === undefined ? {} : { requestState },`,
-    `  );`,
-    `}`,
-    ``,
-    `const INPUT_RESULTS: { readonly [M in InputRequestMethod]: DefinitionName } = { ${inputResults.join(", ")} };`,
-    ``,
-    `/** The answer a retried request brought for \`key\` (its \`${input.responses}\`), when it is a valid result of \`method\`; undefined when it is missing or of another kind. */`,
-    `export function inputResponse<M extends InputRequestMethod>(params: { readonly ${input.responses}?: T.InputResponses | undefined }, key: string, method: M): InputRequestTable[M]["result"] | undefined {`,
-    `  const answers = params.${input.responses};`,
-    `  const answer: unknown = answers !== undefined && own(answers, key) ? answers[key] : undefined;`,
-    `  return answer !== undefined && validate(INPUT_RESULTS[method], answer).ok ? (answer as InputRequestTable[M]["result"]) : undefined;`,
-    `}`,
-  ];
+  const inputResults = Object.fromEntries(
+    model.methods.filter((m) => m.kind === "input").map((m) => [JSON.stringify(m.name), JSON.stringify(m.results[0])]),
+  );
+  file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["InputRequestMethod", "InputRequestTable"],
+    moduleSpecifier: "./methods.js",
+  });
+  file.addImportDeclaration({
+    namedImports: ["validate", { name: "DefinitionName", isTypeOnly: true }],
+    moduleSpecifier: "./validate.js",
+  });
+  file.addImportDeclaration({ namedImports: ["own"], moduleSpecifier: runtimeImport("json", 1) });
+  file.addImportDeclaration({
+    namedImports: ["createServerDispatcher", { name: "ServerDispatchHandlers", isTypeOnly: true }],
+    moduleSpecifier: "./dispatch.js",
+  });
+  file.addImportDeclaration({ namedImports: ["checkHttpHeaders", "httpStatusOf"], moduleSpecifier: "./http.js" });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["DispatcherOptions"], moduleSpecifier: dispatcher });
+  file.addImportDeclaration({
+    namedImports: [
+      "createStatelessEra",
+      { name: "StatelessContext", isTypeOnly: true },
+      { name: "StatelessEra", isTypeOnly: true },
+      { name: "StatelessEraOptions", alias: "EraOptions", isTypeOnly: true },
+    ],
+    moduleSpecifier: eras,
+  });
+  file.addExportDeclaration({ isTypeOnly: true, namedExports: ["StatelessEra"], moduleSpecifier: eras });
+  file.addTypeAlias({
+    name: "StatelessServerContext",
+    isExported: true,
+    docs: [
+      `\`ctx.context\` of a ${model.version} handler behind a transport: the request's headers, \`send\`, the verified \`state\` and \`inputRequired\`.`,
+    ],
+    type: "StatelessContext<T.InputRequests, T.InputRequiredResult>",
+  });
+  file.addTypeAlias({
+    name: "StatelessServerHandlers",
+    isExported: true,
+    docs: ["The handler table `statelessEra` serves."],
+    type: "ServerDispatchHandlers<StatelessServerContext>",
+  });
+  file.addInterface({
+    name: "StatelessEraOptions",
+    isExported: true,
+    extends: ['Omit<DispatcherOptions<StatelessServerContext>, "send" | "peerOf">', "EraOptions"],
+    properties: [
+      {
+        name: "toolOf",
+        isReadonly: true,
+        hasQuestionToken: true,
+        type: "(name: string) => T.Tool | undefined",
+        docs: ["The tool a `tools/call` names, so that its `Mcp-Param-*` headers (`x-mcp-header`) are checked too."],
+      },
+    ],
+  });
+  const release = objectLiteral({
+    versions: `options.supportedVersions ?? [${version}]`,
+    codes,
+    inputRequired: inputSpec,
+    checkHeaders:
+      "(headers, message, name) => { const tool = name === undefined ? undefined : toolOf?.(name); return checkHttpHeaders(headers, message, tool === undefined ? {} : { tool }); }",
+    statusOf: "httpStatusOf",
+  });
+  file.addFunction({
+    name: "statelessEra",
+    isExported: true,
+    docs: [
+      `Serves ${model.version} requests with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: headers checked (-32020), \`requestState\` verified, notifications and progress streamed.`,
+    ],
+    parameters: [
+      { name: "handlers", type: "StatelessServerHandlers" },
+      { name: "options", type: "StatelessEraOptions", initializer: "{}" },
+    ],
+    returnType: "StatelessEra",
+    statements: [
+      "const { toolOf, requestState, ...dispatcherOptions } = options;",
+      "const dispatcher = createServerDispatcher<StatelessServerContext>(handlers, { ...dispatcherOptions, send: (message, context) => context.send(message) });",
+      `return createStatelessEra(${release}, dispatcher.handle, requestState === undefined ? {} : { requestState });`,
+    ],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "INPUT_RESULTS",
+        type: "{ readonly [M in InputRequestMethod]: DefinitionName }",
+        initializer: objectLiteral(inputResults),
+      },
+    ],
+  });
+  file.addFunction({
+    name: "inputResponse",
+    isExported: true,
+    docs: [
+      `The answer a retried request brought for \`key\` (its \`${input.responses}\`), when it is a valid result of \`method\`; undefined when it is missing or of another kind.`,
+    ],
+    typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
+    parameters: [
+      { name: "params", type: `{ readonly ${input.responses}?: T.InputResponses | undefined }` },
+      { name: "key", type: "string" },
+      { name: "method", type: "M" },
+    ],
+    returnType: 'InputRequestTable[M]["result"] | undefined',
+    statements: [
+      `const answers = params.${input.responses};`,
+      "const answer: unknown = answers !== undefined && own(answers, key) ? answers[key] : undefined;",
+      'return answer !== undefined && validate(INPUT_RESULTS[method], answer).ok ? (answer as InputRequestTable[M]["result"]) : undefined;',
+    ],
+  });
 }
 
-function sessionLines(
-  model: ProtocolModel,
-  codes: string,
-  eras: string,
-  dispatcher: string,
-  version: string,
-): string[] {
+function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, version }: EraInputs): void {
   if (!model.methods.some((m) => m.name === INITIALIZE && m.kind === "request"))
     throw new BindgenError(
       model.file,
@@ -130,36 +193,80 @@ function sessionLines(
       `the ${INITIALIZE} request`,
       "sessionEra opens sessions with it",
     );
-  return [
-    `import { createServerDispatcher, type ServerDispatchHandlers } from "./dispatch.js";`,
-    `import { createServerRequester, type ServerRequester } from "./requester.js";`,
-    `import type { DispatcherOptions } from "${dispatcher}";`,
-    `import { createSessionEra, type SessionContext, type SessionEra, type SessionEraOptions as EraOptions } from "${eras}";`,
-    `export type { SessionEra, SessionInfo } from "${eras}";`,
-    ``,
-    `/** \`ctx.context\` of a ${model.version} handler behind a transport: the request's headers, \`send\`, the session, and typed requests to the client. */`,
-    `export type SessionServerContext<S = undefined> = SessionContext<ServerRequester["request"], S>;`,
-    `/** The handler table \`sessionEra\` serves; \`S\` is the per-session state \`sessionState\` makes. */`,
-    `export type SessionServerHandlers<S = undefined> = ServerDispatchHandlers<SessionServerContext<S>>;`,
-    ``,
-    `export interface SessionEraOptions<S> extends Omit<DispatcherOptions<SessionServerContext<S>>, "send" | "peerOf">, EraOptions<S> {`,
-    `  /** The \`MCP-Protocol-Version\` headers routed to this era. Default: ${model.version}; pass \`LEGACY_VERSIONS\` to route every older client here. */`,
-    `  readonly versions?: readonly string[];`,
-    `}`,
-    ``,
-    `/** Serves ${model.version} sessions with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: initialize, notifications, progress and requests to the client on the request's stream. */`,
-    `export function sessionEra<S = undefined>(handlers: SessionServerHandlers<S>, options: SessionEraOptions<S> = {}): SessionEra {`,
-    `  const { versions, sessionState, requestTimeoutMs, ...dispatcherOptions } = options;`,
-    `  const dispatcher = createServerDispatcher<SessionServerContext<S>>(handlers, {`,
-    `    ...dispatcherOptions,`,
-    `    send: (message, context) => context.send(message),`,
-    `    peerOf: (context) => context.session,`,
-    `  });`,
-    `  return createSessionEra<S>(`,
-    `    { versions: versions ?? [${version}], codes: ${codes}, initialize: ${JSON.stringify(INITIALIZE)}, createRequester: createServerRequester },`,
-    `    dispatcher.handle,`,
-    `    { ...(sessionState === undefined ? {} : { sessionState }), ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) },`,
-    `  );`,
-    `}`,
-  ];
+  file.addImportDeclaration({
+    namedImports: ["createServerDispatcher", { name: "ServerDispatchHandlers", isTypeOnly: true }],
+    moduleSpecifier: "./dispatch.js",
+  });
+  file.addImportDeclaration({
+    namedImports: ["createServerRequester", { name: "ServerRequester", isTypeOnly: true }],
+    moduleSpecifier: "./requester.js",
+  });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["DispatcherOptions"], moduleSpecifier: dispatcher });
+  file.addImportDeclaration({
+    namedImports: [
+      "createSessionEra",
+      { name: "SessionContext", isTypeOnly: true },
+      { name: "SessionEra", isTypeOnly: true },
+      { name: "SessionEraOptions", alias: "EraOptions", isTypeOnly: true },
+    ],
+    moduleSpecifier: eras,
+  });
+  file.addExportDeclaration({ isTypeOnly: true, namedExports: ["SessionEra", "SessionInfo"], moduleSpecifier: eras });
+  file.addTypeAlias({
+    name: "SessionServerContext",
+    isExported: true,
+    docs: [
+      `\`ctx.context\` of a ${model.version} handler behind a transport: the request's headers, \`send\`, the session, and typed requests to the client.`,
+    ],
+    typeParameters: [{ name: "S", default: "undefined" }],
+    type: 'SessionContext<ServerRequester["request"], S>',
+  });
+  file.addTypeAlias({
+    name: "SessionServerHandlers",
+    isExported: true,
+    docs: ["The handler table `sessionEra` serves; `S` is the per-session state `sessionState` makes."],
+    typeParameters: [{ name: "S", default: "undefined" }],
+    type: "ServerDispatchHandlers<SessionServerContext<S>>",
+  });
+  file.addInterface({
+    name: "SessionEraOptions",
+    isExported: true,
+    typeParameters: ["S"],
+    extends: ['Omit<DispatcherOptions<SessionServerContext<S>>, "send" | "peerOf">', "EraOptions<S>"],
+    properties: [
+      {
+        name: "versions",
+        isReadonly: true,
+        hasQuestionToken: true,
+        type: "readonly string[]",
+        docs: [
+          `The \`MCP-Protocol-Version\` headers routed to this era. Default: ${model.version}; pass \`LEGACY_VERSIONS\` to route every older client here.`,
+        ],
+      },
+    ],
+  });
+  const release = objectLiteral({
+    versions: `versions ?? [${version}]`,
+    codes,
+    initialize: JSON.stringify(INITIALIZE),
+    createRequester: "createServerRequester",
+  });
+  file.addFunction({
+    name: "sessionEra",
+    isExported: true,
+    docs: [
+      `Serves ${model.version} sessions with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: initialize, notifications, progress and requests to the client on the request's stream.`,
+    ],
+    typeParameters: [{ name: "S", default: "undefined" }],
+    parameters: [
+      { name: "handlers", type: "SessionServerHandlers<S>" },
+      { name: "options", type: "SessionEraOptions<S>", initializer: "{}" },
+    ],
+    returnType: "SessionEra",
+    statements: [
+      "const { versions, sessionState, requestTimeoutMs, ...dispatcherOptions } = options;",
+      "const dispatcher = createServerDispatcher<SessionServerContext<S>>(handlers, { ...dispatcherOptions, send: (message, context) => context.send(message), peerOf: (context) => context.session });",
+      `return createSessionEra<S>(${release}, dispatcher.handle, { ...(sessionState === undefined ? {} : { sessionState }), ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });`,
+    ],
+  });
 }

@@ -109,11 +109,17 @@ export const emitValidate: VersionEmitter = (model) => {
       returnType: "ValidationResult",
       statements: ["return validateMethodResult(tables(), method, result);"],
     });
-    file.addStatements(
-      names.map(
-        (name, i) =>
-          `export const is${name} = /* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name};`,
-      ),
+    file.addVariableStatements(
+      names.map((name, i) => ({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        declarations: [
+          {
+            name: `is${name}`,
+            initializer: `/* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name}`,
+          },
+        ],
+      })),
     );
   });
   return { path, content };

@@ -2,6 +2,7 @@ import { build } from "esbuild";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { GENERATED_DIR } from "../support/test-tree.ts";
 
 /**
  * What a bundler keeps of a release when a program imports it through its index: only what the
@@ -21,7 +22,7 @@ async function bundle(contents: string): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
-const INDEX = join(PACKAGE_ROOT, "generated", "2026-07-28", "index.js");
+const INDEX = join(GENERATED_DIR, "2026-07-28", "index.js");
 
 describe("the README's import patterns", () => {
   const call = `mcp.request("tools/call", { name: "weather", arguments: { city: "Oslo" } }, { id: 1, clientCapabilities: {} })`;
@@ -35,7 +36,7 @@ describe("the README's import patterns", () => {
 
   it("the root index's namespace keeps the whole release, as the README says (the witness above can fail)", async () => {
     const code = await bundle(
-      `import { v2026_07_28 as mcp } from ${JSON.stringify(join(PACKAGE_ROOT, "generated", "index.js"))};\nexport const msg = ${call};`,
+      `import { v2026_07_28 as mcp } from ${JSON.stringify(join(GENERATED_DIR, "index.js"))};\nexport const msg = ${call};`,
     );
     expect(code).toContain('"nodes":');
   });

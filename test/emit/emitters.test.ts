@@ -1,8 +1,13 @@
 import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
+import { emitClient } from "../../generator/emit/client.ts";
+import { emitDispatch } from "../../generator/emit/dispatch.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
+import { emitHttp } from "../../generator/emit/http.ts";
 import { emitMeta } from "../../generator/emit/meta.ts";
+import { emitServerTools } from "../../generator/emit/server-tools.ts";
+import { emitServer } from "../../generator/emit/server.ts";
 import { emitTypes } from "../../generator/emit/types.ts";
 import { emitRequester } from "../../generator/emit/requester.ts";
 import { emitRuntime } from "../../generator/emit/root-runtime.ts";
@@ -15,6 +20,8 @@ import { normalise } from "../../generator/load/normalise.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
 import { PACKAGE_FACTS } from "../../generator/project/project.ts";
+import { snapshotOf } from "../../generator/tools/snapshot.ts";
+import { toolSet } from "../../generator/tools/tool-set.ts";
 import { TYPE_BITS, type WireEntry, type WireNode } from "../../generator/runtime/table-format.ts";
 import { realModel } from "../support/real-models.ts";
 
@@ -495,6 +502,100 @@ describe("the runtime's resultType and input_required facts come from the model"
     expect(emitRuntime([realModel("2025-06-18"), changed]).content).toMatch(
       /export function resultType\b[\s\S]*export function isInputRequired\b/,
     );
+  });
+});
+
+describe("the thin release modules: declarations from the model, bodies over the runtime", () => {
+  const modern = realModel("2026-07-28");
+  // A made-up fact in each row: output that still said the real one would have re-derived it.
+  const renamedHeader = { ...modern, http: { ...modern.http!, methodHeader: "X-Made-Up" } };
+  const flat = (text: string) => text.replace(/\s+/g, "");
+  const tools = (release: string) =>
+    toolSet("w.json", snapshotOf("w.json", "w", release, [{ name: "get-forecast", inputSchema: { type: "object" } }]));
+  it.each([
+    {
+      rule: "servers/<name>.ts: with its release generated, typed over its types and HTTP facts, and a server side",
+      text: emitServerTools(tools("2026-07-28"), [modern]).content,
+      has: [
+        'import type * as Release from "../2026-07-28/types.js";',
+        "const SPEC: tools.ToolsSpec = { server: SERVER, tables, http: HTTP, tools: {",
+        "export function createToolServer<C = undefined>(",
+      ],
+    },
+    {
+      rule: "servers/<name>.ts: without its release, types, validators and callTool alone",
+      text: emitServerTools(tools("2026-07-28"), [realModel("2025-06-18")]).content,
+      has: ["http: null", '"get-forecast": { arguments: GetForecastArguments; result: { structuredContent?:'],
+      hasNot: ["createToolServer", "Release."],
+    },
+    {
+      rule: "http.ts binds the release's header facts and passes them to the runtime",
+      text: emitHttp(renamedHeader).content,
+      has: ['"methodHeader":"X-Made-Up"', "`X-Made-Up`", "returnheaders.httpHeaders(HTTP,message,options);"],
+    },
+    {
+      rule: "client.ts hands connect a stateless release's signals and its header functions",
+      text: emitClient({ ...renamedHeader, modernSignalCodes: [-32999] }).content,
+      has: [
+        'era: { kind: "stateless", discover: "server/discover"',
+        "signals: [-32999]",
+        "headers: (message, tool) =>",
+      ],
+    },
+    {
+      rule: "client.ts hands connect a session release's initialize, and no header functions",
+      text: emitClient(realModel("2025-06-18")).content,
+      has: ['initialized: "notifications/initialized"', "http: undefined", "export function clientRelease("],
+    },
+    {
+      rule: "server.ts binds a stateless release's input_required facts into statelessEra and inputResponse",
+      text: emitServer({
+        ...modern,
+        inputRequired: { ...modern.inputRequired!, resultType: "more", responses: "answers" },
+      }).content,
+      has: [
+        'inputRequired: {"key":"resultType","value":"more"',
+        "const answers = params.answers;",
+        "statusOf: httpStatusOf",
+      ],
+    },
+    {
+      rule: "server.ts gives a session release sessionEra, opening with initialize and requesting through its requester",
+      text: emitServer(realModel("2025-06-18")).content,
+      has: [
+        'initialize: "initialize", createRequester: createServerRequester',
+        "export function sessionEra<S = undefined>(",
+      ],
+    },
+    {
+      rule: "requester.ts overloads request where the model says a task may answer, and binds the release's cancel",
+      text: emitRequester(realModel("2025-11-25")).content,
+      has: [
+        'request<M extends "tools/call">(method: M, params: RequestParamsInput<M> & { readonly "task": object }',
+        'Promise<Exclude<ClientRequests[M]["result"], CreateTaskResult>>;',
+        '{ cancel: {"method":"notifications/cancelled"',
+      ],
+    },
+    {
+      rule: "dispatch.ts types handlers and answers by the release's resultType default",
+      text: emitDispatch({
+        ...modern,
+        dispatch: { ...modern.dispatch, resultTypeDefault: { property: "kind", value: "done", definition: null } },
+      }).content,
+      has: [
+        'C, CapabilityCheck<T.ClientCapabilities>, "kind", "done">;',
+        'resultType: {"key":"kind","complete":"done"} }, handlers, options);',
+        "const spec = { ...RELEASE, requests: SERVER_REQUEST_METHODS,",
+      ],
+    },
+    {
+      rule: "dispatch.ts gives a batch release batch dispatchers and its batch rules",
+      text: emitDispatch(realModel("2025-03-26")).content,
+      has: ['batches: {"notBatchable":["initialize"]}', "options: DispatcherOptions<C> = {}): BatchDispatcher<C> {"],
+    },
+  ])("$rule", ({ text, has, hasNot = [] }) => {
+    for (const h of has) expect(flat(text)).toContain(flat(h));
+    for (const h of hasNot) expect(text).not.toContain(h);
   });
 });
 

@@ -8,6 +8,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { paramsFor, resultFor } from "../fixtures/envelope/params.ts";
 import { REAL_SCHEMA_DIR } from "../support/tmp-project.ts";
+import { importGenerated } from "../support/test-tree.ts";
 
 /** The per-version surface these tests drive; typed loosely so one loop covers every version. */
 interface VersionModule {
@@ -45,7 +46,7 @@ interface VersionModule {
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 const mods = new Map<string, VersionModule>();
-for (const v of VERSIONS) mods.set(v, (await import(`../../generated/${v}/index.ts`)) as VersionModule);
+for (const v of VERSIONS) mods.set(v, (await importGenerated(`${v}/index.ts`)) as VersionModule);
 const mod = (v: string) => mods.get(v)!;
 
 /** One Ajv per version, in the schema's own dialect; `check(def, value)` returns Ajv's errors or null. */

@@ -7,6 +7,7 @@ import { PACKAGE_FACTS, PACKAGE_ROOT } from "../../generator/project/project.ts"
 import { checkoutModels } from "../support/checkout.ts";
 import { rng, sample } from "../support/schema-values.ts";
 import { formatDiagnostics, typecheck } from "../support/typecheck.ts";
+import { importGenerated } from "../support/test-tree.ts";
 
 /**
  * The types and the validators agree: what a release's validator accepts type-checks as the definition's type, and every
@@ -95,7 +96,7 @@ describe("the types and the validators agree", () => {
     let fractions = 0;
     for (const model of models) {
       const refinements = facts.typeRefinements.filter((r) => appliesTo(r.versions, model.version, model.era));
-      const ours = (await import(`../../generated/${model.version}/validate.ts`)) as ValidateModule;
+      const ours = (await importGenerated(`${model.version}/validate.ts`)) as ValidateModule;
       const lines = [`import type * as T from "../../../generated/${model.version}/types.js";`];
       for (const [name, node] of model.validated.definitions) {
         for (let seed = 0; seed < 4; seed++) {

@@ -7,9 +7,9 @@ import { PACKAGE_ROOT } from "../../generator/project/project.ts";
 import { readExamples, writeExampleFile, type ExampleFile } from "../support/example-file.ts";
 import { REAL_SCHEMA_DIR } from "../support/tmp-project.ts";
 import { formatDiagnostics, typecheck, type Diagnostic } from "../support/typecheck.ts";
+import { GENERATED_DIR } from "../support/test-tree.ts";
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
-const GENERATED = join(PACKAGE_ROOT, "generated");
 const CLOSED_FIXTURE = join(PACKAGE_ROOT, "test", "fixtures", "types", "closed-2026-07-28.ts");
 
 /** Definition names straight from the schema file, independent of the generator's loader. */
@@ -38,7 +38,7 @@ function exportedNames(file: string): string[] {
 describe("generated/<version>/types.ts exports", () => {
   it.each(VERSIONS)("%s: exactly one type per schema definition, named as in the schema", (version) => {
     const expected = schemaDefinitionNames(version).sort();
-    const exported = exportedNames(join(GENERATED, version, "types.ts"));
+    const exported = exportedNames(join(GENERATED_DIR, version, "types.ts"));
     expect(expected.length).toBeGreaterThan(70);
     expect([...exported].sort()).toEqual(expected);
     for (const name of exported) if (/\d$/.test(name)) expect(expected).toContain(name);
@@ -48,7 +48,7 @@ describe("generated/<version>/types.ts exports", () => {
 describe("JSDoc in generated/2026-07-28/types.ts", () => {
   it("every {@link} names a definition, a member of one, or a definition with a label", () => {
     const names = new Set(schemaDefinitionNames("2026-07-28"));
-    const text = readFileSync(join(GENERATED, "2026-07-28", "types.ts"), "utf8");
+    const text = readFileSync(join(GENERATED_DIR, "2026-07-28", "types.ts"), "utf8");
     const links = [...text.matchAll(/\{@link ([^}]*)\}/g)].map((m) => m[1]!);
     expect(links).toContain("CallToolRequest | tools/call");
     expect(links).toContain("MetaObject | `_meta` key naming rules");
@@ -67,7 +67,7 @@ describe("official 2026-07-28 examples against the generated types", () => {
     expect(all).toHaveLength(129);
     examples = writeExampleFile(
       join(PACKAGE_ROOT, "test", ".tmp", "types", "examples.ts"),
-      join(GENERATED, "2026-07-28", "types.ts"),
+      join(GENERATED_DIR, "2026-07-28", "types.ts"),
       all,
     );
     // One program for the example file and the closed-interface fixture.

@@ -6,6 +6,7 @@ import { sha256 } from "../../generator/load/read.ts";
 import { appliesTo, loadFacts } from "../../generator/model/facts.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
 import { compareWithSpec, type Comparison, type Mismatch } from "../support/spec-fidelity.ts";
+import { GENERATED_DIR } from "../support/test-tree.ts";
 
 /**
  * Every generated type against the spec's own type of the same name (schema.ts, pinned in
@@ -62,7 +63,7 @@ function kindOf(version: string, m: Mismatch): Kind | undefined {
   if (closed === undefined && m.reason.includes("missing in type '{}'") && list?.objectSpelling.includes(m.name))
     return "object-spelling";
   const era = /export const ERA = "(legacy|modern)"/.exec(
-    readFileSync(join(PACKAGE_ROOT, "generated", version, "index.ts"), "utf8"),
+    readFileSync(join(GENERATED_DIR, version, "index.ts"), "utf8"),
   )?.[1] as "legacy" | "modern";
   const refined = facts.typeRefinements.some(
     (r) => r.definition === m.name && appliesTo(r.versions, version, era) && m.reason.includes(JSON.stringify(r.const)),
@@ -88,7 +89,7 @@ describe("generated types against the spec's schema.ts", () => {
     it(`${version} (${source.label}): same names, and every difference is an allowed kind for an allowed name`, () => {
       const result: Comparison = compareWithSpec(
         source.file,
-        join(PACKAGE_ROOT, "generated", version, "types.ts"),
+        join(GENERATED_DIR, version, "types.ts"),
         join(PACKAGE_ROOT, "test", ".tmp", `fidelity-${version}`),
       );
       expect(result.compared.length).toBeGreaterThan(70);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ExampleServer } from "../../examples/server.ts";
-import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { EXAMPLES_DIR } from "../support/test-tree.ts";
 import {
   describeReport,
   passed,
@@ -39,7 +39,7 @@ beforeAll(async () => {
   bundleDir = mkdtempSync(join(tmpdir(), "mcp-bindgen-client-"));
   const outfile = join(bundleDir, "client.mjs");
   buildSync({
-    entryPoints: [join(PACKAGE_ROOT, "examples", "client.ts")],
+    entryPoints: [join(EXAMPLES_DIR, "client.ts")],
     bundle: true,
     platform: "node",
     format: "esm",

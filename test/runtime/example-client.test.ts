@@ -6,10 +6,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseArgs } from "../../examples/client.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { EXAMPLES_DIR } from "../support/test-tree.ts";
 import { ECHO_TEXT, startSdkV2Server, type RunningServer } from "../support/sdk-servers.ts";
 
 const run = promisify(execFile);
-const CLIENT = join(PACKAGE_ROOT, "examples", "client.ts");
+const CLIENT = join(EXAMPLES_DIR, "client.ts");
 
 describe("example client arguments", () => {
   const rows: [string[], ReturnType<typeof parseArgs>][] = [

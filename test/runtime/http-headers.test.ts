@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as modern from "../../generated/2026-07-28/index.js";
-import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { GENERATED_DIR } from "../support/test-tree.ts";
 
 /** The 2026-07-28 header functions as a client and a server use them: build, send, parse, check. */
 const tool: modern.Tool = {
@@ -59,6 +59,6 @@ describe("2026-07-28 Streamable HTTP headers", () => {
   });
 
   it("legacy releases have no header module", () => {
-    expect(existsSync(join(PACKAGE_ROOT, "generated", "2025-11-25", "http.ts"))).toBe(false);
+    expect(existsSync(join(GENERATED_DIR, "2025-11-25", "http.ts"))).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import * as root from "../../generated/index.ts";
 import * as v2026_07_28 from "../../generated/2026-07-28/index.ts";
 import { officialSchema } from "../support/official-schema.ts";
+import { importGenerated } from "../support/test-tree.ts";
 
 type Id = string | number;
 type Failure = { ok: false; error: { code: number; message: string }; id?: Id };
@@ -22,7 +23,7 @@ interface Release {
 
 const RELEASES = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 const releases = new Map<string, Release>();
-for (const v of RELEASES) releases.set(v, (await import(`../../generated/${v}/index.ts`)) as Release);
+for (const v of RELEASES) releases.set(v, (await importGenerated(`${v}/index.ts`)) as Release);
 
 /**
  * given a text, want the refusal's code and id (`id` absent: none can be read). `silent`: a notification or a response,

@@ -10,6 +10,7 @@ import { PACKAGE_FACTS } from "../../generator/project/project.ts";
 import { checkoutModels } from "../support/checkout.ts";
 import { mutate, rng, sample } from "../support/schema-values.ts";
 import { REAL_SCHEMA_DIR } from "../support/tmp-project.ts";
+import { importGenerated } from "../support/test-tree.ts";
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 const models = await checkoutModels();
@@ -49,7 +50,7 @@ describe.each(VERSIONS)("validators agree with Ajv on the official schema (%s)",
   const ajv = ajvFor(version, model.era);
 
   it("on generated valid and mutated values of every definition", async () => {
-    const ours = (await import(`../../generated/${version}/validate.ts`)) as ValidateModule;
+    const ours = (await importGenerated(`${version}/validate.ts`)) as ValidateModule;
     const disagreements: string[] = [];
     let compared = 0;
     let accepted = 0;

@@ -4,6 +4,7 @@ import { paramsFor, resultFor } from "../fixtures/envelope/params.ts";
 import { readExamples } from "../support/example-file.ts";
 import { REAL_SCHEMA_DIR } from "../support/tmp-project.ts";
 import { formatDiagnostics, typecheck } from "../support/typecheck.ts";
+import { importGenerated } from "../support/test-tree.ts";
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 
@@ -33,8 +34,8 @@ interface Envelope {
 const mods = new Map<string, Validators>();
 const envelopes = new Map<string, Envelope>();
 for (const v of VERSIONS) {
-  mods.set(v, (await import(`../../generated/${v}/validate.ts`)) as Validators);
-  envelopes.set(v, (await import(`../../generated/${v}/index.ts`)) as Envelope);
+  mods.set(v, (await importGenerated(`${v}/validate.ts`)) as Validators);
+  envelopes.set(v, (await importGenerated(`${v}/index.ts`)) as Envelope);
 }
 
 function pointers(result: Checked): string[] {

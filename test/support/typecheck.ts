@@ -1,4 +1,5 @@
 import ts from "typescript";
+import { CHECKOUT_GENERATED, GENERATED_DIR } from "./test-tree.ts";
 
 /** The flags generated code promises to compile under (docs/ARCHITECTURE.md, "Output"). */
 export const STRICT_OPTIONS: ts.CompilerOptions = {
@@ -25,20 +26,32 @@ export interface Diagnostic {
 /** A file's text as tsc is to read it (to strip a pragma or inject an error), by its path. */
 export type SourceEdit = (file: string, text: string) => string;
 
-/** Type-checks the given root files (and what they import) in one program; returns every diagnostic. */
+/** A path into the checkout's `generated/` read from the run's tree instead (test/support/test-tree.ts). */
+function inTree(path: string): string {
+  return path === CHECKOUT_GENERATED || path.startsWith(`${CHECKOUT_GENERATED}/`)
+    ? GENERATED_DIR + path.slice(CHECKOUT_GENERATED.length)
+    : path;
+}
+
+/**
+ * Type-checks the given root files (and what they import) in one program; returns every diagnostic. Fixtures
+ * import the bindings as `../../generated/…`: tsc reads those files from the run's tree, under the names it sees.
+ */
 export function typecheck(
   rootFiles: readonly string[],
   options: ts.CompilerOptions = STRICT_OPTIONS,
   edit?: SourceEdit,
 ): Diagnostic[] {
   const host = ts.createCompilerHost(options);
-  if (edit) {
-    const read = host.readFile.bind(host);
-    host.readFile = (file) => {
-      const text = read(file);
-      return text === undefined ? undefined : edit(file, text);
-    };
-  }
+  const read = host.readFile.bind(host);
+  const exists = host.fileExists.bind(host);
+  const directoryExists = host.directoryExists?.bind(host);
+  host.fileExists = (file) => exists(inTree(file));
+  if (directoryExists) host.directoryExists = (dir) => directoryExists(inTree(dir));
+  host.readFile = (file) => {
+    const text = read(inTree(file));
+    return text === undefined || !edit ? text : edit(file, text);
+  };
   const program = ts.createProgram({ rootNames: [...rootFiles], options, host });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
