@@ -94,6 +94,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       ],
       moduleSpecifier: validator,
     });
+    file.addImportDeclaration({ namedImports: ["rareKeywords"], moduleSpecifier: runtimeImport("rare-keywords", 1) });
     file.addExportDeclaration({ namedExports: ["ToolResultError"], moduleSpecifier: toolsRuntime });
     file.addExportDeclaration({
       isTypeOnly: true,
@@ -174,7 +175,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
     file.addFunction({
       name: "tables",
       returnType: "Tables",
-      statements: ["return (decoded ??= decodeTable(TABLE));"],
+      statements: ["return (decoded ??= decodeTable(TABLE, undefined, rareKeywords));"],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,

@@ -10,6 +10,7 @@ import {
   METHOD_KINDS,
   TYPE_BITS,
   TYPE_NAMES,
+  type WireRare,
   type WireTable,
 } from "./table-format.js";
 
@@ -34,7 +35,7 @@ export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> = Obj
 });
 
 /** One decoded schema node; `null`/empty fields constrain nothing. */
-interface SchemaNode {
+export interface SchemaNode {
   /** Definition name, for messages; "" for an anonymous node. */
   name: string;
   /** True when nothing is constrained: accepted without looking. */
@@ -67,22 +68,17 @@ interface SchemaNode {
   minLength: number;
   maxLength: number;
   pattern: RegExp | null;
-  /** Keywords only tool schemas use (`WireRare`); null for every node of a release. */
-  rare: Rare | null;
+  /** The keywords only tool schemas use (`WireRare`), checked by rare-keywords.ts; null for every node of a release. */
+  rare: RareCheck | null;
 }
 
-interface Rare {
-  exclusiveMinimum: number;
-  exclusiveMaximum: number;
-  multipleOf: number;
-  minProperties: number;
-  maxProperties: number;
-  uniqueItems: boolean;
-  not: SchemaNode | null;
-  if: SchemaNode | null;
-  then: SchemaNode | null;
-  else: SchemaNode | null;
-}
+/**
+ * A node's check of the keywords only tool schemas use, given the value, its `TYPE_BITS` bit and depth. They live in
+ * rare-keywords.ts, which a release's validators never import, so the protocol's bundles carry none of their code.
+ */
+export type RareCheck = (x: unknown, b: number, d: number) => boolean;
+/** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. `decodeTable` takes one for tool tables. */
+export type RareDecoder = (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
 
 interface MethodEntry {
   readonly kind: number;
@@ -125,14 +121,10 @@ const URI_TEMPLATE_RE =
 const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/m;
 
 /** Indexed like `FORMATS`. */
-const FORMAT_CHECKS: readonly ((s: string) => boolean)[] = [
-  (s) => URI_RE.test(s),
-  (s) => URI_TEMPLATE_RE.test(s),
-  (s) => BYTE_RE.test(s),
-];
+const FORMAT_CHECKS: readonly RegExp[] = [URI_RE, URI_TEMPLATE_RE, BYTE_RE];
 
 /** Thrown past every frame when input nests deeper than the limit; caught at the entry points. Made once: throwing it costs no stack capture. */
-const TOO_DEEP = new RangeError("nesting deeper than VALIDATION_LIMITS.maxDepth");
+const TOO_DEEP = new RangeError("maxDepth");
 
 /** Issues of the check in progress, innermost pointer segment first until `prefix` completes them. */
 let issues: ValidationIssue[] = [];
@@ -154,7 +146,7 @@ function bit(x: unknown): number {
   }
 }
 
-function equal(a: unknown, b: unknown): boolean {
+export function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -168,7 +160,7 @@ function equal(a: unknown, b: unknown): boolean {
   return true;
 }
 
-function describeNode(n: SchemaNode): string {
+export function describeNode(n: SchemaNode): string {
   if (n.name !== "") return n.name;
   if (n.constant !== undefined) return JSON.stringify(n.constant);
   if (n.enumValues !== null) return n.enumValues.map((v) => JSON.stringify(v)).join(" | ");
@@ -203,7 +195,7 @@ function prefix(from: number, key: string): void {
   }
 }
 
-function check(n: SchemaNode, x: unknown, d: number): boolean {
+export function check(n: SchemaNode, x: unknown, d: number): boolean {
   if (n.any) return true;
   if (d > VALIDATION_LIMITS.maxDepth) throw TOO_DEEP;
   const b = bit(x);
@@ -227,10 +219,7 @@ function check(n: SchemaNode, x: unknown, d: number): boolean {
     else if ((x as number) > n.maximum)
       ok = quiet > 0 ? false : report("", `a number <= ${n.maximum}`, String(x));
   }
-  if (n.rare !== null && !checkRare(n.rare, x, b, d)) {
-    if (quiet > 0) return false;
-    ok = false;
-  }
+  if (n.rare !== null && !n.rare(x, b, d)) ok = false;
   if (!ok && quiet > 0) return false;
   if (n.allOf !== null)
     for (const m of n.allOf)
@@ -243,39 +232,16 @@ function check(n: SchemaNode, x: unknown, d: number): boolean {
   return ok;
 }
 
-/** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
-function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {
-  let expected = "";
-  if (b & NUM) {
-    const v = x as number;
-    // Ajv's test for multipleOf, so the two agree on fractions: the quotient must parse back to itself.
-    const q = v / r.multipleOf;
-    if (v <= r.exclusiveMinimum) expected = `a number > ${r.exclusiveMinimum}`;
-    else if (v >= r.exclusiveMaximum) expected = `a number < ${r.exclusiveMaximum}`;
-    else if (r.multipleOf > 0 && q !== parseInt(String(q)))
-      expected = `a multiple of ${r.multipleOf}`;
-  } else if (b === OBJ) {
-    const count = Object.keys(x as Rec).length;
-    if (count < r.minProperties) expected = `at least ${r.minProperties} properties`;
-    else if (count > r.maxProperties) expected = `at most ${r.maxProperties} properties`;
-  } else if (b === ARR && r.uniqueItems) {
-    const a = x as readonly unknown[];
-    for (let i = 1; i < a.length && expected === ""; i++)
-      for (let j = 0; j < i; j++)
-        if (equal(a[i], a[j])) {
-          expected = `unique items (${j} and ${i} are equal)`;
-          break;
-        }
-  }
-  if (expected === "") {
-    quiet++;
-    const not = r.not !== null && check(r.not, x, d);
-    const branch = r.if === null ? null : check(r.if, x, d) ? r.then : r.else;
-    quiet--;
-    if (not) expected = `not ${describeNode(r.not!)}`;
-    else if (branch !== null) return check(branch, x, d);
-  }
-  if (expected === "") return true;
+/** Whether `x` passes `n`, reporting nothing (`not` and `if` subschemas, for rare-keywords.ts). */
+export function passes(n: SchemaNode, x: unknown, d: number): boolean {
+  quiet++;
+  const ok = check(n, x, d);
+  quiet--;
+  return ok;
+}
+
+/** Reports `x` as not `expected` at the value in hand, unless a union member is being tried; false either way. */
+export function fail(expected: string, x: unknown): false {
   return quiet > 0 ? false : report("", expected, describeValue(x));
 }
 
@@ -362,7 +328,7 @@ function checkString(n: SchemaNode, x: string): boolean {
     return quiet > 0
       ? false
       : report("", `a string matching ${n.pattern.source}`, describeValue(x));
-  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!(x))
+  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x))
     return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
   return true;
 }
@@ -452,8 +418,9 @@ function blankNode(): SchemaNode {
 /**
  * Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use.
  * Given the decoded `WireTable` as `base`, decodes the JSON text of its `WireNamedTable` and returns both as one.
+ * A table with `WireRare` keywords (a server's tools) needs `rare`: `rareKeywords` from rare-keywords.ts.
  */
-export function decodeTable(text: string, base?: Tables): Tables {
+export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Tables {
   const table = JSON.parse(text) as WireTable;
   const offset = base ? base.nodes.length : 0;
   const names = table.names === "" ? [] : table.names.split(",");
@@ -494,20 +461,8 @@ export function decodeTable(text: string, base?: Tables): Tables {
     if (w.nl !== undefined) n.minLength = w.nl;
     if (w.xl !== undefined) n.maxLength = w.xl;
     if (w.r !== undefined) n.pattern = new RegExp(w.r, "u");
-    const k = w.k;
-    if (k !== undefined)
-      n.rare = {
-        exclusiveMinimum: k.en ?? -Infinity,
-        exclusiveMaximum: k.ex ?? Infinity,
-        multipleOf: k.m ?? 0,
-        minProperties: k.np ?? 0,
-        maxProperties: k.xp ?? Infinity,
-        uniqueItems: k.q === 1,
-        not: k.no === undefined ? null : at(k.no),
-        if: k.if === undefined ? null : at(k.if),
-        then: k.th === undefined ? null : at(k.th),
-        else: k.el === undefined ? null : at(k.el),
-      };
+    // Only a server's tool tables have `k`, and their modules always pass `rare`.
+    if (w.k !== undefined) n.rare = rare!(w.k, at);
     const keys = Object.keys(w);
     n.any = keys.length === 0;
     n.leaf = keys.length === 1 && keys[0] === "t";

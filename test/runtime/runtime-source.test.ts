@@ -5,6 +5,7 @@ import { PACKAGE_ROOT } from "../../generator/project/project.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "../support/typecheck.ts";
 import { pickLegacyVersion, towardsModern } from "../../generator/runtime/versions.ts";
 import { uiResourceUriIn } from "../../generator/runtime/apps.ts";
+import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
 import {
   anyVersionRequest,
   anyVersionResult,
@@ -713,6 +714,8 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
         { p: ["tags", ~2] },
       ],
     } satisfies WireTable),
+    undefined,
+    rareKeywords,
   );
   it.each([
     { value: { n: 1.5, tags: [] }, want: [] },

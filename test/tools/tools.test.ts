@@ -13,6 +13,7 @@ import { buildDefinitionTable } from "../../generator/emit/validate-table.ts";
 import { BindgenError } from "../../generator/common/failures.ts";
 import { render } from "../../generator/output/generate-output.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
 import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
 import { compareToolSets } from "../../generator/tools/compare.ts";
 import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
@@ -565,7 +566,7 @@ describe("the tool schema corpus", () => {
   // (TOOLS_AGREEMENT_RUNS=100000) passed for each of the nine schemas in 82 s, once Ajv had the fast uri check
   // (with the full one, a first run found "A:").
   const runs = Number(process.env["TOOLS_AGREEMENT_RUNS"] ?? 10_000);
-  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "corpus")));
+  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "corpus")), undefined, rareKeywords);
   it.each(set.tools.map((t) => [t.name, t] as const))(
     "%s: the arguments validator agrees with Ajv",
     (_, tool) => {
@@ -646,7 +647,7 @@ describe("a property named __proto__", () => {
       ),
     ]),
   );
-  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "proto")));
+  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "proto")), undefined, rareKeywords);
   it.each([
     ['{"__proto__":"x"}', true],
     ['{"__proto__":1}', false],

@@ -1,0 +1,80 @@
+// The JSON Schema keywords tool schemas use and the protocol's schemas do not: `exclusiveMinimum`,
+// `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `not` and
+// `if`/`then`/`else`. A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
+// validators never import this module, so what only tools need costs the protocol's bundles nothing.
+import { TYPE_BITS } from "./table-format.js";
+import {
+  check,
+  describeNode,
+  equal,
+  fail,
+  passes,
+  type RareDecoder,
+  type SchemaNode,
+} from "./validator.js";
+
+const { object: OBJ, array: ARR, number: NUM } = TYPE_BITS;
+
+interface Rare {
+  readonly exclusiveMinimum: number;
+  readonly exclusiveMaximum: number;
+  readonly multipleOf: number;
+  readonly minProperties: number;
+  readonly maxProperties: number;
+  readonly uniqueItems: boolean;
+  readonly not: SchemaNode | null;
+  readonly if: SchemaNode | null;
+  readonly then: SchemaNode | null;
+  readonly else: SchemaNode | null;
+}
+
+/** A node's `WireRare` decoded into its check. */
+export const rareKeywords: RareDecoder = (k, at) => {
+  const node = (j: number | undefined): SchemaNode | null => (j === undefined ? null : at(j));
+  const r: Rare = {
+    exclusiveMinimum: k.en ?? -Infinity,
+    exclusiveMaximum: k.ex ?? Infinity,
+    multipleOf: k.m ?? 0,
+    minProperties: k.np ?? 0,
+    maxProperties: k.xp ?? Infinity,
+    uniqueItems: k.q === 1,
+    not: node(k.no),
+    if: node(k.if),
+    then: node(k.th),
+    else: node(k.el),
+  };
+  return (x, b, d) => checkRare(r, x, b, d);
+};
+
+/** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
+function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {
+  let expected = "";
+  if (b & NUM) {
+    const v = x as number;
+    // Ajv's test for multipleOf, so the two agree on fractions: the quotient must parse back to itself.
+    const q = v / r.multipleOf;
+    if (v <= r.exclusiveMinimum) expected = `a number > ${r.exclusiveMinimum}`;
+    else if (v >= r.exclusiveMaximum) expected = `a number < ${r.exclusiveMaximum}`;
+    else if (r.multipleOf > 0 && q !== parseInt(String(q)))
+      expected = `a multiple of ${r.multipleOf}`;
+  } else if (b === OBJ) {
+    const count = Object.keys(x as Record<string, unknown>).length;
+    if (count < r.minProperties) expected = `at least ${r.minProperties} properties`;
+    else if (count > r.maxProperties) expected = `at most ${r.maxProperties} properties`;
+  } else if (b === ARR && r.uniqueItems) {
+    const a = x as readonly unknown[];
+    for (let i = 1; i < a.length && expected === ""; i++)
+      for (let j = 0; j < i; j++)
+        if (equal(a[i], a[j])) {
+          expected = `unique items (${j} and ${i} are equal)`;
+          break;
+        }
+  }
+  if (expected === "") {
+    const not = r.not !== null && passes(r.not, x, d);
+    const branch = r.if === null ? null : passes(r.if, x, d) ? r.then : r.else;
+    if (not) expected = `not ${describeNode(r.not)}`;
+    else if (branch !== null) return check(branch, x, d);
+  }
+  return expected === "" ? true : fail(expected, x);
+}
