@@ -571,7 +571,7 @@ describe("the thin release modules: declarations from the model, bodies over the
       rule: "requester.ts overloads request where the model says a task may answer, and binds the release's cancel",
       text: emitRequester(realModel("2025-11-25")).content,
       has: [
-        'request<M extends "tools/call">(method: M, params: RequestParamsInput<M> & { readonly "task": object }',
+        'request<M extends "tools/call", Meta = {}>(method: M, params: RequestParamsInput<M, Meta> & { readonly "task": object }',
         'Promise<Exclude<ClientRequests[M]["result"], CreateTaskResult>>;',
         '{ cancel: {"method":"notifications/cancelled"',
       ],
