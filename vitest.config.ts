@@ -6,7 +6,7 @@ const tree = fileURLToPath(new URL("test/.tmp/tree", import.meta.url));
 
 /**
  * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
- * SDK peers), tsc over whole generated trees, and whole-tree writes checked on disk (bad input leaves
+ * SDK peers), tsc or prettier over whole trees, and whole-tree writes checked on disk (bad input leaves
  * nothing half-written; `--check` against written trees). Everything else is the fast tier (`npm run test:fast`).
  */
 const INTEGRATION = [
@@ -34,6 +34,8 @@ const INTEGRATION = [
   "test/tools/tools.test.ts",
   "test/load/bad-input.test.ts",
   "test/output/check.test.ts",
+  "test/output/format.test.ts",
+  "test/runtime/runtime-platforms.test.ts",
 ];
 
 export default defineConfig({

@@ -1,8 +1,4 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../generator/project/project.ts";
-import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "../support/typecheck.ts";
 import { pickLegacyVersion, towardsModern } from "../../generator/runtime/versions.ts";
 import { uiResourceUriIn } from "../../generator/runtime/apps.ts";
 import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
@@ -688,8 +684,6 @@ describe("the validator interpreter on a small table", () => {
   });
 });
 
-const RUNTIME_DIR = join(PACKAGE_ROOT, "generator", "runtime");
-
 describe("the validator's keywords only tool schemas use (WireRare)", () => {
   const { object, string, number, array } = TYPE_BITS;
   // 0 Rare: 1 to 2 properties; n: number in (0, 10), a multiple of 0.5; tags: unique items; name: a string but "admin".
@@ -746,22 +740,6 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
   ])("$value", ({ value, want }) => {
     const result = validateDefinition(tables, "Rare", value);
     expect(result.ok ? [] : result.errors).toEqual(want);
-  });
-});
-
-describe("abort.ts's AbortSignal, the one the dispatcher, input requests and requester take", () => {
-  // It merges with the platform's declaration where a project has one; merged members must agree to the letter
-  // (DOM and @types/node declare `reason: any`, so abort.ts does not declare it), and lib files are checked here, as a
-  // project without skipLibCheck does.
-  const sources = readdirSync(RUNTIME_DIR)
-    .filter((file) => file.endsWith(".ts"))
-    .map((file) => join(RUNTIME_DIR, file));
-  it.each([
-    { platform: "DOM", lib: ["lib.es2022.d.ts", "lib.dom.d.ts"], types: [] },
-    { platform: "@types/node", lib: ["lib.es2022.d.ts"], types: ["node"] },
-    { platform: "neither", lib: ["lib.es2022.d.ts"], types: [] },
-  ])("compiles beside $platform's", ({ lib, types }) => {
-    expect(formatDiagnostics(typecheck(sources, { ...STRICT_OPTIONS, lib, types, skipLibCheck: false }))).toBe("");
   });
 });
 

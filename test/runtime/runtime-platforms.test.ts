@@ -1,0 +1,23 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../generator/project/project.ts";
+import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "../support/typecheck.ts";
+
+const RUNTIME_DIR = join(PACKAGE_ROOT, "generator", "runtime");
+
+describe("abort.ts's AbortSignal, the one the dispatcher, input requests and requester take", () => {
+  // It merges with the platform's declaration where a project has one; merged members must agree to the letter
+  // (DOM and @types/node declare `reason: any`, so abort.ts does not declare it), and lib files are checked here, as a
+  // project without skipLibCheck does.
+  const sources = readdirSync(RUNTIME_DIR)
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => join(RUNTIME_DIR, file));
+  it.each([
+    { platform: "DOM", lib: ["lib.es2022.d.ts", "lib.dom.d.ts"], types: [] },
+    { platform: "@types/node", lib: ["lib.es2022.d.ts"], types: ["node"] },
+    { platform: "neither", lib: ["lib.es2022.d.ts"], types: [] },
+  ])("compiles beside $platform's", ({ lib, types }) => {
+    expect(formatDiagnostics(typecheck(sources, { ...STRICT_OPTIONS, lib, types, skipLibCheck: false }))).toBe("");
+  });
+});
