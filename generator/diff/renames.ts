@@ -21,6 +21,17 @@ const TIERS: readonly { match: RenameMatch; key: (s: NormalisedSchema, n: Schema
   { match: "same shape but for required", key: (s, n) => shapeKey(resolveOneLevel(s, n, true)) },
 ];
 
+/** A rename of one whole definition to another. */
+function definitionRename(
+  oldSchema: NormalisedSchema,
+  newSchema: NormalisedSchema,
+  from: string,
+  to: string,
+  match: RenameMatch,
+): Rename {
+  return { from, to, oldNode: oldSchema.definitions.get(from)!, newNode: newSchema.definitions.get(to)!, match };
+}
+
 /**
  * Pairs removed with added definitions that describe the same values. Tiers go from exact to
  * loose; within a tier only a unique pairing counts, so a guess never picks between look-alikes.
@@ -41,15 +52,7 @@ export function detectRenames(
       right,
       (name) => tier.key(oldSchema, oldSchema.definitions.get(name)!),
       (name) => tier.key(newSchema, newSchema.definitions.get(name)!),
-      (from, to) => {
-        out.push({
-          from,
-          to,
-          oldNode: oldSchema.definitions.get(from)!,
-          newNode: newSchema.definitions.get(to)!,
-          match: tier.match,
-        });
-      },
+      (from, to) => out.push(definitionRename(oldSchema, newSchema, from, to, tier.match)),
     );
   }
   // A base type holding one property (`Annotated` = { annotations: {...} }) replaced by the type of that property.
@@ -122,13 +125,7 @@ export function detectReusedNames(
       if (found.length === 0) continue;
       if (found.length === 1) {
         const [from, to] = isUnion(after) ? [name, found[0]!] : [found[0]!, name];
-        out.push({
-          from,
-          to,
-          oldNode: oldSchema.definitions.get(from)!,
-          newNode: newSchema.definitions.get(to)!,
-          match: tier.match,
-        });
+        out.push(definitionRename(oldSchema, newSchema, from, to, tier.match));
       }
       break;
     }

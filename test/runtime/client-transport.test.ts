@@ -14,6 +14,7 @@ import {
   v2026_07_28,
   type HttpTransportOptions,
 } from "../../generated/index.ts";
+import { DISCOVERED } from "../support/discovered.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 60);
 const CLIENT_INFO = { name: "test-client", version: "1.0.0" };
@@ -58,14 +59,6 @@ const sse = (body: string | Uint8Array[] | ReadableStream<Uint8Array>, headers: 
     },
   );
 const result = (id: unknown, value: object) => ({ jsonrpc: "2.0", id, result: value });
-const DISCOVERED = {
-  resultType: "complete",
-  supportedVersions: ["2026-07-28"],
-  capabilities: { tools: {} },
-  serverInfo: { name: "s", version: "1" },
-  ttlMs: 0,
-  cacheScope: "private",
-};
 const INITIALIZED = (version: string) => ({
   protocolVersion: version,
   capabilities: { tools: {} },

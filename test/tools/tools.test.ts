@@ -22,6 +22,7 @@ import { readSnapshot, snapshotOf, snapshotText, type ToolsSnapshot } from "../.
 import { toolSet } from "../../generator/tools/tool-set.ts";
 import type { JsonValue } from "../../generator/load/schema-node.ts";
 import { realModel } from "../support/real-models.ts";
+import { DISCOVERED } from "../support/discovered.ts";
 import { mutate, rng, sample } from "../support/schema-values.ts";
 import { startSdkV1Server, startSdkV2Server } from "../support/sdk-servers.ts";
 import { formatDiagnostics, STRICT_OPTIONS, typecheck } from "../support/typecheck.ts";
@@ -32,15 +33,6 @@ const RELEASES = ["2026-07-28", "2025-11-25"];
 const models = RELEASES.map(realModel);
 const offer: ReleaseOffer = releaseOffer(models);
 const dirs: string[] = [];
-/** A stateless server's discovery result. */
-const DISCOVERED = {
-  resultType: "complete",
-  supportedVersions: ["2026-07-28"],
-  capabilities: { tools: {} },
-  serverInfo: { name: "s", version: "1" },
-  ttlMs: 0,
-  cacheScope: "private",
-};
 
 function tmp(): string {
   const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-tools-"));
