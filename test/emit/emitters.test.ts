@@ -523,6 +523,14 @@ describe("the thin release modules: declarations from the model, bodies over the
       ],
     },
     {
+      rule: "servers/<name>.ts decodes its table with the tool-only keywords, which a release's validators leave out",
+      text: emitServerTools(tools("2026-07-28"), [modern]).content,
+      has: [
+        'import { rareKeywords } from "../runtime/rare-keywords.js";',
+        "decodeTable(TABLE, undefined, rareKeywords)",
+      ],
+    },
+    {
       rule: "servers/<name>.ts: without its release, types, validators and callTool alone",
       text: emitServerTools(tools("2026-07-28"), [realModel("2025-06-18")]).content,
       has: ["http: null", '"get-forecast": { arguments: GetForecastArguments; result: { structuredContent?:'],
