@@ -19,7 +19,7 @@ const { openProject } = await phase("import the CLI's load and model modules", (
 const { loadModels } = await import("../generator/load/load-models.ts");
 const checkout = openProject({ cwd: join(import.meta.dirname, "..") });
 // Before the models: reading a release's pinned schema.ts for its deprecations loads it too.
-await phase("import ts-morph (loads TypeScript)", () => import("ts-morph"));
+await phase("load ts-morph (and TypeScript)", () => import("../generator/common/ts-morph.ts"));
 const models = await phase("load five schemas and build their models", () =>
   loadModels(checkout.project.paths, { releases: checkout.releases }),
 );

@@ -65,7 +65,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     methodNotFound: code("MethodNotFound"),
     http: httpFunctions,
   });
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ClientRequests"], moduleSpecifier: "./methods.js" });
     file.addImportDeclaration({
       isTypeOnly: true,

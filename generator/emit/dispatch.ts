@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { MethodModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
@@ -106,7 +106,7 @@ export const emitDispatch: VersionEmitter = (model) => {
     { name: "options", type: "DispatcherOptions<C>", initializer: "{}" },
   ];
 
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     if (modern) file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
       isTypeOnly: true,

@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { BindgenError } from "../common/failures.ts";
@@ -433,7 +433,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     ]);
   else requireMetaKeys(model, ["progressToken"]);
   const http = modern ? model.http : null;
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
       isTypeOnly: true,

@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { frozenType } from "./literal-type.ts";
@@ -8,7 +8,7 @@ import { buildSourceFile } from "./source-file.ts";
 /** `generated/<version>/errors.ts`: `ErrorCode` as an erasable enum (frozen object + union type), `errorName`. */
 export function emitErrors(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/errors.ts`;
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     // Explicit type arguments to freeze: a consumer's tsc then checks each literal against its
     // written type instead of inferring one, which cost it about 100 type instantiations here.
     file.addTypeAlias({

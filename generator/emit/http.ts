@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
@@ -22,7 +22,7 @@ export const emitHttp: VersionEmitter = (model: ProtocolModel) => {
   const path = `${model.version}/http.ts`;
   const codeOf = (name: string): number | undefined => model.errorCodes.find((e) => e.name === name)?.code;
   const runtime = runtimeImport("http-headers", 1);
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({ namespaceImport: "headers", moduleSpecifier: runtime });
     file.addImportDeclaration({
       isTypeOnly: true,

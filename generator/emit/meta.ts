@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { frozenType } from "./literal-type.ts";
@@ -9,7 +9,7 @@ import { buildSourceFile, type StatementSink } from "./source-file.ts";
 export function emitMeta(model: ProtocolModel): EmittedFile {
   const path = `${model.version}/meta.ts`;
   const requiredInRequests = model.metaKeys.filter((k) => k.requiredIn.includes("request"));
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({
       isTypeOnly: true,
       namedImports: ["CheckedMetaOf"],

@@ -1,5 +1,5 @@
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure } from "ts-morph";
-import { StructureKind, VariableDeclarationKind } from "ts-morph";
+import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import { typeExpression } from "./names.ts";
@@ -97,7 +97,7 @@ export function emitMethods(model: ProtocolModel) {
   const path = `${model.version}/methods.ts`;
   const modern = model.era === "modern";
   const tables = TABLES.filter((t) => !t.modernOnly || modern);
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({ namedImports: ["deepFreeze"], moduleSpecifier: runtimeImport("json", 1) });
     for (const t of tables) {

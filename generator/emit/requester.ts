@@ -1,4 +1,5 @@
-import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind } from "ts-morph";
+import type { MethodSignatureStructure, OptionalKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
@@ -57,7 +58,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     });
   const build = (options: string): string =>
     `(method: string, params: object | undefined, id: string | number) => ${buildRequestCall(model, options)}`;
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({
       isTypeOnly: true,
       namedImports: [

@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { versionNamespace } from "./names.ts";
@@ -17,7 +17,7 @@ export function emitRootIndex(models: readonly ProtocolModel[], rootModules: rea
   });
   const legacy = models.filter((m) => m.era === "legacy");
   const modern = models.filter((m) => m.era === "modern");
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,

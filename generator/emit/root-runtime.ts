@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBuilder } from "./envelope.ts";
@@ -664,7 +664,7 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
   }
   const http = models.find((m) => m.http !== null);
   const resultType = newestResultType(models);
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     addImports(file, models, http, resultType);
     addTypes(file, models);
     addConstants(file, models, resultType);

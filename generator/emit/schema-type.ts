@@ -5,7 +5,7 @@ import type {
   PropertySignatureStructure,
   WriterFunction,
 } from "ts-morph";
-import { Writers } from "ts-morph";
+import { Writers } from "../common/ts-morph.ts";
 import type { JsonType, JsonValue, SchemaNode } from "../load/schema-node.ts";
 import { docs } from "./doc-comments.ts";
 import { propertyKey } from "./names.ts";

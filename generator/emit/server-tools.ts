@@ -2,7 +2,7 @@ import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } fro
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/http-headers.ts";
-import { StructureKind, VariableDeclarationKind } from "ts-morph";
+import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
 import type { EmittedFile } from "./emitted.ts";
@@ -57,7 +57,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
   const toolsRuntime = runtimeImport("tools", 1);
   const validator = runtimeImport("validator", 1);
   const toolNames = set.tools.map((t) => JSON.stringify(t.name));
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     const exportedConst = (name: string, type: string, initializer: string, doc: string): void =>
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

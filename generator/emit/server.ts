@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
@@ -49,7 +49,7 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
     dispatcher: runtimeImport("dispatcher", 1),
     version: JSON.stringify(model.protocolVersion),
   };
-  const content = buildSourceFile(path, (file) =>
+  const content = buildSourceFile((file) =>
     model.era === "modern" ? addStatelessEra(file, inputs) : addSessionEra(file, inputs),
   );
   return { path, content };

@@ -8,20 +8,7 @@ import type {
   TypeAliasDeclarationStructure,
   VariableStatementStructure,
 } from "ts-morph";
-import { IndentationText, Project, QuoteKind, StructureKind } from "ts-morph";
-
-let project: Project | undefined;
-
-/** One in-memory ts-morph project for the whole run: creating one per file costs more than the emit. */
-function sharedProject(): Project {
-  project ??= new Project({
-    useInMemoryFileSystem: true,
-    skipLoadingLibFiles: true,
-    skipFileDependencyResolution: true,
-    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Double },
-  });
-  return project;
-}
+import { printStructure, StructureKind } from "../common/ts-morph.ts";
 
 /**
  * Collects an output module's statements as ts-morph structures. Each `add*` call on a real
@@ -74,12 +61,15 @@ export function objectLiteral(properties: Readonly<Record<string, string>>): str
     .join(", ")} }`;
 }
 
-/** Builds one output module through ts-morph structures and returns its text (the header is added by `emitFiles`). */
-export function buildSourceFile(path: string, build: (file: StatementSink) => void): string {
+/**
+ * Builds one output module through ts-morph structures and returns its text (the header is added by `emitFiles`).
+ * `printStructure` prints without a project: nothing is parsed back, as a SourceFile would be.
+ */
+export function buildSourceFile(build: (file: StatementSink) => void): string {
   const sink = new StatementSink();
   build(sink);
-  const file = sharedProject().createSourceFile(`/${path}`, { statements: sink.statements() }, { overwrite: true });
-  const text = file.getFullText();
-  sharedProject().removeSourceFile(file);
-  return text;
+  return printStructure(
+    { kind: StructureKind.SourceFile, statements: sink.statements() },
+    { indentNumberOfSpaces: 2, useSingleQuote: false },
+  );
 }

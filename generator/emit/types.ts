@@ -1,5 +1,5 @@
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
-import { StructureKind } from "ts-morph";
+import { StructureKind } from "../common/ts-morph.ts";
 import type { DefinitionModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import type { VersionEmitter } from "./emitted.ts";
@@ -25,7 +25,7 @@ export const emitTypes: VersionEmitter = (model) => {
     declaration(d, types, names, deprecatedProperties.get(d.name)),
   );
   // One insertion of all structures: the text is printed and parsed once, not edited node by node.
-  return { path, content: buildSourceFile(path, (file) => void file.addStatements(statements)) };
+  return { path, content: buildSourceFile((file) => void file.addStatements(statements)) };
 };
 
 function declaration(

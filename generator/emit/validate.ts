@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
@@ -15,7 +15,7 @@ export const emitValidate: VersionEmitter = (model) => {
   const { table, named, definitionEntries } = buildWireTables(model);
   const names = [...model.validated.definitions.keys()];
   const validator = runtimeImport("validator", 1);
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
       namedImports: [

@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { buildSourceFile } from "./source-file.ts";
@@ -6,7 +6,7 @@ import { buildSourceFile } from "./source-file.ts";
 /** `generated/<version>/index.ts`: the version's identity and every module of its folder. */
 export function emitVersionIndex(model: ProtocolModel, modules: readonly string[]): EmittedFile {
   const path = `${model.version}/index.ts`;
-  const content = buildSourceFile(path, (file) => {
+  const content = buildSourceFile((file) => {
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ts as TS } from "ts-morph";
-import { ts } from "ts-morph";
+import { ts } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import { sha256 } from "./read.ts";
 
