@@ -24,6 +24,7 @@ export const emitValidate: VersionEmitter = (model) => {
         "validateDefinition",
         "validateEnvelope",
         "validateMethodResult",
+        { name: "Guard", isTypeOnly: true },
         { name: "MessageValidationResult", isTypeOnly: true },
         { name: "Tables", isTypeOnly: true },
         { name: "ValidationResult", isTypeOnly: true },
@@ -32,7 +33,7 @@ export const emitValidate: VersionEmitter = (model) => {
     });
     file.addExportDeclaration({
       isTypeOnly: true,
-      namedExports: ["MessageValidationResult", "ValidationIssue", "ValidationResult"],
+      namedExports: ["Guard", "MessageValidationResult", "ValidationIssue", "ValidationResult"],
       moduleSpecifier: validator,
     });
     file.addExportDeclaration({ namedExports: ["VALIDATION_LIMITS"], moduleSpecifier: validator });
@@ -116,7 +117,8 @@ export const emitValidate: VersionEmitter = (model) => {
         declarations: [
           {
             name: `is${name}`,
-            initializer: `/* @__PURE__ */ guard(allTables, ${definitionEntries[i]}) as (value: unknown) => value is T.${name}`,
+            type: `Guard<T.${name}>`,
+            initializer: `/* @__PURE__ */ guard(allTables, ${definitionEntries[i]})`,
           },
         ],
       })),

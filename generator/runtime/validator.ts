@@ -551,9 +551,15 @@ export function validateDefinition(t: Tables, name: string, value: unknown): Val
   return errors === null ? OK : { ok: false, errors };
 }
 
-/** Not generic on purpose: each exported guard casts it to its predicate, which costs a consumer's tsc no instantiation. */
-export function guard(t: () => Tables, j: number): (value: unknown) => boolean {
-  return (value: unknown) => test(t().nodes[j]!, value);
+/** A type guard for one schema definition: `isTool(value)` narrows `value` to `Tool`. */
+export type Guard<T> = (value: unknown) => value is T;
+
+/**
+ * The guard of table entry `j`. Each generated `is<Definition>` declares its `Guard<T>` type, so a consumer's
+ * tsc reads that annotation and never instantiates this signature.
+ */
+export function guard<T>(t: () => Tables, j: number): Guard<T> {
+  return (value: unknown): value is T => test(t().nodes[j]!, value);
 }
 
 const KINDS = ["request", "notification", "result", "error"] as const;
