@@ -4,6 +4,7 @@ import type { JsonObject } from "./json.js";
 import { parseText, type WireMessage } from "./jsonrpc.js";
 import { checkOrigin, type HeaderValues, type OriginPolicy } from "./origin.js";
 import {
+  batchOf,
   isInitialize,
   type EraCodes,
   type ServerSession,
@@ -318,11 +319,16 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         open().write(message);
       },
     };
-    const finish = (response: DispatchResponse | undefined, status: number): HttpReply => {
+    const finish = (
+      response: DispatchResponse | DispatchResponse[] | undefined,
+      status: number,
+    ): HttpReply => {
       running.delete(controller);
       exchange.signal.removeEventListener("abort", gone);
       if (stream !== undefined) {
-        if (response !== undefined) stream.write(response);
+        // A batch's responses go one per event, which every SSE client reads (the page lets them be batched too).
+        if (Array.isArray(response)) for (const one of response) stream.write(one);
+        else if (response !== undefined) stream.write(response);
         stream.end();
         if (timer !== undefined) clearTimeout(timer);
         return { status: 200, headers: {}, stream };
@@ -351,7 +357,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     answer: (
       base: TransportContext,
       signal: AbortSignal,
-    ) => Promise<{ response: DispatchResponse | undefined; status: number }>,
+    ) => Promise<{ response: DispatchResponse | DispatchResponse[] | undefined; status: number }>,
   ): Promise<HttpReply> => {
     const reply = exchangeReply(exchange, plan, session, extraHeaders);
     if (session !== undefined) session.active++;
@@ -448,6 +454,34 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         },
       );
     }
+    const session = sessionOf(era, exchange, sessionId, id);
+    if (!("core" in session)) return session;
+    if (message.kind === "result" || message.kind === "error") {
+      session.core.receive(message);
+      return { status: 202, headers: {}, body: undefined };
+    }
+    if (isInitialize(era.spec, message))
+      return failReply(
+        400,
+        codes.invalidRequest,
+        "Invalid request: the session is already initialized",
+        {},
+        id,
+      );
+    return replyTo(exchange, plan, session, {}, async (base, signal) => {
+      const response = await era.handle(session.core, message, base, signal, fallbackOf(session));
+      return { response, status: 200 };
+    });
+  };
+
+  /** The open session `sessionId` names, or the reply refusing the request (404, or another version). */
+  const sessionOf = (
+    era: SessionEra,
+    exchange: HttpExchange,
+    sessionId: string,
+    id: string | number | undefined,
+  ): Session | HttpReply => {
+    const codes = era.spec.codes;
     const session = sessions.get(sessionId);
     if (session === undefined || session.era !== era)
       return failReply(404, codes.invalidRequest, "Session not found", {}, id);
@@ -461,25 +495,46 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         {},
         id,
       );
-    if (message.kind === "result" || message.kind === "error") {
-      session.core.receive(message);
-      return { status: 202, headers: {}, body: undefined };
-    }
-    if (isInitialize(era.spec, message))
+    return session;
+  };
+
+  /** Where a session's requests to the client go once their own stream has ended: its standalone stream. */
+  const fallbackOf = (session: Session) => (): ((outgoing: object) => void) | undefined => {
+    const standalone = session.standalone;
+    return standalone === undefined || standalone.ended ? undefined : (m) => standalone.write(m);
+  };
+
+  /**
+   * A batch body of a release whose model allows batches (2025-03-26 transports: one POST may hold
+   * an array of requests and notifications, or of responses): 202 when nothing in it is answered,
+   * else the array of its responses as JSON, or one event each on an SSE stream. A batch that is
+   * refused whole (empty, too large) is one error, 400.
+   */
+  const serveSessionBatch = async (
+    era: SessionEra,
+    exchange: HttpExchange,
+    plan: ReplyPlan,
+    items: readonly unknown[],
+    sessionId: string | undefined,
+  ): Promise<HttpReply> => {
+    // initialize must not be part of a batch (lifecycle page), so a batch never opens a session.
+    if (sessionId === undefined)
       return failReply(
         400,
-        codes.invalidRequest,
-        "Invalid request: the session is already initialized",
-        {},
-        id,
+        era.spec.codes.invalidRequest,
+        "Bad request: no Mcp-Session-Id; initialize first, outside a batch",
       );
-    const fallback = (): ((outgoing: object) => void) | undefined => {
-      const standalone = session.standalone;
-      return standalone === undefined || standalone.ended ? undefined : (m) => standalone.write(m);
-    };
+    const session = sessionOf(era, exchange, sessionId, undefined);
+    if (!("core" in session)) return session;
     return replyTo(exchange, plan, session, {}, async (base, signal) => {
-      const response = await era.handle(session.core, message, base, signal, fallback);
-      return { response, status: 200 };
+      const response = await era.handleBatch(
+        session.core,
+        items,
+        base,
+        signal,
+        fallbackOf(session),
+      );
+      return { response, status: response === undefined || Array.isArray(response) ? 200 : 400 };
     });
   };
 
@@ -606,8 +661,14 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       (sessionId !== undefined ||
         (version !== undefined && sessionEra.spec.versions.includes(version)) ||
         (version === undefined && parsed.ok && isInitialize(sessionEra.spec, parsed.message)));
-    if (!parsed.ok)
+    if (!parsed.ok) {
+      // Only a body `parse` refuses can be a batch, so a single message is parsed once.
+      const batchEra = toSessions && sessionEra.spec.batches ? sessionEra : undefined;
+      const items = batchEra === undefined ? undefined : batchOf(text);
+      if (batchEra !== undefined && items !== undefined)
+        return serveSessionBatch(batchEra, exchange, replyPlan, items, sessionId);
       return jsonReply(400, errorBody(parsed.error.code, parsed.error.message, parsed.id));
+    }
     if (toSessions) return serveSession(sessionEra, exchange, replyPlan, parsed.message, sessionId);
     if (stateless === undefined)
       return failReply(
