@@ -27,6 +27,14 @@ import { createEventStream, parseEventId, type EventStream, type StreamSink } fr
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(timer: unknown): void;
 
+/** Lets the process exit while only this timer is left, where the platform's timers have `unref` (Node, Bun, Deno). */
+function unref(timer: unknown): void {
+  if (typeof timer === "object" && timer !== null && "unref" in timer) {
+    const release = timer.unref;
+    if (typeof release === "function") release.call(timer);
+  }
+}
+
 export interface HttpServerOptions extends OriginPolicy {
   /** The stateless release's era (`statelessEra` of its `server.ts`). */
   readonly stateless?: StatelessEra;
@@ -38,7 +46,10 @@ export interface HttpServerOptions extends OriginPolicy {
   readonly bodyLimit?: number;
   /** Check `Host` and `Origin` against `allowedHosts`/`allowedOrigins` (DNS rebinding, 403). Default true. */
   readonly checkOrigin?: boolean;
-  /** A session nobody used for this long is closed; its id then gets 404. Default 30 min. */
+  /**
+   * A session nobody used for this long is closed; its id then gets 404. Default 30 min. Checked when
+   * requests arrive and on a timer while sessions are open (a quarter of this, at most 15 s apart).
+   */
   readonly sessionIdleMs?: number;
   /** More open sessions than this and `initialize` gets 503. Default 10,000. */
   readonly maxSessions?: number;
@@ -247,7 +258,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   };
   const sessions = new Map<string, Session>();
   const running = new Set<AbortHandle>();
+  const sweepEvery = Math.min(idleMs, 60_000) / 4;
   let lastSweep = now();
+  let sweepTimer: unknown;
 
   const report = (error: unknown): void => {
     try {
@@ -263,13 +276,23 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     session.core.close();
   };
 
-  // Idle sessions are swept when requests come in, so the handler owns no timer between them.
-  const sweep = (): void => {
+  // Idle sessions are swept when requests come in and, while any is open, on a timer: a server nobody
+  // calls any more still closes them. No session, no timer.
+  const sweep = (force: boolean): void => {
     const time = now();
-    if (time - lastSweep < Math.min(idleMs, 60_000) / 4) return;
+    if (!force && time - lastSweep < sweepEvery) return;
     lastSweep = time;
     for (const session of sessions.values())
       if (session.active === 0 && time - session.lastSeen > idleMs) closeSession(session);
+  };
+  const scheduleSweep = (): void => {
+    if (sweepTimer !== undefined || sessions.size === 0) return;
+    sweepTimer = setTimeout(() => {
+      sweepTimer = undefined;
+      sweep(true);
+      scheduleSweep();
+    }, sweepEvery);
+    unref(sweepTimer);
   };
 
   /** A request's reply: JSON, unless something has to go out before the response and the client takes SSE. */
@@ -447,6 +470,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
             const agreed = response.result["protocolVersion"];
             session.version = typeof agreed === "string" ? agreed : undefined;
             sessions.set(newId, session);
+            scheduleSweep();
             return { response, status: 200 };
           }
           core.close();
@@ -612,7 +636,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   };
 
   const route = async (exchange: HttpExchange): Promise<HttpReply> => {
-    sweep();
+    sweep(false);
     const codes = stateless?.spec.codes ?? sessionEra?.spec.codes ?? BASE_CODES;
     if (options.checkOrigin !== false) {
       const origin = checkOrigin(exchange.headers, policy);
@@ -692,6 +716,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return toResponse(reply, request.signal) as PlatformResponse;
     },
     close(): void {
+      clearTimeout(sweepTimer);
+      sweepTimer = undefined;
       for (const session of [...sessions.values()]) closeSession(session);
       for (const controller of [...running]) controller.abort();
     },

@@ -4,7 +4,7 @@
 // signed requestState. The generated tree is what a user's project holds.
 import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createHttpHandler,
   createStateCodec,
@@ -388,6 +388,43 @@ describe("2025 sessions", () => {
     time = 2000;
     expect((await post(handler, legacyCall(2, "x"), inSession(session))).status).toBe(404);
     expect(handler.sessions).toBe(0);
+  });
+
+  it("an idle session expires on a timer too, with no request arriving; close() clears the timer", async () => {
+    vi.useFakeTimers();
+    try {
+      const handler = serve({ signals: [], calls: 0 }, { sessionIdleMs: 1000 });
+      expect(vi.getTimerCount()).toBe(0); // no session, no timer
+      const session = await initialize(handler);
+      expect([handler.sessions, vi.getTimerCount()]).toEqual([1, 1]);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect([handler.sessions, vi.getTimerCount()]).toEqual([0, 0]);
+      expect((await post(handler, legacyCall(1, "x"), inSession(session))).status).toBe(404);
+      await initialize(handler);
+      expect(vi.getTimerCount()).toBe(1);
+      handler.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the expiry timer is unref'd, so it never keeps a Node process alive", async () => {
+    const timers: { hasRef(): boolean }[] = [];
+    const real = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((callback: () => void, ms: number) => {
+      const timer = real(callback, ms);
+      timers.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    try {
+      const handler = serve({ signals: [], calls: 0 });
+      await initialize(handler);
+      expect(timers.length).toBeGreaterThan(0);
+      expect(timers.map((timer) => timer.hasRef())).not.toContain(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("a handler's request to the client goes out on its stream and the POSTed answer completes it", async () => {
