@@ -601,9 +601,29 @@ describe("the thin release modules: declarations from the model, bodies over the
       text: emitDispatch(realModel("2025-03-26")).content,
       has: ['batches: {"notBatchable":["initialize"]}', "options: DispatcherOptions<C> = {}): BatchDispatcher<C> {"],
     },
+    {
+      rule: "http.ts names the model's header-mismatch code in checkHttpHeaders' doc",
+      text: emitHttp({
+        ...modern,
+        errorCodes: modern.errorCodes.map((e) => (e.name === "HeaderMismatch" ? { ...e, code: -32999 } : e)),
+      }).content,
+      has: ["carries the HTTP status and the -32999 response. Never throws."],
+    },
   ])("$rule", ({ text, has, hasNot = [] }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
     for (const h of hasNot) expect(text).not.toContain(h);
+  });
+
+  it("http.ts of a release whose model lacks the header-mismatch code fails generation, naming the file and the code", () => {
+    const lacking = { ...modern, errorCodes: modern.errorCodes.filter((e) => e.name !== "HeaderMismatch") };
+    expect(() => emitHttp(lacking)).toThrow(
+      expect.objectContaining({
+        name: "BindgenError",
+        file: modern.file,
+        pointer: modern.schema.definitionsPointer,
+        expected: "the error code HeaderMismatch (schema/facts.json)",
+      }),
+    );
   });
 });
 
