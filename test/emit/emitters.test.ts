@@ -537,6 +537,23 @@ describe("the thin release modules: declarations from the model, bodies over the
       hasNot: ["createToolServer", "Release."],
     },
     {
+      rule: "servers/<name>.ts writes a tool's description through the shared doc text: no early */, no stray block tag",
+      text: emitServerTools(
+        toolSet(
+          "w.json",
+          snapshotOf("w.json", "w", "2026-07-28", [
+            { name: "old", description: "Ends */ early.\n@deprecated use new", inputSchema: { type: "object" } },
+          ]),
+        ),
+        [modern],
+      ).content,
+      has: [
+        "/** * Ends *\\/ early. * \\@deprecated use new */ export type OldArguments",
+        "/** * Ends *\\/ early. * \\@deprecated use new */ old: {",
+      ],
+      hasNot: ["* @deprecated"],
+    },
+    {
       rule: "http.ts binds the release's header facts and passes them to the runtime",
       text: emitHttp(renamedHeader).content,
       has: ['"methodHeader":"X-Made-Up"', "`X-Made-Up`", "returnheaders.httpHeaders(HTTP,message,options);"],
