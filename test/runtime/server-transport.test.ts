@@ -390,6 +390,27 @@ describe("2025 sessions", () => {
     expect(handler.sessions).toBe(0);
   });
 
+  it("past maxSessions an initialize gets 503 with Retry-After and its id; a closed session makes room", async () => {
+    const handler = serve({ signals: [], calls: 0 }, { maxSessions: 1 });
+    const first = await initialize(handler);
+    const refused = await post(handler, {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    expect([refused.status, refused.headers.get("retry-after"), refused.headers.get("mcp-session-id")]).toEqual([
+      503,
+      "60",
+      null,
+    ]);
+    expect(await refused.json()).toMatchObject({ id: 9, error: { code: -32603 } });
+    expect(handler.sessions).toBe(1);
+    await handler.fetch(new Request(URL_, { method: "DELETE", headers: { ...BASE, ...inSession(first) } }));
+    await initialize(handler);
+    expect(handler.sessions).toBe(1);
+  });
+
   it("an idle session expires on a timer too, with no request arriving; close() clears the timer", async () => {
     vi.useFakeTimers();
     try {
