@@ -22,9 +22,14 @@ export function repairLinks(text: string, definitions: ReadonlySet<string>): str
   });
 }
 
-/** A description as JSDoc text: links repaired, `*\/` escaped so it cannot end the comment early. */
+/**
+ * A description as JSDoc text: links repaired, `*\/` escaped so it cannot end the comment early, and a `@` that starts
+ * a line escaped (`\@`, which markdown hovers show as `@`) so prose such as a tool's "@deprecated …" is no block tag.
+ */
 export function docText(description: string, definitions: ReadonlySet<string>): string {
-  return repairLinks(description.replace(/\r\n?/g, "\n"), definitions).replace(/\*\//g, "*\\/");
+  return repairLinks(description.replace(/\r\n?/g, "\n"), definitions)
+    .replace(/\*\//g, "*\\/")
+    .replace(/^([ \t]*)@/gm, "$1\\@");
 }
 
 /** The `docs` of a structure: the description (if any) and `@deprecated` (if so); none when both are absent. */

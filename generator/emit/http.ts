@@ -20,7 +20,8 @@ export const emitHttp: VersionEmitter = (model: ProtocolModel) => {
       `emitHttp: ${model.version} has no Streamable HTTP facts; VERSION_EMITTERS emits http.ts only where it has`,
     );
   const path = `${model.version}/http.ts`;
-  const codeOf = (name: string): number | undefined => model.errorCodes.find((e) => e.name === name)?.code;
+  // Every fact the functions use, the header-mismatch code among them: a release that lacks one fails here, named.
+  const spec = httpSpec(model);
   const runtime = runtimeImport("http-headers", 1);
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({ namespaceImport: "headers", moduleSpecifier: runtime });
@@ -38,7 +39,7 @@ export const emitHttp: VersionEmitter = (model: ProtocolModel) => {
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
       docs: [`This release's Streamable HTTP facts (${http.source}).`],
-      declarations: [{ name: "HTTP", type: "HttpSpec", initializer: JSON.stringify(httpSpec(model)) }],
+      declarations: [{ name: "HTTP", type: "HttpSpec", initializer: JSON.stringify(spec) }],
     });
     file.addFunction({
       name: "toolHeaderParams",
@@ -67,7 +68,7 @@ export const emitHttp: VersionEmitter = (model: ProtocolModel) => {
       name: "checkHttpHeaders",
       isExported: true,
       docs: [
-        `The server side: headers (any case, encoded values decoded) compared with the parsed body; \`{ ok: false }\` carries the HTTP status and the -${-Number(codeOf("HeaderMismatch"))} response. Never throws.`,
+        `The server side: headers (any case, encoded values decoded) compared with the parsed body; \`{ ok: false }\` carries the HTTP status and the ${spec.headerMismatchCode} response. Never throws.`,
       ],
       parameters: [{ name: "received", type: "HeaderSource" }, { name: "message", type: "object" }, TOOL_OPTION],
       returnType: "HttpCheck",

@@ -138,7 +138,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       ],
       properties: set.tools.map((t) => ({
         name: propertyKey(t.name),
-        ...(t.description === undefined ? {} : { docs: [t.description.replace(/\*\//g, "*\\/")] }),
+        docs: docs(t.description, false, names),
         type: `{ arguments: ${t.arguments}; result: ${t.structured === null ? `{ structuredContent?: ${openObject} }` : `{ structuredContent: ${t.structured} }`} }`,
       })),
     });

@@ -250,12 +250,17 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
     codes,
     initialize: JSON.stringify(INITIALIZE),
     createRequester: "createServerRequester",
+    batches: String(model.dispatch.batch !== null),
   });
+  const batchNote =
+    model.dispatch.batch === null
+      ? ""
+      : ` A POST body or a stdio line may be a JSON-RPC batch, answered with the array of its responses (${model.dispatch.batch.transportSource}).`;
   file.addFunction({
     name: "sessionEra",
     isExported: true,
     docs: [
-      `Serves ${model.version} sessions with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: initialize, notifications, progress and requests to the client on the request's stream.`,
+      `Serves ${model.version} sessions with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: initialize, notifications, progress and requests to the client on the request's stream.${batchNote}`,
     ],
     typeParameters: [{ name: "S", default: "undefined" }],
     parameters: [

@@ -132,7 +132,7 @@ export function buildModel(
       : null,
     batch:
       envelopeModel.batches && appliesTo(batch.versions, version, era)
-        ? { notBatchable: batch.notBatchable.filter(hasMethod) }
+        ? { notBatchable: batch.notBatchable.filter(hasMethod), transportSource: batch.transportSource }
         : null,
   };
 

@@ -86,7 +86,7 @@ export interface Facts {
     progress: { method: string; tokenParam: string; metaKey: string; versions: VersionSelector; source: string };
     resultTypeDefault: { property: string; value: string; versions: VersionSelector; source: string };
     /** Requests that must never be part of a JSON-RPC batch, in releases that have batches. */
-    batch: { notBatchable: string[]; versions: VersionSelector; source: string };
+    batch: { notBatchable: string[]; versions: VersionSelector; source: string; transportSource: string };
   };
   /** Where schema.json slipped from schema.ts, which the spec generates it from: the node at `path` in a definition gets schema.ts's types, in the types and the validators alike. */
   readonly typeCorrections: readonly {
@@ -359,6 +359,7 @@ export function loadFacts(file: string): Facts {
         notBatchable: c.strings(batch, "/dispatch/batch", "notBatchable"),
         versions: c.selector(batch, "/dispatch/batch"),
         source: c.string(batch, "/dispatch/batch", "source"),
+        transportSource: c.string(batch, "/dispatch/batch", "transportSource"),
       },
     },
     typeCorrections,

@@ -134,8 +134,11 @@ export interface DispatchModel {
     readonly value: string;
     readonly definition: string | null;
   } | null;
-  /** Where messages may come in batches (`envelope.batches`): the requests a batch must not hold (initialize); null elsewhere. */
-  readonly batch: { readonly notBatchable: readonly string[] } | null;
+  /**
+   * Where messages may come in batches (`envelope.batches`): the requests a batch must not hold (initialize), and the
+   * transport page that lets a POST body or a stdio line be a batch; null elsewhere.
+   */
+  readonly batch: { readonly notBatchable: readonly string[]; readonly transportSource: string } | null;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { JsonObject } from "./json.js";
 import { parseText, type WireMessage } from "./jsonrpc.js";
 import { checkOrigin, type HeaderValues, type OriginPolicy } from "./origin.js";
 import {
+  batchOf,
   isInitialize,
   type EraCodes,
   type ServerSession,
@@ -26,6 +27,14 @@ import { createEventStream, parseEventId, type EventStream, type StreamSink } fr
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(timer: unknown): void;
 
+/** Lets the process exit while only this timer is left, where the platform's timers have `unref` (Node, Bun, Deno). */
+function unref(timer: unknown): void {
+  if (typeof timer === "object" && timer !== null && "unref" in timer) {
+    const release = timer.unref;
+    if (typeof release === "function") release.call(timer);
+  }
+}
+
 export interface HttpServerOptions extends OriginPolicy {
   /** The stateless release's era (`statelessEra` of its `server.ts`). */
   readonly stateless?: StatelessEra;
@@ -37,7 +46,10 @@ export interface HttpServerOptions extends OriginPolicy {
   readonly bodyLimit?: number;
   /** Check `Host` and `Origin` against `allowedHosts`/`allowedOrigins` (DNS rebinding, 403). Default true. */
   readonly checkOrigin?: boolean;
-  /** A session nobody used for this long is closed; its id then gets 404. Default 30 min. */
+  /**
+   * A session nobody used for this long is closed; its id then gets 404. Default 30 min. Checked when
+   * requests arrive and on a timer while sessions are open (a quarter of this, at most 15 s apart).
+   */
   readonly sessionIdleMs?: number;
   /** More open sessions than this and `initialize` gets 503. Default 10,000. */
   readonly maxSessions?: number;
@@ -246,7 +258,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   };
   const sessions = new Map<string, Session>();
   const running = new Set<AbortHandle>();
+  const sweepEvery = Math.min(idleMs, 60_000) / 4;
   let lastSweep = now();
+  let sweepTimer: unknown;
 
   const report = (error: unknown): void => {
     try {
@@ -262,13 +276,23 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     session.core.close();
   };
 
-  // Idle sessions are swept when requests come in, so the handler owns no timer between them.
-  const sweep = (): void => {
+  // Idle sessions are swept when requests come in and, while any is open, on a timer: a server nobody
+  // calls any more still closes them. No session, no timer.
+  const sweep = (force: boolean): void => {
     const time = now();
-    if (time - lastSweep < Math.min(idleMs, 60_000) / 4) return;
+    if (!force && time - lastSweep < sweepEvery) return;
     lastSweep = time;
     for (const session of sessions.values())
       if (session.active === 0 && time - session.lastSeen > idleMs) closeSession(session);
+  };
+  const scheduleSweep = (): void => {
+    if (sweepTimer !== undefined || sessions.size === 0) return;
+    sweepTimer = setTimeout(() => {
+      sweepTimer = undefined;
+      sweep(true);
+      scheduleSweep();
+    }, sweepEvery);
+    unref(sweepTimer);
   };
 
   /** A request's reply: JSON, unless something has to go out before the response and the client takes SSE. */
@@ -318,11 +342,16 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         open().write(message);
       },
     };
-    const finish = (response: DispatchResponse | undefined, status: number): HttpReply => {
+    const finish = (
+      response: DispatchResponse | DispatchResponse[] | undefined,
+      status: number,
+    ): HttpReply => {
       running.delete(controller);
       exchange.signal.removeEventListener("abort", gone);
       if (stream !== undefined) {
-        if (response !== undefined) stream.write(response);
+        // A batch's responses go one per event, which every SSE client reads (the page lets them be batched too).
+        if (Array.isArray(response)) for (const one of response) stream.write(one);
+        else if (response !== undefined) stream.write(response);
         stream.end();
         if (timer !== undefined) clearTimeout(timer);
         return { status: 200, headers: {}, stream };
@@ -351,7 +380,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     answer: (
       base: TransportContext,
       signal: AbortSignal,
-    ) => Promise<{ response: DispatchResponse | undefined; status: number }>,
+    ) => Promise<{ response: DispatchResponse | DispatchResponse[] | undefined; status: number }>,
   ): Promise<HttpReply> => {
     const reply = exchangeReply(exchange, plan, session, extraHeaders);
     if (session !== undefined) session.active++;
@@ -441,6 +470,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
             const agreed = response.result["protocolVersion"];
             session.version = typeof agreed === "string" ? agreed : undefined;
             sessions.set(newId, session);
+            scheduleSweep();
             return { response, status: 200 };
           }
           core.close();
@@ -448,6 +478,34 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         },
       );
     }
+    const session = sessionOf(era, exchange, sessionId, id);
+    if (!("core" in session)) return session;
+    if (message.kind === "result" || message.kind === "error") {
+      session.core.receive(message);
+      return { status: 202, headers: {}, body: undefined };
+    }
+    if (isInitialize(era.spec, message))
+      return failReply(
+        400,
+        codes.invalidRequest,
+        "Invalid request: the session is already initialized",
+        {},
+        id,
+      );
+    return replyTo(exchange, plan, session, {}, async (base, signal) => {
+      const response = await era.handle(session.core, message, base, signal, fallbackOf(session));
+      return { response, status: 200 };
+    });
+  };
+
+  /** The open session `sessionId` names, or the reply refusing the request (404, or another version). */
+  const sessionOf = (
+    era: SessionEra,
+    exchange: HttpExchange,
+    sessionId: string,
+    id: string | number | undefined,
+  ): Session | HttpReply => {
+    const codes = era.spec.codes;
     const session = sessions.get(sessionId);
     if (session === undefined || session.era !== era)
       return failReply(404, codes.invalidRequest, "Session not found", {}, id);
@@ -461,25 +519,46 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         {},
         id,
       );
-    if (message.kind === "result" || message.kind === "error") {
-      session.core.receive(message);
-      return { status: 202, headers: {}, body: undefined };
-    }
-    if (isInitialize(era.spec, message))
+    return session;
+  };
+
+  /** Where a session's requests to the client go once their own stream has ended: its standalone stream. */
+  const fallbackOf = (session: Session) => (): ((outgoing: object) => void) | undefined => {
+    const standalone = session.standalone;
+    return standalone === undefined || standalone.ended ? undefined : (m) => standalone.write(m);
+  };
+
+  /**
+   * A batch body of a release whose model allows batches (2025-03-26 transports: one POST may hold
+   * an array of requests and notifications, or of responses): 202 when nothing in it is answered,
+   * else the array of its responses as JSON, or one event each on an SSE stream. A batch that is
+   * refused whole (empty, too large) is one error, 400.
+   */
+  const serveSessionBatch = async (
+    era: SessionEra,
+    exchange: HttpExchange,
+    plan: ReplyPlan,
+    items: readonly unknown[],
+    sessionId: string | undefined,
+  ): Promise<HttpReply> => {
+    // initialize must not be part of a batch (lifecycle page), so a batch never opens a session.
+    if (sessionId === undefined)
       return failReply(
         400,
-        codes.invalidRequest,
-        "Invalid request: the session is already initialized",
-        {},
-        id,
+        era.spec.codes.invalidRequest,
+        "Bad request: no Mcp-Session-Id; initialize first, outside a batch",
       );
-    const fallback = (): ((outgoing: object) => void) | undefined => {
-      const standalone = session.standalone;
-      return standalone === undefined || standalone.ended ? undefined : (m) => standalone.write(m);
-    };
+    const session = sessionOf(era, exchange, sessionId, undefined);
+    if (!("core" in session)) return session;
     return replyTo(exchange, plan, session, {}, async (base, signal) => {
-      const response = await era.handle(session.core, message, base, signal, fallback);
-      return { response, status: 200 };
+      const response = await era.handleBatch(
+        session.core,
+        items,
+        base,
+        signal,
+        fallbackOf(session),
+      );
+      return { response, status: response === undefined || Array.isArray(response) ? 200 : 400 };
     });
   };
 
@@ -557,7 +636,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   };
 
   const route = async (exchange: HttpExchange): Promise<HttpReply> => {
-    sweep();
+    sweep(false);
     const codes = stateless?.spec.codes ?? sessionEra?.spec.codes ?? BASE_CODES;
     if (options.checkOrigin !== false) {
       const origin = checkOrigin(exchange.headers, policy);
@@ -606,8 +685,14 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       (sessionId !== undefined ||
         (version !== undefined && sessionEra.spec.versions.includes(version)) ||
         (version === undefined && parsed.ok && isInitialize(sessionEra.spec, parsed.message)));
-    if (!parsed.ok)
+    if (!parsed.ok) {
+      // Only a body `parse` refuses can be a batch, so a single message is parsed once.
+      const batchEra = toSessions && sessionEra.spec.batches ? sessionEra : undefined;
+      const items = batchEra === undefined ? undefined : batchOf(text);
+      if (batchEra !== undefined && items !== undefined)
+        return serveSessionBatch(batchEra, exchange, replyPlan, items, sessionId);
       return jsonReply(400, errorBody(parsed.error.code, parsed.error.message, parsed.id));
+    }
     if (toSessions) return serveSession(sessionEra, exchange, replyPlan, parsed.message, sessionId);
     if (stateless === undefined)
       return failReply(
@@ -631,6 +716,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return toResponse(reply, request.signal) as PlatformResponse;
     },
     close(): void {
+      clearTimeout(sweepTimer);
+      sweepTimer = undefined;
       for (const session of [...sessions.values()]) closeSession(session);
       for (const controller of [...running]) controller.abort();
     },

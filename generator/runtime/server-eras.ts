@@ -1,6 +1,6 @@
 import type { DispatchResponse } from "./dispatcher.js";
 import { isObject, own, type JsonObject } from "./json.js";
-import type { WireMessage } from "./jsonrpc.js";
+import { checkEnvelope, type WireMessage } from "./jsonrpc.js";
 import type { HeaderValues } from "./origin.js";
 import { createStateCodec, type StateCodec, type StateCodecOptions } from "./request-state.js";
 import type { CallOptions, RequesterLifecycle } from "./requester.js";
@@ -69,14 +69,31 @@ export interface EraCodes {
 
 /**
  * A dispatcher's `handle`, whatever its context type: the era passes the context it built. A batch
- * release's dispatcher may answer an array, but only for an array, and the transports hand an era
- * one message at a time (a batch body is refused before), so the eras read one response.
+ * release's dispatcher answers an array with an array (or one error for an empty one), and only an
+ * array: the eras hand it one only from `handleBatch`.
  */
 type Handle = (
   message: unknown,
   context: never,
   signal?: AbortSignal,
 ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
+
+/**
+ * Messages one JSON-RPC batch may hold. A larger one is refused whole (-32600) before any member
+ * runs, so one request body cannot start an unbounded number of handlers.
+ */
+export const MAX_BATCH_MESSAGES = 100;
+
+/** The members of a batch body: the array `text` holds, or undefined when it holds no array. */
+export function batchOf(text: string): readonly unknown[] | undefined {
+  if (!/^[ \t\n\r]*\[/.test(text)) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** What a release's `statelessEra` hands the runtime. */
 export interface StatelessSpec {
@@ -181,6 +198,11 @@ export interface SessionSpec {
   /** The request that opens a session. */
   readonly initialize: string;
   readonly createRequester: RequesterFactory;
+  /**
+   * Whether a message may be a JSON-RPC batch (an array), as the release's model says (2025-03-26):
+   * the transports then hand arrays to `handleBatch`; other releases refuse them with -32600.
+   */
+  readonly batches: boolean;
 }
 
 export interface SessionEraOptions<S> {
@@ -216,6 +238,19 @@ export interface SessionEra {
     signal: AbortSignal | undefined,
     fallback: () => ((message: object) => void) | undefined,
   ): Promise<DispatchResponse | undefined>;
+  /**
+   * Answers one batch of `session` (where `spec.batches`): responses go to the requests to the client
+   * waiting for them, the rest to the dispatcher as one batch, so every request gets its own response
+   * in an array (each invalid member its own error). `undefined` when nothing is answered (only
+   * notifications and responses); one error for an empty batch or one over `MAX_BATCH_MESSAGES`.
+   */
+  handleBatch(
+    session: ServerSession,
+    items: readonly unknown[],
+    base: TransportContext,
+    signal: AbortSignal | undefined,
+    fallback: () => ((message: object) => void) | undefined,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -229,10 +264,48 @@ export function createSessionEra<S>(
     message: unknown,
     context: unknown,
     signal?: AbortSignal,
-  ) => Promise<DispatchResponse | undefined>;
+  ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const requesters = new WeakMap<ServerSession, Set<RequesterLifecycle>>();
   const counters = new WeakMap<ServerSession, () => number>();
+
+  /** Runs `message` (one, or a batch) with the context its handlers get; requests to the client made after it ended take `fallback`. */
+  const runIn = (
+    session: ServerSession,
+    message: unknown,
+    base: TransportContext,
+    signal: AbortSignal | undefined,
+    fallback: () => ((message: object) => void) | undefined,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
+    const waiting = requesters.get(session)!;
+    const nextId = counters.get(session)!;
+    let ended = false;
+    const send = (outgoing: object): void => {
+      if (!ended && base.streaming !== false) return base.send(outgoing);
+      const other = fallback();
+      if (other === undefined)
+        throw new RpcError(spec.codes.internalError, "No stream left to reach the client on");
+      other(outgoing);
+    };
+    const request = async (method: string, params: unknown, call: CallOptions = {}) => {
+      const requester = spec.createRequester(send, { nextId, timeoutMs });
+      waiting.add(requester);
+      try {
+        const merged = call.signal ?? signal;
+        return await requester.request(
+          method,
+          params as never,
+          merged === undefined ? call : { ...call, signal: merged },
+        );
+      } finally {
+        waiting.delete(requester);
+      }
+    };
+    const context = { headers: base.headers, send: base.send, session: session.info, request };
+    return run(message, context, signal).finally(() => {
+      ended = true;
+    });
+  };
 
   return {
     kind: "sessions",
@@ -261,35 +334,29 @@ export function createSessionEra<S>(
       counters.set(session, () => ++counter);
       return session;
     },
-    handle(session, message, base, signal, fallback) {
-      const waiting = requesters.get(session)!;
-      const nextId = counters.get(session)!;
-      let ended = false;
-      const send = (outgoing: object): void => {
-        if (!ended && base.streaming !== false) return base.send(outgoing);
-        const other = fallback();
-        if (other === undefined)
-          throw new RpcError(spec.codes.internalError, "No stream left to reach the client on");
-        other(outgoing);
-      };
-      const request = async (method: string, params: unknown, call: CallOptions = {}) => {
-        const requester = spec.createRequester(send, { nextId, timeoutMs });
-        waiting.add(requester);
-        try {
-          const merged = call.signal ?? signal;
-          return await requester.request(
-            method,
-            params as never,
-            merged === undefined ? call : { ...call, signal: merged },
-          );
-        } finally {
-          waiting.delete(requester);
-        }
-      };
-      const context = { headers: base.headers, send: base.send, session: session.info, request };
-      return run(message, context, signal).finally(() => {
-        ended = true;
+    // One message in, at most one response out: a dispatcher answers an array only for an array.
+    handle: (session, message, base, signal, fallback) =>
+      runIn(session, message, base, signal, fallback) as Promise<DispatchResponse | undefined>,
+    async handleBatch(session, items, base, signal, fallback) {
+      if (items.length > MAX_BATCH_MESSAGES)
+        return {
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: spec.codes.invalidRequest,
+            message: `Invalid request: a batch holds at most ${MAX_BATCH_MESSAGES} messages`,
+          },
+        };
+      // The dispatcher never answers responses; here they settle the requests to the client.
+      const rest = items.filter((item) => {
+        const checked = checkEnvelope(item);
+        if (!checked.ok || (checked.message.kind !== "result" && checked.message.kind !== "error"))
+          return true;
+        session.receive(checked.message);
+        return false;
       });
+      if (items.length > 0 && rest.length === 0) return undefined;
+      return runIn(session, rest, base, signal, fallback);
     },
   };
 }

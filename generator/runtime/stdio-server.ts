@@ -1,6 +1,7 @@
 import { parseText, refusalAnswer } from "./jsonrpc.js";
 import { createLineSplitter, encodeLine } from "./ndjson.js";
 import {
+  batchOf,
   isInitialize,
   type ServerSession,
   type SessionEra,
@@ -13,7 +14,9 @@ import {
  * `input` and written to `output`, any readable/writable pair (the process's stdin and stdout in
  * practice). Nothing but messages goes to `output`; diagnostics go to `log` (stderr), as the
  * transport page requires. The connection is the session: an `initialize` as the first request makes
- * it a session of the session era; any other first request, the stateless era's connection.
+ * it a session of the session era; any other first request, the stateless era's connection. A line
+ * may be a JSON-RPC batch where the session era's release allows batches (2025-03-26); its answer is
+ * then one line holding the array of responses.
  */
 
 export interface StdioServerOptions {
@@ -58,10 +61,28 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
 
   const base: TransportContext = { headers: NO_HEADERS, send: write };
 
+  const track = (answered: Promise<object | undefined>): void => {
+    const task = answered
+      .then((response) => {
+        if (response !== undefined) write(response);
+      })
+      .catch((error: unknown) => log(`mcp stdio: ${String(error)}`))
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  };
+
   const onLine = (line: string): void => {
     if (line.trim() === "") return;
     const parsed = parseText(line);
     if (!parsed.ok) {
+      // A batch goes to the era a request would, as long as that era takes batches; it never chooses one.
+      const era =
+        chosen === "sessions" || options.stateless === undefined ? options.sessions : undefined;
+      const items = era?.spec.batches === true ? batchOf(line) : undefined;
+      if (era !== undefined && items !== undefined) {
+        session ??= era.open(undefined);
+        return track(era.handleBatch(session, items, base, undefined, () => write));
+      }
       let answer = true;
       try {
         answer = refusalAnswer(JSON.parse(line)).answer;
@@ -92,18 +113,10 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
     const era =
       chosen === "sessions" || options.stateless === undefined ? sessions : options.stateless;
     if (era === undefined) return log("mcp stdio: no era to serve with");
-    let answered;
     if (era.kind === "sessions") {
       session ??= era.open(undefined);
-      answered = era.handle(session, message, base, undefined, () => write);
-    } else answered = era.handle(message, base, undefined);
-    const task = answered
-      .then((response) => {
-        if (response !== undefined) write(response);
-      })
-      .catch((error: unknown) => log(`mcp stdio: ${String(error)}`))
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
+      track(era.handle(session, message, base, undefined, () => write));
+    } else track(era.handle(message, base, undefined));
   };
 
   const splitter = createLineSplitter(onLine, {

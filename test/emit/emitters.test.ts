@@ -537,6 +537,23 @@ describe("the thin release modules: declarations from the model, bodies over the
       hasNot: ["createToolServer", "Release."],
     },
     {
+      rule: "servers/<name>.ts writes a tool's description through the shared doc text: no early */, no stray block tag",
+      text: emitServerTools(
+        toolSet(
+          "w.json",
+          snapshotOf("w.json", "w", "2026-07-28", [
+            { name: "old", description: "Ends */ early.\n@deprecated use new", inputSchema: { type: "object" } },
+          ]),
+        ),
+        [modern],
+      ).content,
+      has: [
+        "/** * Ends *\\/ early. * \\@deprecated use new */ export type OldArguments",
+        "/** * Ends *\\/ early. * \\@deprecated use new */ old: {",
+      ],
+      hasNot: ["* @deprecated"],
+    },
+    {
       rule: "http.ts binds the release's header facts and passes them to the runtime",
       text: emitHttp(renamedHeader).content,
       has: ['"methodHeader":"X-Made-Up"', "`X-Made-Up`", "returnheaders.httpHeaders(HTTP,message,options);"],
@@ -601,9 +618,29 @@ describe("the thin release modules: declarations from the model, bodies over the
       text: emitDispatch(realModel("2025-03-26")).content,
       has: ['batches: {"notBatchable":["initialize"]}', "options: DispatcherOptions<C> = {}): BatchDispatcher<C> {"],
     },
+    {
+      rule: "http.ts names the model's header-mismatch code in checkHttpHeaders' doc",
+      text: emitHttp({
+        ...modern,
+        errorCodes: modern.errorCodes.map((e) => (e.name === "HeaderMismatch" ? { ...e, code: -32999 } : e)),
+      }).content,
+      has: ["carries the HTTP status and the -32999 response. Never throws."],
+    },
   ])("$rule", ({ text, has, hasNot = [] }) => {
     for (const h of has) expect(flat(text)).toContain(flat(h));
     for (const h of hasNot) expect(text).not.toContain(h);
+  });
+
+  it("http.ts of a release whose model lacks the header-mismatch code fails generation, naming the file and the code", () => {
+    const lacking = { ...modern, errorCodes: modern.errorCodes.filter((e) => e.name !== "HeaderMismatch") };
+    expect(() => emitHttp(lacking)).toThrow(
+      expect.objectContaining({
+        name: "BindgenError",
+        file: modern.file,
+        pointer: modern.schema.definitionsPointer,
+        expected: "the error code HeaderMismatch (schema/facts.json)",
+      }),
+    );
   });
 });
 

@@ -136,6 +136,11 @@ describe("repairLinks", () => {
     expect(docText("a */ b", names)).toBe("a *\\/ b");
   });
 
+  it("escapes a block tag at a line's start, and leaves an inline @ and {@link} alone", () => {
+    expect(docText("mail a@b.c\n@deprecated no\n  @param x", names)).toBe("mail a@b.c\n\\@deprecated no\n  \\@param x");
+    expect(docText("{@link Tool}", names)).toBe("{@link Tool}");
+  });
+
   it("repairs every link of a description", () => {
     expect(repairLinks("{@link Toolx} and {@link CallToolRequesty}", names)).toBe(
       "{@link Tool | x} and {@link CallToolRequest | y}",

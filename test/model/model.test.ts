@@ -268,8 +268,17 @@ describe("release-specific pairings", () => {
     expect(model(version).envelope.batchMembers.map((m) => m.pointer)).toEqual(
       batches ? ["/definitions/JSONRPCMessage/anyOf/2", "/definitions/JSONRPCMessage/anyOf/5"] : [],
     );
-    // Where batches exist, initialize must never be part of one (the 2025-03-26 lifecycle page, schema/facts.json).
-    expect(model(version).dispatch.batch).toEqual(batches ? { notBatchable: ["initialize"] } : null);
+    // Where batches exist, initialize must never be part of one (the 2025-03-26 lifecycle page, schema/facts.json), and
+    // the transports take a batch body (its transports page).
+    expect(model(version).dispatch.batch).toEqual(
+      batches
+        ? {
+            notBatchable: ["initialize"],
+            transportSource:
+              "https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#sending-messages-to-the-server",
+          }
+        : null,
+    );
   });
 
   it("a batch member given by reference counts too, whatever its name", () => {

@@ -4,7 +4,7 @@
 // signed requestState. The generated tree is what a user's project holds.
 import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createHttpHandler,
   createStateCodec,
@@ -388,6 +388,64 @@ describe("2025 sessions", () => {
     time = 2000;
     expect((await post(handler, legacyCall(2, "x"), inSession(session))).status).toBe(404);
     expect(handler.sessions).toBe(0);
+  });
+
+  it("past maxSessions an initialize gets 503 with Retry-After and its id; a closed session makes room", async () => {
+    const handler = serve({ signals: [], calls: 0 }, { maxSessions: 1 });
+    const first = await initialize(handler);
+    const refused = await post(handler, {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    expect([refused.status, refused.headers.get("retry-after"), refused.headers.get("mcp-session-id")]).toEqual([
+      503,
+      "60",
+      null,
+    ]);
+    expect(await refused.json()).toMatchObject({ id: 9, error: { code: -32603 } });
+    expect(handler.sessions).toBe(1);
+    await handler.fetch(new Request(URL_, { method: "DELETE", headers: { ...BASE, ...inSession(first) } }));
+    await initialize(handler);
+    expect(handler.sessions).toBe(1);
+  });
+
+  it("an idle session expires on a timer too, with no request arriving; close() clears the timer", async () => {
+    vi.useFakeTimers();
+    try {
+      const handler = serve({ signals: [], calls: 0 }, { sessionIdleMs: 1000 });
+      expect(vi.getTimerCount()).toBe(0); // no session, no timer
+      const session = await initialize(handler);
+      expect([handler.sessions, vi.getTimerCount()]).toEqual([1, 1]);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect([handler.sessions, vi.getTimerCount()]).toEqual([0, 0]);
+      expect((await post(handler, legacyCall(1, "x"), inSession(session))).status).toBe(404);
+      await initialize(handler);
+      expect(vi.getTimerCount()).toBe(1);
+      handler.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the expiry timer is unref'd, so it never keeps a Node process alive", async () => {
+    const timers: { hasRef(): boolean }[] = [];
+    const real = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((callback: () => void, ms: number) => {
+      const timer = real(callback, ms);
+      timers.push(timer);
+      return timer;
+    }) as typeof setTimeout);
+    try {
+      const handler = serve({ signals: [], calls: 0 });
+      await initialize(handler);
+      expect(timers.length).toBeGreaterThan(0);
+      expect(timers.map((timer) => timer.hasRef())).not.toContain(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("a handler's request to the client goes out on its stream and the POSTed answer completes it", async () => {
