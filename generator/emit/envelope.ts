@@ -171,7 +171,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: ["`extraMeta` as a caller writes it, reserved keys checked (`CheckedMeta`)."],
     type: "{ readonly extraMeta?: Extra & CheckedMeta<Extra> }",
   });
-  addNotificationBuilder(file, true);
+  addNotificationBuilder(file);
 }
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -225,6 +225,8 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
       ...(resultType !== null
         ? [{ name: "RT", constraint: resultTypeType, default: JSON.stringify(resultType.complete) }]
         : []),
+      // The result's `_meta` as written, so its reserved keys are checked; inferred only where no type argument is named.
+      { name: "Meta", default: "{}" },
     ],
     docs: [
       resultType !== null
@@ -234,7 +236,10 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     ],
     parameters: [
       { name: "id", type: "T.RequestId" },
-      { name: "result", type: resultType !== null ? "ResultInput<ResultOf<M>, RT>" : "ResultInput<ResultOf<M>>" },
+      {
+        name: "result",
+        type: `${resultType !== null ? "ResultInput<ResultOf<M>, RT>" : "ResultInput<ResultOf<M>>"} & { readonly _meta?: Meta & CheckedMeta<Meta> }`,
+      },
       ...(resultType !== null ? [{ name: "options", type: "ResultOptions<RT>", initializer: "{}" }] : []),
     ],
     returnType: resultType !== null ? `ResultEnvelope<${built}>` : "ResultEnvelope<ResultOf<M>>",
@@ -288,17 +293,15 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
 }
 
 /** `notification`, the same in a release's `envelope.ts` and the version-agnostic `runtime.ts`: both name `NotificationMethod` and `NotificationParamsOf`. */
-export function addNotificationBuilder(file: StatementSink, checkedMeta: boolean): void {
-  // A release's builder infers the caller's `_meta` (Meta) to check its reserved keys; the root one takes any release's params.
-  const params = checkedMeta
-    ? "NotificationParamsOf<M> & CheckedMetaField<Meta, CheckedMeta<Meta>>"
-    : "NotificationParamsOf<M>";
+export function addNotificationBuilder(file: StatementSink): void {
+  // The builder infers the caller's `_meta` (Meta) to check its reserved keys by the module's own `CheckedMeta`.
+  const params = "NotificationParamsOf<M> & CheckedMetaField<Meta, CheckedMeta<Meta>>";
   file.addFunction({
     name: "notification",
     isExported: true,
     typeParameters: [
       { name: "M", constraint: "NotificationMethod" },
-      ...(checkedMeta ? [{ name: "Meta", default: "{}" }] : []),
+      { name: "Meta", default: "{}" },
     ],
     docs: ["A notification: never an `id`, so the peer must not answer it."],
     parameters: [
