@@ -91,6 +91,13 @@ export function buildRequestCall(model: ProtocolModel, options: string): string 
     : `sessionRequest(method, params, ${options}, MetaKey.progressToken)`;
 }
 
+/** What `resultResponse`'s doc says of the result's `_meta` where the release reserves prefixes: checked only where its type arguments are inferred. */
+function metaCheckDoc(model: ProtocolModel): string {
+  return model.reservedMetaPrefix === null
+    ? ""
+    : " The result's reserved `_meta` keys are checked (`CheckedMeta`) where no type argument is named: TypeScript infers none once one is.";
+}
+
 function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   file.addInterface({
@@ -231,8 +238,8 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: [
       resultType !== null
         ? `A successful ${model.version} response. \`${resultType.key}\` is required in this version and defaults to \`${JSON.stringify(resultType.complete)}\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it, ` +
-          `and the \`${resultType.key}\` too where it is another (\`resultResponse<"tools/call", "input_required">\`): the result is typed with the value it carries.`
-        : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).`,
+          `and the \`${resultType.key}\` too where it is another (\`resultResponse<"tools/call", "input_required">\`): the result is typed with the value it carries.${metaCheckDoc(model)}`
+        : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).${metaCheckDoc(model)}`,
     ],
     parameters: [
       { name: "id", type: "T.RequestId" },

@@ -183,3 +183,18 @@ export const misspeltMethods = [
 // A union of release modules still has one callable dispatcher (the type parameters are the same in every release).
 declare const someRelease: typeof v2024_11_05 | typeof v2025_06_18 | typeof v2026_07_28;
 export const fromUnion = someRelease.createServerDispatcher({});
+
+// Tables typed elsewhere still pass: generic wrappers, a picked table, a table held in a variable.
+export function wrapDispatcher<C>(handlers: v2026_07_28.ServerDispatchHandlers<C>): v2026_07_28.Dispatcher<C> {
+  return v2026_07_28.createServerDispatcher(handlers);
+}
+export function wrapEra<S>(handlers: v2025_11_25.SessionServerHandlers<S>): v2025_11_25.SessionEra {
+  return v2025_11_25.sessionEra(handlers);
+}
+export function wrapPicked(
+  handlers: Pick<v2026_07_28.ServerDispatchHandlers, "tools/list">,
+): v2026_07_28.Dispatcher<undefined> {
+  return v2026_07_28.createServerDispatcher(handlers);
+}
+const heldTable = { "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" as const }) };
+export const fromVariable = v2026_07_28.statelessEra(heldTable);
