@@ -101,8 +101,19 @@ export const emitDispatch: VersionEmitter = (model) => {
     { name: "M", constraint: `(${methods}) & string` },
     { name: "C", default: "undefined" },
   ];
-  const dispatcherParameters = (handlers: string) => [
-    { name: "handlers", type: `${handlers}<C>` },
+  // The table is inferred as written (`Handlers`) so that its results' `_meta` keys and its method names can be checked
+  // (CheckedResults); parameters stay typed by the release's table. Unconstrained and the same in every release, so
+  // that a union of release modules still has one callable signature.
+  const dispatcherTypeParameters = [
+    { name: "C", default: "undefined" },
+    { name: "Handlers", default: "unknown" },
+  ];
+  const received = {
+    ServerDispatchHandlers: "keyof ClientRequests | keyof ClientNotifications",
+    ClientDispatchHandlers: `keyof ServerRequests | keyof ServerNotifications${hasInputs ? " | keyof InputRequestTable" : ""}`,
+  };
+  const dispatcherParameters = (handlers: keyof typeof received) => [
+    { name: "handlers", type: `Handlers & ${handlers}<C> & CheckedResults<Handlers, ${received[handlers]}>` },
     { name: "options", type: "DispatcherOptions<C>", initializer: "{}" },
   ];
 
@@ -163,6 +174,7 @@ export const emitDispatch: VersionEmitter = (model) => {
       moduleSpecifier: runtimeImport("rpc-error", 1),
     });
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ErrorCode"], moduleSpecifier: "./errors.js" });
+    file.addImportDeclaration({ isTypeOnly: true, namedImports: ["CheckedResults"], moduleSpecifier: "./meta.js" });
     file.addExportDeclaration({
       isTypeOnly: true,
       namedExports: [...(batches ? ["BatchDispatcher"] : []), "Dispatcher", "DispatcherOptions", "DispatchResponse"],
@@ -326,7 +338,7 @@ export const emitDispatch: VersionEmitter = (model) => {
       docs: [
         `Routes what a ${model.version} server receives to \`handlers\`; \`handle\` answers every request exactly once${batches ? " (a batch with an array)" : ""} and never throws.`,
       ],
-      typeParameters: [{ name: "C", default: "undefined" }],
+      typeParameters: dispatcherTypeParameters,
       parameters: dispatcherParameters("ServerDispatchHandlers"),
       returnType: `${dispatcherType}<C>`,
       statements: [`return createDispatcher(${objectLiteral(sideSpec("server"))}, handlers, options);`],
@@ -337,7 +349,7 @@ export const emitDispatch: VersionEmitter = (model) => {
       docs: [
         `Routes what a ${model.version} client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests" : ""}.`,
       ],
-      typeParameters: [{ name: "C", default: "undefined" }],
+      typeParameters: dispatcherTypeParameters,
       parameters: dispatcherParameters("ClientDispatchHandlers"),
       returnType: "ClientDispatcher<C>",
       statements: hasInputs

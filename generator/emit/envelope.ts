@@ -91,6 +91,13 @@ export function buildRequestCall(model: ProtocolModel, options: string): string 
     : `sessionRequest(method, params, ${options}, MetaKey.progressToken)`;
 }
 
+/** What `resultResponse`'s doc says of the result's `_meta` where the release reserves prefixes: checked only where its type arguments are inferred. */
+function metaCheckDoc(model: ProtocolModel): string {
+  return model.reservedMetaPrefix === null
+    ? ""
+    : " The result's reserved `_meta` keys are checked (`CheckedMeta`) where no type argument is named: TypeScript infers none once one is.";
+}
+
 function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   file.addInterface({
@@ -171,7 +178,7 @@ function addRequestBuilders(file: StatementSink, model: ProtocolModel): void {
     docs: ["`extraMeta` as a caller writes it, reserved keys checked (`CheckedMeta`)."],
     type: "{ readonly extraMeta?: Extra & CheckedMeta<Extra> }",
   });
-  addNotificationBuilder(file, true);
+  addNotificationBuilder(file);
 }
 
 function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
@@ -225,16 +232,21 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
       ...(resultType !== null
         ? [{ name: "RT", constraint: resultTypeType, default: JSON.stringify(resultType.complete) }]
         : []),
+      // The result's `_meta` as written, so its reserved keys are checked; inferred only where no type argument is named.
+      { name: "Meta", default: "{}" },
     ],
     docs: [
       resultType !== null
         ? `A successful ${model.version} response. \`${resultType.key}\` is required in this version and defaults to \`${JSON.stringify(resultType.complete)}\`. Name the method (\`resultResponse<"tools/call">\`) to check the result against it, ` +
-          `and the \`${resultType.key}\` too where it is another (\`resultResponse<"tools/call", "input_required">\`): the result is typed with the value it carries.`
-        : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).`,
+          `and the \`${resultType.key}\` too where it is another (\`resultResponse<"tools/call", "input_required">\`): the result is typed with the value it carries.${metaCheckDoc(model)}`
+        : `A successful ${model.version} response. This version's clients do not know \`resultType\`, so none is added (they treat it as absent ⇒ \`"complete"\`).${metaCheckDoc(model)}`,
     ],
     parameters: [
       { name: "id", type: "T.RequestId" },
-      { name: "result", type: resultType !== null ? "ResultInput<ResultOf<M>, RT>" : "ResultInput<ResultOf<M>>" },
+      {
+        name: "result",
+        type: `${resultType !== null ? "ResultInput<ResultOf<M>, RT>" : "ResultInput<ResultOf<M>>"} & { readonly _meta?: Meta & CheckedMeta<Meta> }`,
+      },
       ...(resultType !== null ? [{ name: "options", type: "ResultOptions<RT>", initializer: "{}" }] : []),
     ],
     returnType: resultType !== null ? `ResultEnvelope<${built}>` : "ResultEnvelope<ResultOf<M>>",
@@ -288,17 +300,15 @@ function addResponseBuilders(file: StatementSink, model: ProtocolModel): void {
 }
 
 /** `notification`, the same in a release's `envelope.ts` and the version-agnostic `runtime.ts`: both name `NotificationMethod` and `NotificationParamsOf`. */
-export function addNotificationBuilder(file: StatementSink, checkedMeta: boolean): void {
-  // A release's builder infers the caller's `_meta` (Meta) to check its reserved keys; the root one takes any release's params.
-  const params = checkedMeta
-    ? "NotificationParamsOf<M> & CheckedMetaField<Meta, CheckedMeta<Meta>>"
-    : "NotificationParamsOf<M>";
+export function addNotificationBuilder(file: StatementSink): void {
+  // The builder infers the caller's `_meta` (Meta) to check its reserved keys by the module's own `CheckedMeta`.
+  const params = "NotificationParamsOf<M> & CheckedMetaField<Meta, CheckedMeta<Meta>>";
   file.addFunction({
     name: "notification",
     isExported: true,
     typeParameters: [
       { name: "M", constraint: "NotificationMethod" },
-      ...(checkedMeta ? [{ name: "Meta", default: "{}" }] : []),
+      { name: "Meta", default: "{}" },
     ],
     docs: ["A notification: never an `id`, so the peer must not answer it."],
     parameters: [

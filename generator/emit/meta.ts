@@ -12,7 +12,7 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({
       isTypeOnly: true,
-      namedImports: ["CheckedMetaOf"],
+      namedImports: ["CheckedMetaOf", "CheckedResultsOf"],
       moduleSpecifier: runtimeImport("meta-keys", 1),
     });
     // Freeze's type argument written out, as in errors.ts: cheaper for a consumer's tsc than inferring it.
@@ -81,6 +81,10 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
 /** `CheckedMeta<M>`: the release's reserved-prefix rule applied to a `_meta` a caller writes (runtime/meta-keys.ts). */
 function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
   const rule = model.reservedMetaPrefix;
+  const ruleArguments =
+    rule === null
+      ? 'never, "none"'
+      : `${rule.labels.map((l) => JSON.stringify(l)).join(" | ")}, ${JSON.stringify(rule.position)}`;
   file.addTypeAlias({
     name: "CheckedMeta",
     isExported: true,
@@ -92,10 +96,17 @@ function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
           `${rule.labels.map((l) => `\`${l}\``).join(" or ")}, ${rule.source}) must be a \`MetaKey\`, so a misspelt one is a ` +
           "compile error; every other key stays open. A `_meta` typed as an open object is not checked.",
     ],
-    type:
-      rule === null
-        ? 'CheckedMetaOf<M, MetaKey, never, "none">'
-        : `CheckedMetaOf<M, MetaKey, ${rule.labels.map((l) => JSON.stringify(l)).join(" | ")}, ${JSON.stringify(rule.position)}>`,
+    type: `CheckedMetaOf<M, MetaKey, ${ruleArguments}>`,
+  });
+  file.addTypeAlias({
+    name: "CheckedResults",
+    isExported: true,
+    typeParameters: [{ name: "Table" }, { name: "Methods", constraint: "string" }],
+    docs: [
+      "What a handler table the dispatchers infer (`Table`) is intersected with: a handler whose result's `_meta` has a " +
+        "misspelt reserved key (`CheckedMeta`'s rule), or a key that is none of the `Methods` received, is a compile error naming it.",
+    ],
+    type: `CheckedResultsOf<Table, Methods, MetaKey, ${ruleArguments}>`,
   });
 }
 

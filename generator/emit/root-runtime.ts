@@ -74,6 +74,11 @@ function addImports(
   });
   file.addImportDeclaration({
     isTypeOnly: true,
+    namedImports: ["CheckedMetaField", "CheckedMetaOf"],
+    moduleSpecifier: runtimeImport("meta-keys", 0),
+  });
+  file.addImportDeclaration({
+    isTypeOnly: true,
     namedImports: ["ErrorEnvelopeOf", { name: "ResultEnvelope", alias: "ResultEnvelopeOf" }],
     moduleSpecifier: runtimeImport("messages", 0),
   });
@@ -276,6 +281,7 @@ function addConstants(file: StatementSink, models: readonly ProtocolModel[], res
     ],
   });
   file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
+  addCheckedMeta(file, models);
   const stateless = BUILDER_META_KEYS.every((name) => metaKeys.has(name))
     ? Object.fromEntries(BUILDER_META_KEYS.map((name) => [name, metaKeys.get(name)]))
     : null;
@@ -542,6 +548,26 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
   });
 }
 
+/**
+ * `CheckedMeta<M>` of the version-agnostic builders: a key that any generated release reserves (by its own rule) must
+ * be one of the `MetaKey`s of some generated release, since the request may go to any of them.
+ */
+function addCheckedMeta(file: StatementSink, models: readonly ProtocolModel[]): void {
+  const rules = models.flatMap((m) => (m.reservedMetaPrefix === null ? [] : [m.reservedMetaPrefix]));
+  const literals = (values: readonly string[]) => [...new Set(values)].map((v) => JSON.stringify(v)).join(" | ");
+  file.addTypeAlias({
+    name: "CheckedMeta",
+    typeParameters: [{ name: "M" }],
+    docs: [
+      "A `_meta` as a caller writes it: a key under a prefix any generated release reserves must be a `MetaKey`; every other key stays open.",
+    ],
+    type:
+      rules.length === 0
+        ? 'CheckedMetaOf<M, MetaKey, never, "none">'
+        : `CheckedMetaOf<M, MetaKey, ${literals(rules.flatMap((r) => r.labels))}, ${literals(rules.map((r) => r.position))}>`,
+  });
+}
+
 function addBuilders(file: StatementSink): void {
   file.addFunction({
     name: "request",
@@ -549,6 +575,9 @@ function addBuilders(file: StatementSink): void {
     typeParameters: [
       { name: "M", constraint: "RequestMethod" },
       { name: "V", constraint: "string", default: "string" },
+      // The caller's `_meta` and `extraMeta` as written, so their reserved keys are checked (CheckedMeta).
+      { name: "Meta", default: "{}" },
+      { name: "Extra", default: "{}" },
     ],
     docs: [
       "A request of any version. `_meta` is written iff `protocolVersion` is given; it is never guessed from the version " +
@@ -558,15 +587,18 @@ function addBuilders(file: StatementSink): void {
     ],
     parameters: [
       { name: "method", type: "M" },
-      { name: "params", type: "RequestParamsInput<M>" },
-      { name: "options", type: "RequestOptions & { readonly protocolVersion?: V } & EraOptions<M, V>" },
+      { name: "params", type: "RequestParamsInput<M> & CheckedMetaField<Meta, CheckedMeta<Meta>>" },
+      {
+        name: "options",
+        type: "RequestOptions & { readonly protocolVersion?: V; readonly extraMeta?: Extra & CheckedMeta<Extra> } & EraOptions<M, V>",
+      },
     ],
     returnType: "RequestEnvelope<M>",
     statements: [
       "return anyVersionRequest(method, params, options, META, DEFAULT_CLIENT_CAPABILITIES) as RequestEnvelope<M>;",
     ],
   });
-  addNotificationBuilder(file, false);
+  addNotificationBuilder(file);
   file.addFunction({
     name: "resultResponse",
     isExported: true,
@@ -575,9 +607,14 @@ function addBuilders(file: StatementSink): void {
         'client does not know them, and treats an absent `resultType` as `"complete"` anyway. Asking a legacy (or unnamed) ' +
         "client for another `resultType` throws a RangeError rather than dropping it silently.",
     ],
+    // The result as written (R) and its `_meta` (Meta), so that the reserved keys are checked without refusing other keys.
+    typeParameters: [
+      { name: "R", constraint: "object" },
+      { name: "Meta", default: "{}" },
+    ],
     parameters: [
       { name: "id", type: "string | number" },
-      { name: "result", type: "object" },
+      { name: "result", type: "R & { readonly _meta?: Meta & CheckedMeta<Meta> }" },
       { name: "options", type: "ResultOptions", initializer: "{}" },
     ],
     returnType: "ResultEnvelope",

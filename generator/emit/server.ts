@@ -77,7 +77,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
   file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
   file.addImportDeclaration({
     isTypeOnly: true,
-    namedImports: ["InputRequestMethod", "InputRequestTable"],
+    namedImports: ["ClientNotifications", "ClientRequests", "InputRequestMethod", "InputRequestTable"],
     moduleSpecifier: "./methods.js",
   });
   file.addImportDeclaration({
@@ -91,6 +91,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
   });
   file.addImportDeclaration({ namedImports: ["checkHttpHeaders", "httpStatusOf"], moduleSpecifier: "./http.js" });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["DispatcherOptions"], moduleSpecifier: dispatcher });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["CheckedResults"], moduleSpecifier: "./meta.js" });
   file.addImportDeclaration({
     namedImports: [
       "createStatelessEra",
@@ -143,8 +144,9 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
     docs: [
       `Serves ${model.version} requests with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: headers checked (-32020), \`requestState\` verified, notifications and progress streamed.`,
     ],
+    typeParameters: [{ name: "Handlers", default: "unknown" }],
     parameters: [
-      { name: "handlers", type: "StatelessServerHandlers" },
+      { name: "handlers", type: checkedTable("StatelessServerHandlers") },
       { name: "options", type: "StatelessEraOptions", initializer: "{}" },
     ],
     returnType: "StatelessEra",
@@ -202,6 +204,12 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
     moduleSpecifier: "./requester.js",
   });
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["DispatcherOptions"], moduleSpecifier: dispatcher });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["CheckedResults"], moduleSpecifier: "./meta.js" });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ClientNotifications", "ClientRequests"],
+    moduleSpecifier: "./methods.js",
+  });
   file.addImportDeclaration({
     namedImports: [
       "createSessionEra",
@@ -262,9 +270,12 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
     docs: [
       `Serves ${model.version} sessions with \`handlers\` on \`createHttpHandler\` or \`serveStdio\`: initialize, notifications, progress and requests to the client on the request's stream.${batchNote}`,
     ],
-    typeParameters: [{ name: "S", default: "undefined" }],
+    typeParameters: [
+      { name: "S", default: "undefined" },
+      { name: "Handlers", default: "unknown" },
+    ],
     parameters: [
-      { name: "handlers", type: "SessionServerHandlers<S>" },
+      { name: "handlers", type: checkedTable("SessionServerHandlers<S>") },
       { name: "options", type: "SessionEraOptions<S>", initializer: "{}" },
     ],
     returnType: "SessionEra",
@@ -274,4 +285,9 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
       `return createSessionEra<S>(${release}, dispatcher.handle, { ...(sessionState === undefined ? {} : { sessionState }), ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });`,
     ],
   });
+}
+
+/** An era's table as written (`Handlers`), checked as the server dispatcher checks its own (`CheckedResults`). */
+function checkedTable(table: string): string {
+  return `Handlers & ${table} & CheckedResults<Handlers, keyof ClientRequests | keyof ClientNotifications>`;
 }

@@ -34,7 +34,11 @@ type PenultimateLabelIn<
       : false
   : false;
 
-/** Whether `Key` lies under a prefix the release reserves (the prefix ends at the first `/`). */
+/**
+ * Whether `Key` lies under a prefix the release reserves (the prefix ends at the first `/`). `Position` may be a
+ * union (the version-agnostic builders check every generated release's rule): then it is `boolean` where the
+ * rules disagree, so checks ask `true extends IsReservedMetaKey<…>`.
+ */
 export type IsReservedMetaKey<
   Key,
   Labels extends string,
@@ -65,7 +69,7 @@ export type CheckedMetaOf<
 > = {
   readonly [K in keyof Meta]: K extends Known
     ? Meta[K]
-    : IsReservedMetaKey<K, Labels, Position> extends true
+    : true extends IsReservedMetaKey<K, Labels, Position>
       ? UnknownReservedMetaKey<K & string>
       : Meta[K];
 };
@@ -76,3 +80,71 @@ export type CheckedMetaOf<
  * table's own params (`ServerRequests[M]["params"]`) still fits; `undefined` where params may be left out.
  */
 export type CheckedMetaField<Meta, Checked> = { readonly _meta?: Meta & Checked } | undefined;
+
+/** The keys of one `_meta` (a union is taken member by member) under a reserved prefix that are no `Known` key. */
+type UnknownReservedKeysOf<
+  Meta,
+  Known extends string,
+  Labels extends string,
+  Position extends PrefixPosition,
+> = Meta extends object
+  ? {
+      [K in keyof Meta]-?: K extends Known
+        ? never
+        : true extends IsReservedMetaKey<K, Labels, Position>
+          ? K
+          : never;
+    }[keyof Meta]
+  : never;
+
+/** The `_meta` a result declares, member by member of a union of results (a handler's branches). */
+type ResultMetaOf<R> = R extends { readonly _meta?: infer Meta } ? Meta : never;
+
+/** What a handler must answer when its result's `_meta` has an unknown reserved key: the same, that key typed `UnknownReservedMetaKey`. */
+type CheckedAnswerOf<
+  R,
+  Known extends string,
+  Labels extends string,
+  Position extends PrefixPosition,
+> =
+  // A promise is held to a promise: the plain object alternative would let any promise through (all its keys optional).
+  R extends Promise<infer Result>
+    ? Promise<{ readonly _meta?: CheckedMetaOf<ResultMetaOf<Result>, Known, Labels, Position> }>
+    : { readonly _meta?: CheckedMetaOf<ResultMetaOf<R>, Known, Labels, Position> };
+
+/** The type of a handler under a key that is no method of the table: a sentence tsc repeats in its error at that key. */
+export type UnknownHandlerMethod<Method extends string> =
+  `${Method} is no method this side receives`;
+
+/**
+ * What a handler table is intersected with where the dispatcher infers it (`Table`, as the caller wrote it;
+ * `Methods`, the methods the side receives): a handler whose result's `_meta` has a key under a reserved prefix
+ * that is no `Known` key gains a second signature whose result types that key `UnknownReservedMetaKey`, a compile
+ * error at the handler naming the key; a key that is no method is typed `UnknownHandlerMethod` (the inferred table
+ * has every key it was given, so no excess-property check sees a misspelt method); every other handler meets
+ * `unknown`, so its type, and its parameters' contextual types, are the release table's own. Results whose
+ * `_meta` is typed as an open object are not checked, as in `CheckedMetaOf`.
+ */
+export type CheckedResultsOf<
+  Table,
+  Methods extends string,
+  Known extends string,
+  Labels extends string,
+  Position extends PrefixPosition,
+> = {
+  readonly [M in keyof Table]: M extends Methods
+    ? Table[M] extends (...args: infer Args) => infer R
+      ? // A handler answers R or Promise<R> (the table's Answer), so one level of Promise is all there is to open.
+        [
+          UnknownReservedKeysOf<
+            ResultMetaOf<R extends Promise<infer Result> ? Result : R>,
+            Known,
+            Labels,
+            Position
+          >,
+        ] extends [never]
+        ? unknown
+        : (...args: Args) => CheckedAnswerOf<R, Known, Labels, Position>
+      : unknown
+    : UnknownHandlerMethod<M & string>;
+};

@@ -34,3 +34,14 @@ export const penultimate: [
 
 // Releases before 2025-06-18 reserve no prefix.
 export const none: IsReservedMetaKey<"io.modelcontextprotocol/x", Labels, "none"> = false;
+
+// Several rules at once (the version-agnostic builders): a key is reserved when any rule reserves it, as the checks read it.
+type ReservedByAny<K extends string> =
+  true extends IsReservedMetaKey<K, Labels, "second" | "penultimate"> ? true : false;
+export const either: [
+  ReservedByAny<"modelcontextprotocol.io/x">,
+  ReservedByAny<"io.modelcontextprotocol/x">,
+  ReservedByAny<"com.mcp.tools/x">,
+  ReservedByAny<"com.example/x">,
+  ReservedByAny<"progressToken">,
+] = [true, true, true, false, false];

@@ -418,6 +418,61 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
       text: emitRequester(modern).content,
       has: "request<MextendsClientRequestMethod,Meta={}>(method:M,params:RequestParamsInput<M,Meta>",
     },
+    {
+      rule: "handler results are checked by the same rule",
+      text: emitMeta(madeUp).content,
+      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey,"acme","penultimate">;',
+    },
+    {
+      rule: "a release reserving no prefix still checks its tables' method names",
+      text: emitMeta(realModel("2024-11-05")).content,
+      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey,never,"none">;',
+    },
+    {
+      rule: "a server dispatcher infers its table as written to check it",
+      text: emitDispatch(modern).content,
+      has: "createServerDispatcher<C=undefined,Handlers=unknown>(handlers:Handlers&ServerDispatchHandlers<C>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+    },
+    {
+      rule: "and a client dispatcher",
+      text: emitDispatch(realModel("2025-06-18")).content,
+      has: "createClientDispatcher<C=undefined,Handlers=unknown>(handlers:Handlers&ClientDispatchHandlers<C>&CheckedResults<Handlers,keyofServerRequests|keyofServerNotifications>,",
+    },
+    {
+      rule: "and the stateless era",
+      text: emitServer(modern).content,
+      has: "statelessEra<Handlers=unknown>(handlers:Handlers&StatelessServerHandlers&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+    },
+    {
+      rule: "and a session era",
+      text: emitServer(realModel("2025-11-25")).content,
+      has: "sessionEra<S=undefined,Handlers=unknown>(handlers:Handlers&SessionServerHandlers<S>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+    },
+    {
+      rule: "a session release's resultResponse infers the result's _meta",
+      text: emitEnvelope(realModel("2025-11-25")).content,
+      has: "result:ResultInput<ResultOf<M>>&{readonly_meta?:Meta&CheckedMeta<Meta>}",
+    },
+    {
+      rule: "the version-agnostic builders check by every generated release's rule",
+      text: emitRuntime([modern, realModel("2025-06-18"), realModel("2024-11-05")]).content,
+      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second"|"penultimate">;',
+    },
+    {
+      rule: "their request, its params and extraMeta",
+      text: emitRuntime([modern]).content,
+      has: "params:RequestParamsInput<M>&CheckedMetaField<Meta,CheckedMeta<Meta>>,options:RequestOptions&{readonlyprotocolVersion?:V;readonlyextraMeta?:Extra&CheckedMeta<Extra>}",
+    },
+    {
+      rule: "and their resultResponse",
+      text: emitRuntime([modern]).content,
+      has: "result:R&{readonly_meta?:Meta&CheckedMeta<Meta>}",
+    },
+    {
+      rule: "a root of releases reserving no prefix checks nothing",
+      text: emitRuntime([realModel("2024-11-05")]).content,
+      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,never,"none">;',
+    },
   ])("$rule", ({ text, has }) => {
     expect(flat(text)).toContain(has);
   });
@@ -486,7 +541,7 @@ describe("the runtime's resultType and input_required facts come from the model"
     {
       rule: "resultResponse types the result it builds with the resultType it carries, the default unless named",
       text: emitEnvelope(real).content,
-      has: 'RTextendsT.ResultType="complete">(id:T.RequestId,result:ResultInput<ResultOf<M>,RT>,options:ResultOptions<RT>={}):ResultEnvelope<ResultOf<M>&{resultType:RT}>',
+      has: 'RTextendsT.ResultType="complete",Meta={}>(id:T.RequestId,result:ResultInput<ResultOf<M>,RT>&{readonly_meta?:Meta&CheckedMeta<Meta>},options:ResultOptions<RT>={}):ResultEnvelope<ResultOf<M>&{resultType:RT}>',
     },
     {
       rule: "without an open enum in the model, a plain string",
@@ -589,7 +644,7 @@ describe("the thin release modules: declarations from the model, bodies over the
       text: emitServer(realModel("2025-06-18")).content,
       has: [
         'initialize: "initialize", createRequester: createServerRequester',
-        "export function sessionEra<S = undefined>(",
+        "export function sessionEra<S = undefined, Handlers = unknown>(",
       ],
     },
     {
