@@ -64,6 +64,8 @@ describe("header value encoding: the spec page's table", () => {
       "=?base64?!!!?=",
       "=?base64?SGk?=",
       "=?base64?SGk=x?=",
+      "=?base64?SGl=?=", // "Hi" with non-zero pad bits: not the canonical form
+      "=?base64?SG k=?=",
       "=?base64?/w==?=",
       "=?base64?7aCA?=",
     ])
