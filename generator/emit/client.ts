@@ -53,9 +53,8 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       : objectLiteral({
           listTools: method("tools/list"),
           callTool: JSON.stringify(http.toolCallMethod),
-          headers:
-            "(message, tool) => httpHeaders(message as Parameters<typeof httpHeaders>[0], tool === undefined ? {} : { tool: tool as HeaderTool })",
-          usable: "(tool) => toolHeaderParams(tool as HeaderTool).ok",
+          headers: "(message, params) => requestHeaders(HTTP, message as Parameters<typeof requestHeaders>[1], params)",
+          params: "(tool) => listedToolParams(HTTP, tool)",
         });
   const release = objectLiteral({
     version,
@@ -81,11 +80,13 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       namedImports: ["ClientDispatcher"],
       moduleSpecifier: "./dispatch.js",
     });
-    if (http !== null)
+    if (http !== null) {
+      file.addImportDeclaration({ namedImports: ["HTTP"], moduleSpecifier: "./http.js" });
       file.addImportDeclaration({
-        namedImports: ["httpHeaders", "toolHeaderParams", { name: "HeaderTool", isTypeOnly: true }],
-        moduleSpecifier: "./http.js",
+        namedImports: ["listedToolParams", "requestHeaders"],
+        moduleSpecifier: runtimeImport("http-headers", 1),
       });
+    }
     if (!modern)
       file.addImportDeclaration({ namedImports: ["sessionEra"], moduleSpecifier: runtimeImport("session-era", 1) });
     file.addImportDeclaration({
