@@ -29,7 +29,8 @@ export interface SseParserOptions {
   readonly maxEventChars?: number;
 }
 
-const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
+/** 16 MiB (a literal, as in ndjson.ts). */
+const DEFAULT_MAX_EVENT_CHARS = 16_777_216;
 
 export function createSseParser(
   onEvent: (event: SseEvent) => void,

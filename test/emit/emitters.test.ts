@@ -547,7 +547,8 @@ describe("the thin release modules: declarations from the model, bodies over the
       has: [
         'era: { kind: "stateless", discover: "server/discover"',
         "signals: [-32999]",
-        "headers: (message, tool) =>",
+        "headers: (message, params) =>",
+        "params: (tool) => listedToolParams(HTTP, tool)",
       ],
     },
     {
