@@ -385,36 +385,6 @@ function checkUnion(
   return false;
 }
 
-function blankNode(): SchemaNode {
-  return {
-    name: "",
-    any: false,
-    leaf: false,
-    types: ANY_TYPE,
-    constant: undefined,
-    enumValues: null,
-    keys: null,
-    children: [],
-    required: [],
-    additional: null,
-    items: null,
-    anyOf: null,
-    oneOf: null,
-    allOf: null,
-    discriminator: "",
-    byDiscriminator: null,
-    format: "",
-    minimum: -Infinity,
-    maximum: Infinity,
-    minItems: 0,
-    maxItems: Infinity,
-    minLength: 0,
-    maxLength: Infinity,
-    pattern: null,
-    rare: null,
-  };
-}
-
 /**
  * Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use.
  * Given the decoded `WireTable` as `base`, decodes the JSON text of its `WireNamedTable` and returns both as one.
@@ -424,7 +394,38 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
   const table = JSON.parse(text) as WireTable;
   const offset = base ? base.nodes.length : 0;
   const names = table.names === "" ? [] : table.names.split(",");
-  const nodes = table.nodes.map((w) => (typeof w === "number" ? null : blankNode()));
+  // Every node is one literal with every field, so all share one shape; references are linked once all exist.
+  const nodes = table.nodes.map((w, j): SchemaNode | null => {
+    if (typeof w === "number") return null;
+    const keys = Object.keys(w);
+    return {
+      name: names[j] ?? "",
+      any: keys.length === 0,
+      leaf: keys.length === 1 && keys[0] === "t",
+      types: w.t ?? ANY_TYPE,
+      constant: own(w, "c") ? w.c : undefined,
+      enumValues: w.e ?? null,
+      keys: null,
+      children: [],
+      required: [],
+      additional: null,
+      items: null,
+      anyOf: null,
+      oneOf: null,
+      allOf: null,
+      discriminator: w.d ?? "",
+      byDiscriminator: null,
+      format: w.f ?? "",
+      minimum: w.n ?? -Infinity,
+      maximum: w.x ?? Infinity,
+      minItems: w.ni ?? 0,
+      maxItems: w.xi ?? Infinity,
+      minLength: w.nl ?? 0,
+      maxLength: w.xl ?? Infinity,
+      pattern: w.r === undefined ? null : new RegExp(w.r, "u"),
+      rare: null,
+    };
+  });
   // Alias entries name their final target, so one step resolves them; entries below `offset` are the base's.
   const at = (j: number): SchemaNode => {
     if (j < offset) return base!.nodes[j]!;
@@ -434,10 +435,6 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
   table.nodes.forEach((w, j) => {
     if (typeof w === "number") return;
     const n = nodes[j]!;
-    if (j < names.length) n.name = names[j]!;
-    if (w.t !== undefined) n.types = w.t;
-    if (own(w, "c")) n.constant = w.c;
-    if (w.e) n.enumValues = w.e;
     if (w.p) {
       n.keys = [];
       for (let k = 0; k < w.p.length; k += 2) {
@@ -452,20 +449,8 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     if (w.u) n.anyOf = w.u.map(at);
     if (w.o) n.oneOf = w.o.map(at);
     if (w.l) n.allOf = w.l.map(at);
-    if (w.d !== undefined) n.discriminator = w.d;
-    if (w.f !== undefined) n.format = w.f;
-    if (w.n !== undefined) n.minimum = w.n;
-    if (w.x !== undefined) n.maximum = w.x;
-    if (w.ni !== undefined) n.minItems = w.ni;
-    if (w.xi !== undefined) n.maxItems = w.xi;
-    if (w.nl !== undefined) n.minLength = w.nl;
-    if (w.xl !== undefined) n.maxLength = w.xl;
-    if (w.r !== undefined) n.pattern = new RegExp(w.r, "u");
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
     if (w.k !== undefined) n.rare = rare!(w.k, at);
-    const keys = Object.keys(w);
-    n.any = keys.length === 0;
-    n.leaf = keys.length === 1 && keys[0] === "t";
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {
