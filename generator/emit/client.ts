@@ -1,6 +1,8 @@
+import { VariableDeclarationKind } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
+import { requestHeaderSpec } from "./http-spec.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
@@ -53,8 +55,9 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       : objectLiteral({
           listTools: method("tools/list"),
           callTool: JSON.stringify(http.toolCallMethod),
-          headers: "(message, params) => requestHeaders(HTTP, message as Parameters<typeof requestHeaders>[1], params)",
-          params: "(tool) => listedToolParams(HTTP, tool)",
+          headers:
+            "(message, params) => requestHeaders(REQUEST_HEADERS, message as Parameters<typeof requestHeaders>[1], params)",
+          params: "(tool) => listedToolParams(REQUEST_HEADERS, tool)",
         });
   const release = objectLiteral({
     version,
@@ -81,10 +84,20 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       moduleSpecifier: "./dispatch.js",
     });
     if (http !== null) {
-      file.addImportDeclaration({ namedImports: ["HTTP"], moduleSpecifier: "./http.js" });
       file.addImportDeclaration({
-        namedImports: ["listedToolParams", "requestHeaders"],
+        namedImports: ["listedToolParams", "requestHeaders", { name: "RequestHeaderSpec", isTypeOnly: true }],
         moduleSpecifier: runtimeImport("http-headers", 1),
+      });
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["The request side of `HTTP` (http.ts), alone so that a client bundles none of the server's statuses."],
+        declarations: [
+          {
+            name: "REQUEST_HEADERS",
+            type: "RequestHeaderSpec",
+            initializer: JSON.stringify(requestHeaderSpec(model)),
+          },
+        ],
       });
     }
     if (!modern)

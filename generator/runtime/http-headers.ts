@@ -41,6 +41,22 @@ export interface HttpSpec {
   readonly acceptedStatus: number;
 }
 
+/** What a client's request headers read of `HttpSpec` (`requestHeaders`, `headerParamsOf`): no statuses, no server codes. */
+export type RequestHeaderSpec = Pick<
+  HttpSpec,
+  | "protocolVersionHeader"
+  | "methodHeader"
+  | "nameHeader"
+  | "paramHeaderPrefix"
+  | "nameParam"
+  | "headerAnnotation"
+  | "toolCallMethod"
+  | "argumentsParam"
+  | "headerParamTypes"
+  | "sentinel"
+  | "protocolVersionMetaKey"
+>;
+
 /** A tool as far as headers care: its name and input schema. */
 export interface HeaderTool {
   readonly name: string;
@@ -121,7 +137,7 @@ export interface HeaderProblem {
  * the root through `properties` alone. The parameters, or the first problem.
  */
 export function headerParamsOf(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   inputSchema: unknown,
 ): readonly HeaderParam[] | HeaderProblem {
   if (!isObject(inputSchema)) return { why: "schema" };
@@ -164,7 +180,7 @@ export function headerParamsOf(
 
 /** A listed tool's header parameters, or undefined when a client drops the tool (`headerParamsOf` found a problem). */
 export function listedToolParams(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   tool: { readonly inputSchema?: unknown },
 ): readonly HeaderParam[] | undefined {
   const found = headerParamsOf(spec, tool.inputSchema);
@@ -172,7 +188,7 @@ export function listedToolParams(
 }
 
 /** `headerParamsOf` for a tool, with the problem worded. A client drops a tool that fails from `tools/list`. */
-export function toolHeaderParams(spec: HttpSpec, tool: HeaderTool): ToolHeaderParams {
+export function toolHeaderParams(spec: RequestHeaderSpec, tool: HeaderTool): ToolHeaderParams {
   const found = headerParamsOf(spec, tool.inputSchema);
   if (Array.isArray(found)) return { ok: true, params: found };
   const { why, name, where, first } = found as HeaderProblem;
@@ -219,7 +235,7 @@ function plain(header: string, value: string): string {
  * a call to another tool, an argument that does not fit its declared type).
  */
 export function httpHeaders(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   message: { readonly method: string; readonly id?: unknown; readonly params?: unknown },
   options: { readonly tool?: HeaderTool } = {},
 ): Record<string, string> {
@@ -241,7 +257,7 @@ export function httpHeaders(
  * checked its tools when they were listed sends. `params` count for a call of the tool method only.
  */
 export function requestHeaders(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   message: { readonly method: string; readonly id?: unknown; readonly params?: unknown },
   params?: readonly HeaderParam[],
 ): Record<string, string> {
@@ -264,7 +280,7 @@ export function requestHeaders(
  * from `toolHeaderParams`). Throws a RangeError for an argument that does not fit its declared type.
  */
 export function paramHeaders(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   params: readonly HeaderParam[],
   args: unknown,
 ): Record<string, string> {
