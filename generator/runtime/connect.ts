@@ -194,12 +194,10 @@ export async function connect<const D extends readonly ClientRelease[]>(
     const send = (message: object, sent: SendOptions = {}): Promise<void> => {
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
-      const fields = message as {
-        readonly method?: unknown;
-        readonly params?: { readonly name?: unknown };
-      };
-      const name = fields.method === http.callTool ? fields.params?.name : undefined;
-      const params = typeof name === "string" ? tools.get(name) : undefined;
+      const fields = message as { readonly method?: unknown; readonly params?: { name?: string } };
+      // A missing name, or one that is no string, finds no tool.
+      const params =
+        fields.method === http.callTool ? tools.get(fields.params?.name as string) : undefined;
       return wire.send(message, { headers: { ...sent.headers, ...http.headers(message, params) } });
     };
     const requester = release.requester(send, {
