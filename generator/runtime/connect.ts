@@ -7,7 +7,7 @@
  * Release data (method names, codes, builders) comes from each release's `clientRelease()`.
  */
 import { isObject, type JsonObject } from "./json.js";
-import type { CallOptions, RequesterLifecycle } from "./requester.js";
+import { asError, type CallOptions, type RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
 import type { ClientTransport, SendOptions, TransportFactory } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
@@ -225,7 +225,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
         return session(attempt, server);
       } catch (error) {
         if (!(error instanceof RpcError) || !era.signals.includes(error.code)) {
-          options.onFallback?.(`${release.version}: ${describe(error)}; trying initialize`);
+          options.onFallback?.(`${release.version}: ${asError(error).message}; trying initialize`);
           break;
         }
         if (error.code !== era.unsupportedVersion) throw error;
@@ -252,7 +252,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
     });
     return session(opened.attempt, opened.server);
   } catch (error) {
-    current?.requester.close(error instanceof Error ? error : new Error(String(error)));
+    current?.requester.close(asError(error));
     await wire.close();
     throw error;
   }
@@ -293,8 +293,4 @@ function supportedVersions(data: unknown): string[] {
   return Array.isArray(supported)
     ? supported.filter((v: unknown): v is string => typeof v === "string")
     : [];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

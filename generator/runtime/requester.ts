@@ -283,6 +283,7 @@ function timeoutError(ms: number): Error {
   return error;
 }
 
-function asError(reason: unknown): Error {
+/** A thrown value or abort reason as an Error (connect uses it too). */
+export function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
 }
