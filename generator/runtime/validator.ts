@@ -365,13 +365,13 @@ function checkUnion(
     return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
   // The members that admit this JSON type say more than "none matched": report the closest one's own issues, the member
   // whose issue lies deepest (it matched the most before failing), the fewest issues breaking a tie, then member order.
+  // No member admitting the type leaves `closest` empty: then the union itself is reported.
   const b = bit(x);
-  const fitting = members.filter((m) => (m.types & b) !== 0);
-  if (fitting.length === 0) return report("", describeNode(n), describeValue(x));
   const start = issues.length;
   let closest: ValidationIssue[] = [];
   let closestDepth = -1;
-  for (const m of fitting) {
+  for (const m of members) {
+    if ((m.types & b) === 0) continue;
     check(m, x, d);
     const found = issues.splice(start);
     const depth = Math.max(-1, ...found.map((issue) => issue.pointer.split("/").length - 1));
