@@ -110,10 +110,8 @@ function propertyPath(path: readonly string[]): string[] | undefined {
 }
 
 function declaredType(schema: JsonObject, allowed: readonly string[]): string | undefined {
-  const type = schema["type"];
-  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : [];
-  // `null` beside the type is allowed: a null argument simply sends no header.
-  const real = types.filter((t) => t !== "null");
+  // A string or a list of them; `null` beside the type is allowed: a null argument simply sends no header.
+  const real = [schema["type"]].flat().filter((t) => t !== "null");
   return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0])
     ? real[0]
     : undefined;
@@ -150,16 +148,14 @@ export function headerParamsOf(
       problem = { why: "deep" };
       return;
     }
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, [...path, String(i)], depth + 1));
-      return;
-    }
-    if (!isObject(node)) return;
-    if (own(node, spec.headerAnnotation)) {
+    if (typeof node !== "object" || node === null) return;
+    const fields = node as JsonObject;
+    // Arrays are walked by index, like objects by key; only an object holds an annotation.
+    if (!Array.isArray(node) && own(fields, spec.headerAnnotation)) {
       const where = "/" + path.join("/");
-      const name = node[spec.headerAnnotation];
+      const name = fields[spec.headerAnnotation];
       const names = propertyPath(path);
-      const type = declaredType(node, spec.headerParamTypes);
+      const type = declaredType(fields, spec.headerParamTypes);
       if (typeof name !== "string" || !TOKEN.test(name)) problem = { why: "token", where };
       else if (names === undefined) problem = { why: "reach", where };
       else if (type === undefined) problem = { why: "type", name, where };
@@ -172,7 +168,7 @@ export function headerParamsOf(
     }
     for (const key of Object.keys(node))
       if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation)
-        visit(node[key], [...path, key], depth + 1);
+        visit(fields[key], [...path, key], depth + 1);
   };
   visit(inputSchema, [], 0);
   return problem ?? params;
