@@ -28,11 +28,15 @@ export type MessageValidationResult =
       readonly errors: readonly ValidationIssue[];
     };
 
+const MAX_ERRORS = 20;
+const MAX_DEPTH = 256;
+
 /** At most this many issues are reported; nesting deeper than `maxDepth` is an issue, never a stack overflow. */
-export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> = Object.freeze({
-  maxErrors: 20,
-  maxDepth: 256,
-});
+export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> =
+  /* @__PURE__ */ Object.freeze({
+    maxErrors: MAX_ERRORS,
+    maxDepth: MAX_DEPTH,
+  });
 
 /** One decoded schema node; `null`/empty fields constrain nothing. */
 export interface SchemaNode {
@@ -182,7 +186,7 @@ function escapeToken(k: string): string {
 }
 
 function report(pointer: string, expected: string, got: string): false {
-  if (issues.length < VALIDATION_LIMITS.maxErrors) issues.push({ pointer, expected, got });
+  if (issues.length < MAX_ERRORS) issues.push({ pointer, expected, got });
   return false;
 }
 
@@ -197,7 +201,7 @@ function prefix(from: number, key: string): void {
 
 export function check(n: SchemaNode, x: unknown, d: number): boolean {
   if (n.any) return true;
-  if (d > VALIDATION_LIMITS.maxDepth) throw TOO_DEEP;
+  if (d > MAX_DEPTH) throw TOO_DEEP;
   const b = bit(x);
   if (
     (n.types & b) === 0 ||
@@ -306,7 +310,7 @@ function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
   for (let j = 0; j < x.length; j++) {
     const from = issues.length;
     if (!check(item, x[j], d + 1)) {
-      if (quiet > 0 || issues.length >= VALIDATION_LIMITS.maxErrors) return false;
+      if (quiet > 0 || issues.length >= MAX_ERRORS) return false;
       ok = false;
       prefix(from, String(j));
     }
@@ -501,7 +505,7 @@ function run(n: SchemaNode, x: unknown, key: string | null): readonly Validation
     if (err !== TOO_DEEP) throw err;
     quiet = 0;
     issues = [];
-    report("", `nesting at most ${VALIDATION_LIMITS.maxDepth} levels deep`, "deeper nesting");
+    report("", `nesting at most ${MAX_DEPTH} levels deep`, "deeper nesting");
   }
   if (key !== null) prefix(0, key);
   const found = issues;
