@@ -155,8 +155,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
           )
           .catch(() => undefined);
       };
-      const onAbort = (): void =>
-        abandon(asError(signal === undefined ? undefined : abortReason(signal)));
+      // Listened to only when there is a signal.
+      const onAbort = (): void => abandon(asError(abortReason(signal!)));
       const timer =
         timeoutMs === undefined
           ? undefined
