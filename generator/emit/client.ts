@@ -1,6 +1,8 @@
+import { VariableDeclarationKind } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
+import { requestHeaderSpec } from "./http-spec.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
@@ -54,8 +56,8 @@ export function emitClient(model: ProtocolModel): EmittedFile {
           listTools: method("tools/list"),
           callTool: JSON.stringify(http.toolCallMethod),
           headers:
-            "(message, tool) => httpHeaders(message as Parameters<typeof httpHeaders>[0], tool === undefined ? {} : { tool: tool as HeaderTool })",
-          usable: "(tool) => toolHeaderParams(tool as HeaderTool).ok",
+            "(message, params) => requestHeaders(REQUEST_HEADERS, message as Parameters<typeof requestHeaders>[1], params)",
+          params: "(tool) => listedToolParams(REQUEST_HEADERS, tool)",
         });
   const release = objectLiteral({
     version,
@@ -81,11 +83,23 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       namedImports: ["ClientDispatcher"],
       moduleSpecifier: "./dispatch.js",
     });
-    if (http !== null)
+    if (http !== null) {
       file.addImportDeclaration({
-        namedImports: ["httpHeaders", "toolHeaderParams", { name: "HeaderTool", isTypeOnly: true }],
-        moduleSpecifier: "./http.js",
+        namedImports: ["listedToolParams", "requestHeaders", { name: "RequestHeaderSpec", isTypeOnly: true }],
+        moduleSpecifier: runtimeImport("http-headers", 1),
       });
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["The request side of `HTTP` (http.ts), alone so that a client bundles none of the server's statuses."],
+        declarations: [
+          {
+            name: "REQUEST_HEADERS",
+            type: "RequestHeaderSpec",
+            initializer: JSON.stringify(requestHeaderSpec(model)),
+          },
+        ],
+      });
+    }
     if (!modern)
       file.addImportDeclaration({ namedImports: ["sessionEra"], moduleSpecifier: runtimeImport("session-era", 1) });
     file.addImportDeclaration({

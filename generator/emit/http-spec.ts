@@ -1,6 +1,6 @@
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import type { HttpSpec } from "../runtime/http-headers.ts";
+import type { HttpSpec, RequestHeaderSpec } from "../runtime/http-headers.ts";
 
 /** A release's `HttpSpec`, every fact read from the model; only for a model with `http`. */
 export function httpSpec(model: ProtocolModel): HttpSpec {
@@ -38,5 +38,23 @@ export function httpSpec(model: ProtocolModel): HttpSpec {
     errorStatus: Object.fromEntries([...http.errorStatus].map(([code, status]) => [String(code), status])),
     resultStatus: http.resultStatus,
     acceptedStatus: http.acceptedStatus,
+  };
+}
+
+/** The part of `httpSpec` a client's request headers read: a client bundles it alone, without the server's statuses. */
+export function requestHeaderSpec(model: ProtocolModel): RequestHeaderSpec {
+  const spec = httpSpec(model);
+  return {
+    protocolVersionHeader: spec.protocolVersionHeader,
+    methodHeader: spec.methodHeader,
+    nameHeader: spec.nameHeader,
+    paramHeaderPrefix: spec.paramHeaderPrefix,
+    nameParam: spec.nameParam,
+    headerAnnotation: spec.headerAnnotation,
+    toolCallMethod: spec.toolCallMethod,
+    argumentsParam: spec.argumentsParam,
+    headerParamTypes: spec.headerParamTypes,
+    sentinel: spec.sentinel,
+    protocolVersionMetaKey: spec.protocolVersionMetaKey,
   };
 }

@@ -70,7 +70,8 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
         {
           name: "REQUIRED_REQUEST_META_KEYS",
           type: "readonly MetaKey[]",
-          initializer: `/* @__PURE__ */ Object.freeze<MetaKey[]>([${requiredInRequests.map((k) => `MetaKey.${k.name}`).join(", ")}])`,
+          // The keys as literals: a bundle cannot drop an unused array that reads `MetaKey.x` (a read may have effects).
+          initializer: `/* @__PURE__ */ Object.freeze<MetaKey[]>([${requiredInRequests.map((k) => JSON.stringify(k.key)).join(", ")}])`,
         },
       ],
     });

@@ -55,10 +55,11 @@ export function answers(value: unknown, id: string | number): boolean {
   return fields.method === undefined && fields.id === id;
 }
 
-/** JSON text as a value; undefined for text that is not JSON. */
-export function parseJson(text: string): unknown {
+/** JSON text as an object or array (a message, or a batch); undefined for anything else, text that is no JSON included. */
+export function jsonMessage(text: string): object | undefined {
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? value : undefined;
   } catch {
     return undefined;
   }

@@ -7,10 +7,11 @@
  * Release data (method names, codes, builders) comes from each release's `clientRelease()`.
  */
 import { isObject, type JsonObject } from "./json.js";
-import type { CallOptions, RequesterLifecycle } from "./requester.js";
+import { asError, type CallOptions, type RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
 import type { ClientTransport, SendOptions, TransportFactory } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
+import type { HeaderParam } from "./http-headers.js";
 
 /** A requester with its release's typed `request`. */
 export interface TypedRequester extends RequesterLifecycle {
@@ -62,9 +63,10 @@ export interface Attempt {
 export interface ReleaseHttp {
   readonly listTools: string;
   readonly callTool: string;
-  headers(message: object, tool: object | undefined): Record<string, string>;
-  /** Whether a listed tool's `x-mcp-header` annotations are valid; a client drops the tools that are not. */
-  usable(tool: object): boolean;
+  /** A message's headers; `params`: the called tool's, when it was listed. */
+  headers(message: object, params: readonly HeaderParam[] | undefined): Record<string, string>;
+  /** A listed tool's `x-mcp-header` parameters, or undefined when its annotations are invalid: a client drops it. */
+  params(tool: JsonObject): readonly HeaderParam[] | undefined;
 }
 
 export interface ClientIdentity {
@@ -151,7 +153,8 @@ export async function connect<const D extends readonly ClientRelease[]>(
   };
 
   let current: Attempt | undefined;
-  const tools = new Map<string, object>();
+  /** Listed tools' header parameters, by tool name. */
+  const tools = new Map<string, readonly HeaderParam[]>();
   const wire: ClientTransport = transport({
     message: (message) => receive(message),
     closed: (error) => current?.requester.close(error),
@@ -191,13 +194,11 @@ export async function connect<const D extends readonly ClientRelease[]>(
     const send = (message: object, sent: SendOptions = {}): Promise<void> => {
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
-      const fields = message as {
-        readonly method?: unknown;
-        readonly params?: { readonly name?: unknown };
-      };
-      const name = fields.method === http.callTool ? fields.params?.name : undefined;
-      const tool = typeof name === "string" ? tools.get(name) : undefined;
-      return wire.send(message, { headers: { ...sent.headers, ...http.headers(message, tool) } });
+      const fields = message as { readonly method?: unknown; readonly params?: { name?: string } };
+      // A missing name, or one that is no string, finds no tool.
+      const params =
+        fields.method === http.callTool ? tools.get(fields.params?.name as string) : undefined;
+      return wire.send(message, { headers: { ...sent.headers, ...http.headers(message, params) } });
     };
     const requester = release.requester(send, {
       clientInfo: options.clientInfo,
@@ -224,7 +225,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
         return session(attempt, server);
       } catch (error) {
         if (!(error instanceof RpcError) || !era.signals.includes(error.code)) {
-          options.onFallback?.(`${release.version}: ${describe(error)}; trying initialize`);
+          options.onFallback?.(`${release.version}: ${asError(error).message}; trying initialize`);
           break;
         }
         if (error.code !== era.unsupportedVersion) throw error;
@@ -251,7 +252,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
     });
     return session(opened.attempt, opened.server);
   } catch (error) {
-    current?.requester.close(error instanceof Error ? error : new Error(String(error)));
+    current?.requester.close(asError(error));
     await wire.close();
     throw error;
   }
@@ -264,10 +265,12 @@ export async function connect<const D extends readonly ClientRelease[]>(
       if (http === undefined || method !== http.listTools || !isObject(result)) return result;
       const listed: unknown = result["tools"];
       if (!Array.isArray(listed)) return result;
-      const usable = (listed as unknown[]).filter(
-        (tool): tool is JsonObject => isObject(tool) && http.usable(tool),
-      );
-      for (const tool of usable) tools.set(String(tool["name"]), tool);
+      const usable = (listed as unknown[]).filter((tool): tool is JsonObject => {
+        const params = isObject(tool) ? http.params(tool) : undefined;
+        if (params === undefined) return false;
+        tools.set(String((tool as JsonObject)["name"]), params);
+        return true;
+      });
       return { ...result, tools: usable };
     };
     const made: ClientSession<string, TypedRequester, unknown> = {
@@ -290,8 +293,4 @@ function supportedVersions(data: unknown): string[] {
   return Array.isArray(supported)
     ? supported.filter((v: unknown): v is string => typeof v === "string")
     : [];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,8 +1,8 @@
 /**
  * Header values of the Streamable HTTP transport: plain when a value is safe as an HTTP field
  * value, otherwise the Base64 sentinel form (`=?base64?…?=`, the markers from the release's
- * data). Base64 and strict UTF-8 decoding are done by hand because the generated code assumes no DOM or
- * Node globals; encoding UTF-8 is the platform's TextEncoder (text-codec.ts), which every runtime has.
+ * data). Base64 is the platform's `btoa`/`atob` and UTF-8 encoding its TextEncoder (text-codec.ts),
+ * which every runtime the output runs on has; strict UTF-8 decoding is done by hand.
  */
 import { utf8Encode } from "./text-codec.js";
 
@@ -11,7 +11,11 @@ export interface SentinelForm {
   readonly suffix: string;
 }
 
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** Not in the ES2022 library the output compiles against, like TextEncoder (text-codec.ts). */
+const platform = globalThis as unknown as {
+  btoa(binary: string): string;
+  atob(base64: string): string;
+};
 
 /** Strict UTF-8: overlong forms, surrogates and truncated sequences are rejected. */
 function utf8Decode(bytes: readonly number[]): string | undefined {
@@ -43,35 +47,18 @@ function utf8Decode(bytes: readonly number[]): string | undefined {
   return out;
 }
 
-function base64Encode(bytes: ArrayLike<number>): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out +=
-      BASE64[(n >> 18) & 63]! +
-      BASE64[(n >> 12) & 63]! +
-      (i + 1 < bytes.length ? BASE64[(n >> 6) & 63]! : "=") +
-      (i + 2 < bytes.length ? BASE64[n & 63]! : "=");
-  }
-  return out;
+function base64Encode(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return platform.btoa(binary);
 }
 
-/** Canonical padded Base64 only, so each value has exactly one encoded form. */
+/** Canonical padded Base64 only (no whitespace, zero pad bits), so each value has exactly one encoded form. */
 function base64Decode(text: string): number[] | undefined {
-  if (
-    text.length % 4 !== 0 ||
-    !/^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)
-  )
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text))
     return undefined;
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i += 4) {
-    const quad = [0, 1, 2, 3].map((k) => (text[i + k] === "=" ? 0 : BASE64.indexOf(text[i + k]!)));
-    const n = (quad[0]! << 18) | (quad[1]! << 12) | (quad[2]! << 6) | quad[3]!;
-    bytes.push((n >> 16) & 255);
-    if (text[i + 2] !== "=") bytes.push((n >> 8) & 255);
-    if (text[i + 3] !== "=") bytes.push(n & 255);
-  }
-  return base64Encode(bytes) === text ? bytes : undefined;
+  const binary = platform.atob(text);
+  return platform.btoa(binary) === text ? Array.from(binary, (c) => c.charCodeAt(0)) : undefined;
 }
 
 /** Visible ASCII with inner spaces: what may travel as is (RFC 9110 field value, no control characters, no edge whitespace). */

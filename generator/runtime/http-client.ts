@@ -8,7 +8,7 @@
 import { abortController, type AbortHandle } from "./abort.js";
 import {
   answers,
-  parseJson,
+  jsonMessage,
   requestIdOf,
   type ClientTransport,
   type SendOptions,
@@ -134,8 +134,7 @@ function createHttpTransport(
   function parser(onEvent?: (value: unknown) => void): SseParser {
     return createSseParser(
       (event) => {
-        const parsed = parseJson(event.data);
-        const value = isObject(parsed) || Array.isArray(parsed) ? parsed : undefined;
+        const value = jsonMessage(event.data);
         onEvent?.(value);
         if (value !== undefined) events.message(value);
       },
@@ -164,17 +163,16 @@ function createHttpTransport(
       headers: headers(sendOptions.headers),
       body: JSON.stringify(message),
     });
-    const type = response.headers.get("content-type") ?? "";
-    if (type.includes(EVENT_STREAM) && response.body !== null) {
+    if (response.headers.get("content-type")?.includes(EVENT_STREAM) && response.body !== null) {
       if (!response.ok) throw httpError(response.status, "");
       return readReply(response, id);
     }
     const text = await response.text();
-    const value = text.trim() === "" ? undefined : parseJson(text);
+    const value = jsonMessage(text);
     // An error whose id the server could not read still answers this POST: it fails the call sent.
     const unaddressed = unaddressedError(value);
     if (unaddressed !== undefined) throw unaddressed;
-    if (isObject(value) || Array.isArray(value)) {
+    if (value !== undefined) {
       events.message(value);
       if (id === undefined || answers(value, id)) return;
     }

@@ -41,6 +41,22 @@ export interface HttpSpec {
   readonly acceptedStatus: number;
 }
 
+/** What a client's request headers read of `HttpSpec` (`requestHeaders`, `headerParamsOf`): no statuses, no server codes. */
+export type RequestHeaderSpec = Pick<
+  HttpSpec,
+  | "protocolVersionHeader"
+  | "methodHeader"
+  | "nameHeader"
+  | "paramHeaderPrefix"
+  | "nameParam"
+  | "headerAnnotation"
+  | "toolCallMethod"
+  | "argumentsParam"
+  | "headerParamTypes"
+  | "sentinel"
+  | "protocolVersionMetaKey"
+>;
+
 /** A tool as far as headers care: its name and input schema. */
 export interface HeaderTool {
   readonly name: string;
@@ -94,54 +110,57 @@ function propertyPath(path: readonly string[]): string[] | undefined {
 }
 
 function declaredType(schema: JsonObject, allowed: readonly string[]): string | undefined {
-  const type = schema["type"];
-  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : [];
-  // `null` beside the type is allowed: a null argument simply sends no header.
-  const real = types.filter((t) => t !== "null");
+  // A string or a list of them; `null` beside the type is allowed: a null argument simply sends no header.
+  const real = [schema["type"]].flat().filter((t) => t !== "null");
   return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0])
     ? real[0]
     : undefined;
 }
 
 /**
+ * Why a tool's annotations are refused, as data: `toolHeaderParams` words it, while a client, which only
+ * drops the tool, bundles no text. `name` is the annotation's value, `where` its pointer, `first` the name
+ * it repeats.
+ */
+export interface HeaderProblem {
+  readonly why: "schema" | "deep" | "token" | "reach" | "type" | "repeat";
+  readonly name?: unknown;
+  readonly where?: string;
+  readonly first?: string;
+}
+
+/**
  * A tool's `x-mcp-header` annotations checked against every constraint of the spec: a non-empty
  * token, case-insensitively unique, only on string/integer/boolean properties, reachable from
- * the root through `properties` alone. A client drops a tool that fails from `tools/list`.
+ * the root through `properties` alone. The parameters, or the first problem.
  */
-export function toolHeaderParams(spec: HttpSpec, tool: HeaderTool): ToolHeaderParams {
+export function headerParamsOf(
+  spec: RequestHeaderSpec,
+  inputSchema: unknown,
+): readonly HeaderParam[] | HeaderProblem {
+  if (!isObject(inputSchema)) return { why: "schema" };
   const params: HeaderParam[] = [];
   const seen = new Map<string, string>();
-  const problems: string[] = [];
+  let problem: HeaderProblem | undefined;
   const visit = (node: unknown, path: string[], depth: number): void => {
-    if (problems.length > 0) return;
+    if (problem !== undefined) return;
     if (depth > 64) {
-      problems.push("inputSchema is nested too deeply");
+      problem = { why: "deep" };
       return;
     }
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, [...path, String(i)], depth + 1));
-      return;
-    }
-    if (!isObject(node)) return;
-    if (own(node, spec.headerAnnotation)) {
+    if (typeof node !== "object" || node === null) return;
+    const fields = node as JsonObject;
+    // Arrays are walked by index, like objects by key; only an object holds an annotation.
+    if (!Array.isArray(node) && own(fields, spec.headerAnnotation)) {
       const where = "/" + path.join("/");
-      const name = node[spec.headerAnnotation];
+      const name = fields[spec.headerAnnotation];
       const names = propertyPath(path);
-      const type = declaredType(node, spec.headerParamTypes);
-      if (typeof name !== "string" || !TOKEN.test(name))
-        problems.push(`${spec.headerAnnotation} at ${where} must be a non-empty HTTP token`);
-      else if (names === undefined)
-        problems.push(
-          `${spec.headerAnnotation} at ${where} is not reachable from the root through properties alone`,
-        );
-      else if (type === undefined)
-        problems.push(
-          `${spec.headerAnnotation} "${name}" at ${where} must annotate a property of type ${spec.headerParamTypes.join(", ")}`,
-        );
+      const type = declaredType(fields, spec.headerParamTypes);
+      if (typeof name !== "string" || !TOKEN.test(name)) problem = { why: "token", where };
+      else if (names === undefined) problem = { why: "reach", where };
+      else if (type === undefined) problem = { why: "type", name, where };
       else if (seen.has(name.toLowerCase()))
-        problems.push(
-          `${spec.headerAnnotation} "${name}" repeats "${seen.get(name.toLowerCase())}" (names are case-insensitive)`,
-        );
+        problem = { why: "repeat", name, first: seen.get(name.toLowerCase())! };
       else {
         seen.set(name.toLowerCase(), name);
         params.push({ name, header: spec.paramHeaderPrefix + name, path: names, type });
@@ -149,13 +168,37 @@ export function toolHeaderParams(spec: HttpSpec, tool: HeaderTool): ToolHeaderPa
     }
     for (const key of Object.keys(node))
       if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation)
-        visit(node[key], [...path, key], depth + 1);
+        visit(fields[key], [...path, key], depth + 1);
   };
-  if (!isObject(tool.inputSchema))
-    return { ok: false, reason: `tool "${tool.name}": inputSchema is not an object` };
-  visit(tool.inputSchema, [], 0);
-  if (problems.length > 0) return { ok: false, reason: `tool "${tool.name}": ${problems[0]}` };
-  return { ok: true, params };
+  visit(inputSchema, [], 0);
+  return problem ?? params;
+}
+
+/** A listed tool's header parameters, or undefined when a client drops the tool (`headerParamsOf` found a problem). */
+export function listedToolParams(
+  spec: RequestHeaderSpec,
+  tool: { readonly inputSchema?: unknown },
+): readonly HeaderParam[] | undefined {
+  const found = headerParamsOf(spec, tool.inputSchema);
+  return Array.isArray(found) ? (found as readonly HeaderParam[]) : undefined;
+}
+
+/** `headerParamsOf` for a tool, with the problem worded. A client drops a tool that fails from `tools/list`. */
+export function toolHeaderParams(spec: RequestHeaderSpec, tool: HeaderTool): ToolHeaderParams {
+  const found = headerParamsOf(spec, tool.inputSchema);
+  if (Array.isArray(found)) return { ok: true, params: found };
+  const { why, name, where, first } = found as HeaderProblem;
+  const at = `${spec.headerAnnotation} at ${where}`;
+  const named = `${spec.headerAnnotation} "${String(name)}"`;
+  const problem = {
+    schema: "inputSchema is not an object",
+    deep: "inputSchema is nested too deeply",
+    token: `${at} must be a non-empty HTTP token`,
+    reach: `${at} is not reachable from the root through properties alone`,
+    type: `${named} at ${where} must annotate a property of type ${spec.headerParamTypes.join(", ")}`,
+    repeat: `${named} repeats "${first}" (names are case-insensitive)`,
+  }[why];
+  return { ok: false, reason: `tool "${tool.name}": ${problem}` };
 }
 
 function argumentAt(args: unknown, path: readonly string[]): unknown {
@@ -188,26 +231,44 @@ function plain(header: string, value: string): string {
  * a call to another tool, an argument that does not fit its declared type).
  */
 export function httpHeaders(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   message: { readonly method: string; readonly id?: unknown; readonly params?: unknown },
   options: { readonly tool?: HeaderTool } = {},
+): Record<string, string> {
+  const tool = options.tool;
+  if (tool === undefined || message.method !== spec.toolCallMethod)
+    return requestHeaders(spec, message);
+  const name = isObject(message.params)
+    ? message.params[spec.nameParam[message.method]!]
+    : undefined;
+  if (name !== tool.name)
+    throw new RangeError(`the call names tool ${JSON.stringify(name)}, not "${tool.name}"`);
+  const annotated = toolHeaderParams(spec, tool);
+  if (!annotated.ok) throw new RangeError(annotated.reason);
+  return requestHeaders(spec, message, annotated.params);
+}
+
+/**
+ * `httpHeaders` given the tool's parameters (`headerParamsOf`) rather than the tool: what a client that
+ * checked its tools when they were listed sends. `params` count for a call of the tool method only.
+ */
+export function requestHeaders(
+  spec: RequestHeaderSpec,
+  message: { readonly method: string; readonly id?: unknown; readonly params?: unknown },
+  params?: readonly HeaderParam[],
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   const version = metaOf(message.params)?.[spec.protocolVersionMetaKey];
   if (typeof version === "string")
     headers[spec.protocolVersionHeader] = plain(spec.protocolVersionHeader, version);
   headers[spec.methodHeader] = plain(spec.methodHeader, message.method);
-  const params = isObject(message.params) ? message.params : undefined;
+  const body = isObject(message.params) ? message.params : undefined;
   const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
-  const name = nameKey !== undefined && params !== undefined ? params[nameKey] : undefined;
+  const name = nameKey !== undefined && body !== undefined ? body[nameKey] : undefined;
   if (typeof name === "string" && message.id !== undefined)
     headers[spec.nameHeader] = encodeHeaderValue(name, spec.sentinel);
-  if (options.tool === undefined || message.method !== spec.toolCallMethod) return headers;
-  if (name !== options.tool.name)
-    throw new RangeError(`the call names tool ${JSON.stringify(name)}, not "${options.tool.name}"`);
-  const annotated = toolHeaderParams(spec, options.tool);
-  if (!annotated.ok) throw new RangeError(annotated.reason);
-  return { ...headers, ...paramHeaders(spec, annotated.params, params?.[spec.argumentsParam]) };
+  if (params === undefined || message.method !== spec.toolCallMethod) return headers;
+  return { ...headers, ...paramHeaders(spec, params, body?.[spec.argumentsParam]) };
 }
 
 /**
@@ -215,7 +276,7 @@ export function httpHeaders(
  * from `toolHeaderParams`). Throws a RangeError for an argument that does not fit its declared type.
  */
 export function paramHeaders(
-  spec: HttpSpec,
+  spec: RequestHeaderSpec,
   params: readonly HeaderParam[],
   args: unknown,
 ): Record<string, string> {
@@ -327,10 +388,10 @@ export function checkHttpHeaders(
       params?.[nameKey ?? ""] !== options.tool.name
     )
       return { ok: true };
-    const annotated = toolHeaderParams(spec, options.tool);
-    if (!annotated.ok) return reject(spec.internalErrorCode, "Internal error");
+    const annotated = headerParamsOf(spec, options.tool.inputSchema);
+    if (!Array.isArray(annotated)) return reject(spec.internalErrorCode, "Internal error");
     const args = params?.[spec.argumentsParam];
-    for (const param of annotated.params) {
+    for (const param of annotated as readonly HeaderParam[]) {
       const body = argumentAt(args, param.path);
       const raw = read(param.header);
       const present = body !== undefined && body !== null;

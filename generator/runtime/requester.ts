@@ -155,8 +155,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
           )
           .catch(() => undefined);
       };
-      const onAbort = (): void =>
-        abandon(asError(signal === undefined ? undefined : abortReason(signal)));
+      // Listened to only when there is a signal.
+      const onAbort = (): void => abandon(asError(abortReason(signal!)));
       const timer =
         timeoutMs === undefined
           ? undefined
@@ -283,6 +283,7 @@ function timeoutError(ms: number): Error {
   return error;
 }
 
-function asError(reason: unknown): Error {
+/** A thrown value or abort reason as an Error (connect uses it too). */
+export function asError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error(String(reason));
 }

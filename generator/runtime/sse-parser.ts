@@ -29,7 +29,8 @@ export interface SseParserOptions {
   readonly maxEventChars?: number;
 }
 
-const DEFAULT_MAX_EVENT_CHARS = 16 * 1024 * 1024;
+/** 16 MiB (a literal, as in ndjson.ts). */
+const DEFAULT_MAX_EVENT_CHARS = 16_777_216;
 
 export function createSseParser(
   onEvent: (event: SseEvent) => void,
@@ -81,22 +82,12 @@ export function createSseParser(
       if (text.startsWith("\uFEFF")) text = text.slice(1);
     }
     if (afterCr && text.startsWith("\n")) text = text.slice(1);
-    afterCr = false;
     buffer += text;
-    let start = 0;
-    for (;;) {
-      const cr = buffer.indexOf("\r", start);
-      const lf = buffer.indexOf("\n", start);
-      const end = cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
-      if (end < 0) break;
-      const next =
-        buffer.charAt(end) === "\r" && buffer.charAt(end + 1) === "\n" ? end + 2 : end + 1;
-      if (buffer.charAt(end) === "\r" && end + 1 === buffer.length) afterCr = true;
-      const text = buffer.slice(start, end);
-      start = next;
-      line(text);
-    }
-    buffer = buffer.slice(start);
+    afterCr = buffer.endsWith("\r");
+    const lines = buffer.split(/\r\n?|\n/);
+    // The last piece is a line not yet ended.
+    buffer = lines.pop()!;
+    for (const complete of lines) line(complete);
     if (buffer.length > max) throw new RangeError(`a line of the stream exceeds ${max} characters`);
   }
 

@@ -5,7 +5,7 @@
  * alone when the spawn function passes it through itself (Node: `stdio: ["pipe", "pipe", "inherit"]`).
  */
 import type { ClientTransport, TransportEvents, TransportFactory } from "./client-transport.js";
-import { parseJson } from "./client-transport.js";
+import { jsonMessage } from "./client-transport.js";
 import { createLineSplitter, encodeLine } from "./ndjson.js";
 
 /** Bytes or text as they arrive: a Node stream, or any async iterable. */
@@ -65,8 +65,8 @@ function createStdioTransport(
   const lines = createLineSplitter(
     (line) => {
       if (line.trim() === "") return;
-      const value = parseJson(line);
-      if (typeof value === "object" && value !== null) events.message(value);
+      const value = jsonMessage(line);
+      if (value !== undefined) events.message(value);
       else options.onStderr?.(`stdio: ignored a line that is no JSON-RPC message`);
     },
     {

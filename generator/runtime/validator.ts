@@ -28,11 +28,15 @@ export type MessageValidationResult =
       readonly errors: readonly ValidationIssue[];
     };
 
+const MAX_ERRORS = 20;
+const MAX_DEPTH = 256;
+
 /** At most this many issues are reported; nesting deeper than `maxDepth` is an issue, never a stack overflow. */
-export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> = Object.freeze({
-  maxErrors: 20,
-  maxDepth: 256,
-});
+export const VALIDATION_LIMITS: Readonly<{ maxErrors: 20; maxDepth: 256 }> =
+  /* @__PURE__ */ Object.freeze({
+    maxErrors: MAX_ERRORS,
+    maxDepth: MAX_DEPTH,
+  });
 
 /** One decoded schema node; `null`/empty fields constrain nothing. */
 export interface SchemaNode {
@@ -182,7 +186,7 @@ function escapeToken(k: string): string {
 }
 
 function report(pointer: string, expected: string, got: string): false {
-  if (issues.length < VALIDATION_LIMITS.maxErrors) issues.push({ pointer, expected, got });
+  if (issues.length < MAX_ERRORS) issues.push({ pointer, expected, got });
   return false;
 }
 
@@ -197,7 +201,7 @@ function prefix(from: number, key: string): void {
 
 export function check(n: SchemaNode, x: unknown, d: number): boolean {
   if (n.any) return true;
-  if (d > VALIDATION_LIMITS.maxDepth) throw TOO_DEEP;
+  if (d > MAX_DEPTH) throw TOO_DEEP;
   const b = bit(x);
   if (
     (n.types & b) === 0 ||
@@ -306,7 +310,7 @@ function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
   for (let j = 0; j < x.length; j++) {
     const from = issues.length;
     if (!check(item, x[j], d + 1)) {
-      if (quiet > 0 || issues.length >= VALIDATION_LIMITS.maxErrors) return false;
+      if (quiet > 0 || issues.length >= MAX_ERRORS) return false;
       ok = false;
       prefix(from, String(j));
     }
@@ -365,13 +369,13 @@ function checkUnion(
     return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
   // The members that admit this JSON type say more than "none matched": report the closest one's own issues, the member
   // whose issue lies deepest (it matched the most before failing), the fewest issues breaking a tie, then member order.
+  // No member admitting the type leaves `closest` empty: then the union itself is reported.
   const b = bit(x);
-  const fitting = members.filter((m) => (m.types & b) !== 0);
-  if (fitting.length === 0) return report("", describeNode(n), describeValue(x));
   const start = issues.length;
   let closest: ValidationIssue[] = [];
   let closestDepth = -1;
-  for (const m of fitting) {
+  for (const m of members) {
+    if ((m.types & b) === 0) continue;
     check(m, x, d);
     const found = issues.splice(start);
     const depth = Math.max(-1, ...found.map((issue) => issue.pointer.split("/").length - 1));
@@ -385,36 +389,6 @@ function checkUnion(
   return false;
 }
 
-function blankNode(): SchemaNode {
-  return {
-    name: "",
-    any: false,
-    leaf: false,
-    types: ANY_TYPE,
-    constant: undefined,
-    enumValues: null,
-    keys: null,
-    children: [],
-    required: [],
-    additional: null,
-    items: null,
-    anyOf: null,
-    oneOf: null,
-    allOf: null,
-    discriminator: "",
-    byDiscriminator: null,
-    format: "",
-    minimum: -Infinity,
-    maximum: Infinity,
-    minItems: 0,
-    maxItems: Infinity,
-    minLength: 0,
-    maxLength: Infinity,
-    pattern: null,
-    rare: null,
-  };
-}
-
 /**
  * Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use.
  * Given the decoded `WireTable` as `base`, decodes the JSON text of its `WireNamedTable` and returns both as one.
@@ -424,7 +398,38 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
   const table = JSON.parse(text) as WireTable;
   const offset = base ? base.nodes.length : 0;
   const names = table.names === "" ? [] : table.names.split(",");
-  const nodes = table.nodes.map((w) => (typeof w === "number" ? null : blankNode()));
+  // Every node is one literal with every field, so all share one shape; references are linked once all exist.
+  const nodes = table.nodes.map((w, j): SchemaNode | null => {
+    if (typeof w === "number") return null;
+    const keys = Object.keys(w);
+    return {
+      name: names[j] ?? "",
+      any: keys.length === 0,
+      leaf: keys.length === 1 && keys[0] === "t",
+      types: w.t ?? ANY_TYPE,
+      constant: own(w, "c") ? w.c : undefined,
+      enumValues: w.e ?? null,
+      keys: null,
+      children: [],
+      required: [],
+      additional: null,
+      items: null,
+      anyOf: null,
+      oneOf: null,
+      allOf: null,
+      discriminator: w.d ?? "",
+      byDiscriminator: null,
+      format: w.f ?? "",
+      minimum: w.n ?? -Infinity,
+      maximum: w.x ?? Infinity,
+      minItems: w.ni ?? 0,
+      maxItems: w.xi ?? Infinity,
+      minLength: w.nl ?? 0,
+      maxLength: w.xl ?? Infinity,
+      pattern: w.r === undefined ? null : new RegExp(w.r, "u"),
+      rare: null,
+    };
+  });
   // Alias entries name their final target, so one step resolves them; entries below `offset` are the base's.
   const at = (j: number): SchemaNode => {
     if (j < offset) return base!.nodes[j]!;
@@ -434,10 +439,6 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
   table.nodes.forEach((w, j) => {
     if (typeof w === "number") return;
     const n = nodes[j]!;
-    if (j < names.length) n.name = names[j]!;
-    if (w.t !== undefined) n.types = w.t;
-    if (own(w, "c")) n.constant = w.c;
-    if (w.e) n.enumValues = w.e;
     if (w.p) {
       n.keys = [];
       for (let k = 0; k < w.p.length; k += 2) {
@@ -452,20 +453,8 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     if (w.u) n.anyOf = w.u.map(at);
     if (w.o) n.oneOf = w.o.map(at);
     if (w.l) n.allOf = w.l.map(at);
-    if (w.d !== undefined) n.discriminator = w.d;
-    if (w.f !== undefined) n.format = w.f;
-    if (w.n !== undefined) n.minimum = w.n;
-    if (w.x !== undefined) n.maximum = w.x;
-    if (w.ni !== undefined) n.minItems = w.ni;
-    if (w.xi !== undefined) n.maxItems = w.xi;
-    if (w.nl !== undefined) n.minLength = w.nl;
-    if (w.xl !== undefined) n.maxLength = w.xl;
-    if (w.r !== undefined) n.pattern = new RegExp(w.r, "u");
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
     if (w.k !== undefined) n.rare = rare!(w.k, at);
-    const keys = Object.keys(w);
-    n.any = keys.length === 0;
-    n.leaf = keys.length === 1 && keys[0] === "t";
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {
@@ -516,7 +505,7 @@ function run(n: SchemaNode, x: unknown, key: string | null): readonly Validation
     if (err !== TOO_DEEP) throw err;
     quiet = 0;
     issues = [];
-    report("", `nesting at most ${VALIDATION_LIMITS.maxDepth} levels deep`, "deeper nesting");
+    report("", `nesting at most ${MAX_DEPTH} levels deep`, "deeper nesting");
   }
   if (key !== null) prefix(0, key);
   const found = issues;

@@ -4,7 +4,7 @@ import { inputRequiredSpec } from "../emit/runtime-data.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { sessionRequest, statelessRequest, type RequestMetaKeys } from "../runtime/builders.ts";
 import type { ClientRelease, ReleaseHttp } from "../runtime/connect.ts";
-import { httpHeaders, toolHeaderParams, type HeaderTool } from "../runtime/http-headers.ts";
+import { listedToolParams, requestHeaders } from "../runtime/http-headers.ts";
 import { isObject } from "../runtime/json.ts";
 import { createRequesterCore, type RequesterSpec } from "../runtime/requester.ts";
 import { sessionEra } from "../runtime/session-era.ts";
@@ -82,12 +82,7 @@ function releaseHttp(model: ProtocolModel, listTools: string): ReleaseHttp {
   return {
     listTools,
     callTool: spec.toolCallMethod,
-    headers: (message, tool) =>
-      httpHeaders(
-        spec,
-        message as Parameters<typeof httpHeaders>[1],
-        tool === undefined ? {} : { tool: tool as HeaderTool },
-      ),
-    usable: (tool) => toolHeaderParams(spec, tool as HeaderTool).ok,
+    headers: (message, params) => requestHeaders(spec, message as Parameters<typeof requestHeaders>[1], params),
+    params: (tool) => listedToolParams(spec, tool),
   };
 }

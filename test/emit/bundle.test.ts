@@ -64,3 +64,31 @@ describe("tree-shaking a release", () => {
     expect(await bundle(`export { validate } from ${JSON.stringify(INDEX)};`)).toContain("JSONRPCMessage");
   });
 });
+
+describe("the browser client (the bench's 12 KB row)", () => {
+  const client = [
+    `import { clientRelease, connect, httpTransport } from ${JSON.stringify(INDEX)};`,
+    `export const call = async (url: string) => {`,
+    `  const session = await connect(httpTransport(url), { releases: [clientRelease()], clientInfo: { name: "b", version: "1" } });`,
+    `  return session.request("tools/call", { name: "echo", arguments: {} });`,
+    `};`,
+  ].join("\n");
+
+  it("leaves out unused constants, the server's codecs and the worded x-mcp-header problems", async () => {
+    const code = await bundle(client);
+    expect(code).toContain("function connect");
+    for (const left of [
+      "REQUIRED_REQUEST_META_KEYS",
+      "DEFAULT_MAX_AGE_MS",
+      "DEFAULT_MAX_LINE_BYTES",
+      "is not reachable from the root",
+    ])
+      expect(code, left).not.toContain(left);
+  });
+
+  it("httpHeaders with a tool brings the worded problems (the witness above can fail)", async () => {
+    expect(await bundle(`export { httpHeaders } from ${JSON.stringify(INDEX)};`)).toContain(
+      "is not reachable from the root",
+    );
+  });
+});

@@ -619,8 +619,11 @@ describe("the thin release modules: declarations from the model, bodies over the
       has: [
         'era: { kind: "stateless", discover: "server/discover"',
         "signals: [-32999]",
-        "headers: (message, tool) =>",
+        "headers: (message, params) =>",
+        "params: (tool) => listedToolParams(REQUEST_HEADERS, tool)",
+        '"methodHeader":"X-Made-Up"',
       ],
+      hasNot: ["errorStatus", "acceptedStatus", 'from "./http.js"'],
     },
     {
       rule: "client.ts hands connect a session release's initialize, and no header functions",

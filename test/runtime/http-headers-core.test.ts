@@ -64,6 +64,8 @@ describe("header value encoding: the spec page's table", () => {
       "=?base64?!!!?=",
       "=?base64?SGk?=",
       "=?base64?SGk=x?=",
+      "=?base64?SGl=?=", // "Hi" with non-zero pad bits: not the canonical form
+      "=?base64?SG k=?=",
       "=?base64?/w==?=",
       "=?base64?7aCA?=",
     ])
@@ -126,6 +128,14 @@ describe("toolHeaderParams: every x-mcp-header constraint", () => {
     ["number type", { properties: { a: { type: "number", "x-mcp-header": "A" } } }, "boolean, integer, string"],
     ["object type", { properties: { a: { type: "object", "x-mcp-header": "A" } } }, "boolean, integer, string"],
     ["no type", { properties: { a: { "x-mcp-header": "A" } } }, "boolean, integer, string"],
+    ["two types", { properties: { a: { type: ["string", "integer"], "x-mcp-header": "A" } } }, "boolean, integer"],
+    [
+      "nested past 64 levels",
+      {
+        properties: { a: Array.from({ length: 70 }).reduce<object>((inner) => ({ items: inner }), { type: "string" }) },
+      },
+      "nested too deeply",
+    ],
     [
       "inside items",
       { properties: { a: { type: "array", items: { type: "string", "x-mcp-header": "A" } } } },
@@ -148,6 +158,14 @@ describe("toolHeaderParams: every x-mcp-header constraint", () => {
         tool({ type: "object", properties: { a: { type: "object", default: { "x-mcp-header": "A" } } } }),
       ),
     ).toEqual({ ok: true, params: [] });
+  });
+
+  it("a type listed beside null is the argument's type (a null argument sends no header)", () => {
+    const result = toolHeaderParams(
+      SPEC,
+      tool({ type: "object", properties: { a: { type: ["null", "integer"], "x-mcp-header": "A" } } }),
+    );
+    expect(result).toEqual({ ok: true, params: [{ name: "A", header: "Mcp-Param-A", path: ["a"], type: "integer" }] });
   });
 
   it("a tool without annotations has none; a non-object inputSchema is invalid", () => {
