@@ -49,11 +49,12 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     "What `parse` returns: `kind` tells the four JSON-RPC shapes apart. Unvalidated, a method this version does not define still parses " +
       "(a newer peer may send one), typed with `method: string`, and no params are checked: narrow a `ValidatedMessage` to get typed params.",
   );
-  // Meta is the caller's `_meta` as written, inferred by `request`, so its keys can be checked (CheckedMeta).
+  // Meta is the caller's `_meta` as written, inferred by `request`, so its keys can be checked (CheckedMeta). Omit, not
+  // a key-remapping mapped type: tsc instantiates less for it (the bench consumer's 20 requests, about 190 fewer).
   alias(
     "RequestParamsInput",
     modern
-      ? 'ParamsOf<M> extends infer P ? P extends object ? ReadonlyInput<{ [K in keyof P as K extends "_meta" ? never : K]: P[K] }> & { readonly _meta?: JsonObject & Meta & CheckedMeta<Meta> } : P : never'
+      ? 'ParamsOf<M> extends infer P ? P extends object ? ReadonlyInput<Omit<P, "_meta">> & { readonly _meta?: JsonObject & Meta & CheckedMeta<Meta> } : P : never'
       : "(ParamsOf<M> | ReadonlyInput<ParamsOf<M>>) & CheckedMetaField<Meta, CheckedMeta<Meta>>",
     modern
       ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed, " +
@@ -70,7 +71,7 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     "ResultInput",
     defaulted === null
       ? "R | ReadonlyInput<R>"
-      : `R extends object ? ReadonlyInput<{ [K in keyof R as K extends "${defaulted.property}" ? never : K]: R[K] }> & { readonly ${defaulted.property}?: RT } : R`,
+      : `R extends object ? ReadonlyInput<Omit<R, "${defaulted.property}">> & { readonly ${defaulted.property}?: RT } : R`,
     defaulted === null
       ? "A result as a server hands it to `resultResponse`; readonly data fits."
       : `A result as a server hands it to \`resultResponse\`: \`${defaulted.property}\` may be left out (it defaults to \`${JSON.stringify(defaulted.value)}\`), ` +

@@ -87,6 +87,19 @@ export type DefaultedResult<R, Key extends string, Default> = [Key] extends [nev
 type Answer<R> = R | Promise<R>;
 
 /**
+ * A request handler's result as the table takes it: readonly data fits (`ReadonlyInput`), and `Key` may be left out
+ * as in `DefaultedResult`. The optional key is added after `ReadonlyInput`, not under it: mapped over that
+ * intersection, the bench consumer's eight handlers cost tsc a fifth more instantiations.
+ */
+type ReadonlyAnswer<R, Key extends string, Default> = [Key] extends [never]
+  ? ReadonlyInput<R>
+  : R extends { [K in Key]: infer X }
+    ? Default extends X
+      ? ReadonlyInput<Omit<R, Key>> & { readonly [K in Key]?: X }
+      : ReadonlyInput<R>
+    : ReadonlyInput<R>;
+
+/**
  * A partial table of what one side receives, `(params, ctx) => result`: the peer's requests and
  * notifications. `Sends` and `Progress` type `ctx.notify` and `ctx.progress`; `Extra` is what the
  * request context adds on this side; `ResultKey` may be left out of results where `Default` fits it. Results may be
@@ -105,7 +118,7 @@ export type HandlerTable<
   readonly [M in keyof Requests & string]?: (
     params: ParamsIn<Requests, M>,
     ctx: HandlerContext<M, ParamsIn<Requests, M>, Sends, Progress, C> & Extra,
-  ) => Answer<ReadonlyInput<DefaultedResult<ResultIn<Requests, M>, ResultKey, Default>>>;
+  ) => Answer<ReadonlyAnswer<ResultIn<Requests, M>, ResultKey, Default>>;
 } & {
   readonly [M in keyof Notifications & string]?: (
     params: ParamsIn<Notifications, M>,
