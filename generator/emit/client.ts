@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from "ts-morph";
+import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
