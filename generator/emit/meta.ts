@@ -79,13 +79,20 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
   return { path, content };
 }
 
+/**
+ * The labels and positions `CheckedMetaOf` takes after its `MetaKey`s, for the reserved-prefix rules of one release or
+ * (the version-agnostic builders) of all: a key is reserved if any rule reserves it; none reserves nothing.
+ */
+export function reservedPrefixArguments(rules: readonly NonNullable<ProtocolModel["reservedMetaPrefix"]>[]): string {
+  if (rules.length === 0) return 'never, "none"';
+  const literals = (values: readonly string[]) => [...new Set(values)].map((v) => JSON.stringify(v)).join(" | ");
+  return `${literals(rules.flatMap((r) => r.labels))}, ${literals(rules.map((r) => r.position))}`;
+}
+
 /** `CheckedMeta<M>`: the release's reserved-prefix rule applied to a `_meta` a caller writes (runtime/meta-keys.ts). */
 function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
   const rule = model.reservedMetaPrefix;
-  const ruleArguments =
-    rule === null
-      ? 'never, "none"'
-      : `${rule.labels.map((l) => JSON.stringify(l)).join(" | ")}, ${JSON.stringify(rule.position)}`;
+  const ruleArguments = reservedPrefixArguments(rule === null ? [] : [rule]);
   file.addTypeAlias({
     name: "CheckedMeta",
     isExported: true,

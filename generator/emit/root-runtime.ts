@@ -3,6 +3,7 @@ import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBuilder } from "./envelope.ts";
 import { frozenType } from "./literal-type.ts";
+import { reservedPrefixArguments } from "./meta.ts";
 import { versionNamespace } from "./names.ts";
 import type { ResultTypeFacts } from "../runtime/responses.ts";
 import { httpFacts, resultTypeFacts } from "./runtime-data.ts";
@@ -554,17 +555,13 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
  */
 function addCheckedMeta(file: StatementSink, models: readonly ProtocolModel[]): void {
   const rules = models.flatMap((m) => (m.reservedMetaPrefix === null ? [] : [m.reservedMetaPrefix]));
-  const literals = (values: readonly string[]) => [...new Set(values)].map((v) => JSON.stringify(v)).join(" | ");
   file.addTypeAlias({
     name: "CheckedMeta",
     typeParameters: [{ name: "M" }],
     docs: [
       "A `_meta` as a caller writes it: a key under a prefix any generated release reserves must be a `MetaKey`; every other key stays open.",
     ],
-    type:
-      rules.length === 0
-        ? 'CheckedMetaOf<M, MetaKey, never, "none">'
-        : `CheckedMetaOf<M, MetaKey, ${literals(rules.flatMap((r) => r.labels))}, ${literals(rules.map((r) => r.position))}>`,
+    type: `CheckedMetaOf<M, MetaKey, ${reservedPrefixArguments(rules)}>`,
   });
 }
 
