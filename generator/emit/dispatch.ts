@@ -101,9 +101,9 @@ export const emitDispatch: VersionEmitter = (model) => {
     { name: "M", constraint: `(${methods}) & string` },
     { name: "C", default: "undefined" },
   ];
-  // The table is inferred as written (`Handlers`) so that its results' `_meta` keys and its method names can be checked
-  // (CheckedResults); parameters stay typed by the release's table. Unconstrained and the same in every release, so
-  // that a union of release modules still has one callable signature.
+  // The table is inferred as written (`Handlers`, through CheckedResults) so that its results' `_meta` keys and its
+  // method names can be checked; parameters stay typed by the release's table. Unconstrained and the same in every
+  // release, so that a union of release modules still has one callable signature.
   const dispatcherTypeParameters = [
     { name: "C", default: "undefined" },
     { name: "Handlers", default: "unknown" },
@@ -113,7 +113,7 @@ export const emitDispatch: VersionEmitter = (model) => {
     ClientDispatchHandlers: `keyof ServerRequests | keyof ServerNotifications${hasInputs ? " | keyof InputRequestTable" : ""}`,
   };
   const dispatcherParameters = (handlers: keyof typeof received) => [
-    { name: "handlers", type: `Handlers & ${handlers}<C> & CheckedResults<Handlers, ${received[handlers]}>` },
+    { name: "handlers", type: `${handlers}<C> & CheckedResults<Handlers, ${received[handlers]}>` },
     { name: "options", type: "DispatcherOptions<C>", initializer: "{}" },
   ];
 
