@@ -431,22 +431,22 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
     {
       rule: "a server dispatcher infers its table as written to check it",
       text: emitDispatch(modern).content,
-      has: "createServerDispatcher<C=undefined,Handlers=unknown>(handlers:Handlers&ServerDispatchHandlers<C>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+      has: "createServerDispatcher<C=undefined,Handlers=unknown>(handlers:ServerDispatchHandlers<C>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
     },
     {
       rule: "and a client dispatcher",
       text: emitDispatch(realModel("2025-06-18")).content,
-      has: "createClientDispatcher<C=undefined,Handlers=unknown>(handlers:Handlers&ClientDispatchHandlers<C>&CheckedResults<Handlers,keyofServerRequests|keyofServerNotifications>,",
+      has: "createClientDispatcher<C=undefined,Handlers=unknown>(handlers:ClientDispatchHandlers<C>&CheckedResults<Handlers,keyofServerRequests|keyofServerNotifications>,",
     },
     {
       rule: "and the stateless era",
       text: emitServer(modern).content,
-      has: "statelessEra<Handlers=unknown>(handlers:Handlers&StatelessServerHandlers&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+      has: "statelessEra<Handlers=unknown>(handlers:StatelessServerHandlers&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
     },
     {
       rule: "and a session era",
       text: emitServer(realModel("2025-11-25")).content,
-      has: "sessionEra<S=undefined,Handlers=unknown>(handlers:Handlers&SessionServerHandlers<S>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+      has: "sessionEra<S=undefined,Handlers=unknown>(handlers:SessionServerHandlers<S>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
     },
     {
       rule: "a session release's resultResponse infers the result's _meta",
