@@ -1,7 +1,8 @@
 import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
-import type { MethodModel } from "../model/protocol-model.ts";
+import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
+import { methodsIn, type MethodTableName } from "./methods.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
@@ -80,22 +81,16 @@ export const emitDispatch: VersionEmitter = (model) => {
       ? "never"
       : `ProgressParams<Table, ${JSON.stringify(progress.method)}, ${JSON.stringify(progress.tokenParam)}>`;
   const handlerTypes = [
-    "HandlerTable",
+    "HandlerAnswer",
     ...(progress === null ? [] : ["ProgressParams"]),
-    ...(hasInputs ? ["InputHandlerTable"] : []),
     ...(modern ? ["CapabilityCheck"] : []),
     ...(defaulted === null ? [] : ["DefaultedResult"]),
     "HandlerContext",
+    "NotificationContext",
+    ...(hasInputs ? ["InputContext"] : []),
   ];
-  const serverTableArguments = [
-    "ClientRequests",
-    "ClientNotifications",
-    "ServerNotifications",
-    "ProgressUpdate<ServerNotifications>",
-    "C",
-    ...(modern ? ["CapabilityCheck<T.ClientCapabilities>"] : []),
-    ...(defaulted === null ? [] : [JSON.stringify(defaulted.property), JSON.stringify(defaulted.value)]),
-  ];
+  const answerArguments =
+    defaulted === null ? "" : `, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}`;
   const contextParameters = [{ name: "M", constraint: "string" }, { name: "P" }];
   const handlerParameters = (methods: string) => [
     { name: "M", constraint: `(${methods}) & string` },
@@ -191,6 +186,7 @@ export const emitDispatch: VersionEmitter = (model) => {
       namedExports: ["Notify", "NotificationContext", ...(hasInputs ? ["InputContext"] : [])],
       moduleSpecifier: runtimeImport("handlers", 1),
     });
+
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       isExported: true,
@@ -218,7 +214,9 @@ export const emitDispatch: VersionEmitter = (model) => {
       typeParameters: [...contextParameters, "Sends", "C"],
       type: "HandlerContext<M, P, Sends, ProgressUpdate<Sends>, C>",
     });
-    file.addTypeAlias({
+    // Interfaces, like the tables below: tsc instantiates an interface reference as one type, an alias's intersection
+    // as each of its parts, and a dispatcher's table is instantiated again for every contextual type it gives.
+    file.addInterface({
       name: "ServerRequestContext",
       isExported: true,
       ...(modern
@@ -229,7 +227,10 @@ export const emitDispatch: VersionEmitter = (model) => {
           }
         : {}),
       typeParameters: [...contextParameters, "C"],
-      type: `RequestContext<M, P, ServerNotifications, C>${modern ? " & CapabilityCheck<T.ClientCapabilities>" : ""}`,
+      extends: [
+        "RequestContext<M, P, ServerNotifications, C>",
+        ...(modern ? ["CapabilityCheck<T.ClientCapabilities>"] : []),
+      ],
     });
     file.addTypeAlias({
       name: "HandlerResult",
@@ -247,23 +248,30 @@ export const emitDispatch: VersionEmitter = (model) => {
           ? "R"
           : `DefaultedResult<R, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}>`,
     });
-    file.addTypeAlias({
+    file.addInterface({
       name: "ServerDispatchHandlers",
       isExported: true,
       docs: [
         `What a ${model.version} server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`.`,
       ],
       typeParameters: [{ name: "C", default: "undefined" }],
-      type: `HandlerTable<${serverTableArguments.join(", ")}>`,
+      properties: [
+        ...handlerMembers(model, "ClientRequests", (m) => `ServerRequestContext<${m}, C>`, answerArguments),
+        ...handlerMembers(model, "ClientNotifications", (m) => `NotificationContext<${m}, C>`),
+      ],
     });
-    file.addTypeAlias({
+    file.addInterface({
       name: "ClientDispatchHandlers",
       isExported: true,
       docs: [
         `What a ${model.version} client receives: server requests${hasInputs ? ", the input requests of an `input_required` result," : ""} and server notifications, each optional.`,
       ],
       typeParameters: [{ name: "C", default: "undefined" }],
-      type: `HandlerTable<ServerRequests, ServerNotifications, ClientNotifications, ProgressUpdate<ClientNotifications>, C>${hasInputs ? " & InputHandlerTable<InputRequestTable, C>" : ""}`,
+      properties: [
+        ...handlerMembers(model, "ServerRequests", (m) => `RequestContext<${m}, ClientNotifications, C>`),
+        ...handlerMembers(model, "ServerNotifications", (m) => `NotificationContext<${m}, C>`),
+        ...handlerMembers(model, "InputRequestTable", (m) => `InputContext<${m}, C>`),
+      ],
     });
     file.addTypeAlias({
       name: "ServerHandler",
@@ -362,3 +370,30 @@ export const emitDispatch: VersionEmitter = (model) => {
   });
   return { path, content };
 };
+
+/**
+ * A dispatcher table's members, one per method of `table`, each handler type written out with the method's params and
+ * result read from the table: `C` is the only type variable left in them, so tsc instantiates little when it types an
+ * inline table by context (the generic mapped table it replaces was most of the bench consumer's cost). `context` gives
+ * the second parameter's type from the method key and the params type; `answer`, the `resultType` default where a
+ * request's result may leave it out (notification handlers answer nothing).
+ */
+function handlerMembers(
+  model: ProtocolModel,
+  table: MethodTableName,
+  context: (methodAndParams: string) => string,
+  answer = "",
+): { name: string; isReadonly: true; hasQuestionToken: true; type: string }[] {
+  return methodsIn(model, table).map((m) => {
+    const key = JSON.stringify(m.name);
+    const params = `${table}[${key}]["params"]`;
+    const returns =
+      m.kind === "notification" ? "void | Promise<void>" : `HandlerAnswer<${table}[${key}]["result"]${answer}>`;
+    return {
+      name: key,
+      isReadonly: true,
+      hasQuestionToken: true,
+      type: `(params: ${params}, ctx: ${context(`${key}, ${params}`)}) => ${returns}`,
+    };
+  });
+}
