@@ -1,6 +1,6 @@
 import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { EmittedFile } from "./emitted.ts";
-import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { RoutingFacts } from "../runtime/routing.ts";
 import { httpFacts, requireMetaKeys, resultTypeFacts } from "./runtime-data.ts";
@@ -39,6 +39,33 @@ function addRequestParamsInputs(file: StatementSink, model: ProtocolModel): void
   });
 }
 
+/**
+ * Each method's `params` member of its envelope (`ParamsField`: optional where the params may be left out), one member
+ * per method: the envelope types index these instead of working the field out from `M` again at every use, so tsc
+ * instantiates each once (the bench consumer's 20 requests and their `send`, 100 fewer).
+ */
+function addParamsFields(file: StatementSink, model: ProtocolModel): void {
+  const fields = (name: string, paramsOf: string, methods: readonly MethodModel[]) =>
+    file.addInterface({
+      name,
+      isExported: true,
+      docs: ["The `params` member of each method's envelope."],
+      properties: [...new Set(methods.map((m) => JSON.stringify(m.name)))].map((key) => ({
+        name: key,
+        isReadonly: true,
+        type: `ParamsField<${paramsOf}<${key}>>`,
+      })),
+    });
+  fields("RequestParamsFields", "ParamsOf", [
+    ...methodsIn(model, "ClientRequests"),
+    ...methodsIn(model, "ServerRequests"),
+  ]);
+  fields("NotificationParamsFields", "NotificationParamsOf", [
+    ...methodsIn(model, "ClientNotifications"),
+    ...methodsIn(model, "ServerNotifications"),
+  ]);
+}
+
 /** Message types: the builders' outputs and what `parse` returns, runtime/messages.ts typed by the method tables. */
 function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
@@ -48,15 +75,16 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
     docs: string,
     typeParameters: { name: string; constraint?: string; default?: string }[] = [],
   ) => file.addTypeAlias({ name, isExported: true, typeParameters, docs: [docs], type });
+  addParamsFields(file, model);
   alias(
     "RequestEnvelope",
-    'M extends RequestMethod ? { jsonrpc: "2.0"; id: T.RequestId; method: M } & ParamsField<ParamsOf<M>> : never',
+    'M extends RequestMethod ? { jsonrpc: "2.0"; id: T.RequestId; method: M } & RequestParamsFields[M] : never',
     `A JSON-RPC request of ${model.version}, typed by method.`,
     [{ name: "M", constraint: "RequestMethod", default: "RequestMethod" }],
   );
   alias(
     "NotificationEnvelope",
-    'M extends NotificationMethod ? { jsonrpc: "2.0"; method: M } & ParamsField<NotificationParamsOf<M>> : never',
+    'M extends NotificationMethod ? { jsonrpc: "2.0"; method: M } & NotificationParamsFields[M] : never',
     `A JSON-RPC notification of ${model.version}, typed by method. It never has an \`id\`.`,
     [{ name: "M", constraint: "NotificationMethod", default: "NotificationMethod" }],
   );

@@ -341,8 +341,48 @@ describe("builders per era (envelope.ts)", () => {
       has: 'from "../runtime/builders.js"',
       want: true,
     },
+    {
+      rule: "an envelope's params member is read from a table with a member per method",
+      text: legacy,
+      has: "& RequestParamsFields[M]",
+      want: true,
+    },
+    {
+      rule: "whose members are the methods'",
+      text: legacy,
+      has: 'readonly "ping": ParamsField<ParamsOf<"ping">>;',
+      want: true,
+    },
+    {
+      rule: "notifications' too",
+      text: session,
+      has: 'readonly "notifications/initialized": ParamsField<NotificationParamsOf<"notifications/initialized">>;',
+      want: true,
+    },
+    {
+      rule: "a stateless release's request params as request takes them are a table too",
+      text: modern,
+      has: 'readonly "tools/call": ReadonlyInput<Omit<ParamsOf<"tools/call">, "_meta">>;',
+      want: true,
+    },
+    { rule: "which session releases do not have", text: session, has: "RequestParamsInputs", want: false },
   ])("$rule", ({ text, has, want }) => {
     expect(text.includes(has)).toBe(want);
+  });
+
+  it("a stateless release with a request that takes no params fails generation, naming the method", () => {
+    const model = realModel("2026-07-28");
+    const bare = {
+      ...model,
+      methods: model.methods.map((m) => (m.name === "tools/list" ? { ...m, params: null } : m)),
+    };
+    expect(() => emitEnvelope(bare)).toThrow(
+      expect.objectContaining({
+        name: "BindgenError",
+        file: model.file,
+        detail: "tools/list has none",
+      }),
+    );
   });
 });
 
