@@ -1,8 +1,8 @@
 import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
-import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
+import type { MethodModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
-import { methodsIn, type MethodTableName } from "./methods.ts";
+import { methodsIn } from "./methods.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
@@ -86,7 +86,7 @@ export const emitDispatch: VersionEmitter = (model) => {
     ...(modern ? ["CapabilityCheck"] : []),
     ...(defaulted === null ? [] : ["DefaultedResult"]),
     "HandlerContext",
-    "NotificationContext",
+    "NotificationHandlers",
     ...(hasInputs ? ["InputContext"] : []),
   ];
   const answerArguments =
@@ -122,6 +122,9 @@ export const emitDispatch: VersionEmitter = (model) => {
         "ServerNotifications",
         "ServerRequests",
         ...(hasInputs ? ["InputRequestTable"] : []),
+        "ParamsOf",
+        "ResultOf",
+        ...(hasInputs ? ["InputParamsOf", "InputResultOf"] : []),
       ],
       moduleSpecifier: "./methods.js",
     });
@@ -248,6 +251,41 @@ export const emitDispatch: VersionEmitter = (model) => {
           ? "R"
           : `DefaultedResult<R, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}>`,
     });
+    // Per side, a request handler's context and answer by method, so a table member reads `(params: ParamsOf<"m">,
+    // ctx: ServerContextOf<"m", C>) => ServerAnswerOf<"m">`: an interface and an alias applied to a method name cost tsc
+    // next to nothing, and the members stay short text for prettier.
+    const sides = [
+      {
+        side: "Server",
+        table: "ClientRequests",
+        context: "ServerRequestContext<M, ParamsOf<M>, C>",
+        answer: answerArguments,
+      },
+      {
+        side: "Client",
+        table: "ServerRequests",
+        context: "RequestContext<M, ParamsOf<M>, ClientNotifications, C>",
+        answer: "",
+      },
+    ] as const;
+    for (const { side, table, context, answer } of sides) {
+      file.addInterface({
+        name: `${side}ContextOf`,
+        isExported: true,
+        docs: [`What a ${side.toLowerCase()}'s handler of the request \`M\` gets beside the params.`],
+        typeParameters: [{ name: "M", constraint: `keyof ${table}` }, "C"],
+        extends: [context],
+      });
+      file.addTypeAlias({
+        name: `${side}AnswerOf`,
+        isExported: true,
+        docs: [
+          `What a ${side.toLowerCase()}'s handler of the request \`M\` answers: its result or a promise of it; readonly data fits.`,
+        ],
+        typeParameters: [{ name: "M", constraint: `keyof ${table}` }],
+        type: `HandlerAnswer<ResultOf<M>${answer}>`,
+      });
+    }
     file.addInterface({
       name: "ServerDispatchHandlers",
       isExported: true,
@@ -255,10 +293,8 @@ export const emitDispatch: VersionEmitter = (model) => {
         `What a ${model.version} server receives: a partial table of client requests and notifications, \`(params, ctx) => result\`.`,
       ],
       typeParameters: [{ name: "C", default: "undefined" }],
-      properties: [
-        ...handlerMembers(model, "ClientRequests", (m) => `ServerRequestContext<${m}, C>`, answerArguments),
-        ...handlerMembers(model, "ClientNotifications", (m) => `NotificationContext<${m}, C>`),
-      ],
+      extends: ["NotificationHandlers<ClientNotifications, C>"],
+      properties: methodsIn(model, "ClientRequests").map((m) => handlerMember(m, "Server")),
     });
     file.addInterface({
       name: "ClientDispatchHandlers",
@@ -267,10 +303,10 @@ export const emitDispatch: VersionEmitter = (model) => {
         `What a ${model.version} client receives: server requests${hasInputs ? ", the input requests of an `input_required` result," : ""} and server notifications, each optional.`,
       ],
       typeParameters: [{ name: "C", default: "undefined" }],
+      extends: ["NotificationHandlers<ServerNotifications, C>"],
       properties: [
-        ...handlerMembers(model, "ServerRequests", (m) => `RequestContext<${m}, ClientNotifications, C>`),
-        ...handlerMembers(model, "ServerNotifications", (m) => `NotificationContext<${m}, C>`),
-        ...handlerMembers(model, "InputRequestTable", (m) => `InputContext<${m}, C>`),
+        ...methodsIn(model, "ServerRequests").map((m) => handlerMember(m, "Client")),
+        ...methodsIn(model, "InputRequestTable").map((m) => handlerMember(m, "Input")),
       ],
     });
     file.addTypeAlias({
@@ -372,28 +408,19 @@ export const emitDispatch: VersionEmitter = (model) => {
 };
 
 /**
- * A dispatcher table's members, one per method of `table`, each handler type written out with the method's params and
- * result read from the table: `C` is the only type variable left in them, so tsc instantiates little when it types an
- * inline table by context (the generic mapped table it replaces was most of the bench consumer's cost). `context` gives
- * the second parameter's type from the method key and the params type; `answer`, the `resultType` default where a
- * request's result may leave it out (notification handlers answer nothing).
+ * One request member of a dispatcher table, the handler type written out with the method's name: `C` is the only type
+ * variable left in it, so tsc instantiates little when it types an inline table by context (the generic mapped table
+ * it replaces was most of the bench consumer's cost). Notifications stay a mapped table (`NotificationHandlers`): they
+ * are most of a table's methods, and written out they were text for prettier to format and no faster to check.
  */
-function handlerMembers(
-  model: ProtocolModel,
-  table: MethodTableName,
-  context: (methodAndParams: string) => string,
-  answer = "",
-): { name: string; isReadonly: true; hasQuestionToken: true; type: string }[] {
-  return methodsIn(model, table).map((m) => {
-    const key = JSON.stringify(m.name);
-    const params = `${table}[${key}]["params"]`;
-    const returns =
-      m.kind === "notification" ? "void | Promise<void>" : `HandlerAnswer<${table}[${key}]["result"]${answer}>`;
-    return {
-      name: key,
-      isReadonly: true,
-      hasQuestionToken: true,
-      type: `(params: ${params}, ctx: ${context(`${key}, ${params}`)}) => ${returns}`,
-    };
-  });
+function handlerMember(
+  m: MethodModel,
+  side: "Server" | "Client" | "Input",
+): { name: string; isReadonly: true; hasQuestionToken: true; type: string } {
+  const key = JSON.stringify(m.name);
+  const type =
+    side === "Input"
+      ? `(params: InputParamsOf<${key}>, ctx: InputContext<${key}, InputParamsOf<${key}>, C>) => HandlerAnswer<InputResultOf<${key}>>`
+      : `(params: ParamsOf<${key}>, ctx: ${side}ContextOf<${key}, C>) => ${side}AnswerOf<${key}>`;
+  return { name: key, isReadonly: true, hasQuestionToken: true, type };
 }

@@ -154,6 +154,20 @@ export function emitMethods(model: ProtocolModel) {
       typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
       type: 'NotificationTable[M]["params"]',
     });
+    if (modern) {
+      file.addTypeAlias({
+        name: "InputParamsOf",
+        isExported: true,
+        typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
+        type: 'InputRequestTable[M]["params"]',
+      });
+      file.addTypeAlias({
+        name: "InputResultOf",
+        isExported: true,
+        typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
+        type: 'InputRequestTable[M]["result"]',
+      });
+    }
 
     const handlerType = (table: string, key: string) =>
       `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;

@@ -105,3 +105,14 @@ type ReadonlyAnswer<R, Key extends string, Default> = [Key] extends [never]
 export type HandlerAnswer<R, Key extends string = never, Default = never> = Answer<
   ReadonlyAnswer<R, Key, Default>
 >;
+
+/**
+ * The notification handlers of a release's table (`Notifications`, what the other side sends), each optional: what a
+ * release's `ServerDispatchHandlers` and `ClientDispatchHandlers` extend, their requests written out beside.
+ */
+export type NotificationHandlers<Notifications, C> = {
+  readonly [M in keyof Notifications & string]?: (
+    params: ParamsIn<Notifications, M>,
+    ctx: NotificationContext<M, ParamsIn<Notifications, M>, C>,
+  ) => void | Promise<void>;
+};
