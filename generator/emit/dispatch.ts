@@ -81,7 +81,8 @@ export const emitDispatch: VersionEmitter = (model) => {
       ? "never"
       : `ProgressParams<Table, ${JSON.stringify(progress.method)}, ${JSON.stringify(progress.tokenParam)}>`;
   const handlerTypes = [
-    "HandlerAnswer",
+    "Answer",
+    "ReadonlyAnswer",
     ...(progress === null ? [] : ["ProgressParams"]),
     ...(modern ? ["CapabilityCheck"] : []),
     ...(defaulted === null ? [] : ["DefaultedResult"]),
@@ -280,10 +281,10 @@ export const emitDispatch: VersionEmitter = (model) => {
         name: `${side}AnswerOf`,
         isExported: true,
         docs: [
-          `What a ${side.toLowerCase()}'s handler of the request \`M\` answers: its result or a promise of it; readonly data fits.`,
+          `What a ${side.toLowerCase()}'s handler of the request \`M\` answers, or resolves to: the method's result, readonly data fitting${answer === "" ? "" : `, \`${defaulted?.property}\` optional`}.`,
         ],
         typeParameters: [{ name: "M", constraint: `keyof ${table}` }],
-        type: `HandlerAnswer<ResultOf<M>${answer}>`,
+        type: `ReadonlyAnswer<ResultOf<M>${answer}>`,
       });
     }
     file.addInterface({
@@ -420,7 +421,7 @@ function handlerMember(
   const key = JSON.stringify(m.name);
   const type =
     side === "Input"
-      ? `(params: InputParamsOf<${key}>, ctx: InputContext<${key}, InputParamsOf<${key}>, C>) => HandlerAnswer<InputResultOf<${key}>>`
-      : `(params: ParamsOf<${key}>, ctx: ${side}ContextOf<${key}, C>) => ${side}AnswerOf<${key}>`;
+      ? `(params: InputParamsOf<${key}>, ctx: InputContext<${key}, InputParamsOf<${key}>, C>) => Answer<ReadonlyAnswer<InputResultOf<${key}>>>`
+      : `(params: ParamsOf<${key}>, ctx: ${side}ContextOf<${key}, C>) => Answer<${side}AnswerOf<${key}>>`;
   return { name: key, isReadonly: true, hasQuestionToken: true, type };
 }

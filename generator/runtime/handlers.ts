@@ -82,7 +82,8 @@ export type DefaultedResult<R, Key extends string, Default> = [Key] extends [nev
       : R
     : R;
 
-type Answer<R> = R | Promise<R>;
+/** What a handler returns: its answer, or a promise of it. */
+export type Answer<R> = R | Promise<R>;
 
 /**
  * A request handler's result as the table takes it: readonly data fits (`ReadonlyInput`), and `Key` may be left out
@@ -90,21 +91,13 @@ type Answer<R> = R | Promise<R>;
  * map) and the optional key added after it, not under it: mapped over that intersection, the bench consumer's eight
  * handlers cost tsc a fifth more instantiations.
  */
-type ReadonlyAnswer<R, Key extends string, Default> = [Key] extends [never]
+export type ReadonlyAnswer<R, Key extends string = never, Default = never> = [Key] extends [never]
   ? ReadonlyInput<R>
   : R extends { [K in Key]: infer X }
     ? Default extends X
       ? Omit<ReadonlyInput<R>, Key> & { readonly [K in Key]?: X }
       : ReadonlyInput<R>
     : ReadonlyInput<R>;
-
-/**
- * What a request handler of a release's table answers: `R` as `ReadonlyAnswer` takes it, or a promise of that. Each
- * release's `dispatch.ts` writes its tables' members out with it, method by method.
- */
-export type HandlerAnswer<R, Key extends string = never, Default = never> = Answer<
-  ReadonlyAnswer<R, Key, Default>
->;
 
 /**
  * The notification handlers of a release's table (`Notifications`, what the other side sends), each optional: what a

@@ -706,8 +706,8 @@ describe("the thin release modules: declarations from the model, bodies over the
         dispatch: { ...modern.dispatch, resultTypeDefault: { property: "kind", value: "done", definition: null } },
       }).content,
       has: [
-        'readonly "tools/call"?: (params: ParamsOf<"tools/call">, ctx: ServerContextOf<"tools/call", C>) => ServerAnswerOf<"tools/call">;',
-        'export type ServerAnswerOf<M extends keyof ClientRequests> = HandlerAnswer<ResultOf<M>, "kind", "done">;',
+        'readonly "tools/call"?: (params: ParamsOf<"tools/call">, ctx: ServerContextOf<"tools/call", C>) => Answer<ServerAnswerOf<"tools/call">>;',
+        'export type ServerAnswerOf<M extends keyof ClientRequests> = ReadonlyAnswer<ResultOf<M>, "kind", "done">;',
         "export interface ServerRequestContext<M extends string, P, C> extends RequestContext<M, P, ServerNotifications, C>, CapabilityCheck<T.ClientCapabilities> {}",
         'resultType: {"key":"kind","complete":"done"} }, handlers, options);',
         "const spec = { ...RELEASE, requests: SERVER_REQUEST_METHODS,",
