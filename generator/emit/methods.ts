@@ -6,8 +6,12 @@ import { typeExpression } from "./names.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 
+/** The method tables methods.ts declares, by the name it gives them. */
+export type MethodTableName =
+  "ClientRequests" | "ServerRequests" | "ClientNotifications" | "ServerNotifications" | "InputRequestTable";
+
 interface Table {
-  readonly name: string;
+  readonly name: MethodTableName;
   readonly keyType: string;
   readonly arrayName: string;
   readonly doc: string;
@@ -57,6 +61,14 @@ const TABLES: readonly Table[] = [
     modernOnly: true,
   },
 ];
+
+/** The methods of one table, in its order: what other modules' per-method declarations list. */
+export function methodsIn(model: ProtocolModel, name: MethodTableName): readonly MethodModel[] {
+  const table = TABLES.find((t) => t.name === name);
+  return table === undefined || (table.modernOnly === true && model.era !== "modern")
+    ? []
+    : model.methods.filter(table.select);
+}
 
 function paramsType(m: MethodModel): string {
   if (!m.params) return "undefined";
@@ -142,6 +154,20 @@ export function emitMethods(model: ProtocolModel) {
       typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
       type: 'NotificationTable[M]["params"]',
     });
+    if (modern) {
+      file.addTypeAlias({
+        name: "InputParamsOf",
+        isExported: true,
+        typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
+        type: 'InputRequestTable[M]["params"]',
+      });
+      file.addTypeAlias({
+        name: "InputResultOf",
+        isExported: true,
+        typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
+        type: 'InputRequestTable[M]["result"]',
+      });
+    }
 
     const handlerType = (table: string, key: string) =>
       `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;

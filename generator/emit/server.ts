@@ -287,7 +287,7 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
   });
 }
 
-/** An era's table as written (`Handlers`), checked as the server dispatcher checks its own (`CheckedResults`). */
+/** An era's table, inferred as written (`Handlers`) and checked as the server dispatcher checks its own (`CheckedResults`). */
 function checkedTable(table: string): string {
-  return `Handlers & ${table} & CheckedResults<Handlers, keyof ClientRequests | keyof ClientNotifications>`;
+  return `${table} & CheckedResults<Handlers, keyof ClientRequests | keyof ClientNotifications>`;
 }

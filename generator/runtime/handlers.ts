@@ -3,15 +3,13 @@ import type { ReadonlyInput } from "./json.js";
 
 /**
  * The typed face of the dispatchers, written once for every release: each release's `dispatch.ts`
- * instantiates these with its own method tables (`{ [method]: { params, result } }`), the
- * notifications each side may send and its progress notification. Types only: nothing here runs.
+ * writes its handler tables out method by method with these, from its own method tables
+ * (`{ [method]: { params, result } }`), the notifications each side may send and its progress
+ * notification. Types only: nothing here runs.
  */
 
 /** The params a table gives `M`, or `undefined` where the method takes none. */
 type ParamsIn<Table, M extends keyof Table> = Table[M] extends { params: infer P } ? P : undefined;
-
-/** The result a table gives `M`. */
-type ResultIn<Table, M extends keyof Table> = Table[M] extends { result: infer R } ? R : never;
 
 /** The `_meta` a params type declares. */
 type MetaIn<P> = NonNullable<P> extends { _meta?: infer X } ? X : undefined;
@@ -84,52 +82,30 @@ export type DefaultedResult<R, Key extends string, Default> = [Key] extends [nev
       : R
     : R;
 
-type Answer<R> = R | Promise<R>;
+/** What a handler returns: its answer, or a promise of it. */
+export type Answer<R> = R | Promise<R>;
 
 /**
  * A request handler's result as the table takes it: readonly data fits (`ReadonlyInput`), and `Key` may be left out
- * as in `DefaultedResult`. The optional key is added after `ReadonlyInput`, not under it: mapped over that
- * intersection, the bench consumer's eight handlers cost tsc a fifth more instantiations.
+ * as in `DefaultedResult`. `Key` is omitted from the mapped result (the same `ReadonlyInput<R>` the other branches
+ * map) and the optional key added after it, not under it: mapped over that intersection, the bench consumer's eight
+ * handlers cost tsc a fifth more instantiations.
  */
-type ReadonlyAnswer<R, Key extends string, Default> = [Key] extends [never]
+export type ReadonlyAnswer<R, Key extends string = never, Default = never> = [Key] extends [never]
   ? ReadonlyInput<R>
   : R extends { [K in Key]: infer X }
     ? Default extends X
-      ? ReadonlyInput<Omit<R, Key>> & { readonly [K in Key]?: X }
+      ? Omit<ReadonlyInput<R>, Key> & { readonly [K in Key]?: X }
       : ReadonlyInput<R>
     : ReadonlyInput<R>;
 
 /**
- * A partial table of what one side receives, `(params, ctx) => result`: the peer's requests and
- * notifications. `Sends` and `Progress` type `ctx.notify` and `ctx.progress`; `Extra` is what the
- * request context adds on this side; `ResultKey` may be left out of results where `Default` fits it. Results may be
- * readonly data (`as const`): the dispatcher only reads them.
+ * The notification handlers of a release's table (`Notifications`, what the other side sends), each optional: what a
+ * release's `ServerDispatchHandlers` and `ClientDispatchHandlers` extend, their requests written out beside.
  */
-export type HandlerTable<
-  Requests,
-  Notifications,
-  Sends,
-  Progress,
-  C,
-  Extra = unknown,
-  ResultKey extends string = never,
-  Default = never,
-> = {
-  readonly [M in keyof Requests & string]?: (
-    params: ParamsIn<Requests, M>,
-    ctx: HandlerContext<M, ParamsIn<Requests, M>, Sends, Progress, C> & Extra,
-  ) => Answer<ReadonlyAnswer<ResultIn<Requests, M>, ResultKey, Default>>;
-} & {
+export type NotificationHandlers<Notifications, C> = {
   readonly [M in keyof Notifications & string]?: (
     params: ParamsIn<Notifications, M>,
     ctx: NotificationContext<M, ParamsIn<Notifications, M>, C>,
   ) => void | Promise<void>;
-};
-
-/** The handlers of the input requests an `input_required` result may carry. */
-export type InputHandlerTable<Inputs, C> = {
-  readonly [M in keyof Inputs & string]?: (
-    params: ParamsIn<Inputs, M>,
-    ctx: InputContext<M, ParamsIn<Inputs, M>, C>,
-  ) => Answer<ReadonlyInput<ResultIn<Inputs, M>>>;
 };

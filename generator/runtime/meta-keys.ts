@@ -117,8 +117,8 @@ export type UnknownHandlerMethod<Method extends string> =
   `${Method} is no method this side receives`;
 
 /**
- * What a handler table is intersected with where the dispatcher infers it (`Table`, as the caller wrote it;
- * `Methods`, the methods the side receives): a handler whose result's `_meta` has a key under a reserved prefix
+ * What a dispatcher's table parameter is intersected with, to infer the table as the caller wrote it (`Table`) and check
+ * it (`Methods`, the methods the side receives): a handler whose result's `_meta` has a key under a reserved prefix
  * that is no `Known` key gains a second signature whose result types that key `UnknownReservedMetaKey`, a compile
  * error at the handler naming the key; a key that is no method is typed `UnknownHandlerMethod` (the inferred table
  * has every key it was given, so no excess-property check sees a misspelt method); every other handler meets
@@ -134,6 +134,10 @@ export type CheckedResultsOf<
 > =
   // A conditional on `Table` itself, so the check waits until the table is inferred: as a plain mapped type it was also
   // computed on the table while being inferred, an eighth of what an inline table cost the bench consumer to check.
+  // The false branch is never taken; it is where tsc infers `Table` from (it infers into both branches), so the parameter
+  // need not also be intersected with `Table`: that made each handler's contextual result the intersection of its
+  // inferred result and the release's, and each array in it an intersection of two arrays' every method: an eighth of
+  // the bench consumer's instantiations.
   Table extends infer Written
     ? {
         readonly [M in keyof Written]: M extends Methods
@@ -152,4 +156,4 @@ export type CheckedResultsOf<
             : unknown
           : UnknownHandlerMethod<M & string>;
       }
-    : never;
+    : Table;

@@ -54,6 +54,20 @@ export const server2025 = v2025_11_25.createServerDispatcher({ "tools/list": lis
 export const wrongResult: v2025_03_26.ServerHandler<"tools/call"> = () => ({ tools: [] });
 // @ts-expect-error the method must be one the side receives: a server does not receive roots/list
 export type NotReceived = v2025_11_25.ServerHandler<"roots/list">;
+// A handler's parts by method name, as the tables write them: its context and its answer (resultType left out).
+export async function readResource(
+  params: v2026_07_28.ParamsOf<"resources/read">,
+  ctx: v2026_07_28.ServerContextOf<"resources/read", Ctx>,
+): Promise<v2026_07_28.ServerAnswerOf<"resources/read">> {
+  ctx.requireClientCapability("roots");
+  return { contents: [{ uri: params.uri, text: ctx.context.user }], ttlMs: 0, cacheScope: "public" };
+}
+export const server2026Parts = v2026_07_28.createServerDispatcher<Ctx>({ "resources/read": readResource });
+export const rootsAnswer: v2025_11_25.ClientAnswerOf<"roots/list"> = { roots: [] };
+// @ts-expect-error an answer is typed by the method: resources/read answers contents, not tools
+export const wrongAnswer: v2026_07_28.ServerAnswerOf<"resources/read"> = { tools: [] };
+// @ts-expect-error a context is the server's only for what a client asks: elicitation/create is no client request
+export type NotAClientRequest = v2026_07_28.ServerContextOf<"elicitation/create", Ctx>;
 
 // ResultType (2026-07-28): the known values are literal members, any other string still fits (the spec keeps it open).
 export const complete: v2026_07_28.ResultType = "complete";

@@ -341,8 +341,48 @@ describe("builders per era (envelope.ts)", () => {
       has: 'from "../runtime/builders.js"',
       want: true,
     },
+    {
+      rule: "an envelope's params member is read from a table with a member per method",
+      text: legacy,
+      has: "& RequestParamsFields[M]",
+      want: true,
+    },
+    {
+      rule: "whose members are the methods'",
+      text: legacy,
+      has: 'readonly "ping": ParamsField<ParamsOf<"ping">>;',
+      want: true,
+    },
+    {
+      rule: "notifications' too",
+      text: session,
+      has: 'readonly "notifications/initialized": ParamsField<NotificationParamsOf<"notifications/initialized">>;',
+      want: true,
+    },
+    {
+      rule: "a stateless release's request params as request takes them are a table too",
+      text: modern,
+      has: 'readonly "tools/call": ReadonlyInput<Omit<ParamsOf<"tools/call">, "_meta">>;',
+      want: true,
+    },
+    { rule: "which session releases do not have", text: session, has: "RequestParamsInputs", want: false },
   ])("$rule", ({ text, has, want }) => {
     expect(text.includes(has)).toBe(want);
+  });
+
+  it("a stateless release with a request that takes no params fails generation, naming the method", () => {
+    const model = realModel("2026-07-28");
+    const bare = {
+      ...model,
+      methods: model.methods.map((m) => (m.name === "tools/list" ? { ...m, params: null } : m)),
+    };
+    expect(() => emitEnvelope(bare)).toThrow(
+      expect.objectContaining({
+        name: "BindgenError",
+        file: model.file,
+        detail: "tools/list has none",
+      }),
+    );
   });
 });
 
@@ -431,22 +471,22 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
     {
       rule: "a server dispatcher infers its table as written to check it",
       text: emitDispatch(modern).content,
-      has: "createServerDispatcher<C=undefined,Handlers=unknown>(handlers:Handlers&ServerDispatchHandlers<C>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+      has: "createServerDispatcher<C=undefined,Handlers=unknown>(handlers:ServerDispatchHandlers<C>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
     },
     {
       rule: "and a client dispatcher",
       text: emitDispatch(realModel("2025-06-18")).content,
-      has: "createClientDispatcher<C=undefined,Handlers=unknown>(handlers:Handlers&ClientDispatchHandlers<C>&CheckedResults<Handlers,keyofServerRequests|keyofServerNotifications>,",
+      has: "createClientDispatcher<C=undefined,Handlers=unknown>(handlers:ClientDispatchHandlers<C>&CheckedResults<Handlers,keyofServerRequests|keyofServerNotifications>,",
     },
     {
       rule: "and the stateless era",
       text: emitServer(modern).content,
-      has: "statelessEra<Handlers=unknown>(handlers:Handlers&StatelessServerHandlers&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+      has: "statelessEra<Handlers=unknown>(handlers:StatelessServerHandlers&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
     },
     {
       rule: "and a session era",
       text: emitServer(realModel("2025-11-25")).content,
-      has: "sessionEra<S=undefined,Handlers=unknown>(handlers:Handlers&SessionServerHandlers<S>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
+      has: "sessionEra<S=undefined,Handlers=unknown>(handlers:SessionServerHandlers<S>&CheckedResults<Handlers,keyofClientRequests|keyofClientNotifications>,",
     },
     {
       rule: "a session release's resultResponse infers the result's _meta",
@@ -666,7 +706,9 @@ describe("the thin release modules: declarations from the model, bodies over the
         dispatch: { ...modern.dispatch, resultTypeDefault: { property: "kind", value: "done", definition: null } },
       }).content,
       has: [
-        'C, CapabilityCheck<T.ClientCapabilities>, "kind", "done">;',
+        'readonly "tools/call"?: (params: ParamsOf<"tools/call">, ctx: ServerContextOf<"tools/call", C>) => Answer<ServerAnswerOf<"tools/call">>;',
+        'export type ServerAnswerOf<M extends keyof ClientRequests> = ReadonlyAnswer<ResultOf<M>, "kind", "done">;',
+        "export interface ServerRequestContext<M extends string, P, C> extends RequestContext<M, P, ServerNotifications, C>, CapabilityCheck<T.ClientCapabilities> {}",
         'resultType: {"key":"kind","complete":"done"} }, handlers, options);',
         "const spec = { ...RELEASE, requests: SERVER_REQUEST_METHODS,",
       ],
