@@ -48,6 +48,38 @@ export function buildDefinitionTable(schema: NormalisedSchema, version: string):
   };
 }
 
+/** A table as the text `decodeTable` reads (format: generator/runtime/table-format.ts). */
+export function encodeTable(table: WireTable | WireNamedTable): string {
+  const head =
+    "version" in table
+      ? [table.version, table.names, JSON.stringify([table.result, table.error, ...table.methods])]
+      : ["", table.names, ""];
+  return [...head, ...table.nodes.map(encodeEntry)].join("\n");
+}
+
+function encodeEntry(w: WireEntry): string {
+  if (typeof w === "number") return `=${w}`;
+  return Object.entries(w)
+    .map(([key, value]: [string, unknown]) => key + encodeField(key, value))
+    .join(";");
+}
+
+function encodeField(key: string, value: unknown): string {
+  if (key === "p")
+    return (value as readonly (string | number)[]).map((v) => (typeof v === "number" ? v : encodeName(v))).join(",");
+  return escape(JSON.stringify(value), /;/g);
+}
+
+/** A property name as it is, or as JSON where it holds a character a separator could be or it could read as a number. */
+function encodeName(name: string): string {
+  return /^[A-Za-z_$@./][\w$@./-]*$/.test(name) ? name : escape(JSON.stringify(name), /[,;]/g);
+}
+
+/** JSON text with the separators `found` matches as \u escapes, meant for ones JSON has only inside strings, where they read the same. */
+function escape(json: string, found: RegExp): string {
+  return json.replace(found, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+
 /** Entries a node refers to; an alias entry refers to its target. `renumber` is the one list of a node's reference fields. */
 function references(w: WireEntry): number[] {
   const refs: number[] = [];
@@ -261,10 +293,10 @@ class TableBuilder {
     }
     if (node.minimum !== undefined) w.n = node.minimum;
     if (node.maximum !== undefined) w.x = node.maximum;
-    if (node.minItems !== undefined) w.ni = node.minItems;
-    if (node.maxItems !== undefined) w.xi = node.maxItems;
-    if (node.minLength !== undefined) w.nl = node.minLength;
-    if (node.maxLength !== undefined) w.xl = node.maxLength;
+    if (node.minItems !== undefined) w.N = node.minItems;
+    if (node.maxItems !== undefined) w.X = node.maxItems;
+    if (node.minLength !== undefined) w.L = node.minLength;
+    if (node.maxLength !== undefined) w.M = node.maxLength;
     if (node.pattern !== undefined) w.r = node.pattern;
     const rare = this.rare(node);
     if (rare !== undefined) w.k = rare;

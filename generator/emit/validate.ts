@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
-import { buildWireTables } from "./validate-table.ts";
+import { buildWireTables, encodeTable } from "./validate-table.ts";
 
 /**
  * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
@@ -40,18 +40,18 @@ export const emitValidate: VersionEmitter = (model) => {
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        "The schema as compact JSON text (format: generator/runtime/table-format.ts), parsed on first use. As one string it " +
+        "The schema as compact text (format: generator/runtime/table-format.ts), parsed on first use. As one string it " +
           "costs prettier, tsc and a JS engine's parser next to nothing, where the same data as an object literal was most " +
           "of this module's formatting and type-checking time.",
       ],
-      declarations: [{ name: "TABLE", initializer: JSON.stringify(JSON.stringify(table)) }],
+      declarations: [{ name: "TABLE", initializer: JSON.stringify(encodeTable(table)) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
         "The definitions only `validate` and the guards reach: a bundle that only checks messages leaves this out.",
       ],
-      declarations: [{ name: "NAMED", initializer: JSON.stringify(JSON.stringify(named)) }],
+      declarations: [{ name: "NAMED", initializer: JSON.stringify(encodeTable(named)) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Let,

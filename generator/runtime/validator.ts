@@ -10,8 +10,9 @@ import {
   METHOD_KINDS,
   TYPE_BITS,
   TYPE_NAMES,
+  type WireEntry,
+  type WireMethod,
   type WireRare,
-  type WireTable,
 } from "./table-format.js";
 
 export type { ValidationIssue } from "./jsonrpc.js";
@@ -389,15 +390,35 @@ function checkUnion(
   return false;
 }
 
+/** One entry's line of a table's text (table-format.ts). */
+function wireEntry(line: string): WireEntry {
+  if (line[0] === "=") return +line.slice(1);
+  const w: Record<string, unknown> = {};
+  for (const field of line === "" ? [] : line.split(";")) {
+    const value = field.slice(1);
+    w[field[0]!] =
+      field[0] === "p"
+        ? value.split(",").map((v, k): unknown => (k % 2 ? +v : v[0] === '"' ? JSON.parse(v) : v))
+        : JSON.parse(value);
+  }
+  return w;
+}
+
 /**
- * Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use.
- * Given the decoded `WireTable` as `base`, decodes the JSON text of its `WireNamedTable` and returns both as one.
- * A table with `WireRare` keywords (a server's tools) needs `rare`: `rareKeywords` from rare-keywords.ts.
+ * Decodes a release's table (the text of a `WireTable`, table-format.ts) into linked nodes; each release does this
+ * once, on first use. Given the decoded `WireTable` as `base`, decodes the text of its `WireNamedTable` and returns
+ * both as one. A table with `WireRare` keywords (a server's tools) needs `rare`: `rareKeywords` from rare-keywords.ts.
  */
 export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Tables {
-  const table = JSON.parse(text) as WireTable;
+  const [version, namesLine, head, ...lines] = text.split("\n") as [
+    string,
+    string,
+    string,
+    ...string[],
+  ];
+  const table = { nodes: lines.map(wireEntry) };
   const offset = base ? base.nodes.length : 0;
-  const names = table.names === "" ? [] : table.names.split(",");
+  const names = namesLine === "" ? [] : namesLine.split(",");
   // Every node is one literal with every field, so all share one shape; references are linked once all exist.
   const nodes = table.nodes.map((w, j): SchemaNode | null => {
     if (typeof w === "number") return null;
@@ -422,10 +443,10 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
       format: w.f ?? "",
       minimum: w.n ?? -Infinity,
       maximum: w.x ?? Infinity,
-      minItems: w.ni ?? 0,
-      maxItems: w.xi ?? Infinity,
-      minLength: w.nl ?? 0,
-      maxLength: w.xl ?? Infinity,
+      minItems: w.N ?? 0,
+      maxItems: w.X ?? Infinity,
+      minLength: w.L ?? 0,
+      maxLength: w.M ?? Infinity,
       pattern: w.r === undefined ? null : new RegExp(w.r, "u"),
       rare: null,
     };
@@ -475,12 +496,13 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     };
   // Issues about params have always named the value ("expected object"), not the definition it may be.
   const params = (j: number): SchemaNode => (at(j).name === "" ? at(j) : { ...at(j), name: "" });
+  const [result, error, ...methods] = JSON.parse(head) as [number, number, ...WireMethod[]];
   return {
-    version: table.version,
+    version,
     index: new Map(names.map((name, j) => [name, j])),
     nodes: all,
     methods: new Map(
-      table.methods.map(([name, kind, paramsEntry, required, ...results]) => [
+      methods.map(([name, kind, paramsEntry, required, ...results]) => [
         name,
         {
           kind,
@@ -490,8 +512,8 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
         },
       ]),
     ),
-    result: at(table.result),
-    error: at(table.error),
+    result: at(result),
+    error: at(error),
   };
 }
 

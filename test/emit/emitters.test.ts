@@ -252,11 +252,11 @@ describe("the validator table", () => {
     {
       rule: "format, lengths and pattern are copied",
       got: () => ({ ...(entry("Link") as WireNode), t: undefined }),
-      want: { t: undefined, f: "uri", nl: 1, xl: 9, r: "^x" },
+      want: { t: undefined, f: "uri", L: 1, M: 9, r: "^x" },
     },
     {
       rule: "items bounds",
-      got: () => [(entry("Counted") as WireNode).ni, (entry("Counted") as WireNode).xi],
+      got: () => [(entry("Counted") as WireNode).N, (entry("Counted") as WireNode).X],
       want: [1, 2],
     },
     {
