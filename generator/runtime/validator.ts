@@ -416,11 +416,11 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     string,
     ...string[],
   ];
-  const table = { nodes: lines.map(wireEntry) };
+  const wires = lines.map(wireEntry);
   const offset = base ? base.nodes.length : 0;
   const names = namesLine === "" ? [] : namesLine.split(",");
   // Every node is one literal with every field, so all share one shape; references are linked once all exist.
-  const nodes = table.nodes.map((w, j): SchemaNode | null => {
+  const nodes = wires.map((w, j): SchemaNode | null => {
     if (typeof w === "number") return null;
     const keys = Object.keys(w);
     return {
@@ -452,14 +452,11 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     };
   });
   // Alias entries name their final target, so one step resolves them; entries below `offset` are the base's.
-  const at = (j: number): SchemaNode => {
-    if (j < offset) return base!.nodes[j]!;
-    const w = table.nodes[j - offset];
-    return typeof w === "number" ? at(w) : nodes[j - offset]!;
-  };
-  table.nodes.forEach((w, j) => {
-    if (typeof w === "number") return;
-    const n = nodes[j]!;
+  const at = (j: number): SchemaNode =>
+    j < offset ? base!.nodes[j]! : (nodes[j - offset] ?? at(wires[j - offset] as number));
+  wires.forEach((w, j) => {
+    const n = nodes[j];
+    if (typeof w === "number" || !n) return;
     if (w.p) {
       n.keys = [];
       for (let k = 0; k < w.p.length; k += 2) {
@@ -484,7 +481,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     for (const m of n.anyOf ?? n.oneOf ?? [])
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
-  const all = table.nodes.map((_, j) => at(j + offset));
+  const all = wires.map((_, j) => at(j + offset));
   if (base)
     return {
       ...base,
