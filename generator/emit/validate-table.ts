@@ -48,6 +48,17 @@ export function buildDefinitionTable(schema: NormalisedSchema, version: string):
   };
 }
 
+/**
+ * Whether decoding needs `rareKeywords` (rare-keywords.ts): a node with `WireRare` keywords, or a `const`/`enum` value
+ * that is an object or array, which identity cannot compare. No release's schema has either so far.
+ */
+export function needsRareKeywords(nodes: readonly WireEntry[]): boolean {
+  const structured = (v: unknown): boolean => typeof v === "object" && v !== null;
+  return nodes.some(
+    (w) => typeof w !== "number" && (w.k !== undefined || structured(w.c) || (w.e ?? []).some(structured)),
+  );
+}
+
 /** A table as the text `decodeTable` reads (format: generator/runtime/table-format.ts). */
 export function encodeTable(table: WireTable | WireNamedTable): string {
   const head =

@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
-import { buildWireTables, encodeTable } from "./validate-table.ts";
+import { buildWireTables, encodeTable, needsRareKeywords } from "./validate-table.ts";
 
 /**
  * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
@@ -15,6 +15,8 @@ export const emitValidate: VersionEmitter = (model) => {
   const { table, named, definitionEntries } = buildWireTables(model);
   const names = [...model.validated.definitions.keys()];
   const validator = runtimeImport("validator", 1);
+  // Only a schema with what tool schemas use brings rare-keywords.ts in.
+  const rare = needsRareKeywords([...table.nodes, ...named.nodes]) ? ", rareKeywords" : "";
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
@@ -37,6 +39,8 @@ export const emitValidate: VersionEmitter = (model) => {
       moduleSpecifier: validator,
     });
     file.addExportDeclaration({ namedExports: ["VALIDATION_LIMITS"], moduleSpecifier: validator });
+    if (rare !== "")
+      file.addImportDeclaration({ namedImports: ["rareKeywords"], moduleSpecifier: runtimeImport("rare-keywords", 1) });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
@@ -64,12 +68,12 @@ export const emitValidate: VersionEmitter = (model) => {
       name: "tables",
       docs: ["Decoded on first use, so importing the module costs nothing."],
       returnType: "Tables",
-      statements: ["return (decoded ??= decodeTable(TABLE));"],
+      statements: [`return (decoded ??= decodeTable(TABLE${rare === "" ? "" : ", undefined" + rare}));`],
     });
     file.addFunction({
       name: "allTables",
       returnType: "Tables",
-      statements: ["return (decodedAll ??= decodeTable(NAMED, tables()));"],
+      statements: [`return (decodedAll ??= decodeTable(NAMED, tables()${rare}));`],
     });
     file.addTypeAlias({
       name: "DefinitionName",

@@ -1,15 +1,17 @@
 // The JSON Schema keywords tool schemas use and the protocol's schemas do not: `exclusiveMinimum`,
 // `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `not` and
-// `if`/`then`/`else`. A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
-// validators never import this module, so what only tools need costs the protocol's bundles nothing.
+// `if`/`then`/`else`, and `const`/`enum` values that are objects or arrays (JSON equality). A server's
+// tool validators hand `rareKeywords` to `decodeTable`; a release's validators never import this
+// module, so what only tools need costs the protocol's bundles nothing.
 import { TYPE_BITS } from "./table-format.js";
+import { own } from "./json.js";
 import {
   check,
   describeNode,
-  equal,
   fail,
   passes,
-  type RareDecoder,
+  type RareCheck,
+  type RareKeywords,
   type SchemaNode,
 } from "./validator.js";
 
@@ -28,8 +30,24 @@ interface Rare {
   readonly else: SchemaNode | null;
 }
 
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (!equal(a[j], b[j])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka)
+    if (!own(b, k) || !equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  return true;
+}
+
 /** A node's `WireRare` decoded into its check. */
-export const rareKeywords: RareDecoder = (k, at) => {
+const decode: RareKeywords["decode"] = (k, at): RareCheck => {
   const node = (j: number | undefined): SchemaNode | null => (j === undefined ? null : at(j));
   const r: Rare = {
     exclusiveMinimum: k.en ?? -Infinity,
@@ -45,6 +63,8 @@ export const rareKeywords: RareDecoder = (k, at) => {
   };
   return (x, b, d) => checkRare(r, x, b, d);
 };
+
+export const rareKeywords: RareKeywords = { decode, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
 function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {

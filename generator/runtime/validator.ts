@@ -82,8 +82,13 @@ export interface SchemaNode {
  * rare-keywords.ts, which a release's validators never import, so the protocol's bundles carry none of their code.
  */
 export type RareCheck = (x: unknown, b: number, d: number) => boolean;
-/** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. `decodeTable` takes one for tool tables. */
-export type RareDecoder = (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
+/** What only tool tables need, from rare-keywords.ts; `decodeTable` takes it for them. */
+export interface RareKeywords {
+  /** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. */
+  readonly decode: (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
+  /** JSON equality, for `const` and `enum` values that are objects or arrays. */
+  readonly equal: (a: unknown, b: unknown) => boolean;
+}
 
 interface MethodEntry {
   readonly kind: number;
@@ -151,19 +156,12 @@ function bit(x: unknown): number {
   }
 }
 
-export function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let j = 0; j < a.length; j++) if (!equal(a[j], b[j])) return false;
-    return true;
-  }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!own(b, k) || !equal((a as Rec)[k], (b as Rec)[k])) return false;
-  return true;
-}
+/**
+ * JSON equality for `const` and `enum` values that are objects or arrays, which only tool schemas have: a release's
+ * values are strings, numbers, booleans or null, so identity decides for them, and only a table decoded with
+ * `RareKeywords` (rare-keywords.ts) installs this, for every table after it (identity agrees on those values).
+ */
+let deepEqual: ((a: unknown, b: unknown) => boolean) | null = null;
 
 export function describeNode(n: SchemaNode): string {
   if (n.name !== "") return n.name;
@@ -206,7 +204,7 @@ export function check(n: SchemaNode, x: unknown, d: number): boolean {
   const b = bit(x);
   if (
     (n.types & b) === 0 ||
-    (n.constant !== undefined && !equal(n.constant, x)) ||
+    (n.constant !== undefined && n.constant !== x && !deepEqual?.(n.constant, x)) ||
     (n.enumValues !== null && !inEnum(n.enumValues, x))
   ) {
     return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
@@ -251,7 +249,7 @@ export function fail(expected: string, x: unknown): false {
 }
 
 function inEnum(e: readonly unknown[], x: unknown): boolean {
-  for (const v of e) if (equal(v, x)) return true;
+  for (const v of e) if (v === x || deepEqual?.(v, x)) return true;
   return false;
 }
 
@@ -407,9 +405,11 @@ function wireEntry(line: string): WireEntry {
 /**
  * Decodes a release's table (the text of a `WireTable`, table-format.ts) into linked nodes; each release does this
  * once, on first use. Given the decoded `WireTable` as `base`, decodes the text of its `WireNamedTable` and returns
- * both as one. A table with `WireRare` keywords (a server's tools) needs `rare`: `rareKeywords` from rare-keywords.ts.
+ * both as one. A table with `WireRare` keywords or structured `const`/`enum` values (a server's tools) needs `rare`:
+ * `rareKeywords` from rare-keywords.ts.
  */
-export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Tables {
+export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): Tables {
+  if (rare) deepEqual = rare.equal;
   const [version, namesLine, head, ...lines] = text.split("\n") as [
     string,
     string,
@@ -472,7 +472,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     if (w.o) n.oneOf = w.o.map(at);
     if (w.l) n.allOf = w.l.map(at);
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
-    if (w.k !== undefined) n.rare = rare!(w.k, at);
+    if (w.k !== undefined) n.rare = rare!.decode(w.k, at);
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {

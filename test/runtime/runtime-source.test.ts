@@ -764,6 +764,32 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
     const result = validateDefinition(tables, "Rare", value);
     expect(result.ok ? [] : result.errors).toEqual(want);
   });
+
+  it("const and enum values that are objects or arrays compare as JSON once a table is decoded with rareKeywords", () => {
+    const structured = decodeTable(
+      encodeTable({
+        version: "test",
+        names: "Fixed,Choice",
+        methods: [],
+        result: 0,
+        error: 0,
+        nodes: [{ c: { a: [1, { b: null }] } }, { e: ["x", [1, 2], { y: true }] }],
+      }),
+      undefined,
+      rareKeywords,
+    );
+    expect(validateDefinition(structured, "Fixed", { a: [1, { b: null }] })).toEqual({ ok: true });
+    expect(validateDefinition(structured, "Fixed", { a: [1, { b: 0 }] })).toMatchObject({
+      ok: false,
+      errors: [{ expected: "Fixed" }],
+    });
+    expect([[1, 2], { y: true }, "x"].map((v) => validateDefinition(structured, "Choice", v).ok)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(validateDefinition(structured, "Choice", [2, 1]).ok).toBe(false);
+  });
 });
 
 describe("RpcError.custom, the visible escape for an application's own code", () => {
