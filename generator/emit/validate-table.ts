@@ -306,9 +306,6 @@ class TableBuilder {
     if (node.maximum !== undefined) w.x = node.maximum;
     if (node.minItems !== undefined) w.N = node.minItems;
     if (node.maxItems !== undefined) w.X = node.maxItems;
-    if (node.minLength !== undefined) w.L = node.minLength;
-    if (node.maxLength !== undefined) w.M = node.maxLength;
-    if (node.pattern !== undefined) w.r = node.pattern;
     const rare = this.rare(node);
     if (rare !== undefined) w.k = rare;
     return w;
@@ -323,6 +320,9 @@ class TableBuilder {
     if (node.minProperties !== undefined) k.np = node.minProperties;
     if (node.maxProperties !== undefined) k.xp = node.maxProperties;
     if (node.uniqueItems === true) k.q = 1;
+    if (node.minLength !== undefined) k.nl = node.minLength;
+    if (node.maxLength !== undefined) k.xl = node.maxLength;
+    if (node.pattern !== undefined) k.r = node.pattern;
     if (node.not !== undefined) k.no = this.index(node.not);
     // `then` and `else` mean nothing without `if`.
     if (node.if !== undefined) {

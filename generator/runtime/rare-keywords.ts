@@ -1,8 +1,8 @@
 // The JSON Schema keywords tool schemas use and the protocol's schemas do not: `exclusiveMinimum`,
-// `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `not` and
-// `if`/`then`/`else`, and `const`/`enum` values that are objects or arrays (JSON equality). A server's
-// tool validators hand `rareKeywords` to `decodeTable`; a release's validators never import this
-// module, so what only tools need costs the protocol's bundles nothing.
+// `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `minLength`,
+// `maxLength`, `pattern`, `not` and `if`/`then`/`else`, and `const`/`enum` values that are objects or
+// arrays (JSON equality). A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
+// validators never import this module, so what only tools need costs the protocol's bundles nothing.
 import { TYPE_BITS } from "./table-format.js";
 import { own } from "./json.js";
 import {
@@ -64,7 +64,27 @@ const decode: RareKeywords["decode"] = (k, at): RareCheck => {
   return (x, b, d) => checkRare(r, x, b, d);
 };
 
-export const rareKeywords: RareKeywords = { decode, equal };
+/**
+ * A node's `minLength`, `maxLength` and `pattern`, in that order, the first failure reported; the interpreter checks
+ * `format` after them. JSON Schema counts code points, not UTF-16 units.
+ */
+const strings: RareKeywords["strings"] = (k) => {
+  const min = k.nl ?? 0;
+  const max = k.xl ?? Infinity;
+  const pattern = k.r === undefined ? null : new RegExp(k.r, "u");
+  if (min === 0 && max === Infinity && pattern === null) return null;
+  return (x) => {
+    if (min > 0 || max < Infinity) {
+      let len = 0;
+      for (const _ of x) len++;
+      if (len < min) return fail(`at least ${min} characters`, x);
+      if (len > max) return fail(`at most ${max} characters`, x);
+    }
+    return pattern === null || pattern.test(x) || fail(`a string matching ${pattern.source}`, x);
+  };
+};
+
+export const rareKeywords: RareKeywords = { decode, strings, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
 function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {

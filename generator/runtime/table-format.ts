@@ -33,19 +33,16 @@ export interface WireNode {
   readonly d?: string;
   /** `format`: one of `FORMATS`. */
   readonly f?: string;
-  /** `minimum`, `maximum`, `minItems` (N), `maxItems` (X), `minLength` (L), `maxLength` (M), `pattern`. */
+  /** `minimum`, `maximum`, `minItems` (N), `maxItems` (X). */
   readonly n?: number;
   readonly x?: number;
   readonly N?: number;
   readonly X?: number;
-  readonly L?: number;
-  readonly M?: number;
-  readonly r?: string;
   /** Keywords only tool schemas use, apart so the protocol's nodes pay nothing for them. */
   readonly k?: WireRare;
 }
 
-/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), and `not`, `if`, `then`, `else` as entry indices. */
+/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), `minLength`, `maxLength`, `pattern`, and `not`, `if`, `then`, `else` as entry indices. */
 export interface WireRare {
   readonly en?: number;
   readonly ex?: number;
@@ -53,6 +50,9 @@ export interface WireRare {
   readonly np?: number;
   readonly xp?: number;
   readonly q?: 1;
+  readonly nl?: number;
+  readonly xl?: number;
+  readonly r?: string;
   readonly no?: number;
   readonly if?: number;
   readonly th?: number;

@@ -70,9 +70,8 @@ export interface SchemaNode {
   maximum: number;
   minItems: number;
   maxItems: number;
-  minLength: number;
-  maxLength: number;
-  pattern: RegExp | null;
+  /** `minLength`, `maxLength` and `pattern`, checked before `format` by rare-keywords.ts; null for every node of a release. */
+  strings: ((x: string) => boolean) | null;
   /** The keywords only tool schemas use (`WireRare`), checked by rare-keywords.ts; null for every node of a release. */
   rare: RareCheck | null;
 }
@@ -86,6 +85,8 @@ export type RareCheck = (x: unknown, b: number, d: number) => boolean;
 export interface RareKeywords {
   /** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. */
   readonly decode: (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
+  /** A node's string check from its `WireRare` (`minLength`, `maxLength`, `pattern`), or null without them. */
+  readonly strings: (k: WireRare) => ((x: string) => boolean) | null;
   /** JSON equality, for `const` and `enum` values that are objects or arrays. */
   readonly equal: (a: unknown, b: unknown) => boolean;
 }
@@ -318,19 +319,7 @@ function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
 }
 
 function checkString(n: SchemaNode, x: string): boolean {
-  if (n.minLength > 0 || n.maxLength < Infinity) {
-    // JSON Schema counts code points, not UTF-16 units.
-    let len = 0;
-    for (const _ of x) len++;
-    if (len < n.minLength)
-      return quiet > 0 ? false : report("", `at least ${n.minLength} characters`, describeValue(x));
-    if (len > n.maxLength)
-      return quiet > 0 ? false : report("", `at most ${n.maxLength} characters`, describeValue(x));
-  }
-  if (n.pattern !== null && !n.pattern.test(x))
-    return quiet > 0
-      ? false
-      : report("", `a string matching ${n.pattern.source}`, describeValue(x));
+  if (n.strings !== null && !n.strings(x)) return false;
   if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x))
     return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
   return true;
@@ -445,9 +434,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       maximum: w.x ?? Infinity,
       minItems: w.N ?? 0,
       maxItems: w.X ?? Infinity,
-      minLength: w.L ?? 0,
-      maxLength: w.M ?? Infinity,
-      pattern: w.r === undefined ? null : new RegExp(w.r, "u"),
+      strings: null,
       rare: null,
     };
   });
@@ -472,7 +459,10 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     if (w.o) n.oneOf = w.o.map(at);
     if (w.l) n.allOf = w.l.map(at);
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
-    if (w.k !== undefined) n.rare = rare!.decode(w.k, at);
+    if (w.k !== undefined) {
+      n.rare = rare!.decode(w.k, at);
+      n.strings = rare!.strings(w.k);
+    }
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {

@@ -538,7 +538,7 @@ describe("the validator interpreter on a small table", () => {
       { t: object, p: ["kind", ~8, "r", ~9] },
       { t: object, p: ["kind", ~10, "side", ~9] },
       0,
-      { t: string, L: 1 },
+      { t: string, k: { nl: 1 } },
       { t: integer, n: 0 },
       { c: "circle" },
       { t: number },
@@ -552,7 +552,7 @@ describe("the validator interpreter on a small table", () => {
     result: 11,
     error: 11,
   };
-  const tables = decodeTable(encodeTable(table));
+  const tables = decodeTable(encodeTable(table), undefined, rareKeywords);
   it.each([
     { name: "a valid item", def: "Item", value: { name: "a", count: 1 }, want: [] },
     {
@@ -684,13 +684,13 @@ describe("the validator interpreter on a small table", () => {
       names: "Odd",
       nodes: [
         { t: object, p: odd.flatMap((name) => [name, ~1]) },
-        { t: string, e: ["x;y", "z,w"], r: "^[;,]*$|^z,w$" },
+        { t: string, e: ["x;y", "z,w"], k: { r: "^[;,]*$|^z,w$" } },
       ],
       methods: [],
       result: 1,
       error: 1,
     });
-    const decoded = decodeTable(text);
+    const decoded = decodeTable(text, undefined, rareKeywords);
     expect(decoded.nodes[0]!.keys).toEqual(odd);
     expect(validateDefinition(decoded, "Odd", Object.fromEntries(odd.map((k) => [k, "z,w"])))).toEqual({ ok: true });
     expect(validateDefinition(decoded, "Odd", Object.fromEntries(odd.map((k) => [k, ";,"])))).toMatchObject({
