@@ -49,13 +49,15 @@ export function buildDefinitionTable(schema: NormalisedSchema, version: string):
 }
 
 /**
- * Whether decoding needs `rareKeywords` (rare-keywords.ts): a node with `WireRare` keywords, or a `const`/`enum` value
- * that is an object or array, which identity cannot compare. No release's schema has either so far.
+ * Whether decoding needs `rareKeywords` (rare-keywords.ts): a node with `WireRare` keywords or `oneOf`, or a
+ * `const`/`enum` value that is an object or array, which identity cannot compare. No release's schema has any so far.
  */
 export function needsRareKeywords(nodes: readonly WireEntry[]): boolean {
   const structured = (v: unknown): boolean => typeof v === "object" && v !== null;
   return nodes.some(
-    (w) => typeof w !== "number" && (w.k !== undefined || structured(w.c) || (w.e ?? []).some(structured)),
+    (w) =>
+      typeof w !== "number" &&
+      (w.k !== undefined || w.o !== undefined || structured(w.c) || (w.e ?? []).some(structured)),
   );
 }
 

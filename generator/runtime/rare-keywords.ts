@@ -1,12 +1,13 @@
 // The JSON Schema keywords tool schemas use and the protocol's schemas do not: `exclusiveMinimum`,
 // `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `minLength`,
-// `maxLength`, `pattern`, `not` and `if`/`then`/`else`, and `const`/`enum` values that are objects or
+// `maxLength`, `pattern`, `oneOf`, `not` and `if`/`then`/`else`, and `const`/`enum` values that are objects or
 // arrays (JSON equality). A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
 // validators never import this module, so what only tools need costs the protocol's bundles nothing.
 import { TYPE_BITS } from "./table-format.js";
-import { own } from "./json.js";
+import { describeValue, isObject, own } from "./json.js";
 import {
   check,
+  checkUnion,
   describeNode,
   fail,
   passes,
@@ -84,7 +85,22 @@ const strings: RareKeywords["strings"] = (k) => {
   };
 };
 
-export const rareKeywords: RareKeywords = { decode, strings, equal };
+/**
+ * `oneOf`: exactly one member matches. A discriminated union, and one where no member matched, go as `anyOf` does
+ * (the member the discriminator names; else the closest member's issues).
+ */
+const oneOf: RareKeywords["oneOf"] = (n, members) => (x, d) => {
+  if (n.byDiscriminator === null || !isObject(x)) {
+    let matches = 0;
+    for (const m of members) if (passes(m, x, d) && ++matches > 1) break;
+    if (matches === 1) return true;
+    if (matches > 1)
+      return fail(`exactly one of ${describeNode(n)}`, x, `${describeValue(x)} matching several`);
+  }
+  return checkUnion(n, members, x, d);
+};
+
+export const rareKeywords: RareKeywords = { decode, strings, oneOf, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
 function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {

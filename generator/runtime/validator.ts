@@ -59,8 +59,11 @@ export interface SchemaNode {
   additional: SchemaNode | null;
   items: SchemaNode | null;
   anyOf: SchemaNode[] | null;
-  oneOf: SchemaNode[] | null;
+  /** `oneOf`, which no release schema uses: rare-keywords.ts's check, run last as the keyword was; null for every node of a release. */
+  oneOf: ((x: unknown, d: number) => boolean) | null;
   allOf: SchemaNode[] | null;
+  /** The `anyOf` members, else the `oneOf` ones: what a description names and a discriminator tells apart. */
+  members: SchemaNode[] | null;
   discriminator: string;
   /** Discriminator value → the only member that can match it. */
   byDiscriminator: Map<unknown, SchemaNode> | null;
@@ -87,6 +90,8 @@ export interface RareKeywords {
   readonly decode: (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
   /** A node's string check from its `WireRare` (`minLength`, `maxLength`, `pattern`), or null without them. */
   readonly strings: (k: WireRare) => ((x: string) => boolean) | null;
+  /** A node's `oneOf` check over its members. */
+  readonly oneOf: (n: SchemaNode, members: SchemaNode[]) => (x: unknown, d: number) => boolean;
   /** JSON equality, for `const` and `enum` values that are objects or arrays. */
   readonly equal: (a: unknown, b: unknown) => boolean;
 }
@@ -168,7 +173,7 @@ export function describeNode(n: SchemaNode): string {
   if (n.name !== "") return n.name;
   if (n.constant !== undefined) return JSON.stringify(n.constant);
   if (n.enumValues !== null) return n.enumValues.map((v) => JSON.stringify(v)).join(" | ");
-  const members = n.anyOf ?? n.oneOf;
+  const members = n.members;
   if (members !== null)
     return members.map((m) => (m.name !== "" ? m.name : typeNames(m.types))).join(" | ");
   return typeNames(n.types);
@@ -231,8 +236,8 @@ export function check(n: SchemaNode, x: unknown, d: number): boolean {
         if (quiet > 0) return false;
         ok = false;
       }
-  if (n.anyOf !== null && !checkUnion(n, n.anyOf, false, x, d)) ok = false;
-  if (n.oneOf !== null && !checkUnion(n, n.oneOf, true, x, d)) ok = false;
+  if (n.anyOf !== null && !checkUnion(n, n.anyOf, x, d)) ok = false;
+  if (n.oneOf !== null && !n.oneOf(x, d)) ok = false;
   return ok;
 }
 
@@ -244,9 +249,9 @@ export function passes(n: SchemaNode, x: unknown, d: number): boolean {
   return ok;
 }
 
-/** Reports `x` as not `expected` at the value in hand, unless a union member is being tried; false either way. */
-export function fail(expected: string, x: unknown): false {
-  return quiet > 0 ? false : report("", expected, describeValue(x));
+/** Reports `x` (or `got`) as not `expected` at the value in hand, unless a union member is being tried; false either way. */
+export function fail(expected: string, x: unknown, got?: string): false {
+  return quiet > 0 ? false : report("", expected, got ?? describeValue(x));
 }
 
 function inEnum(e: readonly unknown[], x: unknown): boolean {
@@ -325,10 +330,10 @@ function checkString(n: SchemaNode, x: string): boolean {
   return true;
 }
 
-function checkUnion(
+/** `anyOf`; rare-keywords.ts's `oneOf` comes here for the discriminated case and when no member matched. */
+export function checkUnion(
   n: SchemaNode,
   members: readonly SchemaNode[],
-  exactlyOne: boolean,
   x: unknown,
   d: number,
 ): boolean {
@@ -345,16 +350,12 @@ function checkUnion(
           describeValue(v),
         );
   }
-  let matches = 0;
+  let matched = false;
   quiet++;
-  for (const m of members) {
-    if (check(m, x, d) && (++matches > 1 || !exactlyOne)) break;
-  }
+  for (const m of members) if ((matched = check(m, x, d))) break;
   quiet--;
-  if (exactlyOne ? matches === 1 : matches > 0) return true;
+  if (matched) return true;
   if (quiet > 0) return false;
-  if (matches > 1)
-    return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
   // The members that admit this JSON type say more than "none matched": report the closest one's own issues, the member
   // whose issue lies deepest (it matched the most before failing), the fewest issues breaking a tie, then member order.
   // No member admitting the type leaves `closest` empty: then the union itself is reported.
@@ -427,6 +428,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       anyOf: null,
       oneOf: null,
       allOf: null,
+      members: null,
       discriminator: w.d ?? "",
       byDiscriminator: null,
       format: w.f ?? "",
@@ -456,7 +458,9 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     if (w.a !== undefined) n.additional = at(w.a);
     if (w.i !== undefined) n.items = at(w.i);
     if (w.u) n.anyOf = w.u.map(at);
-    if (w.o) n.oneOf = w.o.map(at);
+    // Only a server's tool tables have `o`, and their modules always pass `rare`.
+    if (w.o) n.oneOf = rare!.oneOf(n, w.o.map(at));
+    n.members = n.anyOf ?? w.o?.map(at) ?? null;
     if (w.l) n.allOf = w.l.map(at);
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
     if (w.k !== undefined) {
@@ -468,7 +472,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
   for (const n of nodes) {
     if (n === null || n.discriminator === "") continue;
     n.byDiscriminator = new Map();
-    for (const m of n.anyOf ?? n.oneOf ?? [])
+    for (const m of n.members ?? [])
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
   const all = wires.map((_, j) => at(j + offset));

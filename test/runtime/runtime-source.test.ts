@@ -765,6 +765,30 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
     expect(result.ok ? [] : result.errors).toEqual(want);
   });
 
+  it("oneOf: exactly one member matches; several, or none, are reported", () => {
+    const either = decodeTable(
+      encodeTable({
+        version: "test",
+        names: "Holder",
+        methods: [],
+        result: 1,
+        error: 1,
+        nodes: [{ t: object, p: ["v", ~1] }, { o: [2, 3] }, { t: number }, { t: TYPE_BITS.integer }],
+      }),
+      undefined,
+      rareKeywords,
+    );
+    const issues = (value: unknown) => {
+      const result = validateDefinition(either, "Holder", { v: value });
+      return result.ok ? [] : result.errors;
+    };
+    expect(issues(1.5)).toEqual([]);
+    expect(issues(3)).toEqual([
+      { pointer: "/v", expected: "exactly one of number | integer", got: "3 matching several" },
+    ]);
+    expect(issues("a")).toEqual([{ pointer: "/v", expected: "number | integer", got: '"a"' }]);
+  });
+
   it("const and enum values that are objects or arrays compare as JSON once a table is decoded with rareKeywords", () => {
     const structured = decodeTable(
       encodeTable({
