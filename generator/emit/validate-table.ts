@@ -306,7 +306,6 @@ class TableBuilder {
     }
     if (node.minimum !== undefined) w.n = node.minimum;
     if (node.maximum !== undefined) w.x = node.maximum;
-    if (node.minItems !== undefined) w.N = node.minItems;
     if (node.maxItems !== undefined) w.X = node.maxItems;
     const rare = this.rare(node);
     if (rare !== undefined) w.k = rare;
@@ -322,6 +321,7 @@ class TableBuilder {
     if (node.minProperties !== undefined) k.np = node.minProperties;
     if (node.maxProperties !== undefined) k.xp = node.maxProperties;
     if (node.uniqueItems === true) k.q = 1;
+    if (node.minItems !== undefined) k.ni = node.minItems;
     if (node.minLength !== undefined) k.nl = node.minLength;
     if (node.maxLength !== undefined) k.xl = node.maxLength;
     if (node.pattern !== undefined) k.r = node.pattern;

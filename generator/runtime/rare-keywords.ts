@@ -16,7 +16,7 @@ import {
   type SchemaNode,
 } from "./validator.js";
 
-const { object: OBJ, array: ARR, number: NUM } = TYPE_BITS;
+const { object: OBJ, array: ARR, number: NUM, string: STR } = TYPE_BITS;
 
 interface Rare {
   readonly exclusiveMinimum: number;
@@ -66,22 +66,30 @@ const decode: RareKeywords["decode"] = (k, at): RareCheck => {
 };
 
 /**
- * A node's `minLength`, `maxLength` and `pattern`, in that order, the first failure reported; the interpreter checks
- * `format` after them. JSON Schema counts code points, not UTF-16 units.
+ * A node's `minLength`, `maxLength` and `pattern` of a string, in that order, and `minItems` of an array, the first
+ * failure reported; the interpreter checks `format`, `maxItems` and `items` after them. JSON Schema counts a string's
+ * code points, not UTF-16 units.
  */
-const strings: RareKeywords["strings"] = (k) => {
+const before: RareKeywords["before"] = (k) => {
   const min = k.nl ?? 0;
   const max = k.xl ?? Infinity;
   const pattern = k.r === undefined ? null : new RegExp(k.r, "u");
-  if (min === 0 && max === Infinity && pattern === null) return null;
-  return (x) => {
+  const minItems = k.ni ?? 0;
+  if (min === 0 && max === Infinity && pattern === null && minItems === 0) return null;
+  return (x, b) => {
+    if (b === ARR) {
+      const items = (x as readonly unknown[]).length;
+      return items >= minItems || fail(`at least ${minItems} items`, x);
+    }
+    if (b !== STR) return true;
+    const text = x as string;
     if (min > 0 || max < Infinity) {
       let len = 0;
-      for (const _ of x) len++;
+      for (const _ of text) len++;
       if (len < min) return fail(`at least ${min} characters`, x);
       if (len > max) return fail(`at most ${max} characters`, x);
     }
-    return pattern === null || pattern.test(x) || fail(`a string matching ${pattern.source}`, x);
+    return pattern === null || pattern.test(text) || fail(`a string matching ${pattern.source}`, x);
   };
 };
 
@@ -100,7 +108,7 @@ const oneOf: RareKeywords["oneOf"] = (n, members) => (x, d) => {
   return checkUnion(n, members, x, d);
 };
 
-export const rareKeywords: RareKeywords = { decode, strings, oneOf, equal };
+export const rareKeywords: RareKeywords = { decode, before, oneOf, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
 function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {

@@ -33,16 +33,15 @@ export interface WireNode {
   readonly d?: string;
   /** `format`: one of `FORMATS`. */
   readonly f?: string;
-  /** `minimum`, `maximum`, `minItems` (N), `maxItems` (X). */
+  /** `minimum`, `maximum`, `maxItems` (X). */
   readonly n?: number;
   readonly x?: number;
-  readonly N?: number;
   readonly X?: number;
   /** Keywords only tool schemas use, apart so the protocol's nodes pay nothing for them. */
   readonly k?: WireRare;
 }
 
-/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), `minLength`, `maxLength`, `pattern`, and `not`, `if`, `then`, `else` as entry indices. */
+/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), `minItems`, `minLength`, `maxLength`, `pattern`, and `not`, `if`, `then`, `else` as entry indices. */
 export interface WireRare {
   readonly en?: number;
   readonly ex?: number;
@@ -50,6 +49,7 @@ export interface WireRare {
   readonly np?: number;
   readonly xp?: number;
   readonly q?: 1;
+  readonly ni?: number;
   readonly nl?: number;
   readonly xl?: number;
   readonly r?: string;

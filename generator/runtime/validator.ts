@@ -71,10 +71,12 @@ export interface SchemaNode {
   format: string;
   minimum: number;
   maximum: number;
-  minItems: number;
   maxItems: number;
-  /** `minLength`, `maxLength` and `pattern`, checked before `format` by rare-keywords.ts; null for every node of a release. */
-  strings: ((x: string) => boolean) | null;
+  /**
+   * What rare-keywords.ts checks before the type's own keywords, given the value and its `TYPE_BITS` bit: `minLength`,
+   * `maxLength` and `pattern` before `format`, `minItems` before `maxItems` and `items`. Null for every node of a release.
+   */
+  before: ((x: unknown, b: number) => boolean) | null;
   /** The keywords only tool schemas use (`WireRare`), checked by rare-keywords.ts; null for every node of a release. */
   rare: RareCheck | null;
 }
@@ -88,8 +90,8 @@ export type RareCheck = (x: unknown, b: number, d: number) => boolean;
 export interface RareKeywords {
   /** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. */
   readonly decode: (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
-  /** A node's string check from its `WireRare` (`minLength`, `maxLength`, `pattern`), or null without them. */
-  readonly strings: (k: WireRare) => ((x: string) => boolean) | null;
+  /** A node's `before` check from its `WireRare` (`minLength`, `maxLength`, `pattern`, `minItems`), or null without them. */
+  readonly before: (k: WireRare) => ((x: unknown, b: number) => boolean) | null;
   /** A node's `oneOf` check over its members. */
   readonly oneOf: (n: SchemaNode, members: SchemaNode[]) => (x: unknown, d: number) => boolean;
   /** JSON equality, for `const` and `enum` values that are objects or arrays. */
@@ -216,12 +218,15 @@ export function check(n: SchemaNode, x: unknown, d: number): boolean {
     return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
   }
   let ok = true;
-  if (b === OBJ) {
+  if (n.before !== null && !n.before(x, b)) {
+    ok = false;
+  } else if (b === OBJ) {
     if (n.keys !== null || n.additional !== null) ok = checkObject(n, x as Rec, d);
   } else if (b === ARR) {
     ok = checkArray(n, x as unknown[], d);
   } else if (b === STR) {
-    ok = checkString(n, x as string);
+    if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x as string))
+      ok = quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
   } else if (b & NUM) {
     if ((x as number) < n.minimum)
       ok = quiet > 0 ? false : report("", `a number >= ${n.minimum}`, String(x));
@@ -305,8 +310,6 @@ function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
 }
 
 function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
-  if (x.length < n.minItems)
-    return quiet > 0 ? false : report("", `at least ${n.minItems} items`, describeValue(x));
   if (x.length > n.maxItems)
     return quiet > 0 ? false : report("", `at most ${n.maxItems} items`, describeValue(x));
   const item = n.items;
@@ -321,13 +324,6 @@ function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
     }
   }
   return ok;
-}
-
-function checkString(n: SchemaNode, x: string): boolean {
-  if (n.strings !== null && !n.strings(x)) return false;
-  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x))
-    return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
-  return true;
 }
 
 /** `anyOf`; rare-keywords.ts's `oneOf` comes here for the discriminated case and when no member matched. */
@@ -434,9 +430,8 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       format: w.f ?? "",
       minimum: w.n ?? -Infinity,
       maximum: w.x ?? Infinity,
-      minItems: w.N ?? 0,
       maxItems: w.X ?? Infinity,
-      strings: null,
+      before: null,
       rare: null,
     };
   });
@@ -465,7 +460,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
     if (w.k !== undefined) {
       n.rare = rare!.decode(w.k, at);
-      n.strings = rare!.strings(w.k);
+      n.before = rare!.before(w.k);
     }
   });
   // Discriminator maps need every member decoded first.

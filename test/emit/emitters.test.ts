@@ -255,8 +255,8 @@ describe("the validator table", () => {
       want: { t: undefined, f: "uri", k: { nl: 1, xl: 9, r: "^x" } },
     },
     {
-      rule: "items bounds",
-      got: () => [(entry("Counted") as WireNode).N, (entry("Counted") as WireNode).X],
+      rule: "items bounds (minItems with the rare keywords)",
+      got: () => [(entry("Counted") as WireNode).k?.ni, (entry("Counted") as WireNode).X],
       want: [1, 2],
     },
     {
