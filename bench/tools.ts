@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { buildDefinitionTable } from "../generator/emit/validate-table.ts";
+import { buildDefinitionTable, encodeTable } from "../generator/emit/validate-table.ts";
 import { PACKAGE_ROOT } from "../generator/project/project.ts";
 import { rareKeywords } from "../generator/runtime/rare-keywords.ts";
 import { decodeTable, validateDefinition } from "../generator/runtime/validator.ts";
@@ -25,7 +25,7 @@ export const TOOLS_COMMANDS = [
 export function benchTools(): BenchRow[] {
   const snapshot = readSnapshot(CORPUS);
   const set = toolSet(CORPUS, snapshot);
-  const tables = decodeTable(JSON.stringify(buildDefinitionTable(set.schema, "corpus")), undefined, rareKeywords);
+  const tables = decodeTable(encodeTable(buildDefinitionTable(set.schema, "corpus")), undefined, rareKeywords);
   const cases = set.tools.map((tool) => {
     const raw = snapshot.tools.find((t) => t.name === tool.name)!.inputSchema;
     const ajv =

@@ -53,7 +53,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     objectLiteral({
       cancel: cancelFor(direction),
       internalErrorCode: String(internalError),
-      batches: String(model.envelope.batches),
+      batches: model.envelope.batches ? "receiveBatch" : "null",
       inputRequired: inputRequired(direction),
     });
   const build = (options: string): string =>
@@ -93,6 +93,7 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     file.addImportDeclaration({
       namedImports: [
         "createRequesterCore",
+        ...(model.envelope.batches ? ["receiveBatch"] : []),
         { name: "CallOptions", isTypeOnly: true },
         modern
           ? { name: "RequesterOptions", alias: "Behaviour", isTypeOnly: true }

@@ -12,7 +12,7 @@ import { propertyKey } from "./names.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { SchemaTypes } from "./schema-type.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
-import { buildDefinitionTable } from "./validate-table.ts";
+import { buildDefinitionTable, encodeTable } from "./validate-table.ts";
 
 /** Output folder of the servers' modules, beside the release folders. */
 export const SERVERS_FOLDER = "servers";
@@ -166,7 +166,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: ["The tools' validator table (format: runtime/table-format.ts), parsed on first use."],
-      declarations: [{ name: "TABLE", type: "string", initializer: JSON.stringify(JSON.stringify(table)) }],
+      declarations: [{ name: "TABLE", type: "string", initializer: JSON.stringify(encodeTable(table)) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Let,

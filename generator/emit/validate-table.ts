@@ -48,6 +48,51 @@ export function buildDefinitionTable(schema: NormalisedSchema, version: string):
   };
 }
 
+/**
+ * Whether decoding needs `rareKeywords` (rare-keywords.ts): a node with `WireRare` keywords or `oneOf`, or a
+ * `const`/`enum` value that is an object or array, which identity cannot compare. No release's schema has any so far.
+ */
+export function needsRareKeywords(nodes: readonly WireEntry[]): boolean {
+  const structured = (v: unknown): boolean => typeof v === "object" && v !== null;
+  return nodes.some(
+    (w) =>
+      typeof w !== "number" &&
+      (w.k !== undefined || w.o !== undefined || structured(w.c) || (w.e ?? []).some(structured)),
+  );
+}
+
+/** A table as the text `decodeTable` reads (format: generator/runtime/table-format.ts). */
+export function encodeTable(table: WireTable | WireNamedTable): string {
+  const head =
+    "version" in table
+      ? [table.version, table.names, JSON.stringify([table.result, table.error, ...table.methods])]
+      : ["", table.names, ""];
+  return [...head, ...table.nodes.map(encodeEntry)].join("\n");
+}
+
+function encodeEntry(w: WireEntry): string {
+  if (typeof w === "number") return `=${w}`;
+  return Object.entries(w)
+    .map(([key, value]: [string, unknown]) => key + encodeField(key, value))
+    .join(";");
+}
+
+function encodeField(key: string, value: unknown): string {
+  if (key === "p")
+    return (value as readonly (string | number)[]).map((v) => (typeof v === "number" ? v : encodeName(v))).join(",");
+  return escape(JSON.stringify(value), /;/g);
+}
+
+/** A property name as it is, or as JSON where it holds a character a separator could be or it could read as a number. */
+function encodeName(name: string): string {
+  return /^[A-Za-z_$@./][\w$@./-]*$/.test(name) ? name : escape(JSON.stringify(name), /[,;]/g);
+}
+
+/** JSON text with the separators `found` matches as \u escapes, meant for ones JSON has only inside strings, where they read the same. */
+function escape(json: string, found: RegExp): string {
+  return json.replace(found, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+
 /** Entries a node refers to; an alias entry refers to its target. `renumber` is the one list of a node's reference fields. */
 function references(w: WireEntry): number[] {
   const refs: number[] = [];
@@ -261,11 +306,7 @@ class TableBuilder {
     }
     if (node.minimum !== undefined) w.n = node.minimum;
     if (node.maximum !== undefined) w.x = node.maximum;
-    if (node.minItems !== undefined) w.ni = node.minItems;
-    if (node.maxItems !== undefined) w.xi = node.maxItems;
-    if (node.minLength !== undefined) w.nl = node.minLength;
-    if (node.maxLength !== undefined) w.xl = node.maxLength;
-    if (node.pattern !== undefined) w.r = node.pattern;
+    if (node.maxItems !== undefined) w.X = node.maxItems;
     const rare = this.rare(node);
     if (rare !== undefined) w.k = rare;
     return w;
@@ -280,6 +321,10 @@ class TableBuilder {
     if (node.minProperties !== undefined) k.np = node.minProperties;
     if (node.maxProperties !== undefined) k.xp = node.maxProperties;
     if (node.uniqueItems === true) k.q = 1;
+    if (node.minItems !== undefined) k.ni = node.minItems;
+    if (node.minLength !== undefined) k.nl = node.minLength;
+    if (node.maxLength !== undefined) k.xl = node.maxLength;
+    if (node.pattern !== undefined) k.r = node.pattern;
     if (node.not !== undefined) k.no = this.index(node.not);
     // `then` and `else` mean nothing without `if`.
     if (node.if !== undefined) {

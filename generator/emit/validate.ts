@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
-import { buildWireTables } from "./validate-table.ts";
+import { buildWireTables, encodeTable, needsRareKeywords } from "./validate-table.ts";
 
 /**
  * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
@@ -15,6 +15,8 @@ export const emitValidate: VersionEmitter = (model) => {
   const { table, named, definitionEntries } = buildWireTables(model);
   const names = [...model.validated.definitions.keys()];
   const validator = runtimeImport("validator", 1);
+  // Only a schema with what tool schemas use brings rare-keywords.ts in.
+  const rare = needsRareKeywords([...table.nodes, ...named.nodes]) ? ", rareKeywords" : "";
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
     file.addImportDeclaration({
@@ -37,21 +39,23 @@ export const emitValidate: VersionEmitter = (model) => {
       moduleSpecifier: validator,
     });
     file.addExportDeclaration({ namedExports: ["VALIDATION_LIMITS"], moduleSpecifier: validator });
+    if (rare !== "")
+      file.addImportDeclaration({ namedImports: ["rareKeywords"], moduleSpecifier: runtimeImport("rare-keywords", 1) });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        "The schema as compact JSON text (format: generator/runtime/table-format.ts), parsed on first use. As one string it " +
+        "The schema as compact text (format: generator/runtime/table-format.ts), parsed on first use. As one string it " +
           "costs prettier, tsc and a JS engine's parser next to nothing, where the same data as an object literal was most " +
           "of this module's formatting and type-checking time.",
       ],
-      declarations: [{ name: "TABLE", initializer: JSON.stringify(JSON.stringify(table)) }],
+      declarations: [{ name: "TABLE", initializer: JSON.stringify(encodeTable(table)) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
         "The definitions only `validate` and the guards reach: a bundle that only checks messages leaves this out.",
       ],
-      declarations: [{ name: "NAMED", initializer: JSON.stringify(JSON.stringify(named)) }],
+      declarations: [{ name: "NAMED", initializer: JSON.stringify(encodeTable(named)) }],
     });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Let,
@@ -64,12 +68,12 @@ export const emitValidate: VersionEmitter = (model) => {
       name: "tables",
       docs: ["Decoded on first use, so importing the module costs nothing."],
       returnType: "Tables",
-      statements: ["return (decoded ??= decodeTable(TABLE));"],
+      statements: [`return (decoded ??= decodeTable(TABLE${rare === "" ? "" : ", undefined" + rare}));`],
     });
     file.addFunction({
       name: "allTables",
       returnType: "Tables",
-      statements: ["return (decodedAll ??= decodeTable(NAMED, tables()));"],
+      statements: [`return (decodedAll ??= decodeTable(NAMED, tables()${rare}));`],
     });
     file.addTypeAlias({
       name: "DefinitionName",

@@ -24,6 +24,8 @@ export interface StatelessEra {
   readonly discover: string;
   readonly unsupportedVersion: number;
   readonly signals: readonly number[];
+  /** None: the stateless era dropped the session era's part of Streamable HTTP. */
+  readonly httpSession?: undefined;
 }
 
 /**
@@ -186,10 +188,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
 
   function begin(release: ClientRelease): Attempt {
     current?.requester.close(new Error("superseded by another protocol version"));
-    wire.begin(
-      release.version,
-      release.era.kind === "session" ? release.era.httpSession : undefined,
-    );
+    wire.begin(release.version, release.era.httpSession);
     // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
     const send = (message: object, sent: SendOptions = {}): Promise<void> => {
       const http = release.http;

@@ -78,8 +78,8 @@ export interface HttpSession {
   headers(all: Record<string, string>): void;
   /** Reads what every response says about the session (its id). */
   seen(response: FetchResponse): void;
-  /** A reply's stream ended before the response to request `id`, for the `attempt`th time: the stream it goes on in. */
-  resume(parser: SseParser, attempt: number, id: string | number): Promise<FetchResponse>;
+  /** A reply's stream ended before the response to request `id`: resumes it until `answered()` or fails the request. */
+  resume(parser: SseParser, id: string | number, answered: () => boolean): Promise<void>;
   /** The session is initialized: reads the standalone GET stream. */
   listen(): void;
   close(): Promise<void>;
@@ -187,13 +187,10 @@ function createHttpTransport(
     const stream = parser((value) => {
       if (id !== undefined && answers(value, id)) answered = true;
     });
-    let response = first;
-    for (let attempt = 0; ; attempt++) {
-      await readStream(response, stream, () => answered);
-      if (answered || id === undefined) return;
-      if (session === undefined) throw ended(id, "the stateless era does not resume streams");
-      response = await session.resume(stream, attempt, id);
-    }
+    await readStream(first, stream, () => answered);
+    if (answered || id === undefined) return;
+    if (session === undefined) throw ended(id, "the stateless era does not resume streams");
+    await session.resume(stream, id, () => answered);
   }
 
   return {

@@ -66,18 +66,20 @@ export function httpSession(host: HttpHost): HttpSession {
     seen(response) {
       sessionId = response.headers.get(SESSION_HEADER) ?? sessionId;
     },
-    async resume(parser, attempt, id) {
-      const from = parser.lastEventId;
-      if (from === undefined || attempt >= maxReconnects)
-        throw host.ended(
-          id,
-          from === undefined ? "no event id to resume from" : `resumed ${attempt} times`,
-        );
-      await pause(parser);
-      const response = await open(from);
-      if (!response.ok || response.body === null)
-        throw httpError(response.status, "while resuming the stream");
-      return response;
+    async resume(parser, id, answered) {
+      for (let attempt = 0; !answered(); attempt++) {
+        const from = parser.lastEventId;
+        if (from === undefined || attempt >= maxReconnects)
+          throw host.ended(
+            id,
+            from === undefined ? "no event id to resume from" : `resumed ${attempt} times`,
+          );
+        await pause(parser);
+        const response = await open(from);
+        if (!response.ok || response.body === null)
+          throw httpError(response.status, "while resuming the stream");
+        await readStream(response, parser, answered);
+      }
     },
     listen() {
       void listen().catch(() => undefined);

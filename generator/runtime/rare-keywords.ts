@@ -1,19 +1,22 @@
 // The JSON Schema keywords tool schemas use and the protocol's schemas do not: `exclusiveMinimum`,
-// `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `not` and
-// `if`/`then`/`else`. A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
+// `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems`, `minLength`,
+// `maxLength`, `pattern`, `oneOf`, `not` and `if`/`then`/`else`, and `const`/`enum` values that are objects or
+// arrays (JSON equality). A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
 // validators never import this module, so what only tools need costs the protocol's bundles nothing.
 import { TYPE_BITS } from "./table-format.js";
+import { describeValue, isObject, own } from "./json.js";
 import {
   check,
+  checkUnion,
   describeNode,
-  equal,
   fail,
   passes,
-  type RareDecoder,
+  type RareCheck,
+  type RareKeywords,
   type SchemaNode,
 } from "./validator.js";
 
-const { object: OBJ, array: ARR, number: NUM } = TYPE_BITS;
+const { object: OBJ, array: ARR, number: NUM, string: STR } = TYPE_BITS;
 
 interface Rare {
   readonly exclusiveMinimum: number;
@@ -28,8 +31,24 @@ interface Rare {
   readonly else: SchemaNode | null;
 }
 
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (!equal(a[j], b[j])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka)
+    if (!own(b, k) || !equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  return true;
+}
+
 /** A node's `WireRare` decoded into its check. */
-export const rareKeywords: RareDecoder = (k, at) => {
+const decode: RareKeywords["decode"] = (k, at): RareCheck => {
   const node = (j: number | undefined): SchemaNode | null => (j === undefined ? null : at(j));
   const r: Rare = {
     exclusiveMinimum: k.en ?? -Infinity,
@@ -45,6 +64,51 @@ export const rareKeywords: RareDecoder = (k, at) => {
   };
   return (x, b, d) => checkRare(r, x, b, d);
 };
+
+/**
+ * A node's `minLength`, `maxLength` and `pattern` of a string, in that order, and `minItems` of an array, the first
+ * failure reported; the interpreter checks `format`, `maxItems` and `items` after them. JSON Schema counts a string's
+ * code points, not UTF-16 units.
+ */
+const before: RareKeywords["before"] = (k) => {
+  const min = k.nl ?? 0;
+  const max = k.xl ?? Infinity;
+  const pattern = k.r === undefined ? null : new RegExp(k.r, "u");
+  const minItems = k.ni ?? 0;
+  if (min === 0 && max === Infinity && pattern === null && minItems === 0) return null;
+  return (x, b) => {
+    if (b === ARR) {
+      const items = (x as readonly unknown[]).length;
+      return items >= minItems || fail(`at least ${minItems} items`, x);
+    }
+    if (b !== STR) return true;
+    const text = x as string;
+    if (min > 0 || max < Infinity) {
+      let len = 0;
+      for (const _ of text) len++;
+      if (len < min) return fail(`at least ${min} characters`, x);
+      if (len > max) return fail(`at most ${max} characters`, x);
+    }
+    return pattern === null || pattern.test(text) || fail(`a string matching ${pattern.source}`, x);
+  };
+};
+
+/**
+ * `oneOf`: exactly one member matches. A discriminated union, and one where no member matched, go as `anyOf` does
+ * (the member the discriminator names; else the closest member's issues).
+ */
+const oneOf: RareKeywords["oneOf"] = (n, members) => (x, d) => {
+  if (n.byDiscriminator === null || !isObject(x)) {
+    let matches = 0;
+    for (const m of members) if (passes(m, x, d) && ++matches > 1) break;
+    if (matches === 1) return true;
+    if (matches > 1)
+      return fail(`exactly one of ${describeNode(n)}`, x, `${describeValue(x)} matching several`);
+  }
+  return checkUnion(n, members, x, d);
+};
+
+export const rareKeywords: RareKeywords = { decode, before, oneOf, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
 function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {

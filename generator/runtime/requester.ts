@@ -23,8 +23,11 @@ export interface RequesterSpec {
   readonly cancel: CancelSpec | null;
   /** The code of errors the requester raises itself (no answer to an input request, too many rounds). */
   readonly internalErrorCode: number;
-  /** Whether messages may come in JSON-RPC batches (the model's `envelope.batches`, as for the release's dispatchers): `receive` then takes arrays. */
-  readonly batches: boolean;
+  /**
+   * `receiveBatch` where messages may come in JSON-RPC batches (the model's `envelope.batches`, as for the release's
+   * dispatchers): `receive` then takes arrays. Null elsewhere, so a program without such a release bundles none of it.
+   */
+  readonly batches: typeof receiveBatch | null;
   /** The model's `input_required` result: how it is told apart and the members of the exchange; null where no result asks for input. */
   readonly inputRequired: InputRequiredSpec | null;
 }
@@ -78,6 +81,16 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** HTTP headers for this request's POST (a tool's `Mcp-Param-*`): handed to `send` as its second argument; other transports ignore them. */
   readonly headers?: { readonly [name: string]: string };
+}
+
+/**
+ * A release's `RequesterSpec.batches` where JSON-RPC batches exist. JSON-RPC 2.0 section 6: each element as if it
+ * came alone (batches do not nest), every one taken even after one that is not a response; an empty array holds
+ * nothing to take.
+ */
+export function receiveBatch(message: unknown, receiveOne: (message: unknown) => boolean): boolean {
+  if (!Array.isArray(message)) return receiveOne(message);
+  return message.map(receiveOne).reduce((all, taken) => all && taken, message.length > 0);
 }
 
 /** What every typed requester has beside its release's `request`. */
@@ -217,12 +230,9 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     }
   }
 
-  // JSON-RPC 2.0 section 6: each element as if it came alone (batches do not nest), every one taken
-  // even after one that is not a response; an empty array holds nothing to take.
-  function receive(message: unknown): boolean {
-    if (!spec.batches || !Array.isArray(message)) return receiveOne(message);
-    return message.map(receiveOne).reduce((all, taken) => all && taken, message.length > 0);
-  }
+  const batches = spec.batches;
+  const receive =
+    batches === null ? receiveOne : (message: unknown): boolean => batches(message, receiveOne);
 
   function receiveOne(message: unknown): boolean {
     if (!isObject(message) || "method" in message) return false;

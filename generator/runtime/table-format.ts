@@ -1,9 +1,17 @@
 // The validator table: what the emitter (generator/emit/validate-table.ts) writes into each
 // release's `validate.ts` and what the interpreter (validator.ts) decodes. One definition here,
-// read by both, so the two cannot drift apart. Keys are short because this text is most of a
-// validator's bundle size; the interpreter decodes them into named fields once.
+// read by both, so the two cannot drift apart. The table is most of a validator's bundle size, so
+// it travels as text denser than JSON, below; the interpreter decodes it into named fields once.
 
-/** One schema node: short keys, `$ref`s as entry indices. An empty node accepts every value. */
+// The text a table travels as (`encodeTable` in the emitter writes it, `decodeTable` reads it): lines joined by
+// `\n`, namely the version, the definition names (comma-separated), the JSON array `[result, error, ...methods]`
+// (a `WireNamedTable` leaves the version and that line empty), then one entry per line. An alias entry is `=` and
+// its index. A node is its fields joined by `;`, each a `WireNode` key letter and the value as JSON (`;` escaped),
+// except `p`: names and entry indices alternating, joined by `,`, where a name that could read as a number or holds
+// a character beyond `[\w$@./-]` is JSON with `,;` escaped, so no separator occurs inside one. Against the same table
+// as JSON: no quotes around property names and keys, no braces; the decoder is a few lines.
+
+/** One schema node: one-letter keys, `$ref`s as entry indices. An empty node accepts every value. */
 export interface WireNode {
   /** `type` as a bit mask of `TYPE_BITS`; absent: any type. */
   readonly t?: number;
@@ -25,19 +33,15 @@ export interface WireNode {
   readonly d?: string;
   /** `format`: one of `FORMATS`. */
   readonly f?: string;
-  /** `minimum`, `maximum`, `minItems`, `maxItems`, `minLength`, `maxLength`, `pattern`. */
+  /** `minimum`, `maximum`, `maxItems` (X). */
   readonly n?: number;
   readonly x?: number;
-  readonly ni?: number;
-  readonly xi?: number;
-  readonly nl?: number;
-  readonly xl?: number;
-  readonly r?: string;
+  readonly X?: number;
   /** Keywords only tool schemas use, apart so the protocol's nodes pay nothing for them. */
   readonly k?: WireRare;
 }
 
-/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), and `not`, `if`, `then`, `else` as entry indices. */
+/** `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `minProperties`, `maxProperties`, `uniqueItems` (1), `minItems`, `minLength`, `maxLength`, `pattern`, and `not`, `if`, `then`, `else` as entry indices. */
 export interface WireRare {
   readonly en?: number;
   readonly ex?: number;
@@ -45,6 +49,10 @@ export interface WireRare {
   readonly np?: number;
   readonly xp?: number;
   readonly q?: 1;
+  readonly ni?: number;
+  readonly nl?: number;
+  readonly xl?: number;
+  readonly r?: string;
   readonly no?: number;
   readonly if?: number;
   readonly th?: number;

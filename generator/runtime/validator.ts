@@ -10,8 +10,9 @@ import {
   METHOD_KINDS,
   TYPE_BITS,
   TYPE_NAMES,
+  type WireEntry,
+  type WireMethod,
   type WireRare,
-  type WireTable,
 } from "./table-format.js";
 
 export type { ValidationIssue } from "./jsonrpc.js";
@@ -58,8 +59,11 @@ export interface SchemaNode {
   additional: SchemaNode | null;
   items: SchemaNode | null;
   anyOf: SchemaNode[] | null;
-  oneOf: SchemaNode[] | null;
+  /** `oneOf`, which no release schema uses: rare-keywords.ts's check, run last as the keyword was; null for every node of a release. */
+  oneOf: ((x: unknown, d: number) => boolean) | null;
   allOf: SchemaNode[] | null;
+  /** The `anyOf` members, else the `oneOf` ones: what a description names and a discriminator tells apart. */
+  members: SchemaNode[] | null;
   discriminator: string;
   /** Discriminator value → the only member that can match it. */
   byDiscriminator: Map<unknown, SchemaNode> | null;
@@ -67,11 +71,12 @@ export interface SchemaNode {
   format: string;
   minimum: number;
   maximum: number;
-  minItems: number;
   maxItems: number;
-  minLength: number;
-  maxLength: number;
-  pattern: RegExp | null;
+  /**
+   * What rare-keywords.ts checks before the type's own keywords, given the value and its `TYPE_BITS` bit: `minLength`,
+   * `maxLength` and `pattern` before `format`, `minItems` before `maxItems` and `items`. Null for every node of a release.
+   */
+  before: ((x: unknown, b: number) => boolean) | null;
   /** The keywords only tool schemas use (`WireRare`), checked by rare-keywords.ts; null for every node of a release. */
   rare: RareCheck | null;
 }
@@ -81,8 +86,17 @@ export interface SchemaNode {
  * rare-keywords.ts, which a release's validators never import, so the protocol's bundles carry none of their code.
  */
 export type RareCheck = (x: unknown, b: number, d: number) => boolean;
-/** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. `decodeTable` takes one for tool tables. */
-export type RareDecoder = (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
+/** What only tool tables need, from rare-keywords.ts; `decodeTable` takes it for them. */
+export interface RareKeywords {
+  /** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. */
+  readonly decode: (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
+  /** A node's `before` check from its `WireRare` (`minLength`, `maxLength`, `pattern`, `minItems`), or null without them. */
+  readonly before: (k: WireRare) => ((x: unknown, b: number) => boolean) | null;
+  /** A node's `oneOf` check over its members. */
+  readonly oneOf: (n: SchemaNode, members: SchemaNode[]) => (x: unknown, d: number) => boolean;
+  /** JSON equality, for `const` and `enum` values that are objects or arrays. */
+  readonly equal: (a: unknown, b: unknown) => boolean;
+}
 
 interface MethodEntry {
   readonly kind: number;
@@ -150,25 +164,18 @@ function bit(x: unknown): number {
   }
 }
 
-export function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let j = 0; j < a.length; j++) if (!equal(a[j], b[j])) return false;
-    return true;
-  }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!own(b, k) || !equal((a as Rec)[k], (b as Rec)[k])) return false;
-  return true;
-}
+/**
+ * JSON equality for `const` and `enum` values that are objects or arrays, which only tool schemas have: a release's
+ * values are strings, numbers, booleans or null, so identity decides for them, and only a table decoded with
+ * `RareKeywords` (rare-keywords.ts) installs this, for every table after it (identity agrees on those values).
+ */
+let deepEqual: ((a: unknown, b: unknown) => boolean) | null = null;
 
 export function describeNode(n: SchemaNode): string {
   if (n.name !== "") return n.name;
   if (n.constant !== undefined) return JSON.stringify(n.constant);
   if (n.enumValues !== null) return n.enumValues.map((v) => JSON.stringify(v)).join(" | ");
-  const members = n.anyOf ?? n.oneOf;
+  const members = n.members;
   if (members !== null)
     return members.map((m) => (m.name !== "" ? m.name : typeNames(m.types))).join(" | ");
   return typeNames(n.types);
@@ -205,18 +212,21 @@ export function check(n: SchemaNode, x: unknown, d: number): boolean {
   const b = bit(x);
   if (
     (n.types & b) === 0 ||
-    (n.constant !== undefined && !equal(n.constant, x)) ||
+    (n.constant !== undefined && n.constant !== x && !deepEqual?.(n.constant, x)) ||
     (n.enumValues !== null && !inEnum(n.enumValues, x))
   ) {
     return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
   }
   let ok = true;
-  if (b === OBJ) {
+  if (n.before !== null && !n.before(x, b)) {
+    ok = false;
+  } else if (b === OBJ) {
     if (n.keys !== null || n.additional !== null) ok = checkObject(n, x as Rec, d);
   } else if (b === ARR) {
     ok = checkArray(n, x as unknown[], d);
   } else if (b === STR) {
-    ok = checkString(n, x as string);
+    if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x as string))
+      ok = quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
   } else if (b & NUM) {
     if ((x as number) < n.minimum)
       ok = quiet > 0 ? false : report("", `a number >= ${n.minimum}`, String(x));
@@ -231,8 +241,8 @@ export function check(n: SchemaNode, x: unknown, d: number): boolean {
         if (quiet > 0) return false;
         ok = false;
       }
-  if (n.anyOf !== null && !checkUnion(n, n.anyOf, false, x, d)) ok = false;
-  if (n.oneOf !== null && !checkUnion(n, n.oneOf, true, x, d)) ok = false;
+  if (n.anyOf !== null && !checkUnion(n, n.anyOf, x, d)) ok = false;
+  if (n.oneOf !== null && !n.oneOf(x, d)) ok = false;
   return ok;
 }
 
@@ -244,13 +254,13 @@ export function passes(n: SchemaNode, x: unknown, d: number): boolean {
   return ok;
 }
 
-/** Reports `x` as not `expected` at the value in hand, unless a union member is being tried; false either way. */
-export function fail(expected: string, x: unknown): false {
-  return quiet > 0 ? false : report("", expected, describeValue(x));
+/** Reports `x` (or `got`) as not `expected` at the value in hand, unless a union member is being tried; false either way. */
+export function fail(expected: string, x: unknown, got?: string): false {
+  return quiet > 0 ? false : report("", expected, got ?? describeValue(x));
 }
 
 function inEnum(e: readonly unknown[], x: unknown): boolean {
-  for (const v of e) if (equal(v, x)) return true;
+  for (const v of e) if (v === x || deepEqual?.(v, x)) return true;
   return false;
 }
 
@@ -300,8 +310,6 @@ function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
 }
 
 function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
-  if (x.length < n.minItems)
-    return quiet > 0 ? false : report("", `at least ${n.minItems} items`, describeValue(x));
   if (x.length > n.maxItems)
     return quiet > 0 ? false : report("", `at most ${n.maxItems} items`, describeValue(x));
   const item = n.items;
@@ -318,29 +326,10 @@ function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
   return ok;
 }
 
-function checkString(n: SchemaNode, x: string): boolean {
-  if (n.minLength > 0 || n.maxLength < Infinity) {
-    // JSON Schema counts code points, not UTF-16 units.
-    let len = 0;
-    for (const _ of x) len++;
-    if (len < n.minLength)
-      return quiet > 0 ? false : report("", `at least ${n.minLength} characters`, describeValue(x));
-    if (len > n.maxLength)
-      return quiet > 0 ? false : report("", `at most ${n.maxLength} characters`, describeValue(x));
-  }
-  if (n.pattern !== null && !n.pattern.test(x))
-    return quiet > 0
-      ? false
-      : report("", `a string matching ${n.pattern.source}`, describeValue(x));
-  if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x))
-    return quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
-  return true;
-}
-
-function checkUnion(
+/** `anyOf`; rare-keywords.ts's `oneOf` comes here for the discriminated case and when no member matched. */
+export function checkUnion(
   n: SchemaNode,
   members: readonly SchemaNode[],
-  exactlyOne: boolean,
   x: unknown,
   d: number,
 ): boolean {
@@ -357,16 +346,12 @@ function checkUnion(
           describeValue(v),
         );
   }
-  let matches = 0;
+  let matched = false;
   quiet++;
-  for (const m of members) {
-    if (check(m, x, d) && (++matches > 1 || !exactlyOne)) break;
-  }
+  for (const m of members) if ((matched = check(m, x, d))) break;
   quiet--;
-  if (exactlyOne ? matches === 1 : matches > 0) return true;
+  if (matched) return true;
   if (quiet > 0) return false;
-  if (matches > 1)
-    return report("", `exactly one of ${describeNode(n)}`, `${describeValue(x)} matching several`);
   // The members that admit this JSON type say more than "none matched": report the closest one's own issues, the member
   // whose issue lies deepest (it matched the most before failing), the fewest issues breaking a tie, then member order.
   // No member admitting the type leaves `closest` empty: then the union itself is reported.
@@ -389,17 +374,39 @@ function checkUnion(
   return false;
 }
 
+/** One entry's line of a table's text (table-format.ts). */
+function wireEntry(line: string): WireEntry {
+  if (line[0] === "=") return +line.slice(1);
+  const w: Record<string, unknown> = {};
+  for (const field of line === "" ? [] : line.split(";")) {
+    const value = field.slice(1);
+    w[field[0]!] =
+      field[0] === "p"
+        ? value.split(",").map((v, k): unknown => (k % 2 ? +v : v[0] === '"' ? JSON.parse(v) : v))
+        : JSON.parse(value);
+  }
+  return w;
+}
+
 /**
- * Decodes a release's table (JSON text of a `WireTable`) into linked nodes; each release does this once, on first use.
- * Given the decoded `WireTable` as `base`, decodes the JSON text of its `WireNamedTable` and returns both as one.
- * A table with `WireRare` keywords (a server's tools) needs `rare`: `rareKeywords` from rare-keywords.ts.
+ * Decodes a release's table (the text of a `WireTable`, table-format.ts) into linked nodes; each release does this
+ * once, on first use. Given the decoded `WireTable` as `base`, decodes the text of its `WireNamedTable` and returns
+ * both as one. A table with `WireRare` keywords or structured `const`/`enum` values (a server's tools) needs `rare`:
+ * `rareKeywords` from rare-keywords.ts.
  */
-export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Tables {
-  const table = JSON.parse(text) as WireTable;
+export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): Tables {
+  if (rare) deepEqual = rare.equal;
+  const [version, namesLine, head, ...lines] = text.split("\n") as [
+    string,
+    string,
+    string,
+    ...string[],
+  ];
+  const wires = lines.map(wireEntry);
   const offset = base ? base.nodes.length : 0;
-  const names = table.names === "" ? [] : table.names.split(",");
+  const names = namesLine === "" ? [] : namesLine.split(",");
   // Every node is one literal with every field, so all share one shape; references are linked once all exist.
-  const nodes = table.nodes.map((w, j): SchemaNode | null => {
+  const nodes = wires.map((w, j): SchemaNode | null => {
     if (typeof w === "number") return null;
     const keys = Object.keys(w);
     return {
@@ -417,28 +424,23 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
       anyOf: null,
       oneOf: null,
       allOf: null,
+      members: null,
       discriminator: w.d ?? "",
       byDiscriminator: null,
       format: w.f ?? "",
       minimum: w.n ?? -Infinity,
       maximum: w.x ?? Infinity,
-      minItems: w.ni ?? 0,
-      maxItems: w.xi ?? Infinity,
-      minLength: w.nl ?? 0,
-      maxLength: w.xl ?? Infinity,
-      pattern: w.r === undefined ? null : new RegExp(w.r, "u"),
+      maxItems: w.X ?? Infinity,
+      before: null,
       rare: null,
     };
   });
   // Alias entries name their final target, so one step resolves them; entries below `offset` are the base's.
-  const at = (j: number): SchemaNode => {
-    if (j < offset) return base!.nodes[j]!;
-    const w = table.nodes[j - offset];
-    return typeof w === "number" ? at(w) : nodes[j - offset]!;
-  };
-  table.nodes.forEach((w, j) => {
-    if (typeof w === "number") return;
-    const n = nodes[j]!;
+  const at = (j: number): SchemaNode =>
+    j < offset ? base!.nodes[j]! : (nodes[j - offset] ?? at(wires[j - offset] as number));
+  wires.forEach((w, j) => {
+    const n = nodes[j];
+    if (typeof w === "number" || !n) return;
     if (w.p) {
       n.keys = [];
       for (let k = 0; k < w.p.length; k += 2) {
@@ -451,19 +453,24 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     if (w.a !== undefined) n.additional = at(w.a);
     if (w.i !== undefined) n.items = at(w.i);
     if (w.u) n.anyOf = w.u.map(at);
-    if (w.o) n.oneOf = w.o.map(at);
+    // Only a server's tool tables have `o`, and their modules always pass `rare`.
+    if (w.o) n.oneOf = rare!.oneOf(n, w.o.map(at));
+    n.members = n.anyOf ?? w.o?.map(at) ?? null;
     if (w.l) n.allOf = w.l.map(at);
     // Only a server's tool tables have `k`, and their modules always pass `rare`.
-    if (w.k !== undefined) n.rare = rare!(w.k, at);
+    if (w.k !== undefined) {
+      n.rare = rare!.decode(w.k, at);
+      n.before = rare!.before(w.k);
+    }
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {
     if (n === null || n.discriminator === "") continue;
     n.byDiscriminator = new Map();
-    for (const m of n.anyOf ?? n.oneOf ?? [])
+    for (const m of n.members ?? [])
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
-  const all = table.nodes.map((_, j) => at(j + offset));
+  const all = wires.map((_, j) => at(j + offset));
   if (base)
     return {
       ...base,
@@ -475,12 +482,13 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
     };
   // Issues about params have always named the value ("expected object"), not the definition it may be.
   const params = (j: number): SchemaNode => (at(j).name === "" ? at(j) : { ...at(j), name: "" });
+  const [result, error, ...methods] = JSON.parse(head) as [number, number, ...WireMethod[]];
   return {
-    version: table.version,
+    version,
     index: new Map(names.map((name, j) => [name, j])),
     nodes: all,
     methods: new Map(
-      table.methods.map(([name, kind, paramsEntry, required, ...results]) => [
+      methods.map(([name, kind, paramsEntry, required, ...results]) => [
         name,
         {
           kind,
@@ -490,8 +498,8 @@ export function decodeTable(text: string, base?: Tables, rare?: RareDecoder): Ta
         },
       ]),
     ),
-    result: at(table.result),
-    error: at(table.error),
+    result: at(result),
+    error: at(error),
   };
 }
 

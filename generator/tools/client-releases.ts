@@ -6,7 +6,7 @@ import { sessionRequest, statelessRequest, type RequestMetaKeys } from "../runti
 import type { ClientRelease, ReleaseHttp } from "../runtime/connect.ts";
 import { listedToolParams, requestHeaders } from "../runtime/http-headers.ts";
 import { isObject } from "../runtime/json.ts";
-import { createRequesterCore, type RequesterSpec } from "../runtime/requester.ts";
+import { createRequesterCore, receiveBatch, type RequesterSpec } from "../runtime/requester.ts";
 import { sessionEra } from "../runtime/session-era.ts";
 
 /**
@@ -36,7 +36,7 @@ function clientRelease(model: ProtocolModel): ClientRelease {
     // A listing that times out is closed with its session: no cancel notification is owed.
     cancel: null,
     internalErrorCode: code("InternalError"),
-    batches: model.envelope.batches,
+    batches: model.envelope.batches ? receiveBatch : null,
     inputRequired: inputRequiredSpec(model),
   };
   const progressToken = metaKey("progressToken");

@@ -14,7 +14,7 @@ import { emitRuntime } from "../../generator/emit/root-runtime.ts";
 import { frozenType } from "../../generator/emit/literal-type.ts";
 import { finishFile, NOCHECK_PRAGMA, withImportExtension } from "../../generator/emit/output-file.ts";
 import { SchemaTypes } from "../../generator/emit/schema-type.ts";
-import { buildWireTables } from "../../generator/emit/validate-table.ts";
+import { buildWireTables, needsRareKeywords } from "../../generator/emit/validate-table.ts";
 import type { SchemaNode } from "../../generator/load/schema-node.ts";
 import { normalise } from "../../generator/load/normalise.ts";
 import { buildModel } from "../../generator/model/build.ts";
@@ -250,13 +250,13 @@ describe("the validator table", () => {
     { rule: "an alias points at the end of its chain", got: () => entry("Alias"), want: index("TextContent") },
     { rule: "type is a bit mask", got: () => (entry("Link") as WireNode).t, want: TYPE_BITS.string },
     {
-      rule: "format, lengths and pattern are copied",
+      rule: "format is copied; lengths and pattern, which only tool schemas use, go with the rare keywords",
       got: () => ({ ...(entry("Link") as WireNode), t: undefined }),
-      want: { t: undefined, f: "uri", nl: 1, xl: 9, r: "^x" },
+      want: { t: undefined, f: "uri", k: { nl: 1, xl: 9, r: "^x" } },
     },
     {
-      rule: "items bounds",
-      got: () => [(entry("Counted") as WireNode).ni, (entry("Counted") as WireNode).xi],
+      rule: "items bounds (minItems with the rare keywords)",
+      got: () => [(entry("Counted") as WireNode).k?.ni, (entry("Counted") as WireNode).X],
       want: [1, 2],
     },
     {
@@ -299,6 +299,17 @@ describe("the validator table", () => {
   it("the response members come from the model's envelope", () => {
     expect(at(table.result)).toEqual({ t: TYPE_BITS.object });
     expect(at(table.error).p?.[0]).toBe("code");
+  });
+});
+
+describe("needsRareKeywords: what a table needs rare-keywords.ts for", () => {
+  it.each([
+    { given: [3, { t: TYPE_BITS.string }, { c: "text" }, { e: ["a", 1, null] }], want: false },
+    { given: [{ c: { kind: "x" } }], want: true },
+    { given: [{ e: ["a", [1]] }], want: true },
+    { given: [{ k: { q: 1 } }], want: true },
+  ] satisfies { given: WireEntry[]; want: boolean }[])("$given → $want", ({ given, want }) => {
+    expect(needsRareKeywords(given)).toBe(want);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createRequesterCore,
+  receiveBatch,
   type BuildRequest,
   type InputHandler,
   type RequesterOptions,
@@ -24,7 +25,7 @@ const build: BuildRequest = (method, params, id) => ({
 const SPEC: RequesterSpec = {
   cancel: { method: "notifications/cancelled", requestIdParam: "requestId", notCancellable: ["initialize"] },
   internalErrorCode: -32603,
-  batches: false,
+  batches: null,
   inputRequired: {
     resultType: { key: "resultType", complete: "complete", inputRequired: "input_required" },
     requests: "inputRequests",
@@ -310,7 +311,11 @@ describe("receiving a batch", () => {
   });
   const batching = (batches: boolean) => {
     const sent: Sent[] = [];
-    const requester = createRequesterCore({ ...SPEC, batches }, legacyBuild, (message) => void sent.push(message));
+    const requester = createRequesterCore(
+      { ...SPEC, batches: batches ? receiveBatch : null },
+      legacyBuild,
+      (message) => void sent.push(message),
+    );
     return { sent, requester };
   };
   const flush = () => new Promise((resolve) => setImmediate(resolve));

@@ -30,6 +30,7 @@ import {
   resultTypeIn,
   type ResultTypeFacts,
 } from "../../generator/runtime/responses.ts";
+import { encodeTable } from "../../generator/emit/validate-table.ts";
 import { TYPE_BITS, type WireNamedTable, type WireTable } from "../../generator/runtime/table-format.ts";
 import { RpcError } from "../../generator/runtime/rpc-error.ts";
 import {
@@ -532,12 +533,12 @@ describe("the validator interpreter on a small table", () => {
     names: "Item,List,Shape,Circle,Square,Alias",
     nodes: [
       { t: object, p: ["name", ~6, "count", 7] },
-      { t: array, i: 0, xi: 2 },
+      { t: array, i: 0, X: 2 },
       { o: [3, 4], d: "kind" },
       { t: object, p: ["kind", ~8, "r", ~9] },
       { t: object, p: ["kind", ~10, "side", ~9] },
       0,
-      { t: string, nl: 1 },
+      { t: string, k: { nl: 1 } },
       { t: integer, n: 0 },
       { c: "circle" },
       { t: number },
@@ -551,7 +552,7 @@ describe("the validator interpreter on a small table", () => {
     result: 11,
     error: 11,
   };
-  const tables = decodeTable(JSON.stringify(table));
+  const tables = decodeTable(encodeTable(table), undefined, rareKeywords);
   it.each([
     { name: "a valid item", def: "Item", value: { name: "a", count: 1 }, want: [] },
     {
@@ -663,7 +664,7 @@ describe("the validator interpreter on a small table", () => {
 
   it("the named part decodes onto the table: its definitions are found by name and may use the table's entries", () => {
     const named: WireNamedTable = { names: "Wrapper", nodes: [{ t: object, p: ["item", ~0] }] };
-    const all = decodeTable(JSON.stringify(named), tables);
+    const all = decodeTable(encodeTable(named), tables);
     expect(validateDefinition(all, "Wrapper", { item: {} })).toEqual({
       ok: false,
       errors: [{ pointer: "/item/name", expected: "string", got: "missing" }],
@@ -674,6 +675,28 @@ describe("the validator interpreter on a small table", () => {
       errors: [{ expected: "a definition name of test" }],
     });
     expect(all.methods).toBe(tables.methods);
+  });
+
+  it("the table's text keeps property names and values that hold its separators or read as numbers", () => {
+    const odd = ["a,b", "c;d", "e:f", "7", "", '"q"', "line\nbreak", "-1", "__proto__"];
+    const text = encodeTable({
+      version: "test",
+      names: "Odd",
+      nodes: [
+        { t: object, p: odd.flatMap((name) => [name, ~1]) },
+        { t: string, e: ["x;y", "z,w"], k: { r: "^[;,]*$|^z,w$" } },
+      ],
+      methods: [],
+      result: 1,
+      error: 1,
+    });
+    const decoded = decodeTable(text, undefined, rareKeywords);
+    expect(decoded.nodes[0]!.keys).toEqual(odd);
+    expect(validateDefinition(decoded, "Odd", Object.fromEntries(odd.map((k) => [k, "z,w"])))).toEqual({ ok: true });
+    expect(validateDefinition(decoded, "Odd", Object.fromEntries(odd.map((k) => [k, ";,"])))).toMatchObject({
+      ok: false,
+      errors: odd.map(() => ({ expected: '"x;y" | "z,w"' })),
+    });
   });
 
   it("validateMethodResult matches any result of the method; a guard answers with a boolean", () => {
@@ -689,7 +712,7 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
   // 0 Rare: 1 to 2 properties; n: number in (0, 10), a multiple of 0.5; tags: unique items; name: a string but "admin".
   // If name is "admin" then n is required, else tags is.
   const tables = decodeTable(
-    JSON.stringify({
+    encodeTable({
       version: "test",
       names: "Rare",
       methods: [],
@@ -740,6 +763,56 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
   ])("$value", ({ value, want }) => {
     const result = validateDefinition(tables, "Rare", value);
     expect(result.ok ? [] : result.errors).toEqual(want);
+  });
+
+  it("oneOf: exactly one member matches; several, or none, are reported", () => {
+    const either = decodeTable(
+      encodeTable({
+        version: "test",
+        names: "Holder",
+        methods: [],
+        result: 1,
+        error: 1,
+        nodes: [{ t: object, p: ["v", ~1] }, { o: [2, 3] }, { t: number }, { t: TYPE_BITS.integer }],
+      }),
+      undefined,
+      rareKeywords,
+    );
+    const issues = (value: unknown) => {
+      const result = validateDefinition(either, "Holder", { v: value });
+      return result.ok ? [] : result.errors;
+    };
+    expect(issues(1.5)).toEqual([]);
+    expect(issues(3)).toEqual([
+      { pointer: "/v", expected: "exactly one of number | integer", got: "3 matching several" },
+    ]);
+    expect(issues("a")).toEqual([{ pointer: "/v", expected: "number | integer", got: '"a"' }]);
+  });
+
+  it("const and enum values that are objects or arrays compare as JSON once a table is decoded with rareKeywords", () => {
+    const structured = decodeTable(
+      encodeTable({
+        version: "test",
+        names: "Fixed,Choice",
+        methods: [],
+        result: 0,
+        error: 0,
+        nodes: [{ c: { a: [1, { b: null }] } }, { e: ["x", [1, 2], { y: true }] }],
+      }),
+      undefined,
+      rareKeywords,
+    );
+    expect(validateDefinition(structured, "Fixed", { a: [1, { b: null }] })).toEqual({ ok: true });
+    expect(validateDefinition(structured, "Fixed", { a: [1, { b: 0 }] })).toMatchObject({
+      ok: false,
+      errors: [{ expected: "Fixed" }],
+    });
+    expect([[1, 2], { y: true }, "x"].map((v) => validateDefinition(structured, "Choice", v).ok)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(validateDefinition(structured, "Choice", [2, 1]).ok).toBe(false);
   });
 });
 
