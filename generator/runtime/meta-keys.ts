@@ -100,6 +100,19 @@ type UnknownReservedKeysOf<
 /** The `_meta` a result declares, member by member of a union of results (a handler's branches). */
 type ResultMetaOf<R> = R extends { readonly _meta?: infer Meta } ? Meta : never;
 
+/** The unknown reserved keys of a handler's result (`R` or `Promise<R>`, the table's Answer), member by member. */
+type ReservedKeysIn<
+  R,
+  Known extends string,
+  Labels extends string,
+  Position extends PrefixPosition,
+> =
+  R extends Promise<infer Result>
+    ? ReservedKeysIn<Result, Known, Labels, Position>
+    : R extends { readonly _meta?: infer Meta }
+      ? UnknownReservedKeysOf<Meta, Known, Labels, Position>
+      : never;
+
 /** What a handler must answer when its result's `_meta` has an unknown reserved key: the same, that key typed `UnknownReservedMetaKey`. */
 type CheckedAnswerOf<
   R,
@@ -141,18 +154,12 @@ export type CheckedResultsOf<
   Table extends infer Written
     ? {
         readonly [M in keyof Written]: M extends Methods
-          ? Written[M] extends (...args: infer Args) => infer R
-            ? // A handler answers R or Promise<R> (the table's Answer), so one level of Promise is all there is to open.
-              [
-                UnknownReservedKeysOf<
-                  ResultMetaOf<R extends Promise<infer Result> ? Result : R>,
-                  Known,
-                  Labels,
-                  Position
-                >,
-              ] extends [never]
+          ? // The parameters are not inferred (a context-sensitive handler's are costly to read back): the signature a
+            // handler with a bad key meets takes `never`, which any parameters accept, so its result decides.
+            Written[M] extends (...args: never) => infer R
+            ? [ReservedKeysIn<R, Known, Labels, Position>] extends [never]
               ? unknown
-              : (...args: Args) => CheckedAnswerOf<R, Known, Labels, Position>
+              : (...args: never) => CheckedAnswerOf<R, Known, Labels, Position>
             : unknown
           : UnknownHandlerMethod<M & string>;
       }
