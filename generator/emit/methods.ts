@@ -136,38 +136,25 @@ export function emitMethods(model: ProtocolModel) {
       docs: ["Every method of this version: requests, notifications and embedded input requests."],
       type: model.methods.map((m) => JSON.stringify(m.name)).join(" | ") || "never",
     });
-    file.addTypeAlias({
-      name: "ParamsOf",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-      type: 'RequestTable[M]["params"]',
-    });
-    file.addTypeAlias({
-      name: "ResultOf",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "RequestMethod" }],
-      type: 'RequestTable[M]["result"]',
-    });
-    file.addTypeAlias({
-      name: "NotificationParamsOf",
-      isExported: true,
-      typeParameters: [{ name: "M", constraint: "NotificationMethod" }],
-      type: 'NotificationTable[M]["params"]',
-    });
-    if (modern) {
+    // A method's params or result by its name, read from its table.
+    const lookups: (readonly [name: string, key: string, table: string, field: "params" | "result"])[] = [
+      ["ParamsOf", "RequestMethod", "RequestTable", "params"],
+      ["ResultOf", "RequestMethod", "RequestTable", "result"],
+      ["NotificationParamsOf", "NotificationMethod", "NotificationTable", "params"],
+      ...(modern
+        ? ([
+            ["InputParamsOf", "InputRequestMethod", "InputRequestTable", "params"],
+            ["InputResultOf", "InputRequestMethod", "InputRequestTable", "result"],
+          ] as const)
+        : []),
+    ];
+    for (const [name, key, table, field] of lookups)
       file.addTypeAlias({
-        name: "InputParamsOf",
+        name,
         isExported: true,
-        typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
-        type: 'InputRequestTable[M]["params"]',
+        typeParameters: [{ name: "M", constraint: key }],
+        type: `${table}[M]["${field}"]`,
       });
-      file.addTypeAlias({
-        name: "InputResultOf",
-        isExported: true,
-        typeParameters: [{ name: "M", constraint: "InputRequestMethod" }],
-        type: 'InputRequestTable[M]["result"]',
-      });
-    }
 
     const handlerType = (table: string, key: string) =>
       `{ readonly [M in ${key}]: (params: ${table}[M]["params"]) => ${table}[M]["result"] | Promise<${table}[M]["result"]> }`;
