@@ -4,7 +4,6 @@ import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { RoutingFacts } from "../runtime/routing.ts";
 import { httpFacts, requireMetaKeys, resultTypeFacts } from "./runtime-data.ts";
-import { methodsIn } from "./methods.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 
@@ -15,7 +14,7 @@ import { buildSourceFile, type StatementSink } from "./source-file.ts";
  * instantiates less for it. Every request of such a release carries params: their `_meta` holds the version.
  */
 function addRequestParamsInputs(file: StatementSink, model: ProtocolModel): void {
-  const requests = [...methodsIn(model, "ClientRequests"), ...methodsIn(model, "ServerRequests")];
+  const requests = model.methods.filter((m) => m.kind === "request");
   for (const m of requests)
     if (m.params === null || !m.paramsRequired)
       throw new BindgenError(
@@ -24,17 +23,16 @@ function addRequestParamsInputs(file: StatementSink, model: ProtocolModel): void
         "params on every request of a stateless release (their _meta carries the protocol version)",
         `${m.name} has ${m.params === null ? "none" : "optional params"}`,
       );
-  const names = [...new Set(requests.map((m) => JSON.stringify(m.name)))];
   file.addInterface({
     name: "RequestParamsInputs",
     isExported: true,
     docs: [
       "Each request's params as `request` takes them, without the `_meta` the builder writes; readonly data fits.",
     ],
-    properties: names.map((name) => ({
-      name,
+    properties: requests.map((m) => ({
+      name: JSON.stringify(m.name),
       isReadonly: true,
-      type: `ReadonlyInput<Omit<ParamsOf<${name}>, "_meta">>`,
+      type: `ReadonlyInput<Omit<ParamsOf<${JSON.stringify(m.name)}>, "_meta">>`,
     })),
   });
 }
@@ -45,25 +43,22 @@ function addRequestParamsInputs(file: StatementSink, model: ProtocolModel): void
  * instantiates each once (the bench consumer's 20 requests and their `send`, 100 fewer).
  */
 function addParamsFields(file: StatementSink, model: ProtocolModel): void {
-  const fields = (name: string, paramsOf: string, methods: readonly MethodModel[]) =>
+  // A method going both ways (`ping`) is one model method, so each table lists it once.
+  const fields = (name: string, paramsOf: string, kind: MethodModel["kind"]) =>
     file.addInterface({
       name,
       isExported: true,
       docs: ["The `params` member of each method's envelope."],
-      properties: [...new Set(methods.map((m) => JSON.stringify(m.name)))].map((key) => ({
-        name: key,
-        isReadonly: true,
-        type: `ParamsField<${paramsOf}<${key}>>`,
-      })),
+      properties: model.methods
+        .filter((m) => m.kind === kind)
+        .map((m) => ({
+          name: JSON.stringify(m.name),
+          isReadonly: true,
+          type: `ParamsField<${paramsOf}<${JSON.stringify(m.name)}>>`,
+        })),
     });
-  fields("RequestParamsFields", "ParamsOf", [
-    ...methodsIn(model, "ClientRequests"),
-    ...methodsIn(model, "ServerRequests"),
-  ]);
-  fields("NotificationParamsFields", "NotificationParamsOf", [
-    ...methodsIn(model, "ClientNotifications"),
-    ...methodsIn(model, "ServerNotifications"),
-  ]);
+  fields("RequestParamsFields", "ParamsOf", "request");
+  fields("NotificationParamsFields", "NotificationParamsOf", "notification");
 }
 
 /** Message types: the builders' outputs and what `parse` returns, runtime/messages.ts typed by the method tables. */
