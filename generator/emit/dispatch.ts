@@ -247,10 +247,7 @@ export const emitDispatch: VersionEmitter = (model) => {
             ],
           }),
       typeParameters: ["R"],
-      type:
-        defaulted === null
-          ? "R"
-          : `DefaultedResult<R, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}>`,
+      type: defaulted === null ? "R" : `DefaultedResult<R${answerArguments}>`,
     });
     // Per side, a request handler's context and answer by method, so a table member reads `(params: ParamsOf<"m">,
     // ctx: ServerContextOf<"m", C>) => ServerAnswerOf<"m">`: an interface and an alias applied to a method name cost tsc

@@ -100,7 +100,11 @@ type UnknownReservedKeysOf<
 /** The `_meta` a result declares, member by member of a union of results (a handler's branches). */
 type ResultMetaOf<R> = R extends { readonly _meta?: infer Meta } ? Meta : never;
 
-/** The unknown reserved keys of a handler's result (`R` or `Promise<R>`, the table's Answer), member by member. */
+/**
+ * The unknown reserved keys of a handler's result (`R` or `Promise<R>`, the table's Answer), member by member. It reads
+ * `_meta` itself rather than through `ResultMetaOf`: the one conditional fewer per handler is 100 fewer instantiations
+ * for the bench consumer.
+ */
 type ReservedKeysIn<
   R,
   Known extends string,
