@@ -31,7 +31,12 @@ import {
   type ResultTypeFacts,
 } from "../../generator/runtime/responses.ts";
 import { encodeTable } from "../../generator/emit/validate-table.ts";
-import { TYPE_BITS, type WireNamedTable, type WireTable } from "../../generator/runtime/table-format.ts";
+import {
+  TYPE_BITS,
+  type WireEntry,
+  type WireNamedTable,
+  type WireTable,
+} from "../../generator/runtime/table-format.ts";
 import { RpcError } from "../../generator/runtime/rpc-error.ts";
 import {
   decodeTable,
@@ -709,30 +714,30 @@ describe("the validator interpreter on a small table", () => {
 
 describe("the validator's keywords only tool schemas use (WireRare)", () => {
   const { object, string, number, array } = TYPE_BITS;
+  /** Definitions only (`names`, entry 0 on), decoded with the rare keywords installed; `anchor` stands in for the envelope entries. */
+  const rareTables = (names: string, nodes: WireEntry[], anchor = 0) =>
+    decodeTable(
+      encodeTable({ version: "test", names, methods: [], result: anchor, error: anchor, nodes }),
+      undefined,
+      rareKeywords,
+    );
   // 0 Rare: 1 to 2 properties; n: number in (0, 10), a multiple of 0.5; tags: unique items; name: a string but "admin".
   // If name is "admin" then n is required, else tags is.
-  const tables = decodeTable(
-    encodeTable({
-      version: "test",
-      names: "Rare",
-      methods: [],
-      result: 8,
-      error: 8,
-      nodes: [
-        { t: object, p: ["n", 1, "tags", 2, "name", 3], k: { np: 1, xp: 2, if: 5, th: 6, el: 9 } },
-        { t: number, k: { en: 0, ex: 10, m: 0.5 } },
-        { t: array, k: { q: 1 } },
-        { t: string, k: { no: 4 } },
-        { c: "admin" },
-        { p: ["name", ~4] },
-        { p: ["n", ~7] },
-        { t: number },
-        {},
-        { p: ["tags", ~2] },
-      ],
-    } satisfies WireTable),
-    undefined,
-    rareKeywords,
+  const tables = rareTables(
+    "Rare",
+    [
+      { t: object, p: ["n", 1, "tags", 2, "name", 3], k: { np: 1, xp: 2, if: 5, th: 6, el: 9 } },
+      { t: number, k: { en: 0, ex: 10, m: 0.5 } },
+      { t: array, k: { q: 1 } },
+      { t: string, k: { no: 4 } },
+      { c: "admin" },
+      { p: ["name", ~4] },
+      { p: ["n", ~7] },
+      { t: number },
+      {},
+      { p: ["tags", ~2] },
+    ],
+    8,
   );
   it.each([
     { value: { n: 1.5, tags: [] }, want: [] },
@@ -766,17 +771,10 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
   });
 
   it("oneOf: exactly one member matches; several, or none, are reported", () => {
-    const either = decodeTable(
-      encodeTable({
-        version: "test",
-        names: "Holder",
-        methods: [],
-        result: 1,
-        error: 1,
-        nodes: [{ t: object, p: ["v", ~1] }, { o: [2, 3] }, { t: number }, { t: TYPE_BITS.integer }],
-      }),
-      undefined,
-      rareKeywords,
+    const either = rareTables(
+      "Holder",
+      [{ t: object, p: ["v", ~1] }, { o: [2, 3] }, { t: number }, { t: TYPE_BITS.integer }],
+      1,
     );
     const issues = (value: unknown) => {
       const result = validateDefinition(either, "Holder", { v: value });
@@ -790,18 +788,7 @@ describe("the validator's keywords only tool schemas use (WireRare)", () => {
   });
 
   it("const and enum values that are objects or arrays compare as JSON once a table is decoded with rareKeywords", () => {
-    const structured = decodeTable(
-      encodeTable({
-        version: "test",
-        names: "Fixed,Choice",
-        methods: [],
-        result: 0,
-        error: 0,
-        nodes: [{ c: { a: [1, { b: null }] } }, { e: ["x", [1, 2], { y: true }] }],
-      }),
-      undefined,
-      rareKeywords,
-    );
+    const structured = rareTables("Fixed,Choice", [{ c: { a: [1, { b: null }] } }, { e: ["x", [1, 2], { y: true }] }]);
     expect(validateDefinition(structured, "Fixed", { a: [1, { b: null }] })).toEqual({ ok: true });
     expect(validateDefinition(structured, "Fixed", { a: [1, { b: 0 }] })).toMatchObject({
       ok: false,
