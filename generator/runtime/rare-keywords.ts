@@ -3,7 +3,12 @@
 // `maxLength`, `pattern`, `oneOf`, `not` and `if`/`then`/`else`, and `const`/`enum` values that are objects or
 // arrays (JSON equality). A server's tool validators hand `rareKeywords` to `decodeTable`; a release's
 // validators never import this module, so what only tools need costs the protocol's bundles nothing.
-import { TYPE_BITS } from "./table-format.js";
+import {
+  ARRAY_BIT as ARR,
+  NUMBER_BIT as NUM,
+  OBJECT_BIT as OBJ,
+  STRING_BIT as STR,
+} from "./table-format.js";
 import { describeValue, isObject, own } from "./json.js";
 import {
   check,
@@ -15,8 +20,6 @@ import {
   type RareKeywords,
   type SchemaNode,
 } from "./validator.js";
-
-const { object: OBJ, array: ARR, number: NUM, string: STR } = TYPE_BITS;
 
 interface Rare {
   readonly exclusiveMinimum: number;

@@ -93,23 +93,34 @@ export interface WireNamedTable {
   readonly nodes: readonly WireEntry[];
 }
 
+// Each bit and kind is a constant of its own: a bundler writes the interpreter's uses as literals, where reading
+// them off an object kept the object and its names in every validator bundle. The tables name them for the emitter.
+
 /** JSON types by bit; `integer` is a separate bit so a mask can say "number but integral". */
+export const NULL_BIT = 1;
+export const BOOLEAN_BIT = 2;
+export const OBJECT_BIT = 4;
+export const ARRAY_BIT = 8;
+export const NUMBER_BIT = 16;
+export const INTEGER_BIT = 32;
+export const STRING_BIT = 64;
+
 export const TYPE_BITS: {
-  readonly null: 1;
-  readonly boolean: 2;
-  readonly object: 4;
-  readonly array: 8;
-  readonly number: 16;
-  readonly integer: 32;
-  readonly string: 64;
+  readonly null: typeof NULL_BIT;
+  readonly boolean: typeof BOOLEAN_BIT;
+  readonly object: typeof OBJECT_BIT;
+  readonly array: typeof ARRAY_BIT;
+  readonly number: typeof NUMBER_BIT;
+  readonly integer: typeof INTEGER_BIT;
+  readonly string: typeof STRING_BIT;
 } = {
-  null: 1,
-  boolean: 2,
-  object: 4,
-  array: 8,
-  number: 16,
-  integer: 32,
-  string: 64,
+  null: NULL_BIT,
+  boolean: BOOLEAN_BIT,
+  object: OBJECT_BIT,
+  array: ARRAY_BIT,
+  number: NUMBER_BIT,
+  integer: INTEGER_BIT,
+  string: STRING_BIT,
 };
 
 /** Every type bit: a node without `t`. */
@@ -126,11 +137,15 @@ export const TYPE_NAMES: readonly string[] = [
   "string",
 ];
 
-export const METHOD_KINDS: { readonly request: 0; readonly notification: 1; readonly input: 2 } = {
-  request: 0,
-  notification: 1,
-  input: 2,
-};
+export const REQUEST_KIND = 0;
+export const NOTIFICATION_KIND = 1;
+export const INPUT_KIND = 2;
+
+export const METHOD_KINDS: {
+  readonly request: typeof REQUEST_KIND;
+  readonly notification: typeof NOTIFICATION_KIND;
+  readonly input: typeof INPUT_KIND;
+} = { request: REQUEST_KIND, notification: NOTIFICATION_KIND, input: INPUT_KIND };
 
 /** The formats the interpreter implements (all the MCP schemas name); the emitter refuses any other. */
 export const FORMATS: readonly string[] = ["uri", "uri-template", "byte"];

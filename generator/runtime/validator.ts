@@ -6,9 +6,17 @@ import { describeValue, own } from "./json.js";
 import { checkEnvelope, type ValidationIssue, type WireMessage } from "./jsonrpc.js";
 import {
   ANY_TYPE,
+  ARRAY_BIT as ARR,
+  BOOLEAN_BIT as BOOL,
   FORMATS,
-  METHOD_KINDS,
-  TYPE_BITS,
+  INPUT_KIND,
+  INTEGER_BIT as INT,
+  NOTIFICATION_KIND,
+  NULL_BIT as NULL,
+  NUMBER_BIT as NUM,
+  OBJECT_BIT as OBJ,
+  REQUEST_KIND,
+  STRING_BIT as STR,
   TYPE_NAMES,
   type WireEntry,
   type WireMethod,
@@ -116,16 +124,6 @@ export interface Tables {
 }
 
 type Rec = Record<string, unknown>;
-
-const {
-  null: NULL,
-  boolean: BOOL,
-  object: OBJ,
-  array: ARR,
-  number: NUM,
-  integer: INT,
-  string: STR,
-} = TYPE_BITS;
 
 /**
  * ajv-formats' checks, so these validators agree with Ajv on the official schema. `uri` is its
@@ -574,9 +572,9 @@ function invalid(
 /** Checks a message that passed the envelope checker against a release: its method (-32601), then params (-32602) or the response members. */
 export function validateCheckedMessage(t: Tables, m: WireMessage): MessageValidationResult {
   if (m.kind === "request" || m.kind === "notification") {
-    const kind = m.kind === "request" ? METHOD_KINDS.request : METHOD_KINDS.notification;
+    const kind = m.kind === "request" ? REQUEST_KIND : NOTIFICATION_KIND;
     const entry = t.methods.get(m.method);
-    if (entry === undefined || entry.kind === METHOD_KINDS.input)
+    if (entry === undefined || entry.kind === INPUT_KIND)
       return invalid(
         -32601,
         "/method",
@@ -588,7 +586,7 @@ export function validateCheckedMessage(t: Tables, m: WireMessage): MessageValida
       return invalid(
         -32600,
         "/id",
-        entry.kind === METHOD_KINDS.request
+        entry.kind === REQUEST_KIND
           ? `an id: ${m.method} is a request`
           : `no id: ${m.method} is a notification`,
         describeValue(id),
@@ -620,7 +618,7 @@ export function validateEnvelope(t: Tables, msg: unknown): MessageValidationResu
 /** Checks the result of a request of `method`: it passes if it matches any of the method's result types. */
 export function validateMethodResult(t: Tables, method: string, result: unknown): ValidationResult {
   const entry = t.methods.get(method);
-  if (entry === undefined || entry.kind === METHOD_KINDS.notification) {
+  if (entry === undefined || entry.kind === NOTIFICATION_KIND) {
     return {
       ok: false,
       errors: [
