@@ -8,6 +8,7 @@ import {
   NUMBER_BIT as NUM,
   OBJECT_BIT as OBJ,
   STRING_BIT as STR,
+  type WireRare,
 } from "./table-format.js";
 import { describeValue, isObject, own } from "./json.js";
 import {
@@ -51,7 +52,7 @@ export function equal(a: unknown, b: unknown): boolean {
 }
 
 /** A node's `WireRare` decoded into its check. */
-const decode: RareKeywords["decode"] = (k, at): RareCheck => {
+const decode = (k: WireRare, at: (j: number) => SchemaNode): RareCheck => {
   const node = (j: number | undefined): SchemaNode | null => (j === undefined ? null : at(j));
   const r: Rare = {
     exclusiveMinimum: k.en ?? -Infinity,
@@ -73,7 +74,7 @@ const decode: RareKeywords["decode"] = (k, at): RareCheck => {
  * failure reported; the interpreter checks `format`, `maxItems` and `items` after them. JSON Schema counts a string's
  * code points, not UTF-16 units.
  */
-const before: RareKeywords["before"] = (k) => {
+const before = (k: WireRare): ((x: unknown, b: number) => boolean) | null => {
   const min = k.nl ?? 0;
   const max = k.xl ?? Infinity;
   const pattern = k.r === undefined ? null : new RegExp(k.r, "u");
@@ -100,18 +101,33 @@ const before: RareKeywords["before"] = (k) => {
  * `oneOf`: exactly one member matches. A discriminated union, and one where no member matched, go as `anyOf` does
  * (the member the discriminator names; else the closest member's issues).
  */
-const oneOf: RareKeywords["oneOf"] = (n, members) => (x, d) => {
-  if (n.byDiscriminator === null || !isObject(x)) {
-    let matches = 0;
-    for (const m of members) if (passes(m, x, d) && ++matches > 1) break;
-    if (matches === 1) return true;
-    if (matches > 1)
-      return fail(`exactly one of ${describeNode(n)}`, x, `${describeValue(x)} matching several`);
+const oneOf =
+  (n: SchemaNode, members: SchemaNode[]) =>
+  (x: unknown, d: number): boolean => {
+    if (n.byDiscriminator === null || !isObject(x)) {
+      let matches = 0;
+      for (const m of members) if (passes(m, x, d) && ++matches > 1) break;
+      if (matches === 1) return true;
+      if (matches > 1)
+        return fail(`exactly one of ${describeNode(n)}`, x, `${describeValue(x)} matching several`);
+    }
+    return checkUnion(n, members, x, d);
+  };
+
+const link: RareKeywords["link"] = (n, w, at) => {
+  if (w.o) {
+    const members = w.o.map(at);
+    n.oneOf = oneOf(n, members);
+    // A node with both names its `anyOf` members in descriptions.
+    n.members ??= members;
   }
-  return checkUnion(n, members, x, d);
+  if (w.k !== undefined) {
+    n.rare = decode(w.k, at);
+    n.before = before(w.k);
+  }
 };
 
-export const rareKeywords: RareKeywords = { decode, before, oneOf, equal };
+export const rareKeywords: RareKeywords = { link, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
 function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {

@@ -20,7 +20,7 @@ import {
   TYPE_NAMES,
   type WireEntry,
   type WireMethod,
-  type WireRare,
+  type WireNode,
 } from "./table-format.js";
 
 export type { ValidationIssue } from "./jsonrpc.js";
@@ -96,12 +96,8 @@ export interface SchemaNode {
 export type RareCheck = (x: unknown, b: number, d: number) => boolean;
 /** What only tool tables need, from rare-keywords.ts; `decodeTable` takes it for them. */
 export interface RareKeywords {
-  /** Makes a node's `RareCheck` from its `WireRare`; `at` resolves entry indices. */
-  readonly decode: (k: WireRare, at: (j: number) => SchemaNode) => RareCheck;
-  /** A node's `before` check from its `WireRare` (`minLength`, `maxLength`, `pattern`, `minItems`), or null without them. */
-  readonly before: (k: WireRare) => ((x: unknown, b: number) => boolean) | null;
-  /** A node's `oneOf` check over its members. */
-  readonly oneOf: (n: SchemaNode, members: SchemaNode[]) => (x: unknown, d: number) => boolean;
+  /** Gives a node with `oneOf` (`o`) or `WireRare` keywords (`k`) their checks; `at` resolves entry indices. */
+  readonly link: (n: SchemaNode, w: WireNode, at: (j: number) => SchemaNode) => void;
   /** JSON equality, for `const` and `enum` values that are objects or arrays. */
   readonly equal: (a: unknown, b: unknown) => boolean;
 }
@@ -450,16 +446,10 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     }
     if (w.a !== undefined) n.additional = at(w.a);
     if (w.i !== undefined) n.items = at(w.i);
-    if (w.u) n.anyOf = w.u.map(at);
-    // Only a server's tool tables have `o`, and their modules always pass `rare`.
-    if (w.o) n.oneOf = rare!.oneOf(n, w.o.map(at));
-    n.members = n.anyOf ?? w.o?.map(at) ?? null;
+    if (w.u) n.members = n.anyOf = w.u.map(at);
     if (w.l) n.allOf = w.l.map(at);
-    // Only a server's tool tables have `k`, and their modules always pass `rare`.
-    if (w.k !== undefined) {
-      n.rare = rare!.decode(w.k, at);
-      n.before = rare!.before(w.k);
-    }
+    // Only a server's tool tables have `o` or `k`, and their modules always pass `rare`.
+    if (w.o || w.k) rare!.link(n, w, at);
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {
