@@ -125,6 +125,9 @@ function renumber(w: WireEntry, to: (i: number) => number): WireEntry {
 /**
  * Moves what messages reach (the methods' params and results, the response members, and all they
  * use) in front, definitions first, each part in its original order, and renumbers every reference.
+ * A definition messages reach keeps its name there only where an issue about a message can print it
+ * and it says more than the issue's own description would (`messageNamed`); the named part lists the
+ * others' names on alias entries, so `validate(name)` finds every definition.
  */
 function split(whole: WireTable): WireTables {
   const names = whole.names.split(",");
@@ -139,23 +142,25 @@ function split(whole: WireTable): WireTables {
   visit(whole.error);
   const all = whole.nodes.map((_, i) => i);
   const isDefinition = (i: number) => i < names.length;
+  const named = messageNamed(whole, reached);
+  const reachedDefinitions = all.filter((i) => reached.has(i) && isDefinition(i));
+  const unnamed = reachedDefinitions.filter((i) => !named.has(i));
   const order = [
-    ...all.filter((i) => reached.has(i) && isDefinition(i)),
+    ...reachedDefinitions,
     ...all.filter((i) => reached.has(i) && !isDefinition(i)),
     ...all.filter((i) => !reached.has(i) && isDefinition(i)),
     ...all.filter((i) => !reached.has(i) && !isDefinition(i)),
   ];
-  const position = new Map(order.map((i, at) => [i, at]));
+  const core = reached.size;
+  // The named part starts with one alias entry per unnamed definition, then what messages do not reach.
+  const position = new Map(order.map((i, at) => [i, at < core ? at : at + unnamed.length]));
   const to = (i: number) => position.get(i)!;
   const nodes = order.map((i) => renumber(whole.nodes[i]!, to));
-  const core = reached.size;
+  const aliasOf = new Map(unnamed.map((i, k) => [i, core + k]));
   return {
     table: {
       version: whole.version,
-      names: order
-        .filter((i) => reached.has(i) && isDefinition(i))
-        .map((i) => names[i])
-        .join(","),
+      names: reachedDefinitions.map((i) => (named.has(i) ? names[i] : "")).join(","),
       nodes: nodes.slice(0, core),
       methods: whole.methods.map(([name, kind, params, required, ...results]) => [
         name,
@@ -168,14 +173,36 @@ function split(whole: WireTable): WireTables {
       error: to(whole.error),
     },
     named: {
-      names: order
-        .filter((i) => !reached.has(i) && isDefinition(i))
-        .map((i) => names[i])
-        .join(","),
-      nodes: nodes.slice(core),
+      names: [...unnamed, ...order.filter((i) => !reached.has(i) && isDefinition(i))].map((i) => names[i]).join(","),
+      nodes: [...unnamed.map(to), ...nodes.slice(core)],
     },
-    definitionEntries: names.map((_, i) => to(i)),
+    definitionEntries: names.map((_, i) => aliasOf.get(i) ?? to(i)),
   };
+}
+
+/**
+ * The definitions among `reached` that a message's issue names. An issue prints a definition's name where a node
+ * refers to it, or at a method's result or a response member (a method's params are named "params" instead), and
+ * the name says more than the description it replaces only for an object type (otherwise "object") or a union's
+ * member (which names the choice). Enums read better by their values, primitives by their types, unions by their
+ * members' names, and none of those names costs a browser bundle that validates messages a byte.
+ */
+function messageNamed(whole: WireTable, reached: ReadonlySet<number>): Set<number> {
+  const referenced = new Set<number>();
+  const members = new Set<number>();
+  for (const i of reached) {
+    const w = whole.nodes[i]!;
+    references(w).forEach((r) => referenced.add(r));
+    if (typeof w !== "number") [...(w.u ?? []), ...(w.o ?? [])].forEach((m) => members.add(m));
+  }
+  for (const [, , , , ...results] of whole.methods) results.forEach((r) => referenced.add(r));
+  referenced.add(whole.result);
+  referenced.add(whole.error);
+  const objectType = (i: number) => {
+    const w = whole.nodes[i]!;
+    return typeof w !== "number" && w.t === TYPE_BITS.object;
+  };
+  return new Set([...reached].filter((i) => referenced.has(i) && (objectType(i) || members.has(i))));
 }
 
 class TableBuilder {

@@ -72,7 +72,10 @@ export type WireMethod = readonly [string, number, number, number, ...number[]];
  */
 export interface WireTable {
   readonly version: string;
-  /** Definition names, comma-separated; definition `i` is entry `i`. Anonymous nodes follow the definitions. */
+  /**
+   * Definition names, comma-separated; definition `i` is entry `i`. Anonymous nodes follow the definitions. A name no
+   * message issue prints is empty here; the `WireNamedTable` names that definition on an alias entry.
+   */
   readonly names: string;
   readonly nodes: readonly WireEntry[];
   /** A method's params entry may be a definition: its issues still name the value "params" holds, not the definition. */
@@ -88,7 +91,10 @@ export interface WireTable {
  * and may refer to its entries.
  */
 export interface WireNamedTable {
-  /** Definition names, comma-separated; definition `i` is entry `i` + the `WireTable`'s entry count. */
+  /**
+   * Definition names, comma-separated; definition `i` is entry `i` + the `WireTable`'s entry count. First come aliases
+   * of the `WireTable`'s definitions it leaves unnamed, then the definitions messages do not reach.
+   */
   readonly names: string;
   readonly nodes: readonly WireEntry[];
 }

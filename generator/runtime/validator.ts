@@ -462,8 +462,9 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
   if (base)
     return {
       ...base,
+      // The message table lists a definition its issues do not name as "", and this part gives its name.
       index: new Map([
-        ...base.index,
+        ...[...base.index].filter(([name]) => name !== ""),
         ...names.map((name, j): [string, number] => [name, j + offset]),
       ]),
       nodes: [...base.nodes, ...all],
@@ -532,7 +533,9 @@ export function validateDefinition(t: Tables, name: string, value: unknown): Val
       ],
     };
   }
-  const errors = run(t.nodes[j]!, value, null);
+  // A definition the message table leaves unnamed is still what validate() was asked for.
+  const n = t.nodes[j]!;
+  const errors = run(n.name === "" ? { ...n, name } : n, value, null);
   return errors === null ? OK : { ok: false, errors };
 }
 

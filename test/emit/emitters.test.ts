@@ -213,7 +213,7 @@ describe("the validator table", () => {
   const at = (i: number) => nodes[i] as WireNode;
 
   it("definition i is entry i of its part: first what messages reach, then what only validate() and the guards do", () => {
-    const listed = [...table.names.split(","), ...named.names.split(",")];
+    const listed = [...table.names.split(","), ...named.names.split(",")].filter((name) => name !== "");
     expect(listed.map((name) => definitionEntries[names.indexOf(name)])).toEqual([
       ...table.names.split(",").map((_, i) => i),
       ...named.names.split(",").map((_, i) => table.nodes.length + i),
@@ -237,13 +237,38 @@ describe("the validator table", () => {
     expect(Math.max(...table.nodes.flatMap(refs))).toBeLessThan(table.nodes.length);
   });
 
+  const real = realModel("2026-07-28");
+  const realTables = buildWireTables(real);
+  const realNames = [...real.schema.definitions.keys()];
+  /** Definition `name`'s entry in the message table, through its alias in the named part when it has one. */
+  const messageEntry = (name: string) => {
+    const i = realTables.definitionEntries[realNames.indexOf(name)]!;
+    const core = realTables.table.nodes.length;
+    return i < core ? i : (realTables.named.nodes[i - core] as number);
+  };
+
   it("a method's params that are a whole definition point at it, not at a copy", () => {
-    const real = realModel("2026-07-28");
-    const tables = buildWireTables(real);
-    const call = tables.table.methods.find((m) => m[0] === "tools/call")!;
-    expect(call[2]).toBe(
-      tables.definitionEntries[[...real.schema.definitions.keys()].indexOf("CallToolRequestParams")],
-    );
+    const call = realTables.table.methods.find((m) => m[0] === "tools/call")!;
+    expect(call[2]).toBe(messageEntry("CallToolRequestParams"));
+  });
+
+  it.each([
+    { rule: "an object type a property holds", definition: "Implementation", named: true },
+    { rule: "a union's member", definition: "TextContent", named: true },
+    { rule: "a method's result", definition: "CallToolResult", named: true },
+    { rule: "a method's params, which issues call params", definition: "CallToolRequestParams", named: false },
+    { rule: "an enum, described by its values", definition: "LoggingLevel", named: false },
+    { rule: "a primitive, described by its types", definition: "ProgressToken", named: false },
+    { rule: "a union, described by its members", definition: "ContentBlock", named: false },
+  ])("the message table names $rule: $named", ({ definition, named }) => {
+    const { table, named: part, definitionEntries } = realTables;
+    const entry = messageEntry(definition);
+    expect(entry).toBeLessThan(table.nodes.length);
+    expect(table.names.split(",")[entry] === definition).toBe(named);
+    // Named or not there, validate(name) finds it: unnamed ones through an alias at the named part's front.
+    const own = definitionEntries[realNames.indexOf(definition)]!;
+    if (named) expect(own).toBe(entry);
+    else expect(part.names.split(",")[own - table.nodes.length]).toBe(definition);
   });
 
   it.each([

@@ -451,6 +451,59 @@ describe("a union's error names the field that failed in its closest member", ()
   });
 });
 
+describe("what an issue says was expected", () => {
+  const v = () => mods.get("2026-07-28")!;
+  const levels = '"alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning"';
+  const contentBlock = "TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource";
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  it.each([
+    {
+      rule: "an object type by its definition's name",
+      got: () =>
+        v().validateMessage(
+          call("2026-07-28", { name: "x", _meta: { ...meta, "io.modelcontextprotocol/clientInfo": 5 } }),
+        ),
+      want: { pointer: "/params/_meta/io.modelcontextprotocol~1clientInfo", expected: "Implementation", got: "5" },
+    },
+    {
+      rule: "an enum by its values",
+      got: () =>
+        v().validateMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "loud", data: 1 } }),
+      want: { pointer: "/params/level", expected: levels, got: '"loud"' },
+    },
+    {
+      rule: "a primitive definition by its types",
+      got: () =>
+        v().validateMessage({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: true, progress: 1 },
+        }),
+      want: { pointer: "/params/progressToken", expected: "integer | string", got: "true" },
+    },
+    {
+      rule: "a union by its members' names",
+      got: () => v().validate("CallToolResult", { content: [5], resultType: "complete" }),
+      want: { pointer: "/content/0", expected: contentBlock, got: "5" },
+    },
+    {
+      rule: "a method's result by its definition's name",
+      got: () => v().validateResult("tools/call", 5),
+      want: { pointer: "", expected: "CallToolResult", got: "5" },
+    },
+    ...["ContentBlock", "LoggingLevel", "CallToolRequestParams", "Implementation"].map((name) => ({
+      rule: `validate("${name}") by the name it was asked for`,
+      got: () => v().validate(name, 5),
+      want: { pointer: "", expected: name, got: "5" },
+    })),
+  ])("$rule", ({ got, want }) => {
+    expect(got()).toMatchObject({ ok: false, errors: [want] });
+  });
+});
+
 describe("limits", () => {
   const v = mods.get("2026-07-28")!;
 
