@@ -47,7 +47,8 @@ export interface HttpServerOptions extends OriginPolicy {
   /** Check `Host` and `Origin` against `allowedHosts`/`allowedOrigins` (DNS rebinding, 403). Default true. */
   readonly checkOrigin?: boolean;
   /**
-   * A session nobody used for this long is closed; its id then gets 404. Default 30 min. Checked when
+   * A session nobody used for this long, and whose GET stream no client holds open, is closed; its id then gets
+   * 404. Default 30 min. Checked when
    * requests arrive and on a timer while sessions are open (a quarter of this, at most 15 s apart).
    */
   readonly sessionIdleMs?: number;
@@ -197,6 +198,12 @@ function header(headers: HeaderValues, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** Whether a client holds the session's standalone GET stream open: it is still there, however long since it POSTed. */
+function listening(session: Session): boolean {
+  const stream = session.standalone;
+  return stream !== undefined && !stream.ended && stream.attached;
+}
+
 function randomId(): string {
   const bytes = platform.crypto.getRandomValues(new Uint8Array(16));
   let out = "";
@@ -283,7 +290,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     if (!force && time - lastSweep < sweepEvery) return;
     lastSweep = time;
     for (const session of sessions.values())
-      if (session.active === 0 && time - session.lastSeen > idleMs) closeSession(session);
+      if (session.active === 0 && !listening(session) && time - session.lastSeen > idleMs)
+        closeSession(session);
   };
   const scheduleSweep = (): void => {
     if (sweepTimer !== undefined || sessions.size === 0) return;
@@ -591,11 +599,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         return failReply(404, codes.invalidRequest, "Unknown Last-Event-ID");
       return { status: 200, headers, stream: resumed(stream, position.seq) };
     }
-    if (
-      session.standalone !== undefined &&
-      !session.standalone.ended &&
-      session.standalone.attached
-    )
+    if (listening(session))
       return failReply(409, codes.invalidRequest, "Conflict: the session's stream is already open");
     const id = randomId();
     const stream = createEventStream(id, maxEvents);

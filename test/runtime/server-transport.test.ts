@@ -390,6 +390,21 @@ describe("2025 sessions", () => {
     expect(handler.sessions).toBe(0);
   });
 
+  it("a session whose client holds its GET stream open does not expire; once the stream closes it does", async () => {
+    let time = 0;
+    const handler = serve({ signals: [], calls: 0 }, { sessionIdleMs: 1000, now: () => time });
+    const session = await initialize(handler);
+    const stream = await handler.fetch(
+      new Request(URL_, { method: "GET", headers: { ...BASE, accept: "text/event-stream", ...inSession(session) } }),
+    );
+    const reader = stream.body!.getReader();
+    time = 5000;
+    expect((await post(handler, legacyCall(1, "x"), inSession(session))).status).toBe(200);
+    await reader.cancel();
+    time = 10_000;
+    expect((await post(handler, legacyCall(2, "x"), inSession(session))).status).toBe(404);
+  });
+
   it("past maxSessions an initialize gets 503 with Retry-After and its id; a closed session makes room", async () => {
     const handler = serve({ signals: [], calls: 0 }, { maxSessions: 1 });
     const first = await initialize(handler);
