@@ -289,9 +289,11 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const time = now();
     if (!force && time - lastSweep < sweepEvery) return;
     lastSweep = time;
-    for (const session of sessions.values())
-      if (session.active === 0 && !listening(session) && time - session.lastSeen > idleMs)
-        closeSession(session);
+    for (const session of sessions.values()) {
+      // A held stream counts as use, so a client whose stream drops has the whole idle time to come back.
+      if (listening(session)) session.lastSeen = time;
+      else if (session.active === 0 && time - session.lastSeen > idleMs) closeSession(session);
+    }
   };
   const scheduleSweep = (): void => {
     if (sweepTimer !== undefined || sessions.size === 0) return;

@@ -390,19 +390,24 @@ describe("2025 sessions", () => {
     expect(handler.sessions).toBe(0);
   });
 
-  it("a session whose client holds its GET stream open does not expire; once the stream closes it does", async () => {
+  it("a session whose client holds its GET stream open does not expire, and has the idle time to come back after it drops", async () => {
     let time = 0;
     const handler = serve({ signals: [], calls: 0 }, { sessionIdleMs: 1000, now: () => time });
     const session = await initialize(handler);
+    const other = await initialize(handler);
     const stream = await handler.fetch(
       new Request(URL_, { method: "GET", headers: { ...BASE, accept: "text/event-stream", ...inSession(session) } }),
     );
     const reader = stream.body!.getReader();
+    // Requests on another session drive the sweep while this one only listens.
+    for (time = 800; time <= 4800; time += 800)
+      expect((await post(handler, legacyCall(1, "x"), inSession(other))).status).toBe(200);
     time = 5000;
-    expect((await post(handler, legacyCall(1, "x"), inSession(session))).status).toBe(200);
     await reader.cancel();
-    time = 10_000;
-    expect((await post(handler, legacyCall(2, "x"), inSession(session))).status).toBe(404);
+    time = 5500;
+    expect((await post(handler, legacyCall(2, "x"), inSession(session))).status).toBe(200);
+    time = 7000;
+    expect((await post(handler, legacyCall(3, "x"), inSession(session))).status).toBe(404);
   });
 
   it("past maxSessions an initialize gets 503 with Retry-After and its id; a closed session makes room", async () => {
