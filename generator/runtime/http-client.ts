@@ -17,7 +17,7 @@ import {
 } from "./client-transport.js";
 import { isObject } from "./json.js";
 import { responseError } from "./responses.js";
-import { RpcError } from "./rpc-error.js";
+import { rpcErrorOf, type RpcError } from "./rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
@@ -242,7 +242,7 @@ export async function readStream(
 
 function unaddressedError(value: unknown): RpcError | undefined {
   const error = isObject(value) && value["id"] === null ? responseError(value) : undefined;
-  return error && new RpcError(error.code, error.message, error.data);
+  return error && rpcErrorOf(error);
 }
 
 export function httpError(status: number, detail: string): Error {

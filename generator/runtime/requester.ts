@@ -9,7 +9,7 @@ import { isObject, own, type JsonObject } from "./json.js";
 import { isInputRequiredIn, responseError, type ResultTypeFacts } from "./responses.js";
 import { abortReason } from "./abort.js";
 import type { CancelSpec } from "./dispatcher.js";
-import { RpcError, type RpcErrorBody } from "./rpc-error.js";
+import { RpcError, rpcErrorOf, type RpcErrorBody } from "./rpc-error.js";
 
 type RequestId = string | number;
 
@@ -242,7 +242,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     if (entry === undefined) return false;
     pending.delete(id);
     const error = responseError(message);
-    if (error !== undefined) entry.reject(new RpcError(error.code, error.message, error.data));
+    if (error !== undefined) entry.reject(rpcErrorOf(error));
     else if (own(message, "result")) entry.resolve(message["result"]);
     else entry.reject(new RpcError(spec.internalErrorCode, "Malformed response"));
     return true;
@@ -279,7 +279,7 @@ async function retryParams(
 ): Promise<object> {
   const answers = await handler.answerInputRequests(result[input.requests], undefined, signal);
   const failed = Object.values(answers.errors)[0];
-  if (failed !== undefined) throw new RpcError(failed.code, failed.message, failed.data);
+  if (failed !== undefined) throw rpcErrorOf(failed);
   const retry: JsonObject = { ...original, [input.responses]: answers.inputResponses };
   const state = result[input.state];
   if (typeof state === "string") retry[input.state] = state;
