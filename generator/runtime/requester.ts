@@ -236,8 +236,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
 
   function receiveOne(message: unknown): boolean {
     if (!isObject(message) || "method" in message) return false;
-    const id = message["id"];
-    if (typeof id !== "string" && typeof id !== "number") return false;
+    // The map holds only ids this requester sent: any other value, a string or number or not, finds nothing.
+    const id = message["id"] as RequestId;
     const entry = pending.get(id);
     if (entry === undefined) return false;
     pending.delete(id);
