@@ -146,7 +146,8 @@ export async function connect<const D extends readonly ClientRelease[]>(
     throw new RangeError(
       `no release to offer${options.protocolVersion === undefined ? "" : ` for version ${options.protocolVersion}`}`,
     );
-  const newestFirst = [...offered].sort((a, b) => (a.version < b.version ? 1 : -1));
+  // `filter` made `offered` a new array: sorting it leaves the caller's as it was.
+  const newestFirst = offered.sort((a, b) => (a.version < b.version ? 1 : -1));
   const stateless = newestFirst.filter((release) => release.era.kind === "stateless");
   const sessionReleases = newestFirst.filter((release) => release.era.kind === "session");
   const negotiation: CallOptions = {
@@ -158,7 +159,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
   /** Listed tools' header parameters, by tool name. */
   const tools = new Map<string, readonly HeaderParam[]>();
   const wire: ClientTransport = transport({
-    message: (message) => receive(message),
+    message: receive,
     closed: (error) => current?.requester.close(error),
   });
 
