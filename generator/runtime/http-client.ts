@@ -138,7 +138,8 @@ function createHttpTransport(
         onEvent?.(value);
         if (value !== undefined) events.message(value);
       },
-      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
+      // The transport's options hold the parser's one option, `maxEventChars`, under its name.
+      options,
     );
   }
 
