@@ -152,50 +152,40 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     const signal = call.signal;
     if (signal?.aborted) return Promise.reject(asError(abortReason(signal)));
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;
-    return new Promise((resolve, reject) => {
-      const abandon = (reason: Error): void => {
-        if (!fail(id, reason)) return;
-        const cancel = spec.cancel;
-        if (cancel === null || cancel.notCancellable.includes(method)) return;
-        // Best effort: the call has already failed locally whether or not the peer hears of it.
-        void Promise.resolve()
-          .then(() =>
-            deliver({
-              jsonrpc: "2.0",
-              method: cancel.method,
-              params: { [cancel.requestIdParam]: id, reason: reason.message },
-            }),
-          )
-          .catch(() => undefined);
-      };
-      // Listened to only when there is a signal.
-      const onAbort = (): void => abandon(asError(abortReason(signal!)));
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
-      const settle = (): void => {
-        signal?.removeEventListener("abort", onAbort);
-        if (timer !== undefined) clearTimeout(timer);
-      };
-      pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      Promise.resolve()
+    const abandon = (reason: Error): void => {
+      if (!fail(id, reason)) return;
+      const cancel = spec.cancel;
+      if (cancel === null || cancel.notCancellable.includes(method)) return;
+      // Best effort: the call has already failed locally whether or not the peer hears of it.
+      void Promise.resolve()
         .then(() =>
-          call.headers === undefined
-            ? deliver(build(method, params, id))
-            : deliver(build(method, params, id), { headers: call.headers }),
+          deliver({
+            jsonrpc: "2.0",
+            method: cancel.method,
+            params: { [cancel.requestIdParam]: id, reason: reason.message },
+          }),
         )
-        .catch((error: unknown) => fail(id, asError(error)));
+        .catch(() => undefined);
+    };
+    // Listened to only when there is a signal.
+    const onAbort = (): void => abandon(asError(abortReason(signal!)));
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
+    const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve()
+      .then(() =>
+        call.headers === undefined
+          ? deliver(build(method, params, id))
+          : deliver(build(method, params, id), { headers: call.headers }),
+      )
+      .catch((error: unknown) => fail(id, asError(error)));
+    // However the call ends, its abort listener and timer go with it.
+    return answered.finally(() => {
+      signal?.removeEventListener("abort", onAbort);
+      if (timer !== undefined) clearTimeout(timer);
     });
   }
 
