@@ -112,7 +112,7 @@ function createHttpTransport(
   let protocolVersion: string | undefined;
   let closed = false;
 
-  function headers(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  function headers(extra?: Readonly<Record<string, string>>): Record<string, string> {
     const all: Record<string, string> = {
       "Content-Type": "application/json",
       Accept: `application/json, ${EVENT_STREAM}`,
@@ -157,11 +157,11 @@ function createHttpTransport(
     ended,
   };
 
-  async function send(message: object, sendOptions: SendOptions = {}): Promise<void> {
+  async function send(message: object, sendOptions?: SendOptions): Promise<void> {
     const id = requestIdOf(message);
     const response = await request({
       method: "POST",
-      headers: headers(sendOptions.headers),
+      headers: headers(sendOptions?.headers),
       body: JSON.stringify(message),
     });
     if (response.headers.get("content-type")?.includes(EVENT_STREAM) && response.body !== null) {
