@@ -264,7 +264,7 @@ export function requestHeaders(
   headers[spec.methodHeader] = plain(spec.methodHeader, message.method);
   const body = isObject(message.params) ? message.params : undefined;
   const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
-  const name = nameKey !== undefined && body !== undefined ? body[nameKey] : undefined;
+  const name = nameKey === undefined ? undefined : body?.[nameKey];
   if (typeof name === "string" && message.id !== undefined)
     headers[spec.nameHeader] = encodeHeaderValue(name, spec.sentinel);
   if (params === undefined || message.method !== spec.toolCallMethod) return headers;
