@@ -193,10 +193,13 @@ export async function connect<const D extends readonly ClientRelease[]>(
     const send = (message: object, sent: SendOptions = {}): Promise<void> => {
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
-      const fields = message as { readonly params?: { name?: string } };
       // A missing name, or one that is no string, finds no tool; `headers` ignores what another method's finds.
-      const params = tools.get(fields.params?.name as string);
-      return wire.send(message, { headers: { ...sent.headers, ...http.headers(message, params) } });
+      const params = tools.get(
+        (message as { readonly params?: { name?: string } }).params?.name as string,
+      );
+      return wire.send(message, {
+        headers: { ...sent?.headers, ...http.headers(message, params) },
+      });
     };
     const requester = release.requester(send, {
       clientInfo: options.clientInfo,
