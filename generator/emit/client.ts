@@ -54,7 +54,6 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       ? "undefined"
       : objectLiteral({
           listTools: method("tools/list"),
-          callTool: JSON.stringify(http.toolCallMethod),
           headers:
             "(message, params) => requestHeaders(REQUEST_HEADERS, message as Parameters<typeof requestHeaders>[1], params)",
           params: "(tool) => listedToolParams(REQUEST_HEADERS, tool)",

@@ -64,8 +64,7 @@ export interface Attempt {
 /** What a stateless release adds to each HTTP POST, and which tools it may call with header parameters. */
 export interface ReleaseHttp {
   readonly listTools: string;
-  readonly callTool: string;
-  /** A message's headers; `params`: the called tool's, when it was listed. */
+  /** A message's headers; `params`: the listed tool's its `params.name` names, which count only in a call of that tool. */
   headers(message: object, params: readonly HeaderParam[] | undefined): Record<string, string>;
   /** A listed tool's `x-mcp-header` parameters, or undefined when its annotations are invalid: a client drops it. */
   params(tool: JsonObject): readonly HeaderParam[] | undefined;
@@ -146,7 +145,8 @@ export async function connect<const D extends readonly ClientRelease[]>(
     throw new RangeError(
       `no release to offer${options.protocolVersion === undefined ? "" : ` for version ${options.protocolVersion}`}`,
     );
-  const newestFirst = [...offered].sort((a, b) => (a.version < b.version ? 1 : -1));
+  // `filter` made `offered` a new array: sorting it leaves the caller's as it was.
+  const newestFirst = offered.sort((a, b) => (a.version < b.version ? 1 : -1));
   const stateless = newestFirst.filter((release) => release.era.kind === "stateless");
   const sessionReleases = newestFirst.filter((release) => release.era.kind === "session");
   const negotiation: CallOptions = {
@@ -158,7 +158,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
   /** Listed tools' header parameters, by tool name. */
   const tools = new Map<string, readonly HeaderParam[]>();
   const wire: ClientTransport = transport({
-    message: (message) => receive(message),
+    message: receive,
     closed: (error) => current?.requester.close(error),
   });
 
@@ -193,11 +193,13 @@ export async function connect<const D extends readonly ClientRelease[]>(
     const send = (message: object, sent: SendOptions = {}): Promise<void> => {
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
-      const fields = message as { readonly method?: unknown; readonly params?: { name?: string } };
-      // A missing name, or one that is no string, finds no tool.
-      const params =
-        fields.method === http.callTool ? tools.get(fields.params?.name as string) : undefined;
-      return wire.send(message, { headers: { ...sent.headers, ...http.headers(message, params) } });
+      // A missing name, or one that is no string, finds no tool; `headers` ignores what another method's finds.
+      const params = tools.get(
+        (message as { readonly params?: { name?: string } }).params?.name as string,
+      );
+      return wire.send(message, {
+        headers: { ...sent?.headers, ...http.headers(message, params) },
+      });
     };
     const requester = release.requester(send, {
       clientInfo: options.clientInfo,

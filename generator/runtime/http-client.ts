@@ -17,7 +17,7 @@ import {
 } from "./client-transport.js";
 import { isObject } from "./json.js";
 import { responseError } from "./responses.js";
-import { RpcError } from "./rpc-error.js";
+import { rpcErrorOf, type RpcError } from "./rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
@@ -90,128 +90,123 @@ export type HttpSessionFactory = (host: HttpHost) => HttpSession;
 const VERSION_HEADER = "MCP-Protocol-Version";
 export const EVENT_STREAM = "text/event-stream";
 
-/** A Streamable HTTP transport to the MCP endpoint at `url`, for `connect`. */
+/** A Streamable HTTP transport to the MCP endpoint at `endpoint`, for `connect`: each attempt opens one through the factory it returns. */
 export function httpTransport(
-  url: string | { readonly href: string },
+  endpoint: string | { readonly href: string },
   options: HttpTransportOptions = {},
 ): TransportFactory {
-  const href = typeof url === "string" ? url : url.href;
-  return (events) => createHttpTransport(href, options, events);
-}
+  const url = typeof endpoint === "string" ? endpoint : endpoint.href;
+  return (events: TransportEvents): ClientTransport => {
+    const fetchFn =
+      options.fetch ?? (globalThis as unknown as { readonly fetch: Fetch }).fetch.bind(globalThis);
+    const life: AbortHandle = abortController();
+    let session: HttpSession | undefined;
+    // Sent on every POST: a stateless era's from its first message on, a session era's once it is initialized.
+    let protocolVersion: string | undefined;
+    let closed = false;
 
-function createHttpTransport(
-  url: string,
-  options: HttpTransportOptions,
-  events: TransportEvents,
-): ClientTransport {
-  const fetchFn =
-    options.fetch ?? (globalThis as unknown as { readonly fetch: Fetch }).fetch.bind(globalThis);
-  const life: AbortHandle = abortController();
-  let session: HttpSession | undefined;
-  // Sent on every POST: a stateless era's from its first message on, a session era's once it is initialized.
-  let protocolVersion: string | undefined;
-  let closed = false;
+    function headers(extra?: Readonly<Record<string, string>>): Record<string, string> {
+      const all: Record<string, string> = {
+        "Content-Type": "application/json",
+        Accept: `application/json, ${EVENT_STREAM}`,
+        ...options.headers,
+        ...extra,
+      };
+      session?.headers(all);
+      if (protocolVersion !== undefined) all[VERSION_HEADER] ??= protocolVersion;
+      return all;
+    }
 
-  function headers(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
-    const all: Record<string, string> = {
-      "Content-Type": "application/json",
-      Accept: `application/json, ${EVENT_STREAM}`,
-      ...options.headers,
-      ...extra,
+    async function request(init: Omit<FetchInit, "signal">): Promise<FetchResponse> {
+      if (closed) throw new Error("the transport is closed");
+      const response = await fetchFn(url, { ...init, signal: life.signal });
+      session?.seen(response);
+      return response;
+    }
+
+    function parser(onEvent?: (value: unknown) => void): SseParser {
+      return createSseParser(
+        (event) => {
+          const value = jsonMessage(event.data);
+          onEvent?.(value);
+          if (value !== undefined) events.message(value);
+        },
+        // The transport's options hold the parser's one option, `maxEventChars`, under its name.
+        options,
+      );
+    }
+
+    const ended = (id: string | number, why: string): Error =>
+      new Error(`the stream from ${url} ended before the response to request ${id} (${why})`);
+
+    const host: HttpHost = {
+      url,
+      options,
+      fetch: fetchFn,
+      signal: life.signal,
+      request,
+      headers,
+      parser,
+      ended,
     };
-    session?.headers(all);
-    if (protocolVersion !== undefined) all[VERSION_HEADER] ??= protocolVersion;
-    return all;
-  }
 
-  async function request(init: Omit<FetchInit, "signal">): Promise<FetchResponse> {
-    if (closed) throw new Error("the transport is closed");
-    const response = await fetchFn(url, { ...init, signal: life.signal });
-    session?.seen(response);
-    return response;
-  }
+    async function send(message: object, sendOptions?: SendOptions): Promise<void> {
+      const id = requestIdOf(message);
+      const response = await request({
+        method: "POST",
+        headers: headers(sendOptions?.headers),
+        body: JSON.stringify(message),
+      });
+      if (response.headers.get("content-type")?.includes(EVENT_STREAM) && response.body !== null) {
+        if (!response.ok) throw httpError(response.status, "");
+        return readReply(response, id);
+      }
+      const text = await response.text();
+      const value = jsonMessage(text);
+      // An error whose id the server could not read still answers this POST: it fails the call sent.
+      const unaddressed = unaddressedError(value);
+      if (unaddressed !== undefined) throw unaddressed;
+      if (value !== undefined) {
+        events.message(value);
+        if (id === undefined || answers(value, id)) return;
+      }
+      if (!response.ok) throw httpError(response.status, text);
+      if (id !== undefined)
+        throw new Error(`HTTP ${response.status} from ${url} carried no response to request ${id}`);
+    }
 
-  function parser(onEvent?: (value: unknown) => void): SseParser {
-    return createSseParser(
-      (event) => {
-        const value = jsonMessage(event.data);
-        onEvent?.(value);
-        if (value !== undefined) events.message(value);
+    /** Reads a POST's SSE reply to its end; one that ends before the response to request `id` goes on where the era allows. */
+    async function readReply(first: FetchResponse, id: string | number | undefined): Promise<void> {
+      let answered = false;
+      const stream = parser((value) => {
+        if (id !== undefined && answers(value, id)) answered = true;
+      });
+      await readStream(first, stream, () => answered);
+      if (answered || id === undefined) return;
+      if (session === undefined) throw ended(id, "the stateless era does not resume streams");
+      await session.resume(stream, id, () => answered);
+    }
+
+    return {
+      send,
+      begin(version, sessionFactory) {
+        // A session era keeps the session it began (the server may agree on an older session release).
+        session = sessionFactory === undefined ? undefined : (session ?? sessionFactory(host));
+        protocolVersion = sessionFactory === undefined ? version : undefined;
       },
-      options.maxEventChars === undefined ? {} : { maxEventChars: options.maxEventChars },
-    );
-  }
-
-  const ended = (id: string | number, why: string): Error =>
-    new Error(`the stream from ${url} ended before the response to request ${id} (${why})`);
-
-  const host: HttpHost = {
-    url,
-    options,
-    fetch: fetchFn,
-    signal: life.signal,
-    request,
-    headers,
-    parser,
-    ended,
-  };
-
-  async function send(message: object, sendOptions: SendOptions = {}): Promise<void> {
-    const id = requestIdOf(message);
-    const response = await request({
-      method: "POST",
-      headers: headers(sendOptions.headers),
-      body: JSON.stringify(message),
-    });
-    if (response.headers.get("content-type")?.includes(EVENT_STREAM) && response.body !== null) {
-      if (!response.ok) throw httpError(response.status, "");
-      return readReply(response, id);
-    }
-    const text = await response.text();
-    const value = jsonMessage(text);
-    // An error whose id the server could not read still answers this POST: it fails the call sent.
-    const unaddressed = unaddressedError(value);
-    if (unaddressed !== undefined) throw unaddressed;
-    if (value !== undefined) {
-      events.message(value);
-      if (id === undefined || answers(value, id)) return;
-    }
-    if (!response.ok) throw httpError(response.status, text);
-    if (id !== undefined)
-      throw new Error(`HTTP ${response.status} from ${url} carried no response to request ${id}`);
-  }
-
-  /** Reads a POST's SSE reply to its end; one that ends before the response to request `id` goes on where the era allows. */
-  async function readReply(first: FetchResponse, id: string | number | undefined): Promise<void> {
-    let answered = false;
-    const stream = parser((value) => {
-      if (id !== undefined && answers(value, id)) answered = true;
-    });
-    await readStream(first, stream, () => answered);
-    if (answered || id === undefined) return;
-    if (session === undefined) throw ended(id, "the stateless era does not resume streams");
-    await session.resume(stream, id, () => answered);
-  }
-
-  return {
-    send,
-    begin(version, sessionFactory) {
-      // A session era keeps the session it began (the server may agree on an older session release).
-      session = sessionFactory === undefined ? undefined : (session ?? sessionFactory(host));
-      protocolVersion = sessionFactory === undefined ? version : undefined;
-    },
-    started(version) {
-      protocolVersion = version;
-    },
-    listen() {
-      session?.listen();
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      life.abort();
-      await session?.close();
-    },
+      started(version) {
+        protocolVersion = version;
+      },
+      listen() {
+        session?.listen();
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        life.abort();
+        await session?.close();
+      },
+    };
   };
 }
 
@@ -242,7 +237,7 @@ export async function readStream(
 
 function unaddressedError(value: unknown): RpcError | undefined {
   const error = isObject(value) && value["id"] === null ? responseError(value) : undefined;
-  return error && new RpcError(error.code, error.message, error.data);
+  return error && rpcErrorOf(error);
 }
 
 export function httpError(status: number, detail: string): Error {

@@ -119,13 +119,13 @@ function declaredType(schema: JsonObject, allowed: readonly string[]): string | 
 
 /**
  * Why a tool's annotations are refused, as data: `toolHeaderParams` words it, while a client, which only
- * drops the tool, bundles no text. `name` is the annotation's value, `where` its pointer, `first` the name
+ * drops the tool, bundles no text. `name` is the annotation's value, `path` the keys to it, `first` the name
  * it repeats.
  */
 export interface HeaderProblem {
   readonly why: "schema" | "deep" | "token" | "reach" | "type" | "repeat";
   readonly name?: unknown;
-  readonly where?: string;
+  readonly path?: readonly string[];
   readonly first?: string;
 }
 
@@ -152,13 +152,12 @@ export function headerParamsOf(
     const fields = node as JsonObject;
     // Arrays are walked by index, like objects by key; only an object holds an annotation.
     if (!Array.isArray(node) && own(fields, spec.headerAnnotation)) {
-      const where = "/" + path.join("/");
       const name = fields[spec.headerAnnotation];
       const names = propertyPath(path);
       const type = declaredType(fields, spec.headerParamTypes);
-      if (typeof name !== "string" || !TOKEN.test(name)) problem = { why: "token", where };
-      else if (names === undefined) problem = { why: "reach", where };
-      else if (type === undefined) problem = { why: "type", name, where };
+      if (typeof name !== "string" || !TOKEN.test(name)) problem = { why: "token", path };
+      else if (names === undefined) problem = { why: "reach", path };
+      else if (type === undefined) problem = { why: "type", name, path };
       else if (seen.has(name.toLowerCase()))
         problem = { why: "repeat", name, first: seen.get(name.toLowerCase())! };
       else {
@@ -187,7 +186,8 @@ export function listedToolParams(
 export function toolHeaderParams(spec: RequestHeaderSpec, tool: HeaderTool): ToolHeaderParams {
   const found = headerParamsOf(spec, tool.inputSchema);
   if (Array.isArray(found)) return { ok: true, params: found };
-  const { why, name, where, first } = found as HeaderProblem;
+  const { why, name, path, first } = found as HeaderProblem;
+  const where = "/" + (path ?? []).join("/");
   const at = `${spec.headerAnnotation} at ${where}`;
   const named = `${spec.headerAnnotation} "${String(name)}"`;
   const problem = {
@@ -264,7 +264,7 @@ export function requestHeaders(
   headers[spec.methodHeader] = plain(spec.methodHeader, message.method);
   const body = isObject(message.params) ? message.params : undefined;
   const nameKey = own(spec.nameParam, message.method) ? spec.nameParam[message.method] : undefined;
-  const name = nameKey !== undefined && body !== undefined ? body[nameKey] : undefined;
+  const name = nameKey === undefined ? undefined : body?.[nameKey];
   if (typeof name === "string" && message.id !== undefined)
     headers[spec.nameHeader] = encodeHeaderValue(name, spec.sentinel);
   if (params === undefined || message.method !== spec.toolCallMethod) return headers;

@@ -9,7 +9,7 @@ import { isObject, own, type JsonObject } from "./json.js";
 import { isInputRequiredIn, responseError, type ResultTypeFacts } from "./responses.js";
 import { abortReason } from "./abort.js";
 import type { CancelSpec } from "./dispatcher.js";
-import { RpcError, type RpcErrorBody } from "./rpc-error.js";
+import { RpcError, rpcErrorOf, type RpcErrorBody } from "./rpc-error.js";
 
 type RequestId = string | number;
 
@@ -152,50 +152,40 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     const signal = call.signal;
     if (signal?.aborted) return Promise.reject(asError(abortReason(signal)));
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;
-    return new Promise((resolve, reject) => {
-      const abandon = (reason: Error): void => {
-        if (!fail(id, reason)) return;
-        const cancel = spec.cancel;
-        if (cancel === null || cancel.notCancellable.includes(method)) return;
-        // Best effort: the call has already failed locally whether or not the peer hears of it.
-        void Promise.resolve()
-          .then(() =>
-            deliver({
-              jsonrpc: "2.0",
-              method: cancel.method,
-              params: { [cancel.requestIdParam]: id, reason: reason.message },
-            }),
-          )
-          .catch(() => undefined);
-      };
-      // Listened to only when there is a signal.
-      const onAbort = (): void => abandon(asError(abortReason(signal!)));
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
-      const settle = (): void => {
-        signal?.removeEventListener("abort", onAbort);
-        if (timer !== undefined) clearTimeout(timer);
-      };
-      pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      Promise.resolve()
+    const abandon = (reason: Error): void => {
+      if (!fail(id, reason)) return;
+      const cancel = spec.cancel;
+      if (cancel === null || cancel.notCancellable.includes(method)) return;
+      // Best effort: the call has already failed locally whether or not the peer hears of it.
+      void Promise.resolve()
         .then(() =>
-          call.headers === undefined
-            ? deliver(build(method, params, id))
-            : deliver(build(method, params, id), { headers: call.headers }),
+          deliver({
+            jsonrpc: "2.0",
+            method: cancel.method,
+            params: { [cancel.requestIdParam]: id, reason: reason.message },
+          }),
         )
-        .catch((error: unknown) => fail(id, asError(error)));
+        .catch(() => undefined);
+    };
+    // Listened to only when there is a signal.
+    const onAbort = (): void => abandon(asError(abortReason(signal!)));
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
+    const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve()
+      .then(() =>
+        call.headers === undefined
+          ? deliver(build(method, params, id))
+          : deliver(build(method, params, id), { headers: call.headers }),
+      )
+      .catch((error: unknown) => fail(id, asError(error)));
+    // However the call ends, its abort listener and timer go with it.
+    return answered.finally(() => {
+      signal?.removeEventListener("abort", onAbort);
+      if (timer !== undefined) clearTimeout(timer);
     });
   }
 
@@ -236,13 +226,13 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
 
   function receiveOne(message: unknown): boolean {
     if (!isObject(message) || "method" in message) return false;
-    const id = message["id"];
-    if (typeof id !== "string" && typeof id !== "number") return false;
+    // The map holds only ids this requester sent: any other value, a string or number or not, finds nothing.
+    const id = message["id"] as RequestId;
     const entry = pending.get(id);
     if (entry === undefined) return false;
     pending.delete(id);
     const error = responseError(message);
-    if (error !== undefined) entry.reject(new RpcError(error.code, error.message, error.data));
+    if (error !== undefined) entry.reject(rpcErrorOf(error));
     else if (own(message, "result")) entry.resolve(message["result"]);
     else entry.reject(new RpcError(spec.internalErrorCode, "Malformed response"));
     return true;
@@ -279,7 +269,7 @@ async function retryParams(
 ): Promise<object> {
   const answers = await handler.answerInputRequests(result[input.requests], undefined, signal);
   const failed = Object.values(answers.errors)[0];
-  if (failed !== undefined) throw new RpcError(failed.code, failed.message, failed.data);
+  if (failed !== undefined) throw rpcErrorOf(failed);
   const retry: JsonObject = { ...original, [input.responses]: answers.inputResponses };
   const state = result[input.state];
   if (typeof state === "string") retry[input.state] = state;

@@ -32,6 +32,11 @@ export interface ReleaseRpcError<Code extends number> {
   custom(code: number, message: string, data?: unknown): RpcError;
 }
 
+/** An error response's error object (`responseError`, an input request's answer) as the RpcError a call rejects with. */
+export function rpcErrorOf(body: RpcErrorBody): RpcError {
+  return new RpcError(body.code, body.message, body.data);
+}
+
 /** The JSON-RPC error object of an error response. */
 export interface RpcErrorBody {
   code: number;

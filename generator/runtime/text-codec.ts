@@ -10,13 +10,16 @@ interface Encoder {
 }
 
 const platform = globalThis as unknown as {
-  readonly TextDecoder: new (label?: string) => Decoder;
+  readonly TextDecoder: new () => Decoder;
   readonly TextEncoder: new () => Encoder;
 };
 
-/** A UTF-8 decoder that replaces malformed bytes (U+FFFD) rather than throwing; `stream` keeps a split character. */
+/**
+ * A UTF-8 decoder (the default encoding) that replaces malformed bytes (U+FFFD) rather than throwing; `stream`
+ * keeps a split character.
+ */
 export function utf8Decoder(): Decoder {
-  return new platform.TextDecoder("utf-8");
+  return new platform.TextDecoder();
 }
 
 export function utf8Encode(text: string): Uint8Array {

@@ -81,7 +81,6 @@ function releaseHttp(model: ProtocolModel, listTools: string): ReleaseHttp {
   const spec = httpSpec(model);
   return {
     listTools,
-    callTool: spec.toolCallMethod,
     headers: (message, params) => requestHeaders(spec, message as Parameters<typeof requestHeaders>[1], params),
     params: (tool) => listedToolParams(spec, tool),
   };
