@@ -104,9 +104,11 @@ export function emitRequester(model: ProtocolModel): EmittedFile {
     });
     file.addExportDeclaration({
       isTypeOnly: true,
-      namedExports: ["CallOptions", ...(modern ? ["InputHandler"] : [])],
+      namedExports: ["CallOptions", ...(modern ? ["InputAnswerer", "InputHandler"] : [])],
       moduleSpecifier: runtime,
     });
+    // Any `answerInputRequests` (not only a dispatcher's) can complete a modern requester's calls through it.
+    if (modern) file.addExportDeclaration({ namedExports: ["inputHandlerFor"], moduleSpecifier: runtime });
     if (modern)
       file.addVariableStatement({
         declarationKind: VariableDeclarationKind.Const,

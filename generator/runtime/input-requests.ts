@@ -6,6 +6,7 @@ import {
   type DispatchSpec,
 } from "./dispatcher.js";
 import { isObject, own, setOwn, type JsonObject } from "./json.js";
+import { inputHandlerFor, type InputHandler } from "./requester.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -145,12 +146,12 @@ export async function answerInputRequests<C>(
   return { inputResponses, errors };
 }
 
-/** A modern client's dispatcher: also answers an `input_required` result's input requests with the same handler table. */
-export interface InputDispatcher<
-  C,
-  Requests = unknown,
-  Responses = JsonObject,
-> extends Dispatcher<C> {
+/**
+ * A modern client's dispatcher: also answers an `input_required` result's input requests with the same handler
+ * table, and, given to a requester as its input handler, completes such results by retrying with the answers.
+ */
+export interface InputDispatcher<C, Requests = unknown, Responses = JsonObject>
+  extends Dispatcher<C>, InputHandler {
   /** Send `inputResponses` with the retried request. Never rejects. */
   answerInputRequests(
     inputRequests: Requests | undefined,
@@ -166,7 +167,7 @@ export function createInputDispatcher<C, Requests, Responses>(
   options: DispatcherOptions<C>,
 ): InputDispatcher<C, Requests, Responses> {
   const core = createDispatcher(spec, handlers, options);
-  return {
+  const dispatcher: Omit<InputDispatcher<C, Requests, Responses>, "settleInput"> = {
     handle: (message, context, signal) => core.handle(message, context, signal),
     answerInputRequests: (inputRequests, context, signal) =>
       answerInputRequests(spec, handlers, inputRequests, context as C, {
@@ -176,4 +177,5 @@ export function createInputDispatcher<C, Requests, Responses>(
           options.onError?.(error, { method: info.method, id: undefined, context: info.context }),
       }) as Promise<InputAnswers & { readonly inputResponses: Responses }>,
   };
+  return { ...dispatcher, ...inputHandlerFor(dispatcher) };
 }

@@ -49,7 +49,7 @@ export type BuildRequest = (method: string, params: object | undefined, id: Requ
 export type Send = (message: never) => void | Promise<void>;
 
 /** Answers an `input_required` result's input requests, keyed as asked: a modern client dispatcher does. */
-export interface InputHandler {
+export interface InputAnswerer {
   answerInputRequests(
     inputRequests: unknown,
     context?: undefined,
@@ -58,6 +58,57 @@ export interface InputHandler {
     readonly inputResponses: object;
     readonly errors: { readonly [key: string]: RpcErrorBody };
   }>;
+}
+
+/** One call's result on its way back, for an input handler to complete. */
+export interface InputCall {
+  readonly method: string;
+  /** The params the call was made with. */
+  readonly params: object | undefined;
+  readonly result: unknown;
+  readonly spec: InputRequiredSpec;
+  readonly internalErrorCode: number;
+  readonly maxRounds: number;
+  readonly signal: AbortSignal | undefined;
+  /** Makes the call again with `params`, under a fresh id: its result. */
+  retry(params: object): Promise<unknown>;
+}
+
+/**
+ * Completes a call whose result may ask for input: what the call resolves with. A modern client dispatcher is
+ * one; `inputHandlerFor` makes one from any `InputAnswerer`. The rounds live here rather than in the requester,
+ * so a client that answers no input requests bundles none of them.
+ */
+export interface InputHandler {
+  settleInput(call: InputCall): Promise<unknown>;
+}
+
+/**
+ * An input handler that answers each `input_required` result through `answerer` and retries the call with the
+ * answers, until a result asks for no input or `maxRounds` rounds have gone.
+ */
+export function inputHandlerFor(answerer: InputAnswerer): InputHandler {
+  return {
+    async settleInput(call) {
+      const input = call.spec;
+      let result = call.result;
+      for (
+        let round = 0;
+        isObject(result) && isInputRequiredIn(result, input.resultType);
+        round++
+      ) {
+        if (round >= call.maxRounds)
+          throw new RpcError(
+            call.internalErrorCode,
+            `${call.method}: still ${input.resultType.inputRequired} after ${call.maxRounds} rounds`,
+          );
+        result = await call.retry(
+          await retryParams(input, call.params, result, answerer, call.signal),
+        );
+      }
+      return result;
+    },
+  };
 }
 
 /** How any requester behaves. */
@@ -70,7 +121,7 @@ export interface RequesterBehaviour {
 
 /** A modern client's requester also answers `input_required` results. */
 export interface RequesterOptions extends RequesterBehaviour {
-  /** Answers the input requests of an `input_required` result (a client dispatcher does); the call is then retried with the answers. Without one, such a result is returned as it is. */
+  /** Completes `input_required` results (a client dispatcher does): their input requests answered, the call retried with the answers. Without one, such a result is returned as it is. */
   readonly inputHandler?: InputHandler;
   /** How many `input_required` rounds one call may go through before it fails. Defaults to 8. */
   readonly maxInputRounds?: number;
@@ -203,21 +254,20 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     params: object | undefined,
     call: CallOptions = {},
   ): Promise<unknown> {
-    const rounds = options.maxInputRounds ?? DEFAULT_INPUT_ROUNDS;
-    let current = params;
-    for (let round = 0; ; round++) {
-      const result = await exchange(method, current, call);
-      const handler = options.inputHandler;
-      const input = spec.inputRequired;
-      if (handler === undefined || input === null || !isObject(result)) return result;
-      if (!isInputRequiredIn(result, input.resultType)) return result;
-      if (round >= rounds)
-        throw new RpcError(
-          spec.internalErrorCode,
-          `${method}: still ${input.resultType.inputRequired} after ${rounds} rounds`,
-        );
-      current = await retryParams(input, params, result, handler, call.signal);
-    }
+    const result = await exchange(method, params, call);
+    const handler = options.inputHandler;
+    const input = spec.inputRequired;
+    if (handler === undefined || input === null) return result;
+    return handler.settleInput({
+      method,
+      params,
+      result,
+      spec: input,
+      internalErrorCode: spec.internalErrorCode,
+      maxRounds: options.maxInputRounds ?? DEFAULT_INPUT_ROUNDS,
+      signal: call.signal,
+      retry: (retried) => exchange(method, retried, call),
+    });
   }
 
   const batches = spec.batches;
@@ -264,7 +314,7 @@ async function retryParams(
   input: InputRequiredSpec,
   original: object | undefined,
   result: JsonObject,
-  handler: InputHandler,
+  handler: InputAnswerer,
   signal: AbortSignal | undefined,
 ): Promise<object> {
   const answers = await handler.answerInputRequests(result[input.requests], undefined, signal);

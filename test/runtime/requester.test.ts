@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createRequesterCore,
+  inputHandlerFor,
   receiveBatch,
   type BuildRequest,
   type InputHandler,
@@ -59,7 +60,7 @@ describe("createRequesterCore", () => {
   it("hands a call's headers to send as its second argument, on a retry too; a call without any passes none", async () => {
     const seen: unknown[][] = [];
     const requester = createRequesterCore(SPEC, build, (...args: unknown[]) => void seen.push(args), {
-      inputHandler: { answerInputRequests: async () => ({ inputResponses: { a: {} }, errors: {} }) },
+      inputHandler: inputHandlerFor({ answerInputRequests: async () => ({ inputResponses: { a: {} }, errors: {} }) }),
     });
     const flush = () => new Promise((resolve) => setImmediate(resolve));
     const headers = { "Mcp-Param-Region": "eu" };
@@ -173,12 +174,12 @@ describe("createRequesterCore", () => {
 
   it("answers input_required through the input handler and retries with inputResponses and requestState", async () => {
     const asked: unknown[] = [];
-    const inputHandler: InputHandler = {
+    const inputHandler: InputHandler = inputHandlerFor({
       answerInputRequests: async (inputRequests) => {
         asked.push(inputRequests);
         return { inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, errors: {} };
       },
-    };
+    });
     const { sent, requester, flush } = harness({ inputHandler });
     const call = requester.request("tools/call", { name: "greet", arguments: {} });
     await flush();
@@ -215,7 +216,7 @@ describe("createRequesterCore", () => {
     await expect(call).resolves.toEqual({ resultType: "input_required", requestState: "s" });
 
     const looping = harness({
-      inputHandler: { answerInputRequests: async () => ({ inputResponses: {}, errors: {} }) },
+      inputHandler: inputHandlerFor({ answerInputRequests: async () => ({ inputResponses: {}, errors: {} }) }),
       maxInputRounds: 2,
     });
     const endless = looping.requester.request("tools/call", { name: "x" });
@@ -233,12 +234,12 @@ describe("createRequesterCore", () => {
 
   it("reads the input_required result and writes the retry by the facts it is given, and ignores it where they are null", async () => {
     const asked: unknown[] = [];
-    const inputHandler: InputHandler = {
+    const inputHandler: InputHandler = inputHandlerFor({
       answerInputRequests: async (requests) => {
         asked.push(requests);
         return { inputResponses: { k: { ok: true } }, errors: {} };
       },
-    };
+    });
     const renamed: RequesterSpec = {
       ...SPEC,
       inputRequired: {
@@ -280,12 +281,12 @@ describe("createRequesterCore", () => {
   });
 
   it("fails the call with the error of an input request the handler could not answer", async () => {
-    const inputHandler: InputHandler = {
+    const inputHandler: InputHandler = inputHandlerFor({
       answerInputRequests: async () => ({
         inputResponses: {},
         errors: { r: { code: -32601, message: "roots/list not handled" } },
       }),
-    };
+    });
     const { requester, flush } = harness({ inputHandler });
     const call = requester.request("tools/call", { name: "x" });
     await flush();
