@@ -181,28 +181,19 @@ function split(whole: WireTable): WireTables {
 }
 
 /**
- * The definitions among `reached` that a message's issue names. An issue prints a definition's name where a node
- * refers to it, or at a method's result or a response member (a method's params are named "params" instead), and
- * the name says more than the description it replaces only for an object type (otherwise "object") or a union's
- * member (which names the choice). Enums read better by their values, primitives by their types, unions by their
- * members' names, and none of those names costs a browser bundle that validates messages a byte.
+ * The definitions among `reached` that a message's issue names: the members of its unions, where the name tells the
+ * alternatives apart (`expected TextContent | ImageContent | …`). Everywhere else an issue describes what it expected
+ * by its shape, which the pointer beside it places: an object as `object` (the key or index before it says which),
+ * an enum by its values, a primitive by its types, a union by its members, params as params. That keeps three
+ * quarters of the names out of a message-checking bundle; `validate(name)` still names the definition it checks.
  */
 function messageNamed(whole: WireTable, reached: ReadonlySet<number>): Set<number> {
-  const referenced = new Set<number>();
   const members = new Set<number>();
   for (const i of reached) {
     const w = whole.nodes[i]!;
-    references(w).forEach((r) => referenced.add(r));
     if (typeof w !== "number") [...(w.u ?? []), ...(w.o ?? [])].forEach((m) => members.add(m));
   }
-  for (const [, , , , ...results] of whole.methods) results.forEach((r) => referenced.add(r));
-  referenced.add(whole.result);
-  referenced.add(whole.error);
-  const objectType = (i: number) => {
-    const w = whole.nodes[i]!;
-    return typeof w !== "number" && w.t === TYPE_BITS.object;
-  };
-  return new Set([...reached].filter((i) => referenced.has(i) && (objectType(i) || members.has(i))));
+  return members;
 }
 
 class TableBuilder {

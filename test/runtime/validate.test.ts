@@ -461,12 +461,12 @@ describe("what an issue says was expected", () => {
   };
   it.each([
     {
-      rule: "an object type by its definition's name",
+      rule: "an object type as an object, the pointer saying which",
       got: () =>
         v().validateMessage(
           call("2026-07-28", { name: "x", _meta: { ...meta, "io.modelcontextprotocol/clientInfo": 5 } }),
         ),
-      want: { pointer: "/params/_meta/io.modelcontextprotocol~1clientInfo", expected: "Implementation", got: "5" },
+      want: { pointer: "/params/_meta/io.modelcontextprotocol~1clientInfo", expected: "object", got: "5" },
     },
     {
       rule: "an enum by its values",
@@ -490,9 +490,9 @@ describe("what an issue says was expected", () => {
       want: { pointer: "/content/0", expected: contentBlock, got: "5" },
     },
     {
-      rule: "a method's result by its definition's name",
+      rule: "a method's result as an object",
       got: () => v().validateResult("tools/call", 5),
-      want: { pointer: "", expected: "CallToolResult", got: "5" },
+      want: { pointer: "", expected: "object", got: "5" },
     },
     ...["ContentBlock", "LoggingLevel", "CallToolRequestParams", "Implementation"].map((name) => ({
       rule: `validate("${name}") by the name it was asked for`,
