@@ -76,7 +76,7 @@ describe("the browser client (the bench's 12 KB row)", () => {
     `};`,
   ].join("\n");
 
-  it("leaves out unused constants, the server's codecs and the worded x-mcp-header problems", async () => {
+  it("leaves out unused constants, the server's codecs, the worded x-mcp-header problems and, with no dispatcher, the input rounds", async () => {
     const code = await bundle(client);
     expect(code).toContain("function connect");
     for (const left of [
@@ -84,8 +84,16 @@ describe("the browser client (the bench's 12 KB row)", () => {
       "DEFAULT_MAX_AGE_MS",
       "DEFAULT_MAX_LINE_BYTES",
       "is not reachable from the root",
+      "function inputHandlerFor",
     ])
       expect(code, left).not.toContain(left);
+  });
+
+  it("a client dispatcher brings the input rounds (the witness above can fail)", async () => {
+    const answering = client
+      .replace("clientRelease()", "clientRelease({ dispatcher: createClientDispatcher({}) })")
+      .replace("{ clientRelease,", "{ createClientDispatcher, clientRelease,");
+    expect(await bundle(answering)).toContain("function inputHandlerFor");
   });
 
   it("httpHeaders with a tool brings the worded problems (the witness above can fail)", async () => {
