@@ -3,6 +3,7 @@
  * send one message, hand every message the server sends to `message`, say when the connection is gone.
  */
 import type { HttpSessionFactory } from "./http-client.js";
+import { isObject } from "./json.js";
 
 /** What the session gives a transport when it opens it. */
 export interface TransportEvents {
@@ -50,9 +51,7 @@ export function requestIdOf(message: object): string | number | undefined {
 /** Whether `value` (a message or a batch) holds the response to request `id`. */
 export function answers(value: unknown, id: string | number): boolean {
   if (Array.isArray(value)) return value.some((item) => answers(item, id));
-  if (typeof value !== "object" || value === null) return false;
-  const fields = value as { readonly method?: unknown; readonly id?: unknown };
-  return fields.method === undefined && fields.id === id;
+  return isObject(value) && value["method"] === undefined && value["id"] === id;
 }
 
 /** JSON text as an object or array (a message, or a batch); undefined for anything else, text that is no JSON included. */
