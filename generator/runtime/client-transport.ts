@@ -41,9 +41,8 @@ export type TransportFactory = (events: TransportEvents) => ClientTransport;
 
 /** The request's id when `message` is a request, so a transport knows which response a reply should carry. */
 export function requestIdOf(message: object): string | number | undefined {
-  const fields = message as { readonly method?: unknown; readonly id?: unknown };
-  const id = fields.id;
-  return typeof fields.method === "string" && (typeof id === "string" || typeof id === "number")
+  const { method, id } = message as { readonly method?: unknown; readonly id?: unknown };
+  return typeof method === "string" && (typeof id === "string" || typeof id === "number")
     ? id
     : undefined;
 }
