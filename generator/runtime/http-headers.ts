@@ -142,9 +142,10 @@ export function headerParamsOf(
   const params: HeaderParam[] = [];
   const seen = new Map<string, string>();
   let problem: HeaderProblem | undefined;
-  const visit = (node: unknown, path: string[], depth: number): void => {
+  // A node's depth is the length of its path, which grows by one key per level.
+  const visit = (node: unknown, path: string[]): void => {
     if (problem !== undefined) return;
-    if (depth > 64) {
+    if (path.length > 64) {
       problem = { why: "deep" };
       return;
     }
@@ -167,9 +168,9 @@ export function headerParamsOf(
     }
     for (const key of Object.keys(node))
       if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation)
-        visit(fields[key], [...path, key], depth + 1);
+        visit(fields[key], [...path, key]);
   };
-  visit(inputSchema, [], 0);
+  visit(inputSchema, []);
   return problem ?? params;
 }
 
