@@ -208,13 +208,13 @@ function argumentAt(args: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-/** The text an argument value stands for in its header, or undefined when it does not fit the declared type. */
+/**
+ * The text an argument value stands for in its header, or undefined when it does not fit the declared type:
+ * `integer` (a safe one), or `string` and `boolean`, which `typeof` names alike.
+ */
 function argumentText(value: unknown, type: string): string | undefined {
-  if (type === "string") return typeof value === "string" ? value : undefined;
-  if (type === "integer")
-    return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
-  if (type === "boolean") return typeof value === "boolean" ? String(value) : undefined;
-  return undefined;
+  const fits = type === "integer" ? Number.isSafeInteger(value) : typeof value === type;
+  return fits ? String(value) : undefined;
 }
 
 function plain(header: string, value: string): string {
