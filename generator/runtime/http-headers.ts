@@ -112,9 +112,9 @@ function propertyPath(path: readonly string[]): string[] | undefined {
 function declaredType(schema: JsonObject, allowed: readonly string[]): string | undefined {
   // A string or a list of them; `null` beside the type is allowed: a null argument simply sends no header.
   const real = [schema["type"]].flat().filter((t) => t !== "null");
-  return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0])
-    ? real[0]
-    : undefined;
+  // `allowed` holds strings only, so what it includes is one.
+  const type = real[0] as string;
+  return real.length === 1 && allowed.includes(type) ? type : undefined;
 }
 
 /**
