@@ -166,19 +166,18 @@ export async function connect<const D extends readonly ClientRelease[]>(
     const attempt = current;
     if (attempt === undefined || attempt.requester.receive(message)) return;
     if (!isObject(message) || typeof message["method"] !== "string") return;
-    const dispatcher = attempt.release.dispatcher;
+    // `handle` always returns a promise: without a dispatcher, requests are answered `methodNotFound`.
     const reply =
-      dispatcher !== undefined
-        ? dispatcher.handle(message)
-        : Promise.resolve(
-            "id" in message
-              ? {
-                  jsonrpc: "2.0",
-                  id: message["id"],
-                  error: { code: attempt.release.methodNotFound, message: "Method not found" },
-                }
-              : undefined,
-          );
+      attempt.release.dispatcher?.handle(message) ??
+      Promise.resolve(
+        "id" in message
+          ? {
+              jsonrpc: "2.0",
+              id: message["id"],
+              error: { code: attempt.release.methodNotFound, message: "Method not found" },
+            }
+          : undefined,
+      );
     void reply
       .then((response) =>
         isObject(response) || Array.isArray(response) ? wire.send(response) : undefined,
