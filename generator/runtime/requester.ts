@@ -209,14 +209,15 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
       const result = await exchange(method, current, call);
       const handler = options.inputHandler;
       const input = spec.inputRequired;
-      if (handler === undefined || input === null || !isObject(result)) return result;
-      if (!isInputRequiredIn(result, input.resultType)) return result;
+      if (handler === undefined || input === null || !isInputRequiredIn(result, input.resultType))
+        return result;
       if (round >= rounds)
         throw new RpcError(
           spec.internalErrorCode,
           `${method}: still ${input.resultType.inputRequired} after ${rounds} rounds`,
         );
-      current = await retryParams(input, params, result, handler, call.signal);
+      // Only an object's resultType asks for input.
+      current = await retryParams(input, params, result as JsonObject, handler, call.signal);
     }
   }
 
