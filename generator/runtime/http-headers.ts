@@ -96,7 +96,7 @@ export type HttpCheck =
 /** RFC 9110 token: what a header name may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Keywords whose values are data, not subschemas: an `x-mcp-header` key inside them is no annotation. */
-const VALUE_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+const VALUE_KEYWORDS = ["const", "enum", "default", "examples"];
 
 /** A path is reachable when it alternates `properties` and a property name, from the root. */
 function propertyPath(path: readonly string[]): string[] | undefined {
@@ -167,7 +167,7 @@ export function headerParamsOf(
       }
     }
     for (const key of Object.keys(node))
-      if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation)
+      if (!VALUE_KEYWORDS.includes(key) && key !== spec.headerAnnotation)
         visit(fields[key], [...path, key]);
   };
   visit(inputSchema, []);
