@@ -3,6 +3,7 @@
  * send one message, hand every message the server sends to `message`, say when the connection is gone.
  */
 import type { HttpSessionFactory } from "./http-client.js";
+import { isObject } from "./json.js";
 
 /** What the session gives a transport when it opens it. */
 export interface TransportEvents {
@@ -40,9 +41,8 @@ export type TransportFactory = (events: TransportEvents) => ClientTransport;
 
 /** The request's id when `message` is a request, so a transport knows which response a reply should carry. */
 export function requestIdOf(message: object): string | number | undefined {
-  const fields = message as { readonly method?: unknown; readonly id?: unknown };
-  const id = fields.id;
-  return typeof fields.method === "string" && (typeof id === "string" || typeof id === "number")
+  const { method, id } = message as { readonly method?: unknown; readonly id?: unknown };
+  return typeof method === "string" && (typeof id === "string" || typeof id === "number")
     ? id
     : undefined;
 }
@@ -50,9 +50,7 @@ export function requestIdOf(message: object): string | number | undefined {
 /** Whether `value` (a message or a batch) holds the response to request `id`. */
 export function answers(value: unknown, id: string | number): boolean {
   if (Array.isArray(value)) return value.some((item) => answers(item, id));
-  if (typeof value !== "object" || value === null) return false;
-  const fields = value as { readonly method?: unknown; readonly id?: unknown };
-  return fields.method === undefined && fields.id === id;
+  return isObject(value) && value["method"] === undefined && value["id"] === id;
 }
 
 /** JSON text as an object or array (a message, or a batch); undefined for anything else, text that is no JSON included. */

@@ -166,19 +166,18 @@ export async function connect<const D extends readonly ClientRelease[]>(
     const attempt = current;
     if (attempt === undefined || attempt.requester.receive(message)) return;
     if (!isObject(message) || typeof message["method"] !== "string") return;
-    const dispatcher = attempt.release.dispatcher;
+    // `handle` always returns a promise: without a dispatcher, requests are answered `methodNotFound`.
     const reply =
-      dispatcher !== undefined
-        ? dispatcher.handle(message)
-        : Promise.resolve(
-            "id" in message
-              ? {
-                  jsonrpc: "2.0",
-                  id: message["id"],
-                  error: { code: attempt.release.methodNotFound, message: "Method not found" },
-                }
-              : undefined,
-          );
+      attempt.release.dispatcher?.handle(message) ??
+      Promise.resolve(
+        "id" in message
+          ? {
+              jsonrpc: "2.0",
+              id: message["id"],
+              error: { code: attempt.release.methodNotFound, message: "Method not found" },
+            }
+          : undefined,
+      );
     void reply
       .then((response) =>
         isObject(response) || Array.isArray(response) ? wire.send(response) : undefined,
@@ -215,11 +214,12 @@ export async function connect<const D extends readonly ClientRelease[]>(
   try {
     let legacyChoice = sessionReleases[0];
     // A version the server says it supports is tried again once: its -32022 may have been about the
-    // request (the conformance suite rejects a client's first choice once, to see it retry).
-    const tries = new Map<string, number>();
+    // request (the conformance suite rejects a client's first choice once, to see it retry). `tried`
+    // holds the version of every attempt, so it counts them.
+    const tried: string[] = [];
     for (let release = stateless[0]; release !== undefined;) {
       const era = release.era as StatelessEra;
-      tries.set(release.version, (tries.get(release.version) ?? 0) + 1);
+      tried.push(release.version);
       const attempt = begin(release);
       try {
         const server = await call(attempt, era.discover, {});
@@ -232,7 +232,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
         if (error.code !== era.unsupportedVersion) throw error;
         const supported = supportedVersions(error.data);
         const next = stateless.find(
-          (r) => supported.includes(r.version) && (tries.get(r.version) ?? 0) < 2,
+          (r) => supported.includes(r.version) && tried.filter((v) => v === r.version).length < 2,
         );
         legacyChoice = sessionReleases.find((r) => supported.includes(r.version));
         if (next === undefined && legacyChoice === undefined) throw error;

@@ -96,7 +96,7 @@ export type HttpCheck =
 /** RFC 9110 token: what a header name may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Keywords whose values are data, not subschemas: an `x-mcp-header` key inside them is no annotation. */
-const VALUE_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+const VALUE_KEYWORDS = ["const", "enum", "default", "examples"];
 
 /** A path is reachable when it alternates `properties` and a property name, from the root. */
 function propertyPath(path: readonly string[]): string[] | undefined {
@@ -112,9 +112,9 @@ function propertyPath(path: readonly string[]): string[] | undefined {
 function declaredType(schema: JsonObject, allowed: readonly string[]): string | undefined {
   // A string or a list of them; `null` beside the type is allowed: a null argument simply sends no header.
   const real = [schema["type"]].flat().filter((t) => t !== "null");
-  return real.length === 1 && typeof real[0] === "string" && allowed.includes(real[0])
-    ? real[0]
-    : undefined;
+  // `allowed` holds strings only, so what it includes is one.
+  const type = real[0] as string;
+  return real.length === 1 && allowed.includes(type) ? type : undefined;
 }
 
 /**
@@ -142,9 +142,10 @@ export function headerParamsOf(
   const params: HeaderParam[] = [];
   const seen = new Map<string, string>();
   let problem: HeaderProblem | undefined;
-  const visit = (node: unknown, path: string[], depth: number): void => {
+  // A node's depth is the length of its path, which grows by one key per level.
+  const visit = (node: unknown, path: string[]): void => {
     if (problem !== undefined) return;
-    if (depth > 64) {
+    if (path.length > 64) {
       problem = { why: "deep" };
       return;
     }
@@ -166,10 +167,10 @@ export function headerParamsOf(
       }
     }
     for (const key of Object.keys(node))
-      if (!VALUE_KEYWORDS.has(key) && key !== spec.headerAnnotation)
-        visit(fields[key], [...path, key], depth + 1);
+      if (!VALUE_KEYWORDS.includes(key) && key !== spec.headerAnnotation)
+        visit(fields[key], [...path, key]);
   };
-  visit(inputSchema, [], 0);
+  visit(inputSchema, []);
   return problem ?? params;
 }
 
@@ -207,13 +208,13 @@ function argumentAt(args: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-/** The text an argument value stands for in its header, or undefined when it does not fit the declared type. */
+/**
+ * The text an argument value stands for in its header, or undefined when it does not fit the declared type:
+ * `integer` (a safe one), or `string` and `boolean`, which `typeof` names alike.
+ */
 function argumentText(value: unknown, type: string): string | undefined {
-  if (type === "string") return typeof value === "string" ? value : undefined;
-  if (type === "integer")
-    return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
-  if (type === "boolean") return typeof value === "boolean" ? String(value) : undefined;
-  return undefined;
+  const fits = type === "integer" ? Number.isSafeInteger(value) : typeof value === type;
+  return fits ? String(value) : undefined;
 }
 
 function plain(header: string, value: string): string {

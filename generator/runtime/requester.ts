@@ -92,18 +92,16 @@ export function inputHandlerFor(answerer: InputAnswerer): InputHandler {
     async settleInput(call) {
       const input = call.spec;
       let result = call.result;
-      for (
-        let round = 0;
-        isObject(result) && isInputRequiredIn(result, input.resultType);
-        round++
-      ) {
+      for (let round = 0; isInputRequiredIn(result, input.resultType); round++) {
         if (round >= call.maxRounds)
           throw new RpcError(
             call.internalErrorCode,
             `${call.method}: still ${input.resultType.inputRequired} after ${call.maxRounds} rounds`,
           );
+        // Only an object's resultType asks for input.
+        const asked = result as JsonObject;
         result = await call.retry(
-          await retryParams(input, call.params, result, answerer, call.signal),
+          await retryParams(input, call.params, asked, answerer, call.signal),
         );
       }
       return result;
