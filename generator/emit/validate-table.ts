@@ -125,9 +125,8 @@ function renumber(w: WireEntry, to: (i: number) => number): WireEntry {
 /**
  * Moves what messages reach (the methods' params and results, the response members, and all they
  * use) in front, definitions first, each part in its original order, and renumbers every reference.
- * A definition messages reach keeps its name there only where an issue about a message can print it
- * and it says more than the issue's own description would (`messageNamed`); the named part lists the
- * others' names on alias entries, so `validate(name)` finds every definition.
+ * A definition messages reach keeps its name there only where a message's issue names it (`messageNamed`);
+ * the named part lists the others' names on alias entries, so `validate(name)` finds every definition.
  */
 function split(whole: WireTable): WireTables {
   const names = whole.names.split(",");
