@@ -1,6 +1,6 @@
 // createRequester is typed by the tables: a typo in the method, a wrong params key or a wrong use of the
 // result is a compile error, and the modern `_meta` options it writes are checked too.
-import { createRequester, type ClientOutgoing } from "../../generated/2026-07-28/index.js";
+import { createRequester, inputHandlerFor, type ClientOutgoing } from "../../generated/2026-07-28/index.js";
 
 const sent: ClientOutgoing[] = [];
 const requester = createRequester((message) => void sent.push(message), {
@@ -35,3 +35,9 @@ export function route(message: ClientOutgoing): string | undefined {
   // The message is typed, so a transport can route on it without a cast.
   return message.method === "tools/call" ? message.params.name : undefined;
 }
+
+// Input handlers: a client dispatcher is one, and inputHandlerFor makes one from any answerInputRequests.
+const answerer = { answerInputRequests: async () => ({ inputResponses: {}, errors: {} }) };
+createRequester(() => undefined, { clientCapabilities: {}, inputHandler: inputHandlerFor(answerer) });
+// @ts-expect-error an answerer alone does not run the input rounds: wrap it with inputHandlerFor
+createRequester(() => undefined, { clientCapabilities: {}, inputHandler: answerer });
