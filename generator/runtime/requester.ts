@@ -227,7 +227,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
 
   function receiveOne(message: unknown): boolean {
     if (!isObject(message) || "method" in message) return false;
-    // The map holds only ids this requester sent: any other value, a string or number or not, finds nothing.
+    // The map holds only ids this requester sent, so any other id, of whatever type, finds nothing.
     const id = message["id"] as RequestId;
     const entry = pending.get(id);
     if (entry === undefined) return false;
