@@ -240,9 +240,11 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
   }
 
   function close(reason: Error = new Error("Requester closed")): void {
-    const entries = [...pending.values()];
-    pending.clear();
-    for (const entry of entries) entry.reject(reason);
+    // Deleting from a Map while iterating it is safe, and a rejection runs no handler before the loop ends.
+    for (const [id, entry] of pending) {
+      pending.delete(id);
+      entry.reject(reason);
+    }
   }
 
   const core: RequesterCore = {
