@@ -191,11 +191,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
 
   /** Rejects a pending call; false when it had already settled. */
   function fail(id: RequestId, error: Error): boolean {
-    const entry = pending.get(id);
-    if (entry === undefined) return false;
-    pending.delete(id);
-    entry.reject(error);
-    return true;
+    pending.get(id)?.reject(error);
+    return pending.delete(id);
   }
 
   async function request(
