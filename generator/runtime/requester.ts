@@ -174,7 +174,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
         ? undefined
         : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
     const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // A signal aborts once, and `finally` below removes the listener: it needs no `once` option.
+    signal?.addEventListener("abort", onAbort);
     Promise.resolve()
       .then(() =>
         call.headers === undefined
