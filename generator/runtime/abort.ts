@@ -21,9 +21,9 @@ export interface AbortHandle {
 
 /** A new AbortController, reached through globalThis because the ES2022 library does not declare it. */
 export function abortController(): AbortHandle {
-  const Controller = (globalThis as unknown as { AbortController: new () => AbortHandle })
-    .AbortController;
-  return new Controller();
+  return new (
+    globalThis as unknown as { AbortController: new () => AbortHandle }
+  ).AbortController();
 }
 
 /**

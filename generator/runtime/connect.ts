@@ -64,7 +64,7 @@ export interface Attempt {
 /** What a stateless release adds to each HTTP POST, and which tools it may call with header parameters. */
 export interface ReleaseHttp {
   readonly listTools: string;
-  /** A message's headers; `params`: the listed tool's its `params.name` names, which count only in a call of that tool. */
+  /** A message's headers; `params`: those of the listed tool its `params.name` names (they count only in a call of it). */
   headers(message: object, params: readonly HeaderParam[] | undefined): Record<string, string>;
   /** A listed tool's `x-mcp-header` parameters, or undefined when its annotations are invalid: a client drops it. */
   params(tool: JsonObject): readonly HeaderParam[] | undefined;
@@ -197,7 +197,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
         (message as { readonly params?: { name?: string } }).params?.name as string,
       );
       return wire.send(message, {
-        headers: { ...sent?.headers, ...http.headers(message, params) },
+        headers: { ...sent.headers, ...http.headers(message, params) },
       });
     };
     const requester = release.requester(send, {

@@ -17,7 +17,7 @@ import {
 } from "./client-transport.js";
 import { isObject } from "./json.js";
 import { responseError } from "./responses.js";
-import { rpcErrorOf, type RpcError } from "./rpc-error.js";
+import { rpcErrorOf } from "./rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
@@ -164,8 +164,9 @@ export function httpTransport(
       const text = await response.text();
       const value = jsonMessage(text);
       // An error whose id the server could not read still answers this POST: it fails the call sent.
-      const unaddressed = unaddressedError(value);
-      if (unaddressed !== undefined) throw unaddressed;
+      const unaddressed =
+        isObject(value) && value["id"] === null ? responseError(value) : undefined;
+      if (unaddressed !== undefined) throw rpcErrorOf(unaddressed);
       if (value !== undefined) {
         events.message(value);
         if (id === undefined || answers(value, id)) return;
@@ -233,11 +234,6 @@ export async function readStream(
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-}
-
-function unaddressedError(value: unknown): RpcError | undefined {
-  const error = isObject(value) && value["id"] === null ? responseError(value) : undefined;
-  return error && rpcErrorOf(error);
 }
 
 export function httpError(status: number, detail: string): Error {

@@ -223,7 +223,8 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
         ? undefined
         : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
     const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // A signal aborts once, and `finally` below removes the listener: it needs no `once` option.
+    signal?.addEventListener("abort", onAbort);
     Promise.resolve()
       .then(() =>
         call.headers === undefined
@@ -234,17 +235,15 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     // However the call ends, its abort listener and timer go with it.
     return answered.finally(() => {
       signal?.removeEventListener("abort", onAbort);
-      if (timer !== undefined) clearTimeout(timer);
+      // Clearing no timer (undefined) does nothing on every platform.
+      clearTimeout(timer);
     });
   }
 
   /** Rejects a pending call; false when it had already settled. */
   function fail(id: RequestId, error: Error): boolean {
-    const entry = pending.get(id);
-    if (entry === undefined) return false;
-    pending.delete(id);
-    entry.reject(error);
-    return true;
+    pending.get(id)?.reject(error);
+    return pending.delete(id);
   }
 
   async function request(
@@ -274,7 +273,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
 
   function receiveOne(message: unknown): boolean {
     if (!isObject(message) || "method" in message) return false;
-    // The map holds only ids this requester sent: any other value, a string or number or not, finds nothing.
+    // The map holds only ids this requester sent, so any other id, of whatever type, finds nothing.
     const id = message["id"] as RequestId;
     const entry = pending.get(id);
     if (entry === undefined) return false;
@@ -287,9 +286,11 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
   }
 
   function close(reason: Error = new Error("Requester closed")): void {
-    const entries = [...pending.values()];
-    pending.clear();
-    for (const entry of entries) entry.reject(reason);
+    // Deleting from a Map while iterating it is safe, and a rejection runs no handler before the loop ends.
+    for (const [id, entry] of pending) {
+      pending.delete(id);
+      entry.reject(reason);
+    }
   }
 
   const core: RequesterCore = {

@@ -42,8 +42,8 @@ export function createSseParser(
   let started = false;
   // A chunk that ended in CR: an LF at the start of the next one belongs to the same line break.
   let afterCr = false;
-  let data: string[] = [];
-  let dataChars = 0;
+  // The standard's data buffer: each `data:` line's value followed by a line feed, the last one dropped at dispatch.
+  let data = "";
   let type = "";
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
@@ -56,9 +56,9 @@ export function createSseParser(
     let value = colon < 0 ? "" : text.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") {
-      data.push(value);
-      dataChars += value.length + 1;
-      if (dataChars > max) throw new RangeError(`an event of the stream exceeds ${max} characters`);
+      data += value + "\n";
+      if (data.length > max)
+        throw new RangeError(`an event of the stream exceeds ${max} characters`);
     } else if (field === "event") type = value;
     else if (field === "id" && !value.includes("\0")) lastEventId = value;
     else if (field === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
@@ -66,11 +66,10 @@ export function createSseParser(
 
   function dispatch(): void {
     const event =
-      data.length === 0
+      data === ""
         ? undefined
-        : { event: type || "message", data: data.join("\n"), id: lastEventId };
-    data = [];
-    dataChars = 0;
+        : { event: type || "message", data: data.slice(0, -1), id: lastEventId };
+    data = "";
     type = "";
     if (event !== undefined) onEvent(event);
   }
@@ -98,8 +97,7 @@ export function createSseParser(
     end() {
       feed(decoder.decode());
       buffer = "";
-      data = [];
-      dataChars = 0;
+      data = "";
       type = "";
     },
     get lastEventId() {
