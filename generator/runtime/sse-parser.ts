@@ -37,7 +37,8 @@ export function createSseParser(
   options: SseParserOptions = {},
 ): SseParser {
   const max = options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS;
-  const decoder = utf8Decoder();
+  // The stream's one byte order mark is stripped below, for bytes and text alike.
+  const decoder = utf8Decoder(true);
   let buffer = "";
   let started = false;
   // A chunk that ended in CR: an LF at the start of the next one belongs to the same line break.

@@ -10,16 +10,17 @@ interface Encoder {
 }
 
 const platform = globalThis as unknown as {
-  readonly TextDecoder: new () => Decoder;
+  readonly TextDecoder: new (label: string, options: { readonly ignoreBOM: boolean }) => Decoder;
   readonly TextEncoder: new () => Encoder;
 };
 
 /**
- * A UTF-8 decoder (the default encoding) that replaces malformed bytes (U+FFFD) rather than throwing; `stream`
- * keeps a split character.
+ * A UTF-8 decoder that replaces malformed bytes (U+FFFD) rather than throwing; `stream` keeps a split character.
+ * It drops a leading byte order mark unless `keepBom`: a parser that strips the one its standard allows (SSE)
+ * keeps it, so that a second one is not lost with it.
  */
-export function utf8Decoder(): Decoder {
-  return new platform.TextDecoder();
+export function utf8Decoder(keepBom = false): Decoder {
+  return new platform.TextDecoder("utf-8", { ignoreBOM: keepBom });
 }
 
 export function utf8Encode(text: string): Uint8Array {

@@ -40,6 +40,13 @@ describe("SSE parser", () => {
     expect(parseSse([text]).events).toEqual(want);
   });
 
+  it("strips one BOM, from bytes as from text: after a second one the first line is a field of another name", () => {
+    const twice = "\uFEFF\uFEFFdata: x\n\ndata: y\n\n";
+    expect(parseSse([twice]).events).toEqual([message("y")]);
+    expect(parseSse([new TextEncoder().encode(twice)]).events).toEqual([message("y")]);
+    expect(parseSse([new TextEncoder().encode("\uFEFFdata: x\n\n")]).events).toEqual([message("x")]);
+  });
+
   it("keeps the last event id and the server's retry advice (digits only)", () => {
     expect(parseSse(["id: e1\ndata: x\n\nretry: 250\n\n"])).toMatchObject({ lastEventId: "e1", retryMs: 250 });
     expect(parseSse(["retry: 2x\n\n"]).retryMs).toBeUndefined();
