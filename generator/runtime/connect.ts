@@ -269,7 +269,9 @@ export async function connect<const D extends readonly ClientRelease[]>(
       const usable = (listed as unknown[]).filter((tool): tool is JsonObject => {
         const params = isObject(tool) ? http.params(tool) : undefined;
         if (params === undefined) return false;
-        tools.set(String((tool as JsonObject)["name"]), params);
+        // A name that is no string names no tool a call could give (and String() of an object may throw).
+        const name = (tool as JsonObject)["name"];
+        if (typeof name === "string") tools.set(name, params);
         return true;
       });
       return { ...result, tools: usable };

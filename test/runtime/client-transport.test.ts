@@ -219,6 +219,8 @@ describe("connect over HTTP: the era", () => {
         inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
       },
       { name: "broken", inputSchema: { type: "object", properties: { a: { type: "object", "x-mcp-header": "A" } } } },
+      // A name that is no string (String() of it would throw) is listed as sent, and names nothing to call.
+      { name: { toString: 1 }, inputSchema: { type: "object" } },
     ];
     const server = fakeFetch(({ body }) =>
       json(
@@ -237,7 +239,7 @@ describe("connect over HTTP: the era", () => {
       clientInfo: CLIENT_INFO,
     });
     const listed = await session.request("tools/list", {});
-    expect(listed.tools.map((t) => t.name)).toEqual(["weather"]);
+    expect(listed.tools.map((t) => t.name)).toEqual(["weather", { toString: 1 }]);
     await session.request("tools/call", { name: "weather", arguments: { region: "Oslo" } });
     expect(server.seen.at(-1)?.headers).toMatchObject({
       "Mcp-Method": "tools/call",
