@@ -389,7 +389,7 @@ export const emitDispatch: VersionEmitter = (model) => {
       name: "createClientDispatcher",
       isExported: true,
       docs: [
-        `Routes what a ${model.version} client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests" : ""}.`,
+        `Routes what a ${model.version} client receives to \`handlers\`${hasInputs ? "; `answerInputRequests` answers an `input_required` result's input requests, and as a requester's `inputHandler` it completes such results (`settleInput`)" : ""}.`,
       ],
       typeParameters: dispatcherTypeParameters,
       parameters: dispatcherParameters("ClientDispatchHandlers"),

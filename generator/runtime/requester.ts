@@ -2,7 +2,7 @@
  * The sending side of JSON-RPC, independent of any transport: the caller gives a `send` function and feeds
  * every message it receives to `receive`; the requester allocates ids, pairs responses with their requests,
  * turns error responses into `RpcError`s, sends the release's cancel notification when a call is aborted or
- * times out, and (modern releases) answers `input_required` results through an input handler and retries.
+ * times out, and (modern releases) hands each result to an input handler, which answers `input_required` and retries.
  * Per-release wrappers give it the release's request builder, its facts and the method tables' types.
  */
 import { isObject, own, type JsonObject } from "./json.js";
