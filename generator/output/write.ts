@@ -57,13 +57,27 @@ export function writeTree(target: string, files: ReadonlyMap<string, string>): F
   }
   // The user's entries went aside with the old tree: they come back before it is removed (after a kill, recoverTree).
   carryOver(retired, target);
-  rmSync(retired, { recursive: true, force: true });
+  dropRetired(retired, parent, name);
   return kept;
 }
 
 /**
+ * Removes the previous tree once the user's entries are out of it. It is renamed away first, in one step: a kill in
+ * the middle of deleting it in place could take its stamps before the files they list, and the next run would
+ * then carry those files into the new tree as if they were the user's.
+ */
+function dropRetired(retired: string, parent: string, name: string): void {
+  if (!existsSync(retired)) return;
+  const doomed = join(parent, `.${name}.gone-${process.pid}`);
+  rmSync(doomed, { recursive: true, force: true });
+  renameSync(retired, doomed);
+  rmSync(doomed, { recursive: true, force: true });
+}
+
+/**
  * Restores the previous tree if a swap was interrupted between its two renames; if the swap was done, moves what the
- * user kept in the previous tree into the new one (`carryOver`) and only then drops it; drops dead staging trees.
+ * user kept in the previous tree into the new one (`carryOver`) and only then drops it; drops the staging and
+ * retired trees of dead runs.
  * Call it holding the output lock.
  */
 export function recoverTree(target: string): void {
@@ -73,11 +87,11 @@ export function recoverTree(target: string): void {
   if (!existsSync(target) && existsSync(retired)) renameSync(retired, target);
   else if (existsSync(retired)) {
     carryOver(retired, target);
-    rmSync(retired, { recursive: true, force: true });
+    dropRetired(retired, parent, name);
   }
   if (!existsSync(parent)) return;
   for (const entry of readdirSync(parent)) {
-    const match = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.new-(\\d+)$`).exec(entry);
+    const match = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(?:new|gone)-(\\d+)$`).exec(entry);
     if (match && !isAlive(Number(match[1]))) rmSync(join(parent, entry), { recursive: true, force: true });
   }
 }

@@ -151,6 +151,29 @@ describe("recoverTree after a kill between the swap and the carry-over", () => {
   });
 });
 
+describe("a retired tree is dropped whole", () => {
+  it("a dead run's half-deleted retired tree (renamed away first) is removed, and none of it joins the new tree", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mcp-bindgen-write-"));
+    try {
+      const target = join(root, "generated");
+      writeTree(target, stamped({ "index.ts": "new\n" }));
+      // A run killed while it deleted its retired tree: the stamp already gone, files it listed still there.
+      const dead = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+      await new Promise((resolve) => dead.on("close", resolve));
+      const doomed = join(root, `.generated.gone-${dead.pid}`);
+      plantMarkerTree(doomed, USER_FILE);
+      rmSync(join(doomed, ".bindgen-stamp"));
+      recoverTree(target);
+      expect(existsSync(doomed)).toBe(false);
+      expect(existsSync(join(target, "MARKER.txt"))).toBe(false);
+      writeTree(target, stamped({ "index.ts": "newer\n" }));
+      expect(leftovers(target)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the output lock", () => {
   let project: TmpProject;
   beforeAll(() => (project = tmpProject("mcp-bindgen-atomic-")));
