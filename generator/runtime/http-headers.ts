@@ -4,7 +4,7 @@ import {
   isPlainHeaderValue,
   type SentinelForm,
 } from "./header-value.js";
-import { isObject, own, type JsonObject } from "./json.js";
+import { escapeToken, isObject, own, type JsonObject } from "./json.js";
 import { metaOf } from "./builders.js";
 
 /**
@@ -124,7 +124,7 @@ function declaredType(schema: JsonObject, allowed: readonly string[]): string | 
  */
 export interface HeaderProblem {
   readonly why: "schema" | "deep" | "token" | "reach" | "type" | "repeat";
-  readonly name?: unknown;
+  readonly name?: string;
   readonly path?: readonly string[];
   readonly first?: string;
 }
@@ -188,9 +188,9 @@ export function toolHeaderParams(spec: RequestHeaderSpec, tool: HeaderTool): Too
   const found = headerParamsOf(spec, tool.inputSchema);
   if (Array.isArray(found)) return { ok: true, params: found };
   const { why, name, path, first } = found as HeaderProblem;
-  const where = "/" + (path ?? []).join("/");
+  const where = "/" + (path ?? []).map(escapeToken).join("/");
   const at = `${spec.headerAnnotation} at ${where}`;
-  const named = `${spec.headerAnnotation} "${String(name)}"`;
+  const named = `${spec.headerAnnotation} "${name}"`;
   const problem = {
     schema: "inputSchema is not an object",
     deep: "inputSchema is nested too deeply",

@@ -37,6 +37,11 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** One reference token of an RFC 6901 JSON pointer: `~` and `/` inside a key escaped. */
+export function escapeToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
 /** A short account of a value for an error message: never the whole value, which may be large or secret. */
 export function describeValue(x: unknown): string {
   if (x === undefined) return "missing";

@@ -2,7 +2,7 @@
 // `SchemaNode`s. Why an interpreter over a compact table rather than one function per schema
 // node: the table is a fraction of the size of unrolled code (the bundle budget is a few KB
 // gzip), and the decoded graph links `$ref`s directly, so recursion (`JSONValue`) is plain calls.
-import { describeValue, own } from "./json.js";
+import { describeValue, escapeToken, own } from "./json.js";
 import { checkEnvelope, type ValidationIssue, type WireMessage } from "./jsonrpc.js";
 import {
   ANY_TYPE,
@@ -180,10 +180,6 @@ function typeNames(t: number): string {
   if (t === 0) return "nothing (no further keys allowed)";
   // "integer" is implied by "number": name only the wider one.
   return TYPE_NAMES.filter((_, j) => t & (1 << j) && !(1 << j === INT && t & NUM)).join(" | ");
-}
-
-function escapeToken(k: string): string {
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function report(pointer: string, expected: string, got: string): false {

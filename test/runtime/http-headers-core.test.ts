@@ -151,6 +151,17 @@ describe("toolHeaderParams: every x-mcp-header constraint", () => {
     if (!result.ok) expect(result.reason).toContain(reason);
   });
 
+  it("names the refused annotation by its JSON pointer, keys escaped", () => {
+    const refused = tool({
+      type: "object",
+      properties: { "a/b~c": { anyOf: [{ type: "string", "x-mcp-header": "A" }] } },
+    });
+    expect(toolHeaderParams(SPEC, refused)).toEqual({
+      ok: false,
+      reason: `tool "execute_sql": x-mcp-header at /properties/a~1b~0c/anyOf/0 is not reachable from the root through properties alone`,
+    });
+  });
+
   it("ignores x-mcp-header keys inside values (const, default, enum, examples)", () => {
     expect(
       toolHeaderParams(
