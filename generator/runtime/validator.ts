@@ -455,22 +455,18 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
   const all = wires.map((_, j) => at(j + offset));
+  // A message table lists a definition its issues do not name as "": its named part gives the name.
+  const index = names.flatMap((name, j): [string, number][] =>
+    name === "" ? [] : [[name, j + offset]],
+  );
   if (base)
-    return {
-      ...base,
-      // The message table lists a definition its issues do not name as "", and this part gives its name.
-      index: new Map([
-        ...[...base.index].filter(([name]) => name !== ""),
-        ...names.map((name, j): [string, number] => [name, j + offset]),
-      ]),
-      nodes: [...base.nodes, ...all],
-    };
+    return { ...base, index: new Map([...base.index, ...index]), nodes: [...base.nodes, ...all] };
   // Issues about params have always named the value ("expected object"), not the definition it may be.
   const params = (j: number): SchemaNode => (at(j).name === "" ? at(j) : { ...at(j), name: "" });
   const [result, error, ...methods] = JSON.parse(head) as [number, number, ...WireMethod[]];
   return {
     version,
-    index: new Map(names.map((name, j) => [name, j])),
+    index: new Map(index),
     nodes: all,
     methods: new Map(
       methods.map(([name, kind, paramsEntry, required, ...results]) => [

@@ -682,6 +682,33 @@ describe("the validator interpreter on a small table", () => {
     expect(all.methods).toBe(tables.methods);
   });
 
+  it("a definition the message table leaves unnamed is found by the name its alias in the named part gives", () => {
+    const base = decodeTable(
+      encodeTable({
+        version: "test",
+        names: ",Kept",
+        methods: [],
+        result: 2,
+        error: 2,
+        nodes: [{ t: object }, { t: object }, {}],
+      }),
+    );
+    expect([...base.index.keys()]).toEqual(["Kept"]);
+    const all = decodeTable(encodeTable({ names: "Unnamed", nodes: [0] }), base);
+    expect([...all.index]).toEqual([
+      ["Kept", 1],
+      ["Unnamed", 3],
+    ]);
+    expect(validateDefinition(all, "Unnamed", 5)).toEqual({
+      ok: false,
+      errors: [{ pointer: "", expected: "Unnamed", got: "5" }],
+    });
+    expect(validateDefinition(all, "", 5)).toMatchObject({
+      ok: false,
+      errors: [{ expected: "a definition name of test" }],
+    });
+  });
+
   it("the table's text keeps property names and values that hold its separators or read as numbers", () => {
     const odd = ["a,b", "c;d", "e:f", "7", "", '"q"', "line\nbreak", "-1", "__proto__"];
     const text = encodeTable({
