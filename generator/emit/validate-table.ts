@@ -143,11 +143,12 @@ function split(whole: WireTable): WireTables {
   const isDefinition = (i: number) => i < names.length;
   const named = messageNamed(whole, reached);
   const reachedDefinitions = all.filter((i) => reached.has(i) && isDefinition(i));
+  const otherDefinitions = all.filter((i) => !reached.has(i) && isDefinition(i));
   const unnamed = reachedDefinitions.filter((i) => !named.has(i));
   const order = [
     ...reachedDefinitions,
     ...all.filter((i) => reached.has(i) && !isDefinition(i)),
-    ...all.filter((i) => !reached.has(i) && isDefinition(i)),
+    ...otherDefinitions,
     ...all.filter((i) => !reached.has(i) && !isDefinition(i)),
   ];
   const core = reached.size;
@@ -172,7 +173,7 @@ function split(whole: WireTable): WireTables {
       error: to(whole.error),
     },
     named: {
-      names: [...unnamed, ...order.filter((i) => !reached.has(i) && isDefinition(i))].map((i) => names[i]).join(","),
+      names: [...unnamed, ...otherDefinitions].map((i) => names[i]).join(","),
       nodes: [...unnamed.map(to), ...nodes.slice(core)],
     },
     definitionEntries: names.map((_, i) => aliasOf.get(i) ?? to(i)),
