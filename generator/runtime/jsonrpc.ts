@@ -196,13 +196,53 @@ export function parseText(text: unknown): ParseOutcome<WireMessage> {
     return { ok: false, error: { code: -32700, message: "not JSON" } };
   }
   const checked = checkEnvelope(value);
-  if (checked.ok) return checked;
+  // Valid JSON nests at most half its length deep, so short texts (nearly every message) skip the walk.
+  if (checked.ok)
+    return text.length > 2 * MAX_NESTING ? (nestingFailure(checked.message) ?? checked) : checked;
   const refused = refusalAnswer(value);
   return parseFailure(
     checked.inParams ? -32602 : -32600,
     checked.issue,
     refused.answer ? refused.id : undefined,
   );
+}
+
+/**
+ * The deepest a message may nest, the message object counting as 1 (serde_json's default limit too).
+ * JSON.parse takes any depth, but what comes after recurses (JSON.stringify, validators, handlers) and
+ * overflows the stack a few thousand levels down, where the request's id is no longer at hand.
+ */
+export const MAX_NESTING = 128;
+
+/**
+ * The refusal of a checked message that nests deeper than `MAX_NESTING`: -32602 with the id for a
+ * request (the depth can only be in its params), -32600 for a response; undefined when it nests less.
+ */
+export function nestingFailure(message: WireMessage): ParseFailure | undefined {
+  const [member, value] =
+    message.kind === "result"
+      ? (["result", message.result] as const)
+      : message.kind === "error"
+        ? (["error", message.error] as const)
+        : (["params", message.params] as const);
+  if (!nestsDeeper(value, MAX_NESTING - 1)) return undefined;
+  return parseFailure(
+    message.kind === "request" || message.kind === "notification" ? -32602 : -32600,
+    { pointer: `/${member}`, expected: `at most ${MAX_NESTING} levels of nesting`, got: "more" },
+    message.kind === "request" ? message.id : undefined,
+  );
+}
+
+/** Whether `value` has objects or arrays more than `levels` deep; walked with its own stack, so any depth is safe. */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  const stack: { readonly value: unknown; readonly depth: number }[] = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== "object" || item.value === null) continue;
+    if (item.depth > levels) return true;
+    for (const child of Object.values(item.value))
+      stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
 }
 
 const MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
