@@ -171,4 +171,45 @@ describe("serveStdio", () => {
     );
     expect(logged).toEqual([expect.stringContaining("a response nothing waits for")]);
   });
+
+  it("stops reading input while its output is blocked, and reads on once the output drains", async () => {
+    const LINES = 200;
+    let pulled = 0;
+    async function* input() {
+      pulled++;
+      yield (
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        }) + "\n"
+      );
+      for (let id = 1; id <= LINES; id++) {
+        pulled++;
+        yield JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n";
+      }
+    }
+    // A client that does not read its answers: the pipe's buffer holds 256 bytes, a few answers.
+    const output = new PassThrough({ highWaterMark: 256 });
+    const sessions = legacy.sessionEra({
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: {},
+        serverInfo: { name: "s", version: "1" },
+      }),
+    });
+    const server = serveStdio({ sessions, input: input(), output });
+    while (output.writableLength <= 256) await new Promise<void>((resolve) => setImmediate(resolve));
+    // Many turns of the event loop: an unblocked server reads every line in the first.
+    for (let turn = 0; turn < 50; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(pulled).toBeLessThan(LINES / 4);
+
+    const answers: string[] = [];
+    const splitter = createLineSplitter((line) => answers.push(line));
+    output.on("data", (chunk: Buffer) => splitter.push(chunk));
+    await server.done;
+    expect(pulled).toBe(LINES + 1);
+    expect(answers).toHaveLength(LINES + 1);
+  });
 });
