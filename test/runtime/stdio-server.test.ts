@@ -1,9 +1,8 @@
-// Newline-delimited JSON framing (runtime/ndjson.ts), the requestState codec (runtime/request-state.ts) and the
-// stdio server over an in-memory readable/writable pair, with the generated eras.
+// Newline-delimited JSON framing (runtime/ndjson.ts) and the stdio server over an in-memory readable/writable pair,
+// with the generated eras. The requestState codec's tests are in request-state.test.ts.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
-import { createStateCodec } from "../../generator/runtime/request-state.ts";
 import { serveStdio } from "../../generated/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
@@ -44,43 +43,6 @@ describe("createLineSplitter", () => {
 
   it("encodeLine writes one line per message, newlines inside strings escaped", () => {
     expect(encodeLine({ text: "a\nb" })).toBe('{"text":"a\\nb"}\n');
-  });
-});
-
-describe("createStateCodec", () => {
-  const secret = "x".repeat(32);
-  it("verifies what it signed, until it expires", async () => {
-    let time = 1000;
-    const codec = createStateCodec({ secret, maxAgeMs: 100, now: () => time });
-    const token = await codec.sign({ step: 2, name: "Ada" });
-    expect(await codec.verify(token)).toEqual({ step: 2, name: "Ada" });
-    time = 1101;
-    expect(await codec.verify(token)).toBeUndefined();
-  });
-
-  it("refuses another key's, altered and malformed tokens without throwing", async () => {
-    const codec = createStateCodec({ secret });
-    const token = await codec.sign({ step: 1 });
-    const [payload, mac] = token.split(".") as [string, string];
-    const other = await createStateCodec({ secret: "y".repeat(32) }).sign({ step: 1 });
-    const flipped = payload.slice(0, -1) + (payload.endsWith("A") ? "B" : "A");
-    for (const bad of [
-      other,
-      `${flipped}.${mac}`,
-      `${payload}.${mac}x`,
-      `${payload}.${mac}.x`,
-      "",
-      "a.b",
-      42,
-      undefined,
-      `${payload}=.${mac}`,
-    ]) {
-      expect(await codec.verify(bad), String(bad)).toBeUndefined();
-    }
-  });
-
-  it("wants a secret of at least 32 bytes", () => {
-    expect(() => createStateCodec({ secret: "short" })).toThrow(/32 bytes/);
   });
 });
 
