@@ -7,7 +7,13 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpHandler, toNodeListener, type HttpHandler } from "../../generated/index.js";
+import {
+  createHttpHandler,
+  toNodeListener,
+  type HttpHandler,
+  type NodeRequestLike,
+  type NodeResponseLike,
+} from "../../generated/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 
@@ -199,4 +205,97 @@ describe("slow readers (100 streams that never read)", () => {
       expect(String(closed[0])).toMatch(/unsent.*maxUnsentBytes 262144/);
     },
   );
+});
+
+describe("toNodeListener's event streams", () => {
+  /** A response whose socket buffer takes `room` writes before `write` returns false, as node's does past its high-water mark. */
+  function response(room: number) {
+    const listeners = new Map<string, (() => void)[]>();
+    const written: string[] = [];
+    const calls: string[] = [];
+    const fake: NodeResponseLike = {
+      writableEnded: false,
+      writeHead: () => calls.push("head"),
+      write: (chunk) => {
+        written.push(new TextDecoder().decode(chunk));
+        return written.length < room;
+      },
+      end: () => calls.push("end"),
+      destroy: () => calls.push("destroy"),
+      on: (event, listener) => listeners.set(event, [...(listeners.get(event) ?? []), listener]),
+    };
+    const emit = (event: string) => {
+      for (const listener of listeners.get(event) ?? []) listener();
+    };
+    return { fake, written, calls, emit, read: (more: number) => (room = written.length + more) };
+  }
+
+  function request(): NodeRequestLike {
+    const { body } = modernCall(1, "three");
+    const text = JSON.stringify(body);
+    const on = (event: string, listener: (chunk?: string) => void) => {
+      if (event === "data") queueMicrotask(() => listener(text));
+      if (event === "end") queueMicrotask(() => queueMicrotask(() => listener()));
+      return undefined;
+    };
+    return {
+      method: "POST",
+      url: "/mcp",
+      headers: {
+        host: "127.0.0.1",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...modernCall(1, "three").headers,
+      },
+      on: on as NodeRequestLike["on"],
+      destroy: () => undefined,
+    };
+  }
+
+  function serving(maxUnsentBytes: number) {
+    const reports: unknown[] = [];
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const stateless = modern.statelessEra({
+      "tools/call": async (_params, ctx) => {
+        for (const progress of [1, 2, 3]) ctx.progress?.({ progress, message: "p".repeat(100) });
+        done();
+        return { content: [{ type: "text", text: "three" }] };
+      },
+    });
+    const handler = createHttpHandler({ stateless, maxUnsentBytes, onError: (error) => reports.push(error) });
+    cleanup.push(() => handler.close());
+    return { listener: toNodeListener(handler), reports, finished };
+  }
+
+  it("writes until write() returns false, then waits for drain", async () => {
+    const { listener, reports, finished } = serving(1024 * 1024);
+    const socket = response(1);
+    listener(request(), socket.fake);
+    await finished;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(socket.written).toHaveLength(1);
+    expect(socket.calls).toEqual(["head"]);
+    socket.read(2);
+    socket.emit("drain");
+    expect(socket.written).toHaveLength(3);
+    socket.read(10);
+    socket.emit("drain");
+    expect(socket.written).toHaveLength(4);
+    expect(socket.written[3]).toContain('"text":"three"');
+    expect(socket.calls).toEqual(["head", "end"]);
+    expect(reports).toEqual([]);
+  });
+
+  it("destroys the connection of a reader past maxUnsentBytes and tells onError", async () => {
+    const { listener, reports, finished } = serving(300);
+    const socket = response(1);
+    listener(request(), socket.fake);
+    await finished;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(socket.calls).toEqual(["head", "destroy"]);
+    expect(reports.map(String)).toEqual([
+      expect.stringMatching(/fell behind: \d+ bytes unsent, over maxUnsentBytes 300$/),
+    ]);
+  });
 });
