@@ -233,15 +233,18 @@ export function nestingFailure(message: WireMessage): ParseFailure | undefined {
   );
 }
 
-/** Whether `value` has objects or arrays more than `levels` deep; walked with its own stack, so any depth is safe. */
+/**
+ * Whether `value` has objects or arrays more than `levels` deep. It recurses at most `levels + 1`
+ * calls deep, whatever the value's depth, and allocates nothing (it runs on most messages).
+ */
 function nestsDeeper(value: unknown, levels: number): boolean {
-  const stack: { readonly value: unknown; readonly depth: number }[] = [{ value, depth: 1 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    if (typeof item.value !== "object" || item.value === null) continue;
-    if (item.depth > levels) return true;
-    for (const child of Object.values(item.value))
-      stack.push({ value: child, depth: item.depth + 1 });
+  if (typeof value !== "object" || value === null) return false;
+  if (levels <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (nestsDeeper(item, levels - 1)) return true;
+    return false;
   }
+  for (const key in value) if (nestsDeeper((value as JsonObject)[key], levels - 1)) return true;
   return false;
 }
 
