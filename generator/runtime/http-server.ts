@@ -868,7 +868,7 @@ function toResponse(
           limits,
         );
         sink = attached;
-        stream.attach(attached);
+        attached.backlog(() => stream.attach(attached));
         signal?.addEventListener("abort", () => stream.detach(attached), { once: true });
       },
       pull(): void {

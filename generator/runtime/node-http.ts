@@ -110,7 +110,7 @@ function write(
     );
     response.on("drain", () => sink.drained());
     gone.addEventListener("abort", () => reply.stream.detach(sink), { once: true });
-    reply.stream.attach(sink);
+    sink.backlog(() => reply.stream.attach(sink));
   } catch {
     // The socket closed under us: nothing is left to answer.
   }

@@ -32,7 +32,13 @@ export interface OutboxTarget {
 export interface Outbox extends StreamSink {
   /** The target's buffer has room again (node's `drain`, a fetch body's `pull`): held output goes out. */
   drained(): void;
-  /** Bytes held, not yet given to the target. */
+  /**
+   * Runs `attach`, whose writes are the stream's backlog (events queued before the connection came, or
+   * replayed after `Last-Event-ID`): held like any output, but not counted against `maxUnsentBytes`,
+   * since the stream kept them anyway; a resumed reader is not dropped for what it missed.
+   */
+  backlog(attach: () => void): void;
+  /** Bytes held that count against `maxUnsentBytes` (the backlog does not). */
   readonly unsent: number;
 }
 
@@ -45,18 +51,29 @@ const utf8 = new (
   }
 ).TextEncoder();
 
+interface Held {
+  readonly bytes: Uint8Array;
+  readonly counted: boolean;
+}
+
 export function createOutbox(target: OutboxTarget, options: OutboxOptions): Outbox {
-  let held: Uint8Array[] = [];
+  let held: Held[] = [];
+  // What counts against the budget: bytes and chunks held beyond the backlog.
   let unsent = 0;
+  let counted = 0;
+  let inBacklog = false;
   let full = false;
   let ending = false;
   let dropped = false;
 
   const flush = (): void => {
     while (!full && held.length > 0) {
-      const bytes = held.shift()!;
-      unsent -= bytes.length;
-      full = !target.write(bytes);
+      const next = held.shift()!;
+      if (next.counted) {
+        unsent -= next.bytes.length;
+        counted--;
+      }
+      full = !target.write(next.bytes);
     }
     if (held.length === 0 && ending) target.end();
   };
@@ -72,13 +89,16 @@ export function createOutbox(target: OutboxTarget, options: OutboxOptions): Outb
         full = !target.write(bytes);
         return;
       }
-      held.push(bytes);
+      held.push({ bytes, counted: !inBacklog });
+      if (inBacklog) return;
       unsent += bytes.length;
-      if (unsent <= options.maxUnsentBytes || held.length === 1) return;
+      counted++;
+      if (unsent <= options.maxUnsentBytes || counted === 1) return;
       dropped = true;
       const behind = unsent;
       held = [];
       unsent = 0;
+      counted = 0;
       target.abort();
       options.onOverflow(behind);
     },
@@ -91,6 +111,14 @@ export function createOutbox(target: OutboxTarget, options: OutboxOptions): Outb
       if (dropped) return;
       full = false;
       flush();
+    },
+    backlog(attach: () => void): void {
+      inBacklog = true;
+      try {
+        attach();
+      } finally {
+        inBacklog = false;
+      }
     },
   };
 }

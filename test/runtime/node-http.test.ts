@@ -254,13 +254,18 @@ describe("toNodeListener's event streams", () => {
     };
   }
 
-  function serving(maxUnsentBytes: number) {
+  function serving(maxUnsentBytes: number, burst = false) {
     const reports: unknown[] = [];
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));
     const stateless = modern.statelessEra({
       "tools/call": async (_params, ctx) => {
-        for (const progress of [1, 2, 3]) ctx.progress?.({ progress, message: "p".repeat(100) });
+        // Each event after a turn of the loop, so that the stream is attached by then: live output. In a
+        // burst, all three are queued before the adapter attaches: the stream's backlog.
+        for (const progress of [1, 2, 3]) {
+          if (!burst) await new Promise<void>((resolve) => setImmediate(resolve));
+          ctx.progress?.({ progress, message: "p".repeat(100) });
+        }
         done();
         return { content: [{ type: "text", text: "three" }] };
       },
@@ -299,5 +304,19 @@ describe("toNodeListener's event streams", () => {
     expect(reports.map(String)).toEqual([
       expect.stringMatching(/fell behind: \d+ bytes unsent, over maxUnsentBytes 300$/),
     ]);
+  });
+
+  it("holds the backlog it attaches to without counting it against maxUnsentBytes", async () => {
+    const { listener, reports, finished } = serving(300, true);
+    const socket = response(1);
+    listener(request(), socket.fake);
+    await finished;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(socket.calls).toEqual(["head"]);
+    socket.read(10);
+    socket.emit("drain");
+    expect(socket.written).toHaveLength(4);
+    expect(socket.calls).toEqual(["head", "end"]);
+    expect(reports).toEqual([]);
   });
 });

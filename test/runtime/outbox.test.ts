@@ -3,6 +3,7 @@
 // fake connection, then through the HTTP handler's fetch face, whose body stream says stop through `desiredSize`.
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../generated/index.js";
+import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 import { createOutbox, DEFAULT_MAX_UNSENT_BYTES } from "../../generator/runtime/outbox.ts";
 
@@ -74,6 +75,21 @@ describe("createOutbox", () => {
     peer.read(10);
     box.drained();
     expect(peer.sent).toEqual(["progress", "r".repeat(1000)]);
+  });
+
+  it("holds a backlog written while attaching without counting it, and counts what comes after", () => {
+    const peer = connection(1);
+    const overflows: number[] = [];
+    const box = createOutbox(peer.target, { maxUnsentBytes: 10, onOverflow: (n) => overflows.push(n) });
+    box.backlog(() => {
+      for (const chunk of ["first", "0123456789", "0123456789", "0123456789"]) box.write(chunk);
+    });
+    expect(overflows).toEqual([]);
+    expect(box.unsent).toBe(0);
+    box.write("12345");
+    box.write("678901");
+    expect(overflows).toEqual([11]);
+    expect(peer.calls).toEqual(["abort"]);
   });
 
   it("defaults to 1 MiB", () => {
@@ -154,6 +170,77 @@ describe("the fetch face's event streams (http-server.ts toResponse)", () => {
     expect(seen).toEqual({ aborted: 0, emitted: EVENTS });
     expect(text.split("event: message").length - 1).toBe(EVENTS + 1);
     expect(text).toContain('"text":"done"');
+    expect(reports).toEqual([]);
+    handler.close();
+  });
+
+  it("a session stream resumed with Last-Event-ID replays more than maxUnsentBytes whole: the backlog is not counted", async () => {
+    const EVENTS_SENT = 40;
+    let finished!: () => void;
+    const ended = new Promise<void>((resolve) => (finished = resolve));
+    const sessions = legacy.sessionEra({
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: { name: "s", version: "1" },
+      }),
+      "tools/call": async (_params, ctx) => {
+        for (let i = 0; i < EVENTS_SENT; i++) {
+          ctx.progress?.({ progress: i, message: PAD });
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        finished();
+        return { content: [{ type: "text", text: "done" }] };
+      },
+    });
+    const reports: unknown[] = [];
+    const handler = createHttpHandler({ sessions, maxUnsentBytes: 64 * 1024, onError: (e) => reports.push(e) });
+    const headers = {
+      host: "127.0.0.1",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const opened = await handler.fetch(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        }),
+      }),
+    );
+    const session = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    const leaving = new AbortController();
+    const call = await handler.fetch(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { ...headers, ...session },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "t", arguments: {}, _meta: { progressToken: 1 } },
+        }),
+        signal: leaving.signal,
+      }),
+    );
+    const first = new TextDecoder().decode((await call.body!.getReader().read()).value);
+    const lastEventId = /^id: (\S+)$/m.exec(first)![1]!;
+    leaving.abort();
+    await ended;
+
+    const resumed = await handler.fetch(
+      new Request("http://127.0.0.1/mcp", {
+        method: "GET",
+        headers: { host: "127.0.0.1", accept: "text/event-stream", ...session, "last-event-id": lastEventId },
+      }),
+    );
+    const replay = await resumed.text();
+    expect(replay.split("event: message").length - 1).toBe(EVENTS_SENT);
+    expect(replay).toContain('"text":"done"');
     expect(reports).toEqual([]);
     handler.close();
   });
