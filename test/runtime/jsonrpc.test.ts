@@ -4,6 +4,7 @@
 // the HTTP handler in both eras (400, as any body the parser refuses).
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../generated/index.js";
+import * as batching from "../../generated/2025-03-26/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 import { MAX_NESTING, parseText } from "../../generator/runtime/jsonrpc.ts";
@@ -80,6 +81,16 @@ describe("a deeply nested request through the server", () => {
     expect(await dispatcher.handle(JSON.parse(deepCall(4, 10_000)))).toEqual(refused(4));
     const modernDispatcher = modern.createServerDispatcher({ "tools/call": () => ({ content: [] }) });
     expect(await modernDispatcher.handle(JSON.parse(deepCall(5, 10_000, META)))).toEqual(refused(5));
+  });
+
+  it("a batch member nested too deep gets its own -32602 with its id, beside its siblings' answers", async () => {
+    const dispatcher = batching.createServerDispatcher({ "tools/call": () => ({ content: [] }) });
+    const ok = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}';
+    expect(await dispatcher.handle(`[${ok},${deepCall(2, 10_000)},${deepCall(3, 200)}]`)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [] } },
+      refused(2),
+      refused(3),
+    ]);
   });
 
   it("createHttpHandler answers it 400 with its id in both eras", async () => {
