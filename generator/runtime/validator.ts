@@ -455,14 +455,9 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
   const all = wires.map((_, j) => at(j + offset));
-  // A message table lists a definition its issues do not name as "": its named part gives the name.
-  const index = names.flatMap((name, j): [string, number][] =>
-    name === "" ? [] : [[name, j + offset]],
-  );
+  const index = names.map((name, j): [string, number] => [name, j + offset]);
   if (base)
     return { ...base, index: new Map([...base.index, ...index]), nodes: [...base.nodes, ...all] };
-  // Issues about params have always named the value ("expected object"), not the definition it may be.
-  const params = (j: number): SchemaNode => (at(j).name === "" ? at(j) : { ...at(j), name: "" });
   const [result, error, ...methods] = JSON.parse(head) as [number, number, ...WireMethod[]];
   return {
     version,
@@ -473,7 +468,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
         name,
         {
           kind,
-          params: paramsEntry < 0 ? null : params(paramsEntry),
+          params: paramsEntry < 0 ? null : at(paramsEntry),
           required: required === 1,
           results: results.map(at),
         },
@@ -525,9 +520,9 @@ export function validateDefinition(t: Tables, name: string, value: unknown): Val
       ],
     };
   }
-  // A definition the message table leaves unnamed is still what validate() was asked for.
+  // An alias definition (`EmptyResult` → `Result`) is its target's node: issues still name what was asked for.
   const n = t.nodes[j]!;
-  const errors = run(n.name === "" ? { ...n, name } : n, value, null);
+  const errors = run(n.name === name ? n : { ...n, name }, value, null);
   return errors === null ? OK : { ok: false, errors };
 }
 
