@@ -8,7 +8,6 @@ import {
   ANY_TYPE,
   ARRAY_BIT as ARR,
   BOOLEAN_BIT as BOOL,
-  FORMATS,
   INPUT_KIND,
   INTEGER_BIT as INT,
   NOTIFICATION_KIND,
@@ -77,6 +76,8 @@ export interface SchemaNode {
   byDiscriminator: Map<unknown, SchemaNode> | null;
   /** Format name, "" for none. */
   format: string;
+  /** The format's check; null for none, or for a format the interpreter does not know (an annotation, then). */
+  formatCheck: RegExp | null;
   minimum: number;
   maximum: number;
   maxItems: number;
@@ -150,11 +151,15 @@ const URI_TEMPLATE_RE =
 /** ajv-formats' byte regex is multiline; kept as is, so a value with a valid base64 line passes in both. */
 const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/m;
 
-/** Indexed like `FORMATS`. */
-const FORMAT_CHECKS: readonly RegExp[] = [URI_RE, URI_TEMPLATE_RE, BYTE_RE];
+/** By format name: table-format.ts's `FORMATS`, the ones the emitter lets into a table. */
+const FORMAT_CHECKS: Readonly<Record<string, RegExp>> = {
+  uri: URI_RE,
+  "uri-template": URI_TEMPLATE_RE,
+  byte: BYTE_RE,
+};
 
 /** Thrown past every frame when input nests deeper than the limit; caught at the entry points. Made once: throwing it costs no stack capture. */
-const TOO_DEEP = new RangeError("maxDepth");
+const TOO_DEEP = /* @__PURE__ */ new RangeError("maxDepth");
 
 function bit(x: unknown): number {
   switch (typeof x) {
@@ -222,7 +227,7 @@ export function check(run: Run, n: SchemaNode, x: unknown, d: number): boolean {
   } else if (b === ARR) {
     ok = checkArray(run, n, x as unknown[], d);
   } else if (b === STR) {
-    if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x as string))
+    if (n.formatCheck !== null && !n.formatCheck.test(x as string))
       ok = fail(run, `a string in format ${n.format}`, x);
   } else if (b & NUM) {
     if ((x as number) < n.minimum) ok = fail(run, `a number >= ${n.minimum}`, x);
@@ -428,6 +433,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       discriminator: w.d ?? "",
       byDiscriminator: null,
       format: w.f ?? "",
+      formatCheck: w.f !== undefined && own(FORMAT_CHECKS, w.f) ? FORMAT_CHECKS[w.f]! : null,
       minimum: w.n ?? -Infinity,
       maximum: w.x ?? Infinity,
       maxItems: w.X ?? Infinity,
@@ -499,7 +505,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
   };
 }
 
-const OK: ValidationResult = Object.freeze({ ok: true });
+const OK: ValidationResult = /* @__PURE__ */ Object.freeze({ ok: true });
 
 /** The issues of `x` against `n` (null: none), under `key` when given; every entry point goes through here or `test`. */
 function issuesOf(
@@ -566,8 +572,13 @@ export function guard<T>(t: () => Tables, j: number): Guard<T> {
   };
 }
 
-const KINDS = ["request", "notification", "result", "error"] as const;
-const MESSAGE_OK = KINDS.map((kind) => Object.freeze({ ok: true as const, kind }));
+/** What a valid message of each kind answers, made once; pure, so a bundle without the validators drops them. */
+const MESSAGE_OK = {
+  request: /* @__PURE__ */ Object.freeze({ ok: true, kind: "request" }),
+  notification: /* @__PURE__ */ Object.freeze({ ok: true, kind: "notification" }),
+  result: /* @__PURE__ */ Object.freeze({ ok: true, kind: "result" }),
+  error: /* @__PURE__ */ Object.freeze({ ok: true, kind: "error" }),
+} as const;
 
 function invalid(
   code: -32600 | -32601 | -32602,
@@ -601,21 +612,19 @@ export function validateCheckedMessage(t: Tables, m: WireMessage): MessageValida
         describeValue(id),
       );
     }
-    if (entry.params === null) return MESSAGE_OK[kind]!;
+    if (entry.params === null) return MESSAGE_OK[m.kind];
     if (m.params === undefined)
       return entry.required
         ? invalid(-32602, "/params", describeNode(entry.params), "missing")
-        : MESSAGE_OK[kind]!;
+        : MESSAGE_OK[m.kind];
     const errors = issuesOf(t, entry.params, m.params, "params");
-    return errors === null ? MESSAGE_OK[kind]! : { ok: false, code: -32602, errors };
+    return errors === null ? MESSAGE_OK[m.kind] : { ok: false, code: -32602, errors };
   }
   const errors =
     m.kind === "result"
       ? issuesOf(t, t.result, m.result, "result")
       : issuesOf(t, t.error, m.error, "error");
-  return errors === null
-    ? MESSAGE_OK[m.kind === "result" ? 2 : 3]!
-    : { ok: false, code: -32600, errors };
+  return errors === null ? MESSAGE_OK[m.kind] : { ok: false, code: -32600, errors };
 }
 
 /** Checks a parsed JSON-RPC message: the envelope strictly (-32600), the method (-32601), then params (-32602). */

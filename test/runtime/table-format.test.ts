@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeTable } from "../../generator/emit/validate-table.ts";
 import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { TYPE_BITS } from "../../generator/runtime/table-format.ts";
+import { FORMATS, TYPE_BITS } from "../../generator/runtime/table-format.ts";
 import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
 
 /** The table's text: what encodeTable writes, decodeTable reads back. */
@@ -27,5 +27,22 @@ describe("the validator table's text", () => {
       ok: false,
       errors: odd.map(() => ({ expected: '"x;y" | "z,w"' })),
     });
+  });
+
+  const formatted = (f: string) =>
+    decodeTable(
+      encodeTable({ version: "test", names: "Text", nodes: [{ t: string, f }], methods: [], result: 0, error: 0 }),
+    );
+
+  it.each(FORMATS)("%s, a format the emitter lets into a table, is checked by the interpreter", (f) => {
+    expect(validateDefinition(formatted(f), "Text", "a b")).toEqual({
+      ok: false,
+      errors: [{ pointer: "", expected: `a string in format ${f}`, got: '"a b"' }],
+    });
+  });
+
+  it("a format the interpreter does not know is an annotation, as JSON Schema has it", () => {
+    expect(validateDefinition(formatted("date-time"), "Text", "a b")).toEqual({ ok: true });
+    expect(validateDefinition(formatted("constructor"), "Text", "a b")).toEqual({ ok: true });
   });
 });
