@@ -8,6 +8,7 @@ import {
   validateDefinition,
   validateEnvelope,
   validateMethodResult,
+  VALIDATION_LIMITS,
   type Tables,
 } from "../../generator/runtime/validator.ts";
 
@@ -250,5 +251,65 @@ describe("each check's state is its own: nothing a call leaves behind reaches th
       error: 0,
     });
     expect(() => decodeTable(text)).toThrow("a table with oneOf or rare keywords needs rareKeywords");
+  });
+});
+
+describe("limits and presence, on a small table", () => {
+  const { object, string, array } = TYPE_BITS;
+  // 0 Nest: an array of Nests; 1 Item: required name: string; 2 Items: array of Item; params of deep/x hold a Nest.
+  const tables = decodeTable(
+    encodeTable({
+      version: "test",
+      names: "Nest,Item,Items",
+      nodes: [
+        { t: array, i: 0 },
+        { t: object, p: ["name", ~3] },
+        { t: array, i: 1 },
+        { t: string },
+        { t: object, p: ["v", 0] },
+      ],
+      methods: [["deep/x", 0, 4, 1]],
+      result: 1,
+      error: 1,
+    }),
+  );
+  const nested = (depth: number): unknown => {
+    let value: unknown = [];
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  const tooDeep = { expected: `nesting at most ${VALIDATION_LIMITS.maxDepth} levels deep`, got: "deeper nesting" };
+
+  it("nesting past maxDepth is one issue at the value checked, not a stack overflow", () => {
+    expect(validateDefinition(tables, "Nest", nested(VALIDATION_LIMITS.maxDepth))).toEqual({ ok: true });
+    expect(validateDefinition(tables, "Nest", nested(100_000))).toEqual({
+      ok: false,
+      errors: [{ pointer: "", ...tooDeep }],
+    });
+    expect(guard(() => tables, 0)(nested(100_000))).toBe(false);
+    expect(
+      validateEnvelope(tables, { jsonrpc: "2.0", id: 1, method: "deep/x", params: { v: nested(100_000) } }),
+    ).toEqual({
+      ok: false,
+      code: -32602,
+      errors: [{ pointer: "/params", ...tooDeep }],
+    });
+  });
+
+  it("at most maxErrors issues, in the order the value is walked", () => {
+    const result = validateDefinition(
+      tables,
+      "Items",
+      Array.from({ length: 100 }, () => ({})),
+    );
+    const errors = result.ok ? [] : result.errors;
+    expect(errors).toHaveLength(VALIDATION_LIMITS.maxErrors);
+    expect(errors.slice(0, 2).map((e) => e.pointer)).toEqual(["/0/name", "/1/name"]);
+  });
+
+  it("a required property is the value's own: neither a __proto__ key nor an inherited one supplies it", () => {
+    const missing = { ok: false, errors: [{ pointer: "/name", expected: "string", got: "missing" }] };
+    expect(validateDefinition(tables, "Item", JSON.parse('{"__proto__": {"name": "x"}}'))).toEqual(missing);
+    expect(validateDefinition(tables, "Item", Object.create({ name: "x" }))).toEqual(missing);
   });
 });
