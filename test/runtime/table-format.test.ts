@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeTable } from "../../generator/emit/validate-table.ts";
 import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { FORMATS, TYPE_BITS } from "../../generator/runtime/table-format.ts";
+import { ANY_TYPE, FORMATS, TYPE_BITS, TYPE_NAMES } from "../../generator/runtime/table-format.ts";
 import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
 
 /** The table's text: what encodeTable writes, decodeTable reads back. */
@@ -44,5 +44,15 @@ describe("the validator table's text", () => {
   it("a format the interpreter does not know is an annotation, as JSON Schema has it", () => {
     expect(validateDefinition(formatted("date-time"), "Text", "a b")).toEqual({ ok: true });
     expect(validateDefinition(formatted("constructor"), "Text", "a b")).toEqual({ ok: true });
+  });
+});
+
+describe("type bits", () => {
+  it("TYPE_NAMES names each bit at its position, and ANY_TYPE is every bit", () => {
+    expect(TYPE_NAMES.map((_, j) => 1 << j)).toEqual(
+      TYPE_NAMES.map((name) => TYPE_BITS[name as keyof typeof TYPE_BITS]),
+    );
+    expect(Object.values(TYPE_BITS).reduce((all, b) => all | b, 0)).toBe(ANY_TYPE);
+    expect(TYPE_NAMES).toHaveLength(Object.keys(TYPE_BITS).length);
   });
 });
