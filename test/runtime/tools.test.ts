@@ -171,9 +171,8 @@ describe("toolServer", () => {
     { name: "a name from Object.prototype", params: { name: "toString", arguments: {} } },
     { name: "a name that is no string", params: { name: 5, arguments: {} } },
   ])("$name is -32602 Unknown tool", async ({ params }) => {
-    const error = await toolServer(SPEC, list, handlers)
-      ["tools/call"](params, ctx)
-      .catch((e: unknown) => e);
+    const server = toolServer(SPEC, list, handlers);
+    const error = await server["tools/call"](params, ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool") });
   });
