@@ -42,7 +42,7 @@ const set = toolSet("mcp-tools/demo.json", snapshot);
 const tables = decodeTable(encodeTable(buildDefinitionTable(set.schema, "demo")));
 const headersOf = (name: string) => {
   const found = toolHeaderParams(HTTP, set.tools.find((t) => t.name === name)!.listed);
-  if (!found.ok) throw new Error(found.message);
+  if (!found.ok) throw new Error(found.reason);
   return found.params;
 };
 const SPEC: ToolsSpec = {
