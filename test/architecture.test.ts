@@ -140,6 +140,19 @@ describe("the generator's import graph", () => {
     expect(upward).toEqual([]);
   });
 
+  it("the runtime imports nothing outside its folder: no package, no Node built-in", () => {
+    const outside = tsFiles(RUNTIME).flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(file, "utf8"), true, true)
+        .importedFiles.map((imported) => imported.fileName)
+        .filter(
+          (specifier) => !specifier.startsWith(".") || !resolve(dirname(file), specifier).startsWith(RUNTIME + sep),
+        )
+        .map((specifier) => `${nameOf(file)} → ${specifier}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
   it("has no circles but the known ones, and each known one is still a circle", () => {
     const key = (members: readonly string[]): string => [...members].sort().join(" ⇄ ");
     const known = new Set(KNOWN_CIRCLES.map(key));
