@@ -35,3 +35,31 @@ describe("reading responses", () => {
     },
   );
 });
+
+describe("reading what a peer sent", () => {
+  it.each([
+    { name: "an array result", given: { result: [1] } },
+    { name: "a null result", given: { result: null } },
+    { name: "a result inherited, not sent", given: Object.create({ result: { a: 1 } }) as object },
+  ])("responseResult of $name is undefined", ({ given }) => {
+    expect(responseResult(given)).toBeUndefined();
+  });
+
+  it.each([
+    { name: "no message", given: { error: { code: 1 } } },
+    { name: "a string for an error", given: { error: "boom" } },
+    { name: "an error inherited, not sent", given: Object.create({ error: { code: 1, message: "m" } }) as object },
+  ])("responseError of $name is undefined", ({ given }) => {
+    expect(responseError(given)).toBeUndefined();
+  });
+
+  it("responseError keeps data and nothing else of the error object", () => {
+    expect(
+      responseError({ error: { code: -32602, message: "bad", data: { pointer: "/a" }, stack: "secret" } }),
+    ).toEqual({
+      code: -32602,
+      message: "bad",
+      data: { pointer: "/a" },
+    });
+  });
+});

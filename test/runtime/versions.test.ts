@@ -15,7 +15,12 @@ describe("version choice", () => {
     { version: "2099-01-01", want: true },
     { version: "2025-06-18", want: false },
     { version: "2020-01-01", want: false },
+    { version: "2025-07-01", want: false },
   ])("towardsModern($version) is $want", ({ version, want }) => {
     expect(towardsModern(version, legacy, ["2026-07-28"])).toBe(want);
+  });
+
+  it("with no legacy release generated, any version the project does not list is newer", () => {
+    expect(towardsModern("2030-01-01", [], ["2026-07-28"])).toBe(true);
   });
 });
