@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkEnvelope, encodeMessage, parseMessage, parseText } from "../../generator/runtime/jsonrpc.ts";
+import {
+  checkEnvelope,
+  encodeMessage,
+  isRequestId,
+  parseMessage,
+  parseText,
+  refusalAnswer,
+} from "../../generator/runtime/jsonrpc.ts";
 
 describe("checkEnvelope: one row per JSON-RPC rule", () => {
   const rows: { name: string; given: unknown; want: { kind: string } | { pointer: string; inParams?: boolean } }[] = [
@@ -126,5 +133,62 @@ describe("parse and encode", () => {
     expect(encodeMessage({ kind: "request", method: "m", id: 1, jsonrpc: "2.0", params: undefined })).toBe(
       '{"jsonrpc":"2.0","id":1,"method":"m"}',
     );
+  });
+});
+
+describe("what a refused message is answered with (JSON-RPC 2.0 sections 4, 4.1 and 5)", () => {
+  it.each([
+    {
+      name: "a request with a string id",
+      given: { jsonrpc: "2.0", id: "a", method: 5 },
+      want: { answer: true, id: "a" },
+    },
+    { name: "a request with an integer id", given: { id: 7, method: "m", params: 1 }, want: { answer: true, id: 7 } },
+    {
+      name: "a fractional id, unreadable",
+      given: { jsonrpc: "2.0", id: 1.5, method: "m" },
+      want: { answer: true, id: undefined },
+    },
+    {
+      name: "an object id, unreadable",
+      given: { jsonrpc: "2.0", id: {}, method: "m" },
+      want: { answer: true, id: undefined },
+    },
+    { name: "a null id", given: { jsonrpc: "2.0", id: null, method: "m" }, want: { answer: true, id: undefined } },
+    {
+      name: "a notification, however malformed",
+      given: { jsonrpc: "2.0", method: "m", params: 5 },
+      want: { answer: false },
+    },
+    { name: "a response", given: { jsonrpc: "2.0", id: 1, result: 5, error: 5 }, want: { answer: false } },
+    { name: "an error response with no id", given: { error: "x" }, want: { answer: false } },
+    { name: "no object at all", given: [1], want: { answer: true, id: undefined } },
+    { name: "no jsonrpc and no id", given: { method: "m" }, want: { answer: true, id: undefined } },
+    {
+      name: "a method that is no string and no id",
+      given: { jsonrpc: "2.0", method: 5 },
+      want: { answer: true, id: undefined },
+    },
+  ])("$name", ({ given, want }) => {
+    expect(refusalAnswer(given)).toEqual(want);
+  });
+
+  it.each([
+    { given: "1", want: true },
+    { given: "", want: true },
+    { given: 0, want: true },
+    { given: -3, want: true },
+    { given: 1.5, want: false },
+    { given: Number.NaN, want: false },
+    { given: null, want: false },
+    { given: true, want: false },
+  ])("isRequestId($given) is $want", ({ given, want }) => {
+    expect(isRequestId(given)).toBe(want);
+  });
+
+  it("parseText refuses with the request's id where it can be read, and none where it cannot", () => {
+    expect(parseText('{"jsonrpc":"2.0","id":"x","method":5}')).toMatchObject({ ok: false, id: "x" });
+    expect(parseText('{"jsonrpc":"2.0","id":1.5,"method":5}')).not.toHaveProperty("id");
+    expect(parseText('{"jsonrpc":"2.0","method":5}')).not.toHaveProperty("id");
   });
 });
