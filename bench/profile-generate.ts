@@ -16,7 +16,7 @@ async function phase<T>(name: string, run: () => T | Promise<T>): Promise<T> {
 }
 
 const { openProject } = await phase("import the CLI's load and model modules", () => import("../generator/api.ts"));
-const { loadModels } = await import("../generator/load/load-models.ts");
+const { loadModels } = await import("../generator/model/load-models.ts");
 const checkout = openProject({ cwd: join(import.meta.dirname, "..") });
 // Before the models: reading a release's pinned schema.ts for its deprecations loads it too.
 await phase("load ts-morph (and TypeScript)", () => import("../generator/common/ts-morph.ts"));

@@ -5,7 +5,7 @@ import type { RenderOptions } from "./emit/emitted.ts";
 import { diffModels, forSide, type DiffReport, type Side } from "./diff/index.ts";
 import { loadDiffSide } from "./diff/load-model.ts";
 import { DRAFT_RELEASE } from "./load/lock.ts";
-import { loadModels } from "./load/load-models.ts";
+import { loadModels } from "./model/load-models.ts";
 import { generate as generateTree, type GenerateReport } from "./output/generate-output.ts";
 import { pull as pullSchemas, storeLock, type PullResult } from "./load/pull.ts";
 import { summarise } from "./model/summary.ts";

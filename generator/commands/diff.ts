@@ -5,7 +5,7 @@ import { diff } from "../api.ts";
 import { CommandFailure, EXIT_CODES_HELP } from "../common/failures.ts";
 import { isBreaking, type Side } from "../diff/index.ts";
 import { renderMarkdown } from "../diff/render-markdown.ts";
-import { diffSnapshots } from "../tools/project-tools.ts";
+import { diffSnapshots } from "../project/project-tools.ts";
 import { renderToolsMarkdown } from "../tools/render-markdown.ts";
 import { PROJECT_OPTION, projectOptions, type CliContext } from "./options.ts";
 import { failIf } from "./tools.ts";

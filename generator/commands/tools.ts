@@ -3,9 +3,9 @@ import type { Argv, CommandModule } from "yargs";
 import { openProject } from "../api.ts";
 import { CONFIG_FILE, type ServerSource } from "../project/config.ts";
 import { CommandFailure, EXIT_CODES_HELP, UsageError } from "../common/failures.ts";
-import { loadModels } from "../load/load-models.ts";
+import { loadModels } from "../model/load-models.ts";
 import type { ToolsDiffReport } from "../tools/compare.ts";
-import { addServer, releaseOffer, updateServers, type ToolsRunOptions } from "../tools/project-tools.ts";
+import { addServer, releaseOffer, updateServers, type ToolsRunOptions } from "../project/project-tools.ts";
 import { renderToolsMarkdown } from "../tools/render-markdown.ts";
 import { PROJECT_OPTION, type CliContext } from "./options.ts";
 

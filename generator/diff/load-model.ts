@@ -1,21 +1,20 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve, sep } from "node:path";
 import { BindgenError, UsageError } from "../common/failures.ts";
-import { loadModels } from "../load/load-models.ts";
+import { loadModels, type ModelSources } from "../model/load-models.ts";
 import { loadSchema } from "../load/load-schema.ts";
 import { VERSION_PATTERN, type Lock } from "../load/lock.ts";
 import type { SchemaSources } from "../load/schemas.ts";
 import { buildModel } from "../model/build.ts";
 import { loadFacts } from "../model/facts.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import type { ProjectPaths } from "../project/project.ts";
 
 /**
  * `<old>`/`<new>` of `diff`: a release in the locks (pulled if missing), or a schema file (or a
  * folder holding schema.json) such as an unreleased draft, which is read as is.
  */
 export async function loadDiffSide(
-  paths: ProjectPaths,
+  paths: ModelSources,
   lock: Lock,
   arg: string,
   sources: SchemaSources,

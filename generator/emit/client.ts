@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
-import { requestHeaderSpec } from "./http-spec.ts";
+import { requestHeaderSpec } from "../model/http-spec.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 

@@ -3,7 +3,7 @@ import type { EmittedFile } from "./emitted.ts";
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { RoutingFacts } from "../runtime/routing.ts";
-import { httpFacts, requireMetaKeys, resultTypeFacts } from "./runtime-data.ts";
+import { httpFacts, requireMetaKeys, resultTypeFacts } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 

@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
-import { httpSpec } from "./http-spec.ts";
+import { httpSpec } from "../model/http-spec.ts";
 import { buildSourceFile } from "./source-file.ts";
 
 /** The optional second parameter of the header functions. */

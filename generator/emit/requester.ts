@@ -4,7 +4,7 @@ import { BindgenError } from "../common/failures.ts";
 import type { Direction, ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { buildRequestCall } from "./envelope.ts";
-import { inputRequiredSpec } from "./runtime-data.ts";
+import { inputRequiredSpec } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 

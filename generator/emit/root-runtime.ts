@@ -6,7 +6,7 @@ import { frozenType } from "./literal-type.ts";
 import { reservedPrefixArguments } from "./meta.ts";
 import { versionNamespace } from "./names.ts";
 import type { ResultTypeFacts } from "../runtime/responses.ts";
-import { httpFacts, resultTypeFacts } from "./runtime-data.ts";
+import { httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { compare } from "../common/code-point-order.ts";

@@ -6,7 +6,7 @@ import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
 import type { EmittedFile } from "./emitted.ts";
-import { httpSpec } from "./http-spec.ts";
+import { httpSpec } from "../model/http-spec.ts";
 import { frozenType } from "./literal-type.ts";
 import { propertyKey } from "./names.ts";
 import { runtimeImport } from "./runtime-files.ts";

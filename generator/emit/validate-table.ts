@@ -125,8 +125,7 @@ function renumber(w: WireEntry, to: (i: number) => number): WireEntry {
 /**
  * Moves what messages reach (the methods' params and results, the response members, and all they
  * use) in front, definitions first, each part in its original order, and renumbers every reference.
- * A definition messages reach keeps its name there only where a message's issue names it (`messageNamed`);
- * the named part lists the others' names on alias entries, so `validate(name)` finds every definition.
+ * Every definition keeps its name in the part that holds it, so an issue names what it expected.
  */
 function split(whole: WireTable): WireTables {
   const names = whole.names.split(",");
@@ -141,26 +140,22 @@ function split(whole: WireTable): WireTables {
   visit(whole.error);
   const all = whole.nodes.map((_, i) => i);
   const isDefinition = (i: number) => i < names.length;
-  const named = messageNamed(whole, reached);
   const reachedDefinitions = all.filter((i) => reached.has(i) && isDefinition(i));
   const otherDefinitions = all.filter((i) => !reached.has(i) && isDefinition(i));
-  const unnamed = reachedDefinitions.filter((i) => !named.has(i));
   const order = [
     ...reachedDefinitions,
     ...all.filter((i) => reached.has(i) && !isDefinition(i)),
     ...otherDefinitions,
     ...all.filter((i) => !reached.has(i) && !isDefinition(i)),
   ];
-  const core = reached.size;
-  // The named part starts with one alias entry per unnamed definition, then what messages do not reach.
-  const position = new Map(order.map((i, at) => [i, at < core ? at : at + unnamed.length]));
+  const position = new Map(order.map((i, at) => [i, at]));
   const to = (i: number) => position.get(i)!;
   const nodes = order.map((i) => renumber(whole.nodes[i]!, to));
-  const aliasOf = new Map(unnamed.map((i, k) => [i, core + k]));
+  const core = reached.size;
   return {
     table: {
       version: whole.version,
-      names: reachedDefinitions.map((i) => (named.has(i) ? names[i] : "")).join(","),
+      names: reachedDefinitions.map((i) => names[i]).join(","),
       nodes: nodes.slice(0, core),
       methods: whole.methods.map(([name, kind, params, required, ...results]) => [
         name,
@@ -173,27 +168,11 @@ function split(whole: WireTable): WireTables {
       error: to(whole.error),
     },
     named: {
-      names: [...unnamed, ...otherDefinitions].map((i) => names[i]).join(","),
-      nodes: [...unnamed.map(to), ...nodes.slice(core)],
+      names: otherDefinitions.map((i) => names[i]).join(","),
+      nodes: nodes.slice(core),
     },
-    definitionEntries: names.map((_, i) => aliasOf.get(i) ?? to(i)),
+    definitionEntries: names.map((_, i) => to(i)),
   };
-}
-
-/**
- * The definitions among `reached` that a message's issue names: the members of its unions, where the name tells the
- * alternatives apart (`expected TextContent | ImageContent | …`). Everywhere else an issue describes what it expected
- * by its shape, which the pointer beside it places: an object as `object` (the key or index before it says which),
- * an enum by its values, a primitive by its types, a union by its members, params as params. That keeps three
- * quarters of the names out of a message-checking bundle; `validate(name)` still names the definition it checks.
- */
-function messageNamed(whole: WireTable, reached: ReadonlySet<number>): Set<number> {
-  const members = new Set<number>();
-  for (const i of reached) {
-    const w = whole.nodes[i]!;
-    if (typeof w !== "number") [...(w.u ?? []), ...(w.o ?? [])].forEach((m) => members.add(m));
-  }
-  return members;
 }
 
 class TableBuilder {
@@ -257,7 +236,7 @@ class TableBuilder {
   }
 
   private typeRef(ref: TypeRef): number {
-    // A whole definition is its entry, not a copy of it (the interpreter words params' issues the same either way).
+    // A whole definition is its entry, not a copy of it: params' issues then name the definition.
     if (ref.path.length === 0) return this.aliasTarget(ref.definition);
     let node = this.schema.definitions.get(ref.definition)!;
     for (const key of ref.path) {

@@ -14,7 +14,7 @@ import {
 } from "./lock.ts";
 import { MAX_SCHEMA_BYTES } from "./load-schema.ts";
 import { sha256 } from "./read.ts";
-import { acquireLock, atomicWriteFile } from "../output/write.ts";
+import { acquireLock, atomicWriteFile } from "../common/files.ts";
 
 /** Where a project's schemas are pinned and placed. */
 export interface SchemaStore {

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RenderOptions } from "../emit/emitted.ts";
-import { loadModels, type LoadOptions } from "../load/load-models.ts";
-import { readToolSets, render } from "./generate-output.ts";
+import { loadModels, type LoadOptions } from "../model/load-models.ts";
+import { readToolSets, render, type OutputPaths } from "./generate-output.ts";
 import { unifiedDiff } from "./line-diff.ts";
 import { guardOutput, ownedFiles } from "./ownership.ts";
-import type { ProjectPaths } from "../project/project.ts";
 
 export interface CheckReport {
   readonly upToDate: boolean;
@@ -36,7 +35,7 @@ export interface CheckOptions extends LoadOptions {
  * from `--from`/`MCP_SCHEMA_DIR`. Hidden bookkeeping files (`.bindgen-stamp`) are not compared:
  * they record how the tree was made, not what users import.
  */
-export async function check(paths: ProjectPaths, options: CheckOptions): Promise<CheckReport> {
+export async function check(paths: OutputPaths, options: CheckOptions): Promise<CheckReport> {
   // A folder generate would refuse cannot be checked either (OutputRefusedError).
   guardOutput(paths.outDir);
   const expected = await render(

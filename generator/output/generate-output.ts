@@ -3,12 +3,11 @@ import { join } from "node:path";
 import type { EmittedFile, RenderOptions } from "../emit/emitted.ts";
 import { formatFiles } from "./format.ts";
 import { verifySha256 } from "../load/load-schema.ts";
-import { modelsOf, type LoadOptions } from "../load/load-models.ts";
+import { modelsOf, type LoadOptions, type ModelSources } from "../model/load-models.ts";
 import { storeLock } from "../load/pull.ts";
 import { sha256 } from "../load/read.ts";
 import { placeSchemas } from "../load/schemas.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import type { ProjectPaths } from "../project/project.ts";
 import { guardOutput } from "./ownership.ts";
 import {
   fileHashes,
@@ -25,7 +24,15 @@ import {
 import { readSnapshot } from "../tools/snapshot.ts";
 import { toolSet, type ToolSet } from "../tools/tool-set.ts";
 import { usableToolSets } from "../tools/usable-tools.ts";
-import { acquireLock, recoverTree, writeTree } from "./write.ts";
+import { acquireLock } from "../common/files.ts";
+import { recoverTree, writeTree } from "./write.ts";
+
+/** Where a project's output goes, besides where its models come from. */
+export interface OutputPaths extends ModelSources {
+  readonly outDir: string;
+  /** The tools snapshots `generate` types (`mcp-tools/<name>.json` of the config's servers); none when absent. */
+  readonly toolSnapshots?: readonly string[];
+}
 
 export interface VersionReport {
   readonly version: string;
@@ -90,7 +97,7 @@ interface Plan {
  * others rendered, and the whole tree is swapped in at once. With nothing to do, nothing is
  * written and neither the emitters nor prettier are loaded.
  */
-export async function generate(paths: ProjectPaths, options: GenerateOptions): Promise<GenerateReport> {
+export async function generate(paths: OutputPaths, options: GenerateOptions): Promise<GenerateReport> {
   const started = performance.now();
   // Before any work: a folder that is not ours is refused at once (writeTree checks again, holding the lock).
   guardOutput(paths.outDir);
@@ -206,7 +213,7 @@ export async function generate(paths: ProjectPaths, options: GenerateOptions): P
 }
 
 /** The project's tools snapshots, read and their schemas normalised: a bad one stops the run before anything is rendered. */
-export function readToolSets(paths: ProjectPaths): ToolSet[] {
+export function readToolSets(paths: OutputPaths): ToolSet[] {
   return (paths.toolSnapshots ?? []).map((file) => toolSet(file, readSnapshot(file)));
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { compare } from "../common/code-point-order.ts";
 import { sha256 } from "../load/read.ts";
-import { CODE_DIR, PACKAGE_ROOT } from "../project/project.ts";
+import { CODE_DIR, PACKAGE_ROOT } from "../common/package-root.ts";
 
 /**
  * The stamp that makes `generate` incremental: `<out>/<release>/.bindgen-stamp` (and

@@ -1,31 +1,7 @@
-import {
-  mkdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  existsSync,
-  readdirSync,
-  openSync,
-  closeSync,
-  readFileSync,
-  unlinkSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { BindgenError } from "../common/failures.ts";
+import { isAlive } from "../common/files.ts";
 import { carryOver, guardOutput, type ForeignEntry } from "./ownership.ts";
-
-/** Writes a file through a temporary sibling and a rename, so readers never see half a file. */
-export function atomicWriteFile(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
 
 /**
  * Replaces what mcp-bindgen wrote in the directory `target` with a tree of files in one step: the new tree is written
@@ -93,62 +69,5 @@ export function recoverTree(target: string): void {
   for (const entry of readdirSync(parent)) {
     const match = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(?:new|gone)-(\\d+)$`).exec(entry);
     if (match && !isAlive(Number(match[1]))) rmSync(join(parent, entry), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * An exclusive lock file beside `target`: a second generator on the same output waits its turn
- * or, if the holder died, takes the lock over.
- */
-export function acquireLock(target: string, timeoutMs = 120_000): () => void {
-  const path = join(dirname(target), `.${basename(target)}.lock`);
-  mkdirSync(dirname(path), { recursive: true });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const fd = openSync(path, "wx");
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const holder = Number(safeRead(path));
-      if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) {
-        try {
-          unlinkSync(path);
-        } catch {
-          // Another waiter removed the stale lock first; try again.
-        }
-        continue;
-      }
-      if (Date.now() > deadline) {
-        // A BindgenError, so the CLI prints this one line (exit 1) rather than a stack trace.
-        throw new BindgenError(
-          path,
-          "",
-          `no other mcp-bindgen writing ${target}`,
-          `pid ${holder} holds the lock; waited ${timeoutMs / 1000}s`,
-        );
-      }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-    }
-  }
-}
-
-function safeRead(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
   }
 }

@@ -7,7 +7,7 @@ import { chosenReleases, PACKAGE_LOCK, PACKAGE_ROOT, packageVersion, PROJECT_LOC
 import { parseJson } from "../load/read.ts";
 import { packageManager, type PackageManager } from "./package-manager.ts";
 import { readTsconfig } from "./tsconfig.ts";
-import { atomicWriteFile } from "../output/write.ts";
+import { atomicWriteFile } from "../common/files.ts";
 
 export interface InitOptions {
   /** Where to start looking for the project (the nearest folder with a package.json); default the working directory. */

@@ -1,25 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { checkOut, CONFIG_FILE, findConfig, readConfig, type Config, type ImportExtension } from "./config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
+import { PACKAGE_ROOT } from "../common/package-root.ts";
 import type { Lock } from "../load/lock.ts";
 import { storeLock, type SchemaStore } from "../load/pull.ts";
+import type { OutputPaths } from "../output/generate-output.ts";
 import { packageManager, runBinary, runScript } from "./package-manager.ts";
 import { SNAPSHOT_FOLDER } from "../tools/snapshot.ts";
 
-/** The folder of the running generator code (this file's parent): `generator/` in a checkout, `dist/generator/` when installed. */
-export const CODE_DIR: string = dirname(dirname(fileURLToPath(import.meta.url)));
-
-/** The mcp-bindgen package (or checkout) this code belongs to: the nearest package.json named mcp-bindgen above the code. */
-export const PACKAGE_ROOT: string = (() => {
-  for (let dir = CODE_DIR; ; dir = dirname(dir)) {
-    const file = join(dir, "package.json");
-    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name === "mcp-bindgen")
-      return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json of mcp-bindgen above ${CODE_DIR}`);
-  }
-})();
+// The package's own paths start at its root, found from the code in common/ so that every stage can ask.
+export { PACKAGE_ROOT };
 
 /** The releases the package knows, pinned at one spec commit; a project's own lock adds to them. */
 export const PACKAGE_LOCK: string = join(PACKAGE_ROOT, "schema", "lock.json");
@@ -34,12 +25,7 @@ export function packageVersion(): string {
 }
 
 /** Where a project keeps its inputs and output. Tests point these at temporary folders. */
-export interface ProjectPaths extends SchemaStore {
-  readonly factsFile: string;
-  readonly outDir: string;
-  /** The tools snapshots `generate` types (`mcp-tools/<name>.json` of the config's servers); none when absent. */
-  readonly toolSnapshots?: readonly string[];
-}
+export type ProjectPaths = OutputPaths;
 
 /** A project as every command sees it: its config with this run's overrides applied. */
 export interface Project {

@@ -19,6 +19,7 @@ import {
   passes,
   type RareCheck,
   type RareKeywords,
+  type Run,
   type SchemaNode,
 } from "./validator.js";
 
@@ -66,7 +67,7 @@ const decode = (k: WireRare, at: (j: number) => SchemaNode): RareCheck => {
     then: node(k.th),
     else: node(k.el),
   };
-  return (x, b, d) => checkRare(r, x, b, d);
+  return (run, x, b, d) => checkRare(run, r, x, b, d);
 };
 
 /**
@@ -74,26 +75,28 @@ const decode = (k: WireRare, at: (j: number) => SchemaNode): RareCheck => {
  * failure reported; the interpreter checks `format`, `maxItems` and `items` after them. JSON Schema counts a string's
  * code points, not UTF-16 units.
  */
-const before = (k: WireRare): ((x: unknown, b: number) => boolean) | null => {
+const before = (k: WireRare): ((run: Run, x: unknown, b: number) => boolean) | null => {
   const min = k.nl ?? 0;
   const max = k.xl ?? Infinity;
   const pattern = k.r === undefined ? null : new RegExp(k.r, "u");
   const minItems = k.ni ?? 0;
   if (min === 0 && max === Infinity && pattern === null && minItems === 0) return null;
-  return (x, b) => {
+  return (run, x, b) => {
     if (b === ARR) {
       const items = (x as readonly unknown[]).length;
-      return items >= minItems || fail(`at least ${minItems} items`, x);
+      return items >= minItems || fail(run, `at least ${minItems} items`, x);
     }
     if (b !== STR) return true;
     const text = x as string;
     if (min > 0 || max < Infinity) {
       let len = 0;
       for (const _ of text) len++;
-      if (len < min) return fail(`at least ${min} characters`, x);
-      if (len > max) return fail(`at most ${max} characters`, x);
+      if (len < min) return fail(run, `at least ${min} characters`, x);
+      if (len > max) return fail(run, `at most ${max} characters`, x);
     }
-    return pattern === null || pattern.test(text) || fail(`a string matching ${pattern.source}`, x);
+    return (
+      pattern === null || pattern.test(text) || fail(run, `a string matching ${pattern.source}`, x)
+    );
   };
 };
 
@@ -103,15 +106,20 @@ const before = (k: WireRare): ((x: unknown, b: number) => boolean) | null => {
  */
 const oneOf =
   (n: SchemaNode, members: SchemaNode[]) =>
-  (x: unknown, d: number): boolean => {
+  (run: Run, x: unknown, d: number): boolean => {
     if (n.byDiscriminator === null || !isObject(x)) {
       let matches = 0;
-      for (const m of members) if (passes(m, x, d) && ++matches > 1) break;
+      for (const m of members) if (passes(run, m, x, d) && ++matches > 1) break;
       if (matches === 1) return true;
       if (matches > 1)
-        return fail(`exactly one of ${describeNode(n)}`, x, `${describeValue(x)} matching several`);
+        return fail(
+          run,
+          `exactly one of ${describeNode(n)}`,
+          x,
+          `${describeValue(x)} matching several`,
+        );
     }
-    return checkUnion(n, members, x, d);
+    return checkUnion(run, n, members, x, d);
   };
 
 const link: RareKeywords["link"] = (n, w, at) => {
@@ -130,7 +138,7 @@ const link: RareKeywords["link"] = (n, w, at) => {
 export const rareKeywords: RareKeywords = { link, equal };
 
 /** A value's rare constraints: one failure is reported, at the value, as the other bounds are. */
-function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {
+function checkRare(run: Run, r: Rare, x: unknown, b: number, d: number): boolean {
   let expected = "";
   if (b & NUM) {
     const v = x as number;
@@ -154,10 +162,10 @@ function checkRare(r: Rare, x: unknown, b: number, d: number): boolean {
         }
   }
   if (expected === "") {
-    const not = r.not !== null && passes(r.not, x, d);
-    const branch = r.if === null ? null : passes(r.if, x, d) ? r.then : r.else;
+    const not = r.not !== null && passes(run, r.not, x, d);
+    const branch = r.if === null ? null : passes(run, r.if, x, d) ? r.then : r.else;
     if (not) expected = `not ${describeNode(r.not)}`;
-    else if (branch !== null) return check(branch, x, d);
+    else if (branch !== null) return check(run, branch, x, d);
   }
-  return expected === "" ? true : fail(expected, x);
+  return expected === "" ? true : fail(run, expected, x);
 }

@@ -72,13 +72,10 @@ export type WireMethod = readonly [string, number, number, number, ...number[]];
  */
 export interface WireTable {
   readonly version: string;
-  /**
-   * Definition names, comma-separated; definition `i` is entry `i`. Anonymous nodes follow the definitions. A name no
-   * message issue prints is empty here; the `WireNamedTable` names that definition on an alias entry.
-   */
+  /** Definition names, comma-separated; definition `i` is entry `i`. Anonymous nodes follow the definitions. */
   readonly names: string;
   readonly nodes: readonly WireEntry[];
-  /** A method's params entry may be a definition: its issues still name the value "params" holds, not the definition. */
+  /** A method's params entry may be a definition: its issues then name that definition, as any other's do. */
   readonly methods: readonly WireMethod[];
   /** The generic `result` and `error` members of a response envelope. */
   readonly result: number;
@@ -91,10 +88,7 @@ export interface WireTable {
  * and may refer to its entries.
  */
 export interface WireNamedTable {
-  /**
-   * Definition names, comma-separated; definition `i` is entry `i` + the `WireTable`'s entry count. First come aliases
-   * of the `WireTable`'s definitions it leaves unnamed, then the definitions messages do not reach.
-   */
+  /** Definition names, comma-separated; definition `i` is entry `i` + the `WireTable`'s entry count. */
   readonly names: string;
   readonly nodes: readonly WireEntry[];
 }

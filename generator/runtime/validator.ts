@@ -8,7 +8,6 @@ import {
   ANY_TYPE,
   ARRAY_BIT as ARR,
   BOOLEAN_BIT as BOOL,
-  FORMATS,
   INPUT_KIND,
   INTEGER_BIT as INT,
   NOTIFICATION_KIND,
@@ -68,7 +67,7 @@ export interface SchemaNode {
   items: SchemaNode | null;
   anyOf: SchemaNode[] | null;
   /** `oneOf`, which no release schema uses: rare-keywords.ts's check, run last as the keyword was; null for every node of a release. */
-  oneOf: ((x: unknown, d: number) => boolean) | null;
+  oneOf: ((run: Run, x: unknown, d: number) => boolean) | null;
   allOf: SchemaNode[] | null;
   /** The `anyOf` members, else the `oneOf` ones: what a description names and a discriminator tells apart. */
   members: SchemaNode[] | null;
@@ -77,6 +76,8 @@ export interface SchemaNode {
   byDiscriminator: Map<unknown, SchemaNode> | null;
   /** Format name, "" for none. */
   format: string;
+  /** The format's check; null for none, or for a format the interpreter does not know (an annotation, then). */
+  formatCheck: RegExp | null;
   minimum: number;
   maximum: number;
   maxItems: number;
@@ -84,7 +85,7 @@ export interface SchemaNode {
    * What rare-keywords.ts checks before the type's own keywords, given the value and its `TYPE_BITS` bit: `minLength`,
    * `maxLength` and `pattern` before `format`, `minItems` before `maxItems` and `items`. Null for every node of a release.
    */
-  before: ((x: unknown, b: number) => boolean) | null;
+  before: ((run: Run, x: unknown, b: number) => boolean) | null;
   /** The keywords only tool schemas use (`WireRare`), checked by rare-keywords.ts; null for every node of a release. */
   rare: RareCheck | null;
 }
@@ -93,7 +94,7 @@ export interface SchemaNode {
  * A node's check of the keywords only tool schemas use, given the value, its `TYPE_BITS` bit and depth. They live in
  * rare-keywords.ts, which a release's validators never import, so the protocol's bundles carry none of their code.
  */
-export type RareCheck = (x: unknown, b: number, d: number) => boolean;
+export type RareCheck = (run: Run, x: unknown, b: number, d: number) => boolean;
 /** What only tool tables need, from rare-keywords.ts; `decodeTable` takes it for them. */
 export interface RareKeywords {
   /** Gives a node with `oneOf` (`o`) or `WireRare` keywords (`k`) their checks; `at` resolves entry indices. */
@@ -117,6 +118,24 @@ export interface Tables {
   readonly methods: ReadonlyMap<string, MethodEntry>;
   readonly result: SchemaNode;
   readonly error: SchemaNode;
+  /**
+   * JSON equality for `const` and `enum` values that are objects or arrays: rare-keywords.ts's for a table decoded with
+   * it. Null for a release's table, whose values are strings, numbers, booleans or null: identity decides for those.
+   */
+  readonly equal: ((a: unknown, b: unknown) => boolean) | null;
+}
+
+/**
+ * One check in progress, made by the entry point that starts it: nothing outlives a call, so a check that throws (a
+ * getter in the value) or starts inside another (a getter that validates) leaves nothing behind for the next.
+ */
+export interface Run {
+  /** Issues found, innermost pointer segment first until `prefix` completes them. */
+  readonly issues: ValidationIssue[];
+  /** > 0 while union members or `not`/`if` subschemas are tried: failures then cost no strings. */
+  quiet: number;
+  /** The table's `equal`. */
+  readonly equal: ((a: unknown, b: unknown) => boolean) | null;
 }
 
 type Rec = Record<string, unknown>;
@@ -132,16 +151,15 @@ const URI_TEMPLATE_RE =
 /** ajv-formats' byte regex is multiline; kept as is, so a value with a valid base64 line passes in both. */
 const BYTE_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/m;
 
-/** Indexed like `FORMATS`. */
-const FORMAT_CHECKS: readonly RegExp[] = [URI_RE, URI_TEMPLATE_RE, BYTE_RE];
+/** By format name: table-format.ts's `FORMATS`, the ones the emitter lets into a table. */
+const FORMAT_CHECKS: Readonly<Record<string, RegExp>> = {
+  uri: URI_RE,
+  "uri-template": URI_TEMPLATE_RE,
+  byte: BYTE_RE,
+};
 
 /** Thrown past every frame when input nests deeper than the limit; caught at the entry points. Made once: throwing it costs no stack capture. */
-const TOO_DEEP = new RangeError("maxDepth");
-
-/** Issues of the check in progress, innermost pointer segment first until `prefix` completes them. */
-let issues: ValidationIssue[] = [];
-/** > 0 while trying union members: failures then cost no strings. */
-let quiet = 0;
+const TOO_DEEP = /* @__PURE__ */ new RangeError("maxDepth");
 
 function bit(x: unknown): number {
   switch (typeof x) {
@@ -157,13 +175,6 @@ function bit(x: unknown): number {
       return 0;
   }
 }
-
-/**
- * JSON equality for `const` and `enum` values that are objects or arrays, which only tool schemas have: a release's
- * values are strings, numbers, booleans or null, so identity decides for them, and only a table decoded with
- * `RareKeywords` (rare-keywords.ts) installs this, for every table after it (identity agrees on those values).
- */
-let deepEqual: ((a: unknown, b: unknown) => boolean) | null = null;
 
 export function describeNode(n: SchemaNode): string {
   if (n.name !== "") return n.name;
@@ -182,79 +193,83 @@ function typeNames(t: number): string {
   return TYPE_NAMES.filter((_, j) => t & (1 << j) && !(1 << j === INT && t & NUM)).join(" | ");
 }
 
-function report(pointer: string, expected: string, got: string): false {
-  if (issues.length < MAX_ERRORS) issues.push({ pointer, expected, got });
+function report(run: Run, pointer: string, expected: string, got: string): false {
+  if (run.issues.length < MAX_ERRORS) run.issues.push({ pointer, expected, got });
   return false;
 }
 
 /** Issues from `from` on were found inside `key`: put it in front of their pointers. */
-function prefix(from: number, key: string): void {
+function prefix(run: Run, from: number, key: string): void {
   const seg = "/" + escapeToken(key);
+  const issues = run.issues;
   for (let j = from; j < issues.length; j++) {
     const issue = issues[j]!;
     issues[j] = { pointer: seg + issue.pointer, expected: issue.expected, got: issue.got };
   }
 }
 
-export function check(n: SchemaNode, x: unknown, d: number): boolean {
+export function check(run: Run, n: SchemaNode, x: unknown, d: number): boolean {
   if (n.any) return true;
   if (d > MAX_DEPTH) throw TOO_DEEP;
   const b = bit(x);
   if (
     (n.types & b) === 0 ||
-    (n.constant !== undefined && n.constant !== x && !deepEqual?.(n.constant, x)) ||
-    (n.enumValues !== null && !inEnum(n.enumValues, x))
+    (n.constant !== undefined && !same(run, n.constant, x)) ||
+    (n.enumValues !== null && !inEnum(run, n.enumValues, x))
   ) {
-    return quiet > 0 ? false : report("", describeNode(n), describeValue(x));
+    return run.quiet > 0 ? false : report(run, "", describeNode(n), describeValue(x));
   }
   let ok = true;
-  if (n.before !== null && !n.before(x, b)) {
+  if (n.before !== null && !n.before(run, x, b)) {
     ok = false;
   } else if (b === OBJ) {
-    if (n.keys !== null || n.additional !== null) ok = checkObject(n, x as Rec, d);
+    if (n.keys !== null || n.additional !== null) ok = checkObject(run, n, x as Rec, d);
   } else if (b === ARR) {
-    ok = checkArray(n, x as unknown[], d);
+    ok = checkArray(run, n, x as unknown[], d);
   } else if (b === STR) {
-    if (n.format !== "" && !FORMAT_CHECKS[FORMATS.indexOf(n.format)]!.test(x as string))
-      ok = quiet > 0 ? false : report("", `a string in format ${n.format}`, describeValue(x));
+    if (n.formatCheck !== null && !n.formatCheck.test(x as string))
+      ok = fail(run, `a string in format ${n.format}`, x);
   } else if (b & NUM) {
-    if ((x as number) < n.minimum)
-      ok = quiet > 0 ? false : report("", `a number >= ${n.minimum}`, String(x));
-    else if ((x as number) > n.maximum)
-      ok = quiet > 0 ? false : report("", `a number <= ${n.maximum}`, String(x));
+    if ((x as number) < n.minimum) ok = fail(run, `a number >= ${n.minimum}`, x);
+    else if ((x as number) > n.maximum) ok = fail(run, `a number <= ${n.maximum}`, x);
   }
-  if (n.rare !== null && !n.rare(x, b, d)) ok = false;
-  if (!ok && quiet > 0) return false;
+  if (n.rare !== null && !n.rare(run, x, b, d)) ok = false;
+  if (!ok && run.quiet > 0) return false;
   if (n.allOf !== null)
     for (const m of n.allOf)
-      if (!check(m, x, d)) {
-        if (quiet > 0) return false;
+      if (!check(run, m, x, d)) {
+        if (run.quiet > 0) return false;
         ok = false;
       }
-  if (n.anyOf !== null && !checkUnion(n, n.anyOf, x, d)) ok = false;
-  if (n.oneOf !== null && !n.oneOf(x, d)) ok = false;
+  if (n.anyOf !== null && !checkUnion(run, n, n.anyOf, x, d)) ok = false;
+  if (n.oneOf !== null && !n.oneOf(run, x, d)) ok = false;
   return ok;
 }
 
 /** Whether `x` passes `n`, reporting nothing (`not` and `if` subschemas, for rare-keywords.ts). */
-export function passes(n: SchemaNode, x: unknown, d: number): boolean {
-  quiet++;
-  const ok = check(n, x, d);
-  quiet--;
+export function passes(run: Run, n: SchemaNode, x: unknown, d: number): boolean {
+  run.quiet++;
+  const ok = check(run, n, x, d);
+  run.quiet--;
   return ok;
 }
 
 /** Reports `x` (or `got`) as not `expected` at the value in hand, unless a union member is being tried; false either way. */
-export function fail(expected: string, x: unknown, got?: string): false {
-  return quiet > 0 ? false : report("", expected, got ?? describeValue(x));
+export function fail(run: Run, expected: string, x: unknown, got?: string): false {
+  return run.quiet > 0 ? false : report(run, "", expected, got ?? describeValue(x));
 }
 
-function inEnum(e: readonly unknown[], x: unknown): boolean {
-  for (const v of e) if (v === x || deepEqual?.(v, x)) return true;
+/** A `const` or `enum` value equals `x`: by identity, or as JSON where the table compares structured values. */
+function same(run: Run, v: unknown, x: unknown): boolean {
+  return v === x || (run.equal !== null && run.equal(v, x));
+}
+
+function inEnum(run: Run, e: readonly unknown[], x: unknown): boolean {
+  for (const v of e) if (same(run, v, x)) return true;
   return false;
 }
 
-function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
+function checkObject(run: Run, n: SchemaNode, x: Rec, d: number): boolean {
   let ok = true;
   const keys = n.keys;
   if (keys !== null) {
@@ -265,20 +280,20 @@ function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
         const v = x[k];
         if (child.leaf) {
           if ((child.types & bit(v)) === 0) {
-            if (quiet > 0) return false;
-            ok = report("/" + escapeToken(k), describeNode(child), describeValue(v));
+            if (run.quiet > 0) return false;
+            ok = report(run, "/" + escapeToken(k), describeNode(child), describeValue(v));
           }
           continue;
         }
-        const from = issues.length;
-        if (!check(child, v, d + 1)) {
-          if (quiet > 0) return false;
+        const from = run.issues.length;
+        if (!check(run, child, v, d + 1)) {
+          if (run.quiet > 0) return false;
           ok = false;
-          prefix(from, k);
+          prefix(run, from, k);
         }
       } else if (n.required[j]) {
-        if (quiet > 0) return false;
-        ok = report("/" + escapeToken(k), describeNode(n.children[j]!), "missing");
+        if (run.quiet > 0) return false;
+        ok = report(run, "/" + escapeToken(k), describeNode(n.children[j]!), "missing");
       }
     }
   }
@@ -288,29 +303,28 @@ function checkObject(n: SchemaNode, x: Rec, d: number): boolean {
     // for-in walks V8's enum cache without allocating; `own` drops inherited keys.
     for (const k in x) {
       if (!own(x, k) || (keys !== null && keys.includes(k))) continue;
-      const from = issues.length;
-      if (!check(extra, x[k], d + 1)) {
-        if (quiet > 0) return false;
+      const from = run.issues.length;
+      if (!check(run, extra, x[k], d + 1)) {
+        if (run.quiet > 0) return false;
         ok = false;
-        prefix(from, k);
+        prefix(run, from, k);
       }
     }
   }
   return ok;
 }
 
-function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
-  if (x.length > n.maxItems)
-    return quiet > 0 ? false : report("", `at most ${n.maxItems} items`, describeValue(x));
+function checkArray(run: Run, n: SchemaNode, x: readonly unknown[], d: number): boolean {
+  if (x.length > n.maxItems) return fail(run, `at most ${n.maxItems} items`, x);
   const item = n.items;
   if (item === null || item.any) return true;
   let ok = true;
   for (let j = 0; j < x.length; j++) {
-    const from = issues.length;
-    if (!check(item, x[j], d + 1)) {
-      if (quiet > 0 || issues.length >= MAX_ERRORS) return false;
+    const from = run.issues.length;
+    if (!check(run, item, x[j], d + 1)) {
+      if (run.quiet > 0 || run.issues.length >= MAX_ERRORS) return false;
       ok = false;
-      prefix(from, String(j));
+      prefix(run, from, String(j));
     }
   }
   return ok;
@@ -318,6 +332,7 @@ function checkArray(n: SchemaNode, x: readonly unknown[], d: number): boolean {
 
 /** `anyOf`; rare-keywords.ts's `oneOf` comes here for the discriminated case and when no member matched. */
 export function checkUnion(
+  run: Run,
   n: SchemaNode,
   members: readonly SchemaNode[],
   x: unknown,
@@ -327,40 +342,41 @@ export function checkUnion(
     // Every member requires a distinct const at the discriminator: only that member can match.
     const v = own(x as object, n.discriminator) ? (x as Rec)[n.discriminator] : undefined;
     const member = n.byDiscriminator.get(v);
-    if (member !== undefined) return check(member, x, d);
-    return quiet > 0
+    if (member !== undefined) return check(run, member, x, d);
+    return run.quiet > 0
       ? false
       : report(
+          run,
           "/" + escapeToken(n.discriminator),
           [...n.byDiscriminator.keys()].map((k) => JSON.stringify(k)).join(" | "),
           describeValue(v),
         );
   }
   let matched = false;
-  quiet++;
-  for (const m of members) if ((matched = check(m, x, d))) break;
-  quiet--;
+  run.quiet++;
+  for (const m of members) if ((matched = check(run, m, x, d))) break;
+  run.quiet--;
   if (matched) return true;
-  if (quiet > 0) return false;
+  if (run.quiet > 0) return false;
   // The members that admit this JSON type say more than "none matched": report the closest one's own issues, the member
   // whose issue lies deepest (it matched the most before failing), the fewest issues breaking a tie, then member order.
   // No member admitting the type leaves `closest` empty: then the union itself is reported.
   const b = bit(x);
-  const start = issues.length;
+  const start = run.issues.length;
   let closest: ValidationIssue[] = [];
   let closestDepth = -1;
   for (const m of members) {
     if ((m.types & b) === 0) continue;
-    check(m, x, d);
-    const found = issues.splice(start);
+    check(run, m, x, d);
+    const found = run.issues.splice(start);
     const depth = Math.max(-1, ...found.map((issue) => issue.pointer.split("/").length - 1));
     if (depth > closestDepth || (depth === closestDepth && found.length < closest.length)) {
       closest = found;
       closestDepth = depth;
     }
   }
-  if (closest.length === 0) return report("", describeNode(n), describeValue(x));
-  issues.push(...closest);
+  if (closest.length === 0) return report(run, "", describeNode(n), describeValue(x));
+  run.issues.push(...closest);
   return false;
 }
 
@@ -385,7 +401,6 @@ function wireEntry(line: string): WireEntry {
  * `rareKeywords` from rare-keywords.ts.
  */
 export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): Tables {
-  if (rare) deepEqual = rare.equal;
   const [version, namesLine, head, ...lines] = text.split("\n") as [
     string,
     string,
@@ -418,6 +433,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       discriminator: w.d ?? "",
       byDiscriminator: null,
       format: w.f ?? "",
+      formatCheck: w.f !== undefined && own(FORMAT_CHECKS, w.f) ? FORMAT_CHECKS[w.f]! : null,
       minimum: w.n ?? -Infinity,
       maximum: w.x ?? Infinity,
       maxItems: w.X ?? Infinity,
@@ -444,8 +460,11 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     if (w.i !== undefined) n.items = at(w.i);
     if (w.u) n.members = n.anyOf = w.u.map(at);
     if (w.l) n.allOf = w.l.map(at);
-    // Only a server's tool tables have `o` or `k`, and their modules always pass `rare`.
-    if (w.o || w.k) rare!.link(n, w, at);
+    if (w.o || w.k) {
+      if (rare === undefined)
+        throw new TypeError("a table with oneOf or rare keywords needs rareKeywords");
+      rare.link(n, w, at);
+    }
   });
   // Discriminator maps need every member decoded first.
   for (const n of nodes) {
@@ -455,14 +474,15 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
   const all = wires.map((_, j) => at(j + offset));
-  // A message table lists a definition its issues do not name as "": its named part gives the name.
-  const index = names.flatMap((name, j): [string, number][] =>
-    name === "" ? [] : [[name, j + offset]],
-  );
+  const index = names.map((name, j): [string, number] => [name, j + offset]);
+  const equal = rare?.equal ?? base?.equal ?? null;
   if (base)
-    return { ...base, index: new Map([...base.index, ...index]), nodes: [...base.nodes, ...all] };
-  // Issues about params have always named the value ("expected object"), not the definition it may be.
-  const params = (j: number): SchemaNode => (at(j).name === "" ? at(j) : { ...at(j), name: "" });
+    return {
+      ...base,
+      index: new Map([...base.index, ...index]),
+      nodes: [...base.nodes, ...all],
+      equal,
+    };
   const [result, error, ...methods] = JSON.parse(head) as [number, number, ...WireMethod[]];
   return {
     version,
@@ -473,7 +493,7 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
         name,
         {
           kind,
-          params: paramsEntry < 0 ? null : params(paramsEntry),
+          params: paramsEntry < 0 ? null : at(paramsEntry),
           required: required === 1,
           results: results.map(at),
         },
@@ -481,36 +501,43 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     ),
     result: at(result),
     error: at(error),
+    equal,
   };
 }
 
-const OK: ValidationResult = Object.freeze({ ok: true });
+const OK: ValidationResult = /* @__PURE__ */ Object.freeze({ ok: true });
 
-/** Runs one check with `issues` collected; every entry point goes through here or `test`. */
-function run(n: SchemaNode, x: unknown, key: string | null): readonly ValidationIssue[] | null {
+/** The issues of `x` against `n` (null: none), under `key` when given; every entry point goes through here or `test`. */
+function issuesOf(
+  t: Tables,
+  n: SchemaNode,
+  x: unknown,
+  key: string | null,
+): readonly ValidationIssue[] | null {
+  const run: Run = { issues: [], quiet: 0, equal: t.equal };
   try {
-    if (check(n, x, 0)) return null;
+    if (check(run, n, x, 0)) return null;
   } catch (err) {
     if (err !== TOO_DEEP) throw err;
-    quiet = 0;
-    issues = [];
-    report("", `nesting at most ${MAX_DEPTH} levels deep`, "deeper nesting");
+    return [
+      {
+        pointer: key === null ? "" : "/" + escapeToken(key),
+        expected: `nesting at most ${MAX_DEPTH} levels deep`,
+        got: "deeper nesting",
+      },
+    ];
   }
-  if (key !== null) prefix(0, key);
-  const found = issues;
-  issues = [];
-  return found;
+  if (key !== null) prefix(run, 0, key);
+  return run.issues;
 }
 
-function test(n: SchemaNode, x: unknown): boolean {
-  quiet = 1;
+/** Whether `x` passes `n`, with no issue worded. */
+function test(t: Tables, n: SchemaNode, x: unknown): boolean {
   try {
-    return check(n, x, 0);
+    return check({ issues: [], quiet: 1, equal: t.equal }, n, x, 0);
   } catch (err) {
     if (err !== TOO_DEEP) throw err;
     return false;
-  } finally {
-    quiet = 0;
   }
 }
 
@@ -525,9 +552,9 @@ export function validateDefinition(t: Tables, name: string, value: unknown): Val
       ],
     };
   }
-  // A definition the message table leaves unnamed is still what validate() was asked for.
+  // An alias definition (`EmptyResult` → `Result`) is its target's node: issues still name what was asked for.
   const n = t.nodes[j]!;
-  const errors = run(n.name === "" ? { ...n, name } : n, value, null);
+  const errors = issuesOf(t, n.name === name ? n : { ...n, name }, value, null);
   return errors === null ? OK : { ok: false, errors };
 }
 
@@ -539,11 +566,19 @@ export type Guard<T> = (value: unknown) => value is T;
  * tsc reads that annotation and never instantiates this signature.
  */
 export function guard<T>(t: () => Tables, j: number): Guard<T> {
-  return (value: unknown): value is T => test(t().nodes[j]!, value);
+  return (value: unknown): value is T => {
+    const tables = t();
+    return test(tables, tables.nodes[j]!, value);
+  };
 }
 
-const KINDS = ["request", "notification", "result", "error"] as const;
-const MESSAGE_OK = KINDS.map((kind) => Object.freeze({ ok: true as const, kind }));
+/** What a valid message of each kind answers, made once; pure, so a bundle without the validators drops them. */
+const MESSAGE_OK = {
+  request: /* @__PURE__ */ Object.freeze({ ok: true, kind: "request" }),
+  notification: /* @__PURE__ */ Object.freeze({ ok: true, kind: "notification" }),
+  result: /* @__PURE__ */ Object.freeze({ ok: true, kind: "result" }),
+  error: /* @__PURE__ */ Object.freeze({ ok: true, kind: "error" }),
+} as const;
 
 function invalid(
   code: -32600 | -32601 | -32602,
@@ -577,19 +612,19 @@ export function validateCheckedMessage(t: Tables, m: WireMessage): MessageValida
         describeValue(id),
       );
     }
-    if (entry.params === null) return MESSAGE_OK[kind]!;
+    if (entry.params === null) return MESSAGE_OK[m.kind];
     if (m.params === undefined)
       return entry.required
         ? invalid(-32602, "/params", describeNode(entry.params), "missing")
-        : MESSAGE_OK[kind]!;
-    const errors = run(entry.params, m.params, "params");
-    return errors === null ? MESSAGE_OK[kind]! : { ok: false, code: -32602, errors };
+        : MESSAGE_OK[m.kind];
+    const errors = issuesOf(t, entry.params, m.params, "params");
+    return errors === null ? MESSAGE_OK[m.kind] : { ok: false, code: -32602, errors };
   }
   const errors =
-    m.kind === "result" ? run(t.result, m.result, "result") : run(t.error, m.error, "error");
-  return errors === null
-    ? MESSAGE_OK[m.kind === "result" ? 2 : 3]!
-    : { ok: false, code: -32600, errors };
+    m.kind === "result"
+      ? issuesOf(t, t.result, m.result, "result")
+      : issuesOf(t, t.error, m.error, "error");
+  return errors === null ? MESSAGE_OK[m.kind] : { ok: false, code: -32600, errors };
 }
 
 /** Checks a parsed JSON-RPC message: the envelope strictly (-32600), the method (-32601), then params (-32602). */
@@ -611,7 +646,7 @@ export function validateMethodResult(t: Tables, method: string, result: unknown)
       ],
     };
   }
-  for (const n of entry.results) if (test(n, result)) return OK;
+  for (const n of entry.results) if (test(t, n, result)) return OK;
   // None matched: explain against the primary result, the one a well-behaved peer sends.
-  return { ok: false, errors: run(entry.results[0]!, result, null)! };
+  return { ok: false, errors: issuesOf(t, entry.results[0]!, result, null) ?? [] };
 }

@@ -1,6 +1,6 @@
 import { BindgenError } from "../common/failures.ts";
-import { httpSpec } from "../emit/http-spec.ts";
-import { inputRequiredSpec } from "../emit/runtime-data.ts";
+import { httpSpec } from "../model/http-spec.ts";
+import { inputRequiredSpec } from "../model/runtime-data.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { sessionRequest, statelessRequest, type RequestMetaKeys } from "../runtime/builders.ts";
 import type { ClientRelease, ReleaseHttp } from "../runtime/connect.ts";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { diffModels } from "../../generator/diff/index.ts";
 import { renderMarkdown } from "../../generator/diff/render-markdown.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";
-import { loadModels } from "../../generator/load/load-models.ts";
+import { loadModels } from "../../generator/model/load-models.ts";
 import { checkout } from "../support/checkout.ts";
 
 /**

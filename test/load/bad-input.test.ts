@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BindgenError } from "../../generator/common/failures.ts";
-import { loadModels } from "../../generator/load/load-models.ts";
+import { loadModels } from "../../generator/model/load-models.ts";
 import { generate } from "../../generator/output/generate-output.ts";
 import { MAX_DEPTH } from "../../generator/load/normalise.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BindgenError } from "../../generator/common/failures.ts";
 import { pull } from "../../generator/load/pull.ts";
-import { acquireLock } from "../../generator/output/write.ts";
+import { acquireLock } from "../../generator/common/files.ts";
 import { fixture, runMain, sha256, spawnCli, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 
 /**

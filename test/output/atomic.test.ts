@@ -15,7 +15,8 @@ import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BindgenError } from "../../generator/common/failures.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
-import { acquireLock, recoverTree, writeTree } from "../../generator/output/write.ts";
+import { acquireLock } from "../../generator/common/files.ts";
+import { recoverTree, writeTree } from "../../generator/output/write.ts";
 import {
   childEnv,
   fixture,

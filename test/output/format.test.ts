@@ -1,6 +1,6 @@
 import { check } from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadModels } from "../../generator/load/load-models.ts";
+import { loadModels } from "../../generator/model/load-models.ts";
 import { render } from "../../generator/output/generate-output.ts";
 import { formatFiles, PRETTIER_OPTIONS } from "../../generator/output/format.ts";
 import { checkout } from "../support/checkout.ts";

@@ -451,50 +451,58 @@ describe("a union's error names the field that failed in its closest member", ()
   });
 });
 
-describe("what an issue says was expected", () => {
+describe("what an issue says was expected: the definition, wherever the table knows it", () => {
   const v = () => mods.get("2026-07-28")!;
-  const levels = '"alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning"';
-  const contentBlock = "TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource";
   const meta = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {},
   };
   it.each([
     {
-      rule: "an object type as an object, the pointer saying which",
+      rule: "an object type a property holds",
       got: () =>
         v().validateMessage(
           call("2026-07-28", { name: "x", _meta: { ...meta, "io.modelcontextprotocol/clientInfo": 5 } }),
         ),
-      want: { pointer: "/params/_meta/io.modelcontextprotocol~1clientInfo", expected: "object", got: "5" },
+      want: { pointer: "/params/_meta/io.modelcontextprotocol~1clientInfo", expected: "Implementation", got: "5" },
     },
     {
-      rule: "an enum by its values",
+      rule: "an enum",
       got: () =>
         v().validateMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "loud", data: 1 } }),
-      want: { pointer: "/params/level", expected: levels, got: '"loud"' },
+      want: { pointer: "/params/level", expected: "LoggingLevel", got: '"loud"' },
     },
     {
-      rule: "a primitive definition by its types",
+      rule: "a primitive definition",
       got: () =>
         v().validateMessage({
           jsonrpc: "2.0",
           method: "notifications/progress",
           params: { progressToken: true, progress: 1 },
         }),
-      want: { pointer: "/params/progressToken", expected: "integer | string", got: "true" },
+      want: { pointer: "/params/progressToken", expected: "ProgressToken", got: "true" },
     },
     {
-      rule: "a union by its members' names",
+      rule: "params that are a definition",
+      got: () => v().validateMessage({ jsonrpc: "2.0", id: 1, method: "tools/call" }),
+      want: { pointer: "/params", expected: "CallToolRequestParams", got: "missing" },
+    },
+    {
+      rule: "a union definition by its name",
       got: () => v().validate("CallToolResult", { content: [5], resultType: "complete" }),
-      want: { pointer: "/content/0", expected: contentBlock, got: "5" },
+      want: { pointer: "/content/0", expected: "ContentBlock", got: "5" },
     },
     {
-      rule: "a method's result as an object",
-      got: () => v().validateResult("tools/call", 5),
-      want: { pointer: "", expected: "object", got: "5" },
+      rule: "an inline union, which has no name, by its members' names",
+      got: () => v().validate("EmbeddedResource", { type: "resource", resource: 5 }),
+      want: { pointer: "/resource", expected: "TextResourceContents | BlobResourceContents", got: "5" },
     },
-    ...["ContentBlock", "LoggingLevel", "CallToolRequestParams", "Implementation"].map((name) => ({
+    {
+      rule: "a method's result",
+      got: () => v().validateResult("tools/call", 5),
+      want: { pointer: "", expected: "CallToolResult", got: "5" },
+    },
+    ...["ContentBlock", "LoggingLevel", "CallToolRequestParams", "Implementation", "EmptyResult"].map((name) => ({
       rule: `validate("${name}") by the name it was asked for`,
       got: () => v().validate(name, 5),
       want: { pointer: "", expected: name, got: "5" },

@@ -1,5 +1,5 @@
 import { openProject } from "../../generator/api.ts";
-import { loadModels } from "../../generator/load/load-models.ts";
+import { loadModels } from "../../generator/model/load-models.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";
 import { PACKAGE_FACTS, PACKAGE_LOCK, PACKAGE_ROOT } from "../../generator/project/project.ts";
 

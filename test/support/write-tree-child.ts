@@ -3,7 +3,8 @@
  * through the real lock + writeTree, announcing "writing" first so the parent can aim its kill
  * at the write itself rather than at start-up.
  */
-import { acquireLock, writeTree } from "../../generator/output/write.ts";
+import { acquireLock } from "../../generator/common/files.ts";
+import { writeTree } from "../../generator/output/write.ts";
 
 const [target, count, tag] = process.argv.slice(2) as [string, string, string];
 const files = new Map<string, string>();

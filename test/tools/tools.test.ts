@@ -17,7 +17,7 @@ import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
 import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
 import { compareToolSets } from "../../generator/tools/compare.ts";
 import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
-import { addServer, releaseOffer, updateServers } from "../../generator/tools/project-tools.ts";
+import { addServer, releaseOffer, updateServers } from "../../generator/project/project-tools.ts";
 import { readSnapshot, snapshotOf, snapshotText, type ToolsSnapshot } from "../../generator/tools/snapshot.ts";
 import { toolSet } from "../../generator/tools/tool-set.ts";
 import type { JsonValue } from "../../generator/load/schema-node.ts";

@@ -1,11 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readConfig, type ServerSource } from "../project/config.ts";
+import { readConfig, type ServerSource } from "./config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { clientReleases } from "./client-releases.ts";
-import { compareToolSets, type ToolsDiffReport } from "./compare.ts";
-import { listTools as defaultListTools, type ListTools, type ReleaseOffer, type ToolSource } from "./list-tools.ts";
+import { clientReleases } from "../tools/client-releases.ts";
+import { compareToolSets, type ToolsDiffReport } from "../tools/compare.ts";
+import {
+  listTools as defaultListTools,
+  type ListTools,
+  type ReleaseOffer,
+  type ToolSource,
+} from "../tools/list-tools.ts";
 import {
   checkServerName,
   readSnapshot,
@@ -13,8 +18,8 @@ import {
   snapshotText,
   SNAPSHOT_FOLDER,
   type ToolsSnapshot,
-} from "./snapshot.ts";
-import { toolSet } from "./tool-set.ts";
+} from "../tools/snapshot.ts";
+import { toolSet } from "../tools/tool-set.ts";
 
 /** How `tools add` and `tools update` reach a server this run; `headers` are for this run only. */
 export interface ToolsRunOptions {

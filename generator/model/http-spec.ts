@@ -1,5 +1,5 @@
 import { BindgenError } from "../common/failures.ts";
-import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { ProtocolModel } from "./protocol-model.ts";
 import type { HttpSpec, RequestHeaderSpec } from "../runtime/http-headers.ts";
 
 /** A release's `HttpSpec`, every fact read from the model; only for a model with `http`. */

@@ -1,5 +1,5 @@
 import { BindgenError } from "../common/failures.ts";
-import type { HttpModel, MetaKeyModel, ProtocolModel } from "../model/protocol-model.ts";
+import type { HttpModel, MetaKeyModel, ProtocolModel } from "./protocol-model.ts";
 import type { InputRequiredSpec } from "../runtime/requester.ts";
 import type { ResultTypeFacts } from "../runtime/responses.ts";
 import type { RoutingFacts } from "../runtime/routing.ts";

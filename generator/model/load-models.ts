@@ -1,14 +1,18 @@
 import { join } from "node:path";
-import { buildModel } from "../model/build.ts";
-import { loadFacts } from "../model/facts.ts";
-import type { ProtocolModel } from "../model/protocol-model.ts";
-import type { ProjectPaths } from "../project/project.ts";
-import { loadSchema } from "./load-schema.ts";
-import { VERSION_PATTERN, type Lock } from "./lock.ts";
-import { storeLock } from "./pull.ts";
-import { placeSchemas, type PlacedSchema, type SchemaSources } from "./schemas.ts";
+import { loadSchema } from "../load/load-schema.ts";
+import { VERSION_PATTERN, type Lock } from "../load/lock.ts";
+import { storeLock, type SchemaStore } from "../load/pull.ts";
+import { placeSchemas, type PlacedSchema, type SchemaSources } from "../load/schemas.ts";
+import { buildModel } from "./build.ts";
+import { loadFacts } from "./facts.ts";
+import type { ProtocolModel } from "./protocol-model.ts";
 
 // Loading models, the one way generate, check, list and diff get theirs: lock → schemas → facts → models.
+
+/** Where models come from: the schema store and the facts file. */
+export interface ModelSources extends SchemaStore {
+  readonly factsFile: string;
+}
 
 export interface LoadOptions extends SchemaSources {
   /** The releases to load, newest first. */
@@ -16,7 +20,7 @@ export interface LoadOptions extends SchemaSources {
 }
 
 /** Places the schemas (see placeSchemas), then builds the model of each release, verifying each file against the lock. */
-export async function loadModels(paths: ProjectPaths, options: LoadOptions): Promise<ProtocolModel[]> {
+export async function loadModels(paths: ModelSources, options: LoadOptions): Promise<ProtocolModel[]> {
   const lock = storeLock(paths);
   return modelsOf(paths, await placeSchemas(paths, options.releases, options, lock), lock);
 }
@@ -27,11 +31,11 @@ export async function loadModels(paths: ProjectPaths, options: LoadOptions): Pro
  * nothing to render (and `--help`) never loads it: that alone took the no-op run past 1 s.
  */
 export async function modelsOf(
-  paths: ProjectPaths,
+  paths: ModelSources,
   placed: ReadonlyMap<string, PlacedSchema>,
   lock: Lock,
 ): Promise<ProtocolModel[]> {
-  const { readSourceDeprecations, readSourceProtocolVersion } = await import("./typescript-deprecations.ts");
+  const { readSourceDeprecations, readSourceProtocolVersion } = await import("../load/typescript-deprecations.ts");
   const facts = loadFacts(paths.factsFile);
   return [...placed].map(([version, { file, sha256 }]) => {
     const pin = lock.versions.get(version)?.typescript;
