@@ -210,10 +210,8 @@ function modernEra(listeners: Set<Listener>): modern.StatelessEra {
   const callTool: NonNullable<modern.StatelessServerHandlers["tools/call"]> = async (params, ctx) => {
     const { name } = params;
     const args = params.arguments ?? {};
+    // A state comes back only on the request it was issued for (the runtime binds it to the method and params).
     const { state, inputRequired } = ctx.context;
-    // A state signed for another tool is not this call's.
-    if (state !== undefined && state["tool"] !== name)
-      throw new modern.RpcError(modern.ErrorCode.InvalidParams, "requestState belongs to another tool");
     const logLevel = ctx._meta[modern.MetaKey.logLevel];
     const log = (level: modern.LoggingLevel, data: string): void => {
       if (logAllowed(logLevel, level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });

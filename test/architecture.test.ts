@@ -41,8 +41,6 @@ const AWAITING_TESTS: readonly string[] = [
   "http-server",
   "http-session",
   "ndjson",
-  "node-http",
-  "request-state",
   "server-eras",
   "session-era",
   "sse",

@@ -192,8 +192,10 @@ function addImports(
   file.addExportDeclaration({
     namedExports: [
       "createStateCodec",
+      { name: "StateBinding", isTypeOnly: true },
       { name: "StateCodec", isTypeOnly: true },
       { name: "StateCodecOptions", isTypeOnly: true },
+      { name: "UsedStateStore", isTypeOnly: true },
     ],
     moduleSpecifier: runtimeImport("request-state", 0),
   });

@@ -70,6 +70,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
     value: input.resultType,
     requests: input.requests,
     state: input.state,
+    responses: input.responses,
   });
   const inputResults = Object.fromEntries(
     model.methods.filter((m) => m.kind === "input").map((m) => [JSON.stringify(m.name), JSON.stringify(m.results[0])]),

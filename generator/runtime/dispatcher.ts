@@ -1,6 +1,6 @@
 import { abortController, type AbortHandle } from "./abort.js";
 import { isObject, own, type JsonObject } from "./json.js";
-import { isRequestId, parseText, refusalAnswer } from "./jsonrpc.js";
+import { checkEnvelope, isRequestId, nestingFailure, parseText, refusalAnswer } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
 
 /**
@@ -493,8 +493,21 @@ export function createDispatcher<C>(
       try {
         text = JSON.stringify(input) ?? "";
       } catch {
+        // A cycle, a BigInt, or nesting too deep to serialize: refused with the id where it can be read.
+        const checked = checkEnvelope(input);
+        const deep = checked.ok ? nestingFailure(checked.message) : undefined;
+        if (deep !== undefined)
+          return deep.id === undefined
+            ? undefined
+            : failure(deep.id, deep.error.code, deep.error.message);
+        const refused = refusalAnswer(input);
+        if (!refused.answer) return undefined;
         return unreadable(
-          failure(null, spec.codes.invalidRequest, "Invalid request: not a JSON value"),
+          failure(
+            refused.id ?? null,
+            spec.codes.invalidRequest,
+            "Invalid request: not a JSON value",
+          ),
         );
       }
     }

@@ -4,6 +4,12 @@ import type { JsonObject } from "./json.js";
 import { parseText, type WireMessage } from "./jsonrpc.js";
 import { checkOrigin, type HeaderValues, type OriginPolicy } from "./origin.js";
 import {
+  createOutbox,
+  DEFAULT_MAX_UNSENT_BYTES,
+  type Outbox,
+  type OutboxOptions,
+} from "./outbox.js";
+import {
   batchOf,
   isInitialize,
   type EraCodes,
@@ -62,7 +68,16 @@ export interface HttpServerOptions extends OriginPolicy {
   readonly resumeWindowMs?: number;
   /** Events kept per session stream for `Last-Event-ID`. Default 100. */
   readonly maxStreamEvents?: number;
-  /** Sees internal errors (a bug, a throwing hook); the client only ever gets a generic answer. */
+  /**
+   * Output an event stream may hold for a client that does not read it, in bytes (beyond what the
+   * socket itself buffers); past it the connection is dropped and `onError` is told why. One event
+   * always fits. Default 1 MiB.
+   */
+  readonly maxUnsentBytes?: number;
+  /**
+   * Sees internal errors (a bug, a throwing hook) and streams dropped for a reader too far behind
+   * (`maxUnsentBytes`); the client only ever gets a generic answer.
+   */
   readonly onError?: (error: unknown) => void;
   /** The clock, in ms (tests set it). */
   readonly now?: () => number;
@@ -131,14 +146,15 @@ export interface HttpHandler {
   readonly sessions: number;
   /** Requests being handled, plus requests to clients still waiting for an answer: 0 when idle. */
   readonly pending: number;
+  /** How the adapters bound each event stream's unsent output (`maxUnsentBytes`, reported to `onError`). */
+  readonly outbox: OutboxOptions;
 }
 
 interface ByteQueue {
   enqueue(chunk: Uint8Array): void;
   close(): void;
-}
-interface Encoder {
-  encode(text: string): Uint8Array;
+  error(reason: unknown): void;
+  readonly desiredSize: number | null;
 }
 interface Decoder {
   decode(bytes: Uint8Array): string;
@@ -148,11 +164,10 @@ const platform = globalThis as unknown as {
     body: unknown,
     init: { status: number; headers: Record<string, string> },
   ) => unknown;
-  readonly ReadableStream: new (source: {
-    start(controller: ByteQueue): void;
-    cancel(): void;
-  }) => unknown;
-  readonly TextEncoder: new () => Encoder;
+  readonly ReadableStream: new (
+    source: { start(queue: ByteQueue): void; pull(): void; cancel(): void },
+    strategy: { highWaterMark: number; size(chunk: Uint8Array): number },
+  ) => unknown;
   readonly TextDecoder: new () => Decoder;
   readonly crypto: { getRandomValues(array: Uint8Array): Uint8Array };
 };
@@ -715,11 +730,23 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return failReply(500, BASE_CODES.internalError, "Internal error");
     });
 
+  const maxUnsentBytes = options.maxUnsentBytes ?? DEFAULT_MAX_UNSENT_BYTES;
+  const outbox: OutboxOptions = {
+    maxUnsentBytes,
+    onOverflow: (unsent) =>
+      report(
+        new Error(
+          `mcp http: dropped an event stream whose reader fell behind: ${unsent} bytes unsent, over maxUnsentBytes ${maxUnsentBytes}`,
+        ),
+      ),
+  };
+
   return {
     serve,
+    outbox,
     async fetch(request: RequestLike): Promise<PlatformResponse> {
       const reply = await serve(fromRequest(request));
-      return toResponse(reply, request.signal) as PlatformResponse;
+      return toResponse(reply, request.signal, outbox) as PlatformResponse;
     },
     close(): void {
       clearTimeout(sweepTimer);
@@ -799,35 +826,59 @@ function headerOf(request: RequestLike, name: string): string | undefined {
   return found;
 }
 
-function toResponse(reply: HttpReply, signal: AbortSignal | undefined): unknown {
+/** What a fetch body stream buffers before `desiredSize` says stop: node's default for a socket. */
+const BODY_HIGH_WATER_MARK = 16_384;
+
+function toResponse(
+  reply: HttpReply,
+  signal: AbortSignal | undefined,
+  limits: OutboxOptions,
+): unknown {
   if (!("stream" in reply))
     return new platform.Response(reply.body ?? null, {
       status: reply.status,
       headers: { ...reply.headers },
     });
   const stream = reply.stream;
-  const encoder = new platform.TextEncoder();
-  let sink: StreamSink | undefined;
-  const body = new platform.ReadableStream({
-    start(queue: ByteQueue): void {
-      let open = true;
-      const attached: StreamSink = {
-        write: (chunk) => {
-          if (open) queue.enqueue(encoder.encode(chunk));
-        },
-        end: () => {
-          if (!open) return;
-          open = false;
-          queue.close();
-        },
-      };
-      sink = attached;
-      stream.attach(attached);
-      signal?.addEventListener("abort", () => stream.detach(attached), { once: true });
+  let sink: Outbox | undefined;
+  // A pull source: the stream writes while `desiredSize` is above 0, the outbox holds the rest until
+  // the reader pulls, and a reader too far behind errors the body.
+  const body = new platform.ReadableStream(
+    {
+      start(queue: ByteQueue): void {
+        let open = true;
+        const attached = createOutbox(
+          {
+            write: (bytes) => {
+              if (open) queue.enqueue(bytes);
+              return (queue.desiredSize ?? 0) > 0;
+            },
+            end: () => {
+              if (!open) return;
+              open = false;
+              queue.close();
+            },
+            abort: () => {
+              if (!open) return;
+              open = false;
+              queue.error(new Error("The reader fell too far behind"));
+              stream.detach(attached);
+            },
+          },
+          limits,
+        );
+        sink = attached;
+        attached.backlog(() => stream.attach(attached));
+        signal?.addEventListener("abort", () => stream.detach(attached), { once: true });
+      },
+      pull(): void {
+        sink?.drained();
+      },
+      cancel(): void {
+        if (sink !== undefined) stream.detach(sink);
+      },
     },
-    cancel(): void {
-      if (sink !== undefined) stream.detach(sink);
-    },
-  });
+    { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+  );
   return new platform.Response(body, { status: reply.status, headers: { ...reply.headers } });
 }

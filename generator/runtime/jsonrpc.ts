@@ -196,13 +196,56 @@ export function parseText(text: unknown): ParseOutcome<WireMessage> {
     return { ok: false, error: { code: -32700, message: "not JSON" } };
   }
   const checked = checkEnvelope(value);
-  if (checked.ok) return checked;
+  // Valid JSON nests at most half its length deep, so short texts (nearly every message) skip the walk.
+  if (checked.ok)
+    return text.length > 2 * MAX_NESTING ? (nestingFailure(checked.message) ?? checked) : checked;
   const refused = refusalAnswer(value);
   return parseFailure(
     checked.inParams ? -32602 : -32600,
     checked.issue,
     refused.answer ? refused.id : undefined,
   );
+}
+
+/**
+ * The deepest a message may nest, the message object counting as 1 (serde_json's default limit too).
+ * JSON.parse takes any depth, but what comes after recurses (JSON.stringify, validators, handlers) and
+ * overflows the stack a few thousand levels down, where the request's id is no longer at hand.
+ */
+export const MAX_NESTING = 128;
+
+/**
+ * The refusal of a checked message that nests deeper than `MAX_NESTING`: -32602 with the id for a
+ * request (the depth can only be in its params), -32600 for a response; undefined when it nests less.
+ */
+export function nestingFailure(message: WireMessage): ParseFailure | undefined {
+  const [member, value] =
+    message.kind === "result"
+      ? (["result", message.result] as const)
+      : message.kind === "error"
+        ? (["error", message.error] as const)
+        : (["params", message.params] as const);
+  if (!nestsDeeper(value, MAX_NESTING - 1)) return undefined;
+  return parseFailure(
+    message.kind === "request" || message.kind === "notification" ? -32602 : -32600,
+    { pointer: `/${member}`, expected: `at most ${MAX_NESTING} levels of nesting`, got: "more" },
+    message.kind === "request" ? message.id : undefined,
+  );
+}
+
+/**
+ * Whether `value` has objects or arrays more than `levels` deep. It recurses at most `levels + 1`
+ * calls deep, whatever the value's depth, and allocates nothing (it runs on most messages).
+ */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (nestsDeeper(item, levels - 1)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsDeeper((value as JsonObject)[key], levels - 1)) return true;
+  return false;
 }
 
 const MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;

@@ -2,6 +2,7 @@ import type { HeaderValues } from "./origin.js";
 import type { HttpHandler, HttpReply } from "./http-server.js";
 import type { StreamSink } from "./sse.js";
 import { abortController } from "./abort.js";
+import { createOutbox, type OutboxOptions } from "./outbox.js";
 
 /**
  * The node:http adapter: `http.createServer(toNodeListener(handler))`. Typed by the members it uses
@@ -20,9 +21,11 @@ export interface NodeRequestLike {
 
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
-  write(chunk: string): unknown;
+  /** False when the socket's buffer is full: more waits for `drain`. */
+  write(chunk: Uint8Array): unknown;
   end(chunk?: string): unknown;
-  on(event: "close", listener: () => void): unknown;
+  on(event: "close" | "drain", listener: () => void): unknown;
+  destroy(): unknown;
   readonly writableEnded: boolean;
 }
 
@@ -43,7 +46,7 @@ export function toNodeListener(
         signal: gone.signal,
         body: (limit) => readBody(request, limit),
       })
-      .then((reply) => write(reply, response, gone.signal));
+      .then((reply) => write(reply, response, gone.signal, handler.outbox));
   };
 }
 
@@ -77,7 +80,12 @@ function readBody(
   });
 }
 
-function write(reply: HttpReply, response: NodeResponseLike, gone: AbortSignal): void {
+function write(
+  reply: HttpReply,
+  response: NodeResponseLike,
+  gone: AbortSignal,
+  limits: OutboxOptions,
+): void {
   try {
     if (!("stream" in reply)) {
       response.writeHead(reply.status, { ...reply.headers });
@@ -91,12 +99,18 @@ function write(reply: HttpReply, response: NodeResponseLike, gone: AbortSignal):
       return reply.stream.detach(nowhere);
     }
     response.writeHead(reply.status, { ...reply.headers });
-    const sink: StreamSink = {
-      write: (chunk) => void response.write(chunk),
-      end: () => void response.end(),
-    };
+    // Written as fast as the client reads: held while the socket's buffer is full, dropped past the budget.
+    const sink = createOutbox(
+      {
+        write: (bytes) => response.write(bytes) !== false,
+        end: () => void response.end(),
+        abort: () => void response.destroy(),
+      },
+      limits,
+    );
+    response.on("drain", () => sink.drained());
     gone.addEventListener("abort", () => reply.stream.detach(sink), { once: true });
-    reply.stream.attach(sink);
+    sink.backlog(() => reply.stream.attach(sink));
   } catch {
     // The socket closed under us: nothing is left to answer.
   }

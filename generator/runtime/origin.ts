@@ -2,16 +2,25 @@
  * DNS-rebinding protection for HTTP servers (basic/transports, "Security Warning": servers MUST validate the
  * `Origin` header of every incoming connection and answer an invalid one with 403; local servers SHOULD bind
  * to 127.0.0.1 only). A page on evil.example whose name is rebound to 127.0.0.1 reaches a local server with its
- * own name in `Host` and `Origin`; checking both against what the server really answers to stops it.
+ * own name in `Host` and `Origin`; checking both against what the server really answers to stops it. An
+ * origin is a scheme, a host and a port (RFC 6454): a page on another loopback port is another web app, so
+ * by default only the server's own port is accepted in `Origin`; other origins are listed whole.
  */
 
-/** Names a loopback-bound server answers to, with any port. */
+/** Names a loopback-bound server answers to. */
 export const LOOPBACK_HOSTS: readonly string[] = Object.freeze(["localhost", "127.0.0.1", "[::1]"]);
 
 export interface OriginPolicy {
-  /** Host names (no port) accepted in `Host` and in `Origin`. Defaults to `LOOPBACK_HOSTS`. */
+  /**
+   * Host names (no port) accepted in `Host`, with any port, and in `Origin` on the port `Host` names
+   * (the server's own). Defaults to `LOOPBACK_HOSTS`.
+   */
   readonly allowedHosts?: readonly string[];
-  /** Whole origins accepted besides those on `allowedHosts`, e.g. `"https://app.example.com"`. */
+  /**
+   * Whole origins accepted besides, compared exactly (scheme, host and port), e.g.
+   * `"https://app.example.com"` or `"http://localhost:5173"`; a port of `*` (`"http://localhost:*"`)
+   * accepts that scheme and host on any port.
+   */
   readonly allowedOrigins?: readonly string[];
 }
 
@@ -33,16 +42,34 @@ const DENIED_ORIGIN: OriginCheck = Object.freeze({
 });
 const ALLOWED: OriginCheck = Object.freeze({ ok: true });
 
-/** `Host` must name an allowed host; `Origin`, when a browser sends one, must be an allowed origin. Never throws. */
+/** A serialized `http(s)` origin (RFC 6454): the scheme and the authority; no path, user or query. */
+const ORIGIN = /^(https?):\/\/([^/?#@]*)$/;
+
+/** A host name (IPv6 literals keep their brackets) and a decimal port; anything else after the name fails. */
+const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/;
+
+/**
+ * `Host` must name an allowed host; `Origin`, when a browser sends one, must be an allowed host on the
+ * port `Host` names (the server's own) or a listed origin. Never throws.
+ */
 export function checkOrigin(headers: HeaderValues, policy: OriginPolicy = {}): OriginCheck {
   const hosts = policy.allowedHosts ?? LOOPBACK_HOSTS;
-  const host = single(headers["host"]);
-  if (host === undefined || !hosts.includes(hostName(host))) return DENIED_HOST;
-  const origin = single(headers["origin"]);
+  const host = authority(single(headers["host"]) ?? "");
+  if (host === undefined || !hosts.includes(host.name)) return DENIED_HOST;
+  const origin = single(headers["origin"])?.trim().toLowerCase();
   if (origin === undefined) return ALLOWED;
-  if (policy.allowedOrigins?.includes(origin)) return ALLOWED;
-  const parsed = parseOrigin(origin);
-  return parsed !== undefined && hosts.includes(parsed) ? ALLOWED : DENIED_ORIGIN;
+  const parsed = ORIGIN.exec(origin);
+  const from = parsed === null ? undefined : authority(parsed[2]!);
+  if (parsed === null || from === undefined) return DENIED_ORIGIN;
+  if (hosts.includes(from.name) && from.port === host.port) return ALLOWED;
+  const anyPort = `${parsed[1]!}://${from.name}:*`;
+  const listed = policy.allowedOrigins ?? [];
+  return listed.some((entry) => {
+    const lower = entry.toLowerCase();
+    return lower === origin || lower === anyPort;
+  })
+    ? ALLOWED
+    : DENIED_ORIGIN;
 }
 
 /** A repeated header is ambiguous, so it is treated like a missing one. */
@@ -50,22 +77,8 @@ function single(value: string | readonly string[] | undefined): string | undefin
   return typeof value === "string" ? value : undefined;
 }
 
-/** `Host` without its port, lower-cased; IPv6 literals keep their brackets. */
-function hostName(host: string): string {
-  const lower = host.trim().toLowerCase();
-  if (lower.startsWith("[")) {
-    const end = lower.indexOf("]");
-    return end < 0 ? lower : lower.slice(0, end + 1);
-  }
-  const colon = lower.indexOf(":");
-  return colon < 0 ? lower : lower.slice(0, colon);
-}
-
-/**
- * The host name of a serialized `http(s)` origin (`scheme://host[:port]`, RFC 6454), lower-cased, or
- * undefined for `null`, other schemes and anything else. Parsed by hand: the runtime has no `URL`.
- */
-function parseOrigin(origin: string): string | undefined {
-  const match = /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(origin);
-  return match?.[1]?.toLowerCase();
+/** `host[:port]`, lower-cased, split; undefined for anything that is not exactly that. */
+function authority(text: string): { readonly name: string; readonly port: string } | undefined {
+  const match = AUTHORITY.exec(text.trim().toLowerCase());
+  return match === null ? undefined : { name: match[1]!, port: match[2] ?? "" };
 }

@@ -2,7 +2,12 @@ import type { DispatchResponse } from "./dispatcher.js";
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, type WireMessage } from "./jsonrpc.js";
 import type { HeaderValues } from "./origin.js";
-import { createStateCodec, type StateCodec, type StateCodecOptions } from "./request-state.js";
+import {
+  createStateCodec,
+  type StateBinding,
+  type StateCodec,
+  type StateCodecOptions,
+} from "./request-state.js";
 import type { CallOptions, RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
 
@@ -31,10 +36,14 @@ export interface TransportContext {
 export interface StatelessContext<InputRequests, InputRequired> extends TransportContext {
   /**
    * The state a retried request brought back, verified and decoded; undefined on a first call. A
-   * request whose state is unsigned, altered or expired is answered -32602 before any handler runs.
+   * request whose state is unsigned, altered, expired, used already, or issued for another method,
+   * tool or params is answered -32602 before any handler runs.
    */
   readonly state: JsonObject | undefined;
-  /** The `input_required` result asking the client for `inputRequests`; with `state`, signed into `requestState`. */
+  /**
+   * The `input_required` result asking the client for `inputRequests`; with `state`, signed into
+   * `requestState`, bound to this request (method and params) and usable once.
+   */
   inputRequired(
     this: void,
     inputRequests: InputRequests,
@@ -100,12 +109,16 @@ export interface StatelessSpec {
   /** The versions this era serves (`MCP-Protocol-Version` and `_meta`). */
   readonly versions: readonly string[];
   readonly codes: EraCodes;
-  /** The `input_required` result: its `resultType` key and value, and the members holding the input requests and the state. */
+  /**
+   * The `input_required` result: its `resultType` key and value, the members holding the input
+   * requests and the state, and the retry's params member holding the answers.
+   */
   readonly inputRequired: {
     readonly key: string;
     readonly value: string;
     readonly requests: string;
     readonly state: string;
+    readonly responses: string;
   };
   /** The release's `checkHttpHeaders`, given the called tool when the transport knows it. */
   checkHeaders(
@@ -148,8 +161,16 @@ export function createStatelessEra(
     token === undefined
       ? { [input.key]: input.value, [input.requests]: inputRequests }
       : { [input.key]: input.value, [input.requests]: inputRequests, [input.state]: token };
-  const inputRequired = async (inputRequests: unknown, state?: JsonObject): Promise<JsonObject> =>
-    build(inputRequests, state === undefined ? undefined : await codec.sign(state));
+  // What a state is bound to: what a retry repeats. The answers and the state are what it adds, and
+  // `_meta` (a progress token, say) may be new on each attempt.
+  const bindingOf = (method: string, params: JsonObject | undefined): StateBinding => {
+    const bound: JsonObject = {};
+    if (params !== undefined)
+      for (const name of Object.keys(params))
+        if (name !== input.responses && name !== input.state && name !== "_meta")
+          bound[name] = params[name];
+    return { method, params: bound };
+  };
   const run = handle as (
     message: unknown,
     context: unknown,
@@ -161,21 +182,29 @@ export function createStatelessEra(
     spec,
     async handle(message, base, signal) {
       let state: JsonObject | undefined;
-      if (message.kind === "request" && message.params !== undefined) {
-        const token = own(message.params, input.state) ? message.params[input.state] : undefined;
-        if (token !== undefined) {
-          state = await codec.verify(token);
-          if (state === undefined)
-            return {
-              jsonrpc: "2.0",
-              id: message.id,
-              error: {
-                code: spec.codes.invalidParams,
-                message: `Invalid params: ${input.state} failed its integrity check or expired`,
-              },
-            };
-        }
+      const request = message.kind === "request" ? message : undefined;
+      const params = request?.params;
+      const token =
+        params !== undefined && own(params, input.state) ? params[input.state] : undefined;
+      if (request !== undefined && token !== undefined) {
+        state = await codec.verify(token, bindingOf(request.method, params));
+        if (state === undefined)
+          return {
+            jsonrpc: "2.0",
+            id: request.id,
+            error: {
+              code: spec.codes.invalidParams,
+              message: `Invalid params: ${input.state} failed its integrity check, expired, was used already or belongs to another request`,
+            },
+          };
       }
+      const inputRequired = async (inputRequests: unknown, kept?: JsonObject) =>
+        build(
+          inputRequests,
+          kept === undefined || request === undefined
+            ? undefined
+            : await codec.sign(kept, bindingOf(request.method, params)),
+        );
       const context = { headers: base.headers, send: base.send, state, inputRequired };
       return run(message, context, signal);
     },

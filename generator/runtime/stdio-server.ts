@@ -26,8 +26,16 @@ export interface StdioServerOptions {
   readonly sessions?: SessionEra;
   /** Chunks of input; `process.stdin` is one. */
   readonly input: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
-  /** Where messages go; `process.stdout` is one. */
-  readonly output: { write(chunk: string): unknown };
+  /**
+   * Where messages go; `process.stdout` is one. When `write` returns false and the output has `once`
+   * (a Node writable), no more input is read until it emits `drain` (or `close`): a client that does
+   * not read its answers stops being read from, instead of growing the server.
+   */
+  readonly output: {
+    write(chunk: string): unknown;
+    once?(event: "drain" | "close", listener: () => void): unknown;
+    off?(event: "drain" | "close", listener: () => void): unknown;
+  };
   /** Diagnostics (an overlong line, an internal error); e.g. `(text) => process.stderr.write(text + "\n")`. */
   readonly log?: (text: string) => void;
   /** Longer lines are dropped and logged. Default 4 MiB. */
@@ -51,8 +59,23 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
       // Logging must never stop the server.
     }
   };
+  // Settles once the output drains (or closes: nothing will drain it then); undefined while it takes more.
+  let blocked: Promise<void> | undefined;
   const write = (message: object): void => {
-    options.output.write(encodeLine(message));
+    const output = options.output;
+    if (output.write(encodeLine(message)) !== false || blocked !== undefined) return;
+    const once = output.once?.bind(output);
+    if (once === undefined) return;
+    blocked = new Promise((resolve) => {
+      const free = (): void => {
+        output.off?.("drain", free);
+        output.off?.("close", free);
+        blocked = undefined;
+        resolve();
+      };
+      once("drain", free);
+      once("close", free);
+    });
   };
   // Chosen by the first request: the session once an initialize opened one.
   let session: ServerSession | undefined;
@@ -126,7 +149,10 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
 
   const done = (async (): Promise<void> => {
     try {
-      for await (const chunk of options.input) splitter.push(chunk);
+      for await (const chunk of options.input) {
+        splitter.push(chunk);
+        while (blocked !== undefined) await blocked;
+      }
     } catch (error) {
       log(`mcp stdio: input failed: ${String(error)}`);
     }

@@ -711,6 +711,7 @@ describe("the thin release modules: declarations from the model, bodies over the
       }).content,
       has: [
         'inputRequired: {"key":"resultType","value":"more"',
+        '"state":"requestState","responses":"answers"}',
         "const answers = params.answers;",
         "statusOf: httpStatusOf",
       ],

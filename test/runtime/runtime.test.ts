@@ -271,8 +271,9 @@ describe("runtime functions", () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     const top = mcp.parse(deep);
     expect(top.ok).toBe(false);
+    // Past MAX_NESTING (128) a message is refused before anything recurses into it (jsonrpc.test.ts).
     const inside = mcp.parse(`{"jsonrpc":"2.0","method":"x","params":{"a":${deep}}}`);
-    expect(inside.ok).toBe(true);
+    expect(inside).toMatchObject({ ok: false, error: { code: -32602 } });
     const unclosed = mcp.parse(`{"jsonrpc":"2.0","method":"x","params":{"a":${"[".repeat(100_000)}}}`);
     expect(unclosed).toMatchObject({ ok: false, error: { code: -32700 } });
     expect(v2026_07_28.parse(`{"jsonrpc":"2.0","method":"x","params":{"a":${deep}}}`, { validate: true }).ok).toBe(

@@ -553,7 +553,10 @@ describe("input_required and requestState (stateless)", () => {
       result: { content: [{ text: "hi Ada" }] },
     });
 
-    const forged = await createStateCodec().sign({ step: 1 });
+    const forged = await createStateCodec().sign(
+      { step: 1 },
+      { method: "tools/call", params: { name: "ask", arguments: {} } },
+    );
     const [payload, mac] = asked.result.requestState.split(".");
     for (const state of [forged, `${payload}x.${mac}`, "nope"]) {
       const calls = probe.calls;

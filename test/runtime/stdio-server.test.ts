@@ -1,9 +1,8 @@
-// Newline-delimited JSON framing (runtime/ndjson.ts), the requestState codec (runtime/request-state.ts) and the
-// stdio server over an in-memory readable/writable pair, with the generated eras.
+// Newline-delimited JSON framing (runtime/ndjson.ts) and the stdio server over an in-memory readable/writable pair,
+// with the generated eras. The requestState codec's tests are in request-state.test.ts.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
-import { createStateCodec } from "../../generator/runtime/request-state.ts";
 import { serveStdio } from "../../generated/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
@@ -44,43 +43,6 @@ describe("createLineSplitter", () => {
 
   it("encodeLine writes one line per message, newlines inside strings escaped", () => {
     expect(encodeLine({ text: "a\nb" })).toBe('{"text":"a\\nb"}\n');
-  });
-});
-
-describe("createStateCodec", () => {
-  const secret = "x".repeat(32);
-  it("verifies what it signed, until it expires", async () => {
-    let time = 1000;
-    const codec = createStateCodec({ secret, maxAgeMs: 100, now: () => time });
-    const token = await codec.sign({ step: 2, name: "Ada" });
-    expect(await codec.verify(token)).toEqual({ step: 2, name: "Ada" });
-    time = 1101;
-    expect(await codec.verify(token)).toBeUndefined();
-  });
-
-  it("refuses another key's, altered and malformed tokens without throwing", async () => {
-    const codec = createStateCodec({ secret });
-    const token = await codec.sign({ step: 1 });
-    const [payload, mac] = token.split(".") as [string, string];
-    const other = await createStateCodec({ secret: "y".repeat(32) }).sign({ step: 1 });
-    const flipped = payload.slice(0, -1) + (payload.endsWith("A") ? "B" : "A");
-    for (const bad of [
-      other,
-      `${flipped}.${mac}`,
-      `${payload}.${mac}x`,
-      `${payload}.${mac}.x`,
-      "",
-      "a.b",
-      42,
-      undefined,
-      `${payload}=.${mac}`,
-    ]) {
-      expect(await codec.verify(bad), String(bad)).toBeUndefined();
-    }
-  });
-
-  it("wants a secret of at least 32 bytes", () => {
-    expect(() => createStateCodec({ secret: "short" })).toThrow(/32 bytes/);
   });
 });
 
@@ -170,5 +132,46 @@ describe("serveStdio", () => {
       ]),
     );
     expect(logged).toEqual([expect.stringContaining("a response nothing waits for")]);
+  });
+
+  it("stops reading input while its output is blocked, and reads on once the output drains", async () => {
+    const LINES = 200;
+    let pulled = 0;
+    async function* input() {
+      pulled++;
+      yield (
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        }) + "\n"
+      );
+      for (let id = 1; id <= LINES; id++) {
+        pulled++;
+        yield JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n";
+      }
+    }
+    // A client that does not read its answers: the pipe's buffer holds 256 bytes, a few answers.
+    const output = new PassThrough({ highWaterMark: 256 });
+    const sessions = legacy.sessionEra({
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: {},
+        serverInfo: { name: "s", version: "1" },
+      }),
+    });
+    const server = serveStdio({ sessions, input: input(), output });
+    while (output.writableLength <= 256) await new Promise<void>((resolve) => setImmediate(resolve));
+    // Many turns of the event loop: an unblocked server reads every line in the first.
+    for (let turn = 0; turn < 50; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(pulled).toBeLessThan(LINES / 4);
+
+    const answers: string[] = [];
+    const splitter = createLineSplitter((line) => answers.push(line));
+    output.on("data", (chunk: Buffer) => splitter.push(chunk));
+    await server.done;
+    expect(pulled).toBe(LINES + 1);
+    expect(answers).toHaveLength(LINES + 1);
   });
 });
