@@ -2,6 +2,7 @@ import type { DispatchResponse } from "./dispatcher.js";
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, type WireMessage } from "./jsonrpc.js";
 import type { HeaderValues } from "./origin.js";
+import type { Identity } from "./request-gate.js";
 import { createStateCodec, type StateCodec, type StateCodecOptions } from "./request-state.js";
 import type { CallOptions, RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
@@ -25,6 +26,14 @@ export interface TransportContext {
    * alone): a session's requests to the client then go on its standalone stream. Absent means true.
    */
   readonly streaming?: boolean;
+  /** Who sent the request, as the HTTP handler's `authorize` said; undefined without one, and over stdio. */
+  readonly identity?: Identity | undefined;
+  /**
+   * Whose requests a cancel notification may reach: request ids are unique per peer only. Over stdio
+   * the connection (this context); over HTTP the identity's subject, or without one the request alone
+   * (there, closing the request's stream is how a client cancels).
+   */
+  readonly peer?: unknown;
 }
 
 /** `ctx.context` in a stateless release: the verified `requestState` and the `input_required` builder. */
@@ -176,7 +185,8 @@ export function createStatelessEra(
             };
         }
       }
-      const context = { headers: base.headers, send: base.send, state, inputRequired };
+      const { headers, send, identity } = base;
+      const context = { headers, send, identity, peer: base.peer ?? base, state, inputRequired };
       return run(message, context, signal);
     },
   };
@@ -301,7 +311,8 @@ export function createSessionEra<S>(
         waiting.delete(requester);
       }
     };
-    const context = { headers: base.headers, send: base.send, session: session.info, request };
+    const { headers, identity } = base;
+    const context = { headers, send: base.send, identity, session: session.info, request };
     return run(message, context, signal).finally(() => {
       ended = true;
     });
