@@ -333,9 +333,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       lastSweep = time;
       for (const session of [...sessions.values()]) {
         // A held stream counts as use, so a client whose stream drops has the whole idle time to come back.
-        if (listening(session)) session.lastSeen = time;
-        else if (session.active > 0) continue;
-        else if (time - session.lastSeen > (session.record.initialized ? idleMs : handshakeMs))
+        if (listening(session) || session.active > 0) {
+          if (listening(session)) session.lastSeen = time;
+          // Its record must outlive its idle time in a shared store too, where other instances look.
+          quietly(store.touch(session.id, idleMs));
+        } else if (time - session.lastSeen > (session.record.initialized ? idleMs : handshakeMs))
           manager.close(session);
       }
     },
