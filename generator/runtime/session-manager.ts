@@ -304,7 +304,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     },
     answer(session, message) {
       if (session.core.receive(message)) return;
-      quietly(bus.publish(sessionTopics(session.id).answers, message));
+      // The bus carries the JSON-RPC message as the client sent it, without the parser's `kind`.
+      const { kind: _kind, ...wire } = message;
+      quietly(bus.publish(sessionTopics(session.id).answers, wire));
     },
     close(session) {
       if (sessions.get(session.id) !== session) return;
