@@ -28,7 +28,7 @@ export interface MemoryEventStoreOptions {
   readonly maxBytesPerStream?: number;
 }
 
-export const DEFAULT_REPLAY_BYTES = 1024 * 1024;
+const DEFAULT_REPLAY_BYTES = 1024 * 1024;
 
 interface Kept {
   readonly events: StoredEvent[];
