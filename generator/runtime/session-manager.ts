@@ -151,14 +151,16 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       onResume: new Map(),
     };
     sessions.set(id, session);
-    // A client's answer POSTed to another instance reaches the handler waiting for it here.
-    answerSubscriptions.set(
-      session,
-      subscribe(sessionTopics(id).answers, (message) => {
-        const checked = checkEnvelope(message);
-        if (checked.ok) core.receive(checked.message);
-      }),
-    );
+    // A client's answer POSTed to another instance reaches the handler waiting for it here; with the
+    // process's own bus every answer arrives here directly, and a session costs no subscription.
+    if (options.sharedBus)
+      answerSubscriptions.set(
+        session,
+        subscribe(sessionTopics(id).answers, (message) => {
+          const checked = checkEnvelope(message);
+          if (checked.ok) core.receive(checked.message);
+        }),
+      );
     scheduleSweep();
     return session;
   };
@@ -303,7 +305,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return (message) => quietly(bus.publish(topic, message as JsonObject));
     },
     answer(session, message) {
-      if (session.core.receive(message)) return;
+      if (session.core.receive(message) || !options.sharedBus) return;
       // The bus carries the JSON-RPC message as the client sent it, without the parser's `kind`.
       const { kind: _kind, ...wire } = message;
       quietly(bus.publish(sessionTopics(session.id).answers, wire));
