@@ -420,4 +420,27 @@ describe("two instances sharing a SessionStore, an EventStore and a MessageBus",
       rest += new TextDecoder().decode(chunk.value);
     expect(events(rest).at(-1)?.data).toMatchObject({ id: 2, result: { content: [{ text: "accept" }] } });
   });
+
+  it("a handler's request to a JSON-only client goes out on the GET stream the client holds on the other instance", async () => {
+    const shared = {
+      sessionStore: createMemorySessionStore(),
+      eventStore: createMemoryEventStore(),
+      messageBus: createMemoryMessageBus(),
+    };
+    const a = serve(probe(), shared);
+    const b = serve(probe(), shared);
+    const session = await openSession(a);
+    const stream = await send(b, "GET", { ...inSession(session), accept: "text/event-stream" });
+    expect(stream.status).toBe(200);
+    const replied = post(a, legacyCall(3, "elicit"), { ...inSession(session), accept: "application/json" });
+    const reader = stream.body!.getReader();
+    const asked = events(new TextDecoder().decode((await reader.read()).value))[0]!.data as {
+      id: number;
+      method: string;
+    };
+    expect(asked.method).toBe("elicitation/create");
+    await post(b, { jsonrpc: "2.0", id: asked.id, result: { action: "decline" } }, inSession(session));
+    expect(await (await replied).json()).toMatchObject({ id: 3, result: { content: [{ text: "decline" }] } });
+    await reader.cancel();
+  });
 });
