@@ -11,8 +11,9 @@ import type { HeaderValues } from "./origin.js";
 /**
  * Who sent a request, as `authorize` found it. `subject` is what the transport compares: a session
  * belongs to the subject that opened it, and a cancellation reaches only that subject's requests.
- * Add your own members (scopes, a tenant); they reach handlers as given, and a session records
- * only the subject, so the identity itself may hold live objects.
+ * Add your own members (scopes, a tenant) by declaration merging (`declare module
+ * "<output>/runtime/request-gate.js" { interface Identity { … } }`): `authorize` must then return them
+ * and handlers see them typed. A session records only the subject, so an identity may hold live objects.
  */
 export interface Identity {
   readonly subject: string;
