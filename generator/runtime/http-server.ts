@@ -175,6 +175,8 @@ const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 const DEFAULT_HANDSHAKE_MS = 30_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
 const DEFAULT_RESUME_MS = 30_000;
+/** One empty list for every new session's record, which is replaced, never changed, when it grows. */
+const NO_SUBSCRIPTIONS: readonly string[] = [];
 
 /** What one request is served with: who sent it, and the session it belongs to, if any. */
 interface Caller {
@@ -248,7 +250,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const session = caller.session;
     const controller = abortController();
     running.add(controller);
-    session?.running.add(controller);
+    const stopped = session === undefined ? undefined : sessions.run(session, controller);
     let stream: EventStream | undefined;
     let resolveStream: ((reply: HttpReply) => void) | undefined;
     const streamed = new Promise<HttpReply>((resolve) => (resolveStream = resolve));
@@ -263,12 +265,11 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     exchange.signal.addEventListener("abort", gone, { once: true });
     const open = (): EventStream => {
       if (stream !== undefined) return stream;
-      if (session === undefined) stream = createEventStream(undefined, onDetach);
-      else {
-        stream = sessions.stream(session, onDetach);
-        // A client that resumes the stream in time keeps its request running.
-        if (stream.id !== undefined) session.onResume.set(stream.id, () => clearTimeout(timer));
-      }
+      // A client that resumes the stream in time keeps its request running.
+      stream =
+        session === undefined
+          ? createEventStream(undefined, onDetach)
+          : sessions.stream(session, onDetach, () => clearTimeout(timer));
       resolveStream?.({
         status: 200,
         headers: { ...extraHeaders, "content-type": SSE_TYPE, "cache-control": "no-cache" },
@@ -299,7 +300,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       status: number,
     ): HttpReply => {
       running.delete(controller);
-      session?.running.delete(controller);
+      stopped?.();
       exchange.signal.removeEventListener("abort", gone);
       if (stream !== undefined) {
         // A batch's responses go one per event, which every SSE client reads (the page lets them be batched too).
@@ -401,10 +402,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
             clientCapabilities: objectOr(params["capabilities"]),
             clientInfo: objectOr(params["clientInfo"]),
             logLevel: undefined,
-            subscriptions: [],
+            subscriptions: NO_SUBSCRIPTIONS,
             subject: subjectOf(identity),
             initialized: false,
-            createdAt: now(),
           });
           return { response, status: 200 };
         }

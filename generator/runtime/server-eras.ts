@@ -265,6 +265,12 @@ export interface SessionEra {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
+/** A session's requests to the client: an idle session holds no set for them. */
+interface Lane {
+  waiting: Set<RequesterLifecycle> | undefined;
+  counter: number;
+}
+
 export function createSessionEra<S>(
   spec: SessionSpec,
   handle: Handle,
@@ -276,8 +282,8 @@ export function createSessionEra<S>(
     signal?: AbortSignal,
   ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const requesters = new WeakMap<ServerSession, Set<RequesterLifecycle>>();
-  const counters = new WeakMap<ServerSession, () => number>();
+  /** Per session: its requests to the client waiting for answers (made with the first), and the last id given. */
+  const lanes = new WeakMap<ServerSession, Lane>();
 
   /** Runs `message` (one, or a batch) with the context its handlers get; requests to the client made after it ended take `fallback`. */
   const runIn = (
@@ -287,8 +293,8 @@ export function createSessionEra<S>(
     signal: AbortSignal | undefined,
     fallback: () => ((message: object) => void) | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
-    const waiting = requesters.get(session)!;
-    const nextId = counters.get(session)!;
+    const lane = lanes.get(session)!;
+    const nextId = (): number => ++lane.counter;
     let ended = false;
     const send = (outgoing: object): void => {
       if (!ended && base.streaming !== false) return base.send(outgoing);
@@ -299,6 +305,7 @@ export function createSessionEra<S>(
     };
     const request = async (method: string, params: unknown, call: CallOptions = {}) => {
       const requester = spec.createRequester(send, { nextId, timeoutMs });
+      const waiting = (lane.waiting ??= new Set<RequesterLifecycle>());
       waiting.add(requester);
       try {
         const merged = call.signal ?? signal;
@@ -322,27 +329,25 @@ export function createSessionEra<S>(
     kind: "sessions",
     spec,
     open(id) {
-      const waiting = new Set<RequesterLifecycle>();
-      let counter = 0;
+      const lane: Lane = { waiting: undefined, counter: 0 };
       const info: SessionInfo<unknown> = { id, state: options.sessionState?.() };
       const session: ServerSession = {
         info,
         receive(message) {
-          for (const requester of waiting) if (requester.receive(message)) return true;
+          for (const requester of lane.waiting ?? []) if (requester.receive(message)) return true;
           return false;
         },
         get pending() {
           let count = 0;
-          for (const requester of waiting) count += requester.pending;
+          for (const requester of lane.waiting ?? []) count += requester.pending;
           return count;
         },
         close() {
-          for (const requester of waiting) requester.close(new Error("Session ended"));
-          waiting.clear();
+          for (const requester of lane.waiting ?? []) requester.close(new Error("Session ended"));
+          lane.waiting?.clear();
         },
       };
-      requesters.set(session, waiting);
-      counters.set(session, () => ++counter);
+      lanes.set(session, lane);
       return session;
     },
     // One message in, at most one response out: a dispatcher answers an array only for an array.

@@ -41,15 +41,22 @@ export interface LiveSession {
   readonly era: SessionEra;
   record: SessionRecord;
   lastSeen: number;
-  /** Its streams by id: the standalone GET stream and the request streams, for `Last-Event-ID`. */
-  readonly streams: Map<string, EventStream>;
+  /**
+   * Its streams by id (the standalone GET stream and the request streams, for `Last-Event-ID`), each
+   * with what a resumption must undo. Made with the first, as is `running`: an idle session holds neither.
+   */
+  streams: Map<string, KeptStream> | undefined;
   standalone: EventStream | undefined;
   /** Requests being handled; a session with any is never idle. */
   active: number;
   /** The running handlers' controllers: closing the session aborts them. */
-  readonly running: Set<AbortHandle>;
-  /** Per stream, what a resumption must undo (the armed abort of a request whose client dropped). */
-  readonly onResume: Map<string, () => void>;
+  running: Set<AbortHandle> | undefined;
+}
+
+/** A stream of a session, and what its resumption must undo (the armed abort of a request whose client dropped). */
+export interface KeptStream {
+  readonly stream: EventStream;
+  readonly onResume: (() => void) | undefined;
 }
 
 /** A slot held for a session while its `initialize` runs. */
@@ -73,8 +80,10 @@ export interface SessionManager {
   used(session: LiveSession): void;
   /** Records what a successful request changed in the session's state (log level, subscriptions). */
   observe(session: LiveSession, message: WireMessage): void;
-  /** A new stream of `session` whose events are kept for resumption. */
-  stream(session: LiveSession, onDetach?: () => void): EventStream;
+  /** A new stream of `session` whose events are kept for resumption; `onResume` runs when a client resumes it. */
+  stream(session: LiveSession, onDetach?: () => void, onResume?: () => void): EventStream;
+  /** Counts `controller` among the session's running handlers until the returned function is called. */
+  run(session: LiveSession, controller: AbortHandle): () => void;
   /** The session's new standalone GET stream; undefined when a client holds the current one open. */
   standalone(session: LiveSession): EventStream | undefined;
   /** The stream a `Last-Event-ID` resumes, replaying what followed it; undefined for an id it does not know. */
@@ -144,11 +153,10 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       era,
       record,
       lastSeen: now(),
-      streams: new Map(),
+      streams: undefined,
       standalone: undefined,
       active: 0,
-      running: new Set(),
-      onResume: new Map(),
+      running: undefined,
     };
     sessions.set(id, session);
     // A client's answer POSTed to another instance reaches the handler waiting for it here; with the
@@ -177,14 +185,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     return undefined;
   };
 
-  const keepStream = (session: LiveSession, id: string, stream: EventStream): void => {
-    session.streams.set(id, stream);
-    if (session.streams.size <= ENDED_STREAMS_KEPT + 1) return;
-    for (const [key, old] of session.streams) {
-      if (session.streams.size <= ENDED_STREAMS_KEPT + 1) break;
-      if (!old.ended) continue;
-      session.streams.delete(key);
-      session.onResume.delete(key);
+  const keepStream = (session: LiveSession, id: string, kept: KeptStream): void => {
+    const streams = (session.streams ??= new Map<string, KeptStream>());
+    streams.set(id, kept);
+    if (streams.size <= ENDED_STREAMS_KEPT + 1) return;
+    for (const [key, old] of streams) {
+      if (streams.size <= ENDED_STREAMS_KEPT + 1) break;
+      if (!old.stream.ended) continue;
+      streams.delete(key);
       quietly(events.drop(eventKey(session, key)));
     }
   };
@@ -266,14 +274,19 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       else return;
       save(session);
     },
-    stream(session, onDetach) {
+    stream(session, onDetach, onResume) {
       const id = randomId();
       const key = eventKey(session, id);
       const stream = createEventStream(id, onDetach, (seq, frame) =>
         quietly(events.append(key, seq, frame)),
       );
-      keepStream(session, id, stream);
+      keepStream(session, id, { stream, onResume });
       return stream;
+    },
+    run(session, controller) {
+      const running = (session.running ??= new Set<AbortHandle>());
+      running.add(controller);
+      return () => running.delete(controller);
     },
     standalone(session) {
       if (listening(session)) return undefined;
@@ -292,8 +305,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if (position === undefined) return undefined;
       const replayed = await events.replay(eventKey(session, position.stream), position.seq);
       if (replayed === undefined) return undefined;
-      const live = session.streams.get(position.stream);
-      session.onResume.get(position.stream)?.();
+      const kept = session.streams?.get(position.stream);
+      kept?.onResume?.();
+      const live = kept?.stream;
       let last = position.seq;
       for (const event of replayed) last = Math.max(last, event.seq);
       return replay(live, replayed, last);
@@ -313,8 +327,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     close(session) {
       if (sessions.get(session.id) !== session) return;
       sessions.delete(session.id);
-      for (const controller of [...session.running]) controller.abort();
-      for (const [id, stream] of session.streams) {
+      for (const controller of [...(session.running ?? [])]) controller.abort();
+      for (const [id, { stream }] of session.streams ?? []) {
         stream.end();
         quietly(events.drop(eventKey(session, id)));
       }

@@ -22,8 +22,6 @@ export interface SessionRecord {
   readonly subject: string | undefined;
   /** Whether the client used the session after its `initialize` (`notifications/initialized`, any request). */
   readonly initialized: boolean;
-  /** When the session opened, in ms of the handler's clock. */
-  readonly createdAt: number;
 }
 
 export interface SessionStore {

@@ -48,7 +48,6 @@ const record = (subject?: string): SessionRecord => ({
   subscriptions: [],
   subject,
   initialized: false,
-  createdAt: 0,
 });
 
 function manager(overrides: Partial<SessionManagerOptions> = {}) {
@@ -150,7 +149,7 @@ describe("createSessionManager: expiry", () => {
     const { sessions, options } = manager();
     const session = open(sessions);
     const controller = new AbortController();
-    session.running.add(controller);
+    sessions.run(session, controller);
     const stream = sessions.stream(session);
     sessions.close(session);
     expect([controller.signal.aborted, stream.ended, session.core.pending]).toEqual([true, true, 0]);
@@ -163,9 +162,8 @@ describe("createSessionManager: streams", () => {
   it("a resumption replays from the event store after the given event, runs the stream's onResume, then goes live", async () => {
     const { sessions } = manager();
     const session = open(sessions);
-    const stream = sessions.stream(session);
     let resumed = 0;
-    session.onResume.set(stream.id!, () => resumed++);
+    const stream = sessions.stream(session, undefined, () => resumed++);
     const first: string[] = [];
     const gone = sink(first);
     stream.attach(gone);

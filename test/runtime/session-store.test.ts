@@ -9,7 +9,6 @@ const record: SessionRecord = {
   subscriptions: [],
   subject: "alice",
   initialized: true,
-  createdAt: 0,
 };
 
 describe("createMemorySessionStore", () => {
