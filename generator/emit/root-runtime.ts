@@ -166,6 +166,7 @@ function addImports(
       "createMemoryEventStore",
       "createMemoryMessageBus",
       "createMemorySessionStore",
+      "sessionTopics",
       { name: "Authorize", isTypeOnly: true },
       { name: "EventStore", isTypeOnly: true },
       { name: "GateRefusal", isTypeOnly: true },

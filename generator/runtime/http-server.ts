@@ -38,7 +38,7 @@ export { createMemorySessionStore } from "./session-store.js";
 export type { SessionRecord, SessionStore } from "./session-store.js";
 export { createMemoryEventStore } from "./event-store.js";
 export type { EventStore, MemoryEventStoreOptions, StoredEvent } from "./event-store.js";
-export { createMemoryMessageBus } from "./message-bus.js";
+export { createMemoryMessageBus, sessionTopics } from "./message-bus.js";
 export type { MessageBus } from "./message-bus.js";
 
 /**

@@ -7,6 +7,7 @@ import {
   createMemoryEventStore,
   createMemoryMessageBus,
   createMemorySessionStore,
+  sessionTopics,
   type HttpHandler,
   type HttpServerOptions,
 } from "../../generated/index.js";
@@ -441,6 +442,18 @@ describe("two instances sharing a SessionStore, an EventStore and a MessageBus",
     expect(asked.method).toBe("elicitation/create");
     await post(b, { jsonrpc: "2.0", id: asked.id, result: { action: "decline" } }, inSession(session));
     expect(await (await replied).json()).toMatchObject({ id: 3, result: { content: [{ text: "decline" }] } });
+    await reader.cancel();
+  });
+
+  it("a notification published on the bus under a session's stream topic reaches the GET stream its client holds", async () => {
+    const messageBus = createMemoryMessageBus();
+    const handler = serve(probe(), { messageBus });
+    const session = await openSession(handler);
+    const stream = await send(handler, "GET", { ...inSession(session), accept: "text/event-stream" });
+    const note = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
+    expect(await messageBus.publish(sessionTopics(session).stream, note)).toBe(1);
+    const reader = stream.body!.getReader();
+    expect(events(new TextDecoder().decode((await reader.read()).value)).map((event) => event.data)).toEqual([note]);
     await reader.cancel();
   });
 });
