@@ -73,8 +73,8 @@ export interface HttpServerOptions extends OriginPolicy {
   readonly authorize?: Authorize;
   /**
    * A session nobody used for this long, and whose GET stream no client holds open, is closed; its id then gets
-   * 404. Default 30 min. Checked when
-   * requests arrive and on a timer while sessions are open (a quarter of this, at most 15 s apart).
+   * 404. Default 30 min. Checked when requests arrive and on a timer while sessions are open (a
+   * quarter of the shorter of this and `handshakeMs`, at most 15 s apart).
    */
   readonly sessionIdleMs?: number;
   /** A session whose client sent nothing after its `initialize` for this long is closed. Default 30 s. */
