@@ -1,6 +1,5 @@
 import type { JsonObject } from "./json.js";
 import type { HeaderValues } from "./origin.js";
-import type { EraCodes } from "./server-eras.js";
 import type { EventStream } from "./sse.js";
 
 /**
@@ -46,7 +45,11 @@ export const SESSION_HEADER = "mcp-session-id";
 export const VERSION_HEADER = "mcp-protocol-version";
 
 /** JSON-RPC's codes, for answers given before any era is known. */
-export const BASE_CODES: EraCodes = {
+export const BASE_CODES: {
+  readonly invalidRequest: number;
+  readonly invalidParams: number;
+  readonly internalError: number;
+} = {
   invalidRequest: -32600,
   invalidParams: -32602,
   internalError: -32603,
