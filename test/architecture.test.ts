@@ -38,7 +38,6 @@ const KNOWN_CIRCLES: readonly (readonly string[])[] = [["runtime/client-transpor
 const AWAITING_TESTS: readonly string[] = [
   "connect",
   "http-client",
-  "http-server",
   "http-session",
   "ndjson",
   "server-eras",

@@ -153,7 +153,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
     returnType: "StatelessEra",
     statements: [
       "const { toolOf, requestState, ...dispatcherOptions } = options;",
-      "const dispatcher = createServerDispatcher<StatelessServerContext>(handlers, { ...dispatcherOptions, send: (message, context) => context.send(message) });",
+      "const dispatcher = createServerDispatcher<StatelessServerContext>(handlers, { ...dispatcherOptions, send: (message, context) => context.send(message), peerOf: (context) => context.peer });",
       `return createStatelessEra(${release}, dispatcher.handle, requestState === undefined ? {} : { requestState });`,
     ],
   });

@@ -1,8 +1,26 @@
 import { abortController, type AbortHandle } from "./abort.js";
 import type { DispatchResponse } from "./dispatcher.js";
-import type { JsonObject } from "./json.js";
+import { createMemoryEventStore, type EventStore } from "./event-store.js";
+import {
+  acceptance,
+  BASE_CODES,
+  errorBody,
+  failReply,
+  header,
+  jsonReply,
+  SESSION_HEADER,
+  SSE_TYPE,
+  VERSION_HEADER,
+  type HttpExchange,
+  type HttpReply,
+  type ReplyPlan,
+} from "./http-exchange.js";
+import { postPlan, routeOf, toSessionEra, type RouteFacts } from "./http-routing.js";
+import { isObject, type JsonObject } from "./json.js";
 import { parseText, type WireMessage } from "./jsonrpc.js";
-import { checkOrigin, type HeaderValues, type OriginPolicy } from "./origin.js";
+import { createMemoryMessageBus, type MessageBus } from "./message-bus.js";
+import type { OriginPolicy } from "./origin.js";
+import { passGate, type Authorize, type Identity } from "./request-gate.js";
 import {
   createOutbox,
   DEFAULT_MAX_UNSENT_BYTES,
@@ -12,34 +30,35 @@ import {
 import {
   batchOf,
   isInitialize,
-  type EraCodes,
-  type ServerSession,
   type SessionEra,
   type StatelessEra,
   type TransportContext,
 } from "./server-eras.js";
-import { createEventStream, parseEventId, type EventStream, type StreamSink } from "./sse.js";
+import { createSessionManager, type LiveSession } from "./session-manager.js";
+import { createMemorySessionStore, type SessionStore } from "./session-store.js";
+import { createEventStream, type EventStream } from "./sse.js";
+
+export type { HttpExchange, HttpReply } from "./http-exchange.js";
+export type { Authorize, GateRefusal, GateRequest, Identity } from "./request-gate.js";
+export { createMemorySessionStore } from "./session-store.js";
+export type { SessionRecord, SessionStore } from "./session-store.js";
+export { createMemoryEventStore } from "./event-store.js";
+export type { EventStore, MemoryEventStoreOptions, StoredEvent } from "./event-store.js";
+export { createMemoryMessageBus, sessionTopics } from "./message-bus.js";
+export type { MessageBus } from "./message-bus.js";
 
 /**
  * An MCP server over Streamable HTTP (basic/transports) for both eras on one endpoint, written
  * against nothing but the platform's fetch types: `handler.fetch(request)` serves Node 18+, Deno,
  * Bun and Cloudflare Workers; `serve(exchange)` is what the node:http adapter calls, without
- * building a `Request`. Era routing: a request with an `Mcp-Session-Id`, with an
- * `MCP-Protocol-Version` the session era serves, or an `initialize` without that header belongs to
- * the session era; every other request to the stateless era.
+ * building a `Request`. This module composes the transport's parts: the request gate
+ * (request-gate.ts), era routing (http-routing.ts), the session manager over a `SessionStore`
+ * (session-manager.ts, session-store.ts), streams and their replay (sse.ts, event-store.ts) and
+ * delivery to whoever holds a stream (message-bus.ts).
  */
 
-// Timers exist on every platform the output runs on, but not in the ES library it compiles against.
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(timer: unknown): void;
-
-/** Lets the process exit while only this timer is left, where the platform's timers have `unref` (Node, Bun, Deno). */
-function unref(timer: unknown): void {
-  if (typeof timer === "object" && timer !== null && "unref" in timer) {
-    const release = timer.unref;
-    if (typeof release === "function") release.call(timer);
-  }
-}
 
 export interface HttpServerOptions extends OriginPolicy {
   /** The stateless release's era (`statelessEra` of its `server.ts`). */
@@ -53,12 +72,23 @@ export interface HttpServerOptions extends OriginPolicy {
   /** Check `Host` and `Origin` against `allowedHosts`/`allowedOrigins` (DNS rebinding, 403). Default true. */
   readonly checkOrigin?: boolean;
   /**
+   * The request gate: runs on every request before it is routed or its body read, and returns the
+   * caller's `Identity` (handlers get it as `ctx.context.identity`; sessions belong to its
+   * `subject`) or a `Response` to send instead (a 401, a 403). Default: none, every identity undefined.
+   */
+  readonly authorize?: Authorize;
+  /**
    * A session nobody used for this long, and whose GET stream no client holds open, is closed; its id then gets
-   * 404. Default 30 min. Checked when
-   * requests arrive and on a timer while sessions are open (a quarter of this, at most 15 s apart).
+   * 404. Default 30 min. Checked when requests arrive and on a timer while sessions are open (a
+   * quarter of the shorter of this and `handshakeMs`, at most 15 s apart).
    */
   readonly sessionIdleMs?: number;
-  /** More open sessions than this and `initialize` gets 503. Default 10,000. */
+  /** A session whose client sent nothing after its `initialize` for this long is closed. Default 30 s. */
+  readonly handshakeMs?: number;
+  /**
+   * More open sessions than this on this instance and `initialize` gets 503, unless a session that
+   * never finished initializing can give way (the oldest goes). Default 10,000.
+   */
   readonly maxSessions?: number;
   /**
    * How long a session request keeps running after its client disconnected, so that a reconnect with
@@ -66,8 +96,18 @@ export interface HttpServerOptions extends OriginPolicy {
    * 30 s; 0 aborts the handler's signal at once. Stateless requests are always aborted at once.
    */
   readonly resumeWindowMs?: number;
-  /** Events kept per session stream for `Last-Event-ID`. Default 100. */
-  readonly maxStreamEvents?: number;
+  /** Bytes of events kept per session stream for `Last-Event-ID` by the default `eventStore`. Default 1 MiB. */
+  readonly replayBytes?: number;
+  /** Where session state lives. Default: in memory (`createMemorySessionStore`). */
+  readonly sessionStore?: SessionStore;
+  /** Where session streams' events are kept for resumption. Default: in memory, `replayBytes` per stream. */
+  readonly eventStore?: EventStore;
+  /**
+   * How a request to the client reaches the instance holding its session's GET stream, and a client's
+   * answer the instance whose handler waits for it. Default: within this process. A bus given here
+   * is taken to reach other instances, so a request to the client is published even with no stream here.
+   */
+  readonly messageBus?: MessageBus;
   /**
    * Output an event stream may hold for a client that does not read it, in bytes (beyond what the
    * socket itself buffers); past it the connection is dropped and `onError` is told why. One event
@@ -82,32 +122,6 @@ export interface HttpServerOptions extends OriginPolicy {
   /** The clock, in ms (tests set it). */
   readonly now?: () => number;
 }
-
-/** What the adapters hand the handler: one HTTP request, read lazily. */
-export interface HttpExchange {
-  readonly method: string;
-  /** The path, with or without the query. */
-  readonly path: string;
-  /** Header values by lower-cased name. */
-  readonly headers: HeaderValues;
-  /** The body, up to `limit` bytes; `false` beyond, `undefined` when it could not be read. */
-  body(limit: number): Promise<Uint8Array | string | false | undefined>;
-  /** Aborted when the client goes away before the reply has ended. */
-  readonly signal: AbortSignal;
-}
-
-/** The reply: a whole body, or an event stream that the adapter writes as it comes. */
-export type HttpReply =
-  | {
-      readonly status: number;
-      readonly headers: Readonly<Record<string, string>>;
-      readonly body: string | undefined;
-    }
-  | {
-      readonly status: number;
-      readonly headers: Readonly<Record<string, string>>;
-      readonly stream: EventStream;
-    };
 
 /** The members of a fetch `Request` the handler reads. */
 export interface RequestLike {
@@ -169,91 +183,20 @@ const platform = globalThis as unknown as {
     strategy: { highWaterMark: number; size(chunk: Uint8Array): number },
   ) => unknown;
   readonly TextDecoder: new () => Decoder;
-  readonly crypto: { getRandomValues(array: Uint8Array): Uint8Array };
 };
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const DEFAULT_IDLE_MS = 30 * 60 * 1000;
+const DEFAULT_HANDSHAKE_MS = 30_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
 const DEFAULT_RESUME_MS = 30_000;
-const DEFAULT_STREAM_EVENTS = 100;
-const SESSION_HEADER = "mcp-session-id";
-const VERSION_HEADER = "mcp-protocol-version";
-const JSON_TYPE = "application/json";
-const SSE_TYPE = "text/event-stream";
-/** Streams kept per session for resumption after they ended. */
-const ENDED_STREAMS_KEPT = 8;
-/** JSON-RPC's codes, for answers given before any era is known. */
-const BASE_CODES: EraCodes = {
-  invalidRequest: -32600,
-  invalidParams: -32602,
-  internalError: -32603,
-};
+/** One empty list for every new session's record, which is replaced, never changed, when it grows. */
+const NO_SUBSCRIPTIONS: readonly string[] = [];
 
-interface Session {
-  readonly id: string;
-  readonly core: ServerSession;
-  readonly era: SessionEra;
-  /** The version the session's `initialize` agreed on. */
-  version: string | undefined;
-  lastSeen: number;
-  /** Its streams by id: the standalone GET stream and the request streams, for `Last-Event-ID`. */
-  readonly streams: Map<string, EventStream>;
-  standalone: EventStream | undefined;
-  active: number;
-}
-
-interface ReplyPlan {
-  readonly json: boolean;
-  readonly sse: boolean;
-}
-
-function header(headers: HeaderValues, name: string): string | undefined {
-  const value = headers[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-/** Whether a client holds the session's standalone GET stream open: it is still there, however long since it POSTed. */
-function listening(session: Session): boolean {
-  const stream = session.standalone;
-  return stream !== undefined && !stream.ended && stream.attached;
-}
-
-function randomId(): string {
-  const bytes = platform.crypto.getRandomValues(new Uint8Array(16));
-  let out = "";
-  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
-  return out;
-}
-
-function errorBody(code: number, message: string, id?: string | number): JsonObject {
-  return id === undefined
-    ? { jsonrpc: "2.0", error: { code, message } }
-    : { jsonrpc: "2.0", id, error: { code, message } };
-}
-
-function jsonReply(status: number, body: object, headers: Record<string, string> = {}): HttpReply {
-  return { status, headers: { ...headers, "content-type": JSON_TYPE }, body: JSON.stringify(body) };
-}
-
-function failReply(
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  id?: string | number,
-): HttpReply {
-  return jsonReply(status, errorBody(code, message, id), headers);
-}
-
-/** What the client accepts: a missing `Accept` takes either; `*∕*` and `application/*` count too. */
-function acceptance(headers: HeaderValues): ReplyPlan {
-  const accept = header(headers, "accept")?.toLowerCase();
-  if (accept === undefined || accept.includes("*/*")) return { json: true, sse: true };
-  return {
-    json: accept.includes(JSON_TYPE) || accept.includes("application/*"),
-    sse: accept.includes(SSE_TYPE) || accept.includes("text/*"),
-  };
+/** What one request is served with: who sent it, and the session it belongs to, if any. */
+interface Caller {
+  readonly identity: Identity | undefined;
+  readonly session: LiveSession | undefined;
 }
 
 function textOf(body: Uint8Array | string): string | undefined {
@@ -265,24 +208,28 @@ function textOf(body: Uint8Array | string): string | undefined {
   }
 }
 
+function subjectOf(identity: Identity | undefined): string | undefined {
+  return identity?.subject;
+}
+
 export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   const stateless = options.stateless;
   const sessionEra = options.sessions;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const idleMs = options.sessionIdleMs ?? DEFAULT_IDLE_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const resumeMs = options.resumeWindowMs ?? DEFAULT_RESUME_MS;
-  const maxEvents = options.maxStreamEvents ?? DEFAULT_STREAM_EVENTS;
   const now = options.now ?? Date.now;
-  const policy: OriginPolicy = {
-    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+  const codes = stateless?.spec.codes ?? sessionEra?.spec.codes ?? BASE_CODES;
+  const facts: RouteFacts = {
+    path: options.path,
+    checkOrigin: options.checkOrigin !== false,
+    policy: {
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+    },
+    sessions: sessionEra !== undefined,
+    codes,
   };
-  const sessions = new Map<string, Session>();
   const running = new Set<AbortHandle>();
-  const sweepEvery = Math.min(idleMs, 60_000) / 4;
-  let lastSweep = now();
-  let sweepTimer: unknown;
 
   const report = (error: unknown): void => {
     try {
@@ -292,43 +239,33 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     }
   };
 
-  const closeSession = (session: Session): void => {
-    sessions.delete(session.id);
-    for (const stream of session.streams.values()) stream.end();
-    session.core.close();
-  };
-
-  // Idle sessions are swept when requests come in and, while any is open, on a timer: a server nobody
-  // calls any more still closes them. No session, no timer.
-  const sweep = (force: boolean): void => {
-    const time = now();
-    if (!force && time - lastSweep < sweepEvery) return;
-    lastSweep = time;
-    for (const session of sessions.values()) {
-      // A held stream counts as use, so a client whose stream drops has the whole idle time to come back.
-      if (listening(session)) session.lastSeen = time;
-      else if (session.active === 0 && time - session.lastSeen > idleMs) closeSession(session);
-    }
-  };
-  const scheduleSweep = (): void => {
-    if (sweepTimer !== undefined || sessions.size === 0) return;
-    sweepTimer = setTimeout(() => {
-      sweepTimer = undefined;
-      sweep(true);
-      scheduleSweep();
-    }, sweepEvery);
-    unref(sweepTimer);
-  };
+  const sessions = createSessionManager({
+    store: options.sessionStore ?? createMemorySessionStore(now),
+    events:
+      options.eventStore ??
+      createMemoryEventStore(
+        options.replayBytes === undefined ? {} : { maxBytesPerStream: options.replayBytes },
+      ),
+    bus: options.messageBus ?? createMemoryMessageBus(report),
+    sharedBus: options.messageBus !== undefined,
+    idleMs: options.sessionIdleMs ?? DEFAULT_IDLE_MS,
+    handshakeMs: options.handshakeMs ?? DEFAULT_HANDSHAKE_MS,
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    now,
+    report,
+  });
 
   /** A request's reply: JSON, unless something has to go out before the response and the client takes SSE. */
   const exchangeReply = (
     exchange: HttpExchange,
     plan: ReplyPlan,
-    session: Session | undefined,
+    caller: Caller,
     extraHeaders: Record<string, string>,
   ) => {
+    const session = caller.session;
     const controller = abortController();
     running.add(controller);
+    const stopped = session === undefined ? undefined : sessions.run(session, controller);
     let stream: EventStream | undefined;
     let resolveStream: ((reply: HttpReply) => void) | undefined;
     const streamed = new Promise<HttpReply>((resolve) => (resolveStream = resolve));
@@ -343,9 +280,11 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     exchange.signal.addEventListener("abort", gone, { once: true });
     const open = (): EventStream => {
       if (stream !== undefined) return stream;
-      const id = session === undefined ? undefined : randomId();
-      stream = createEventStream(id, maxEvents, onDetach);
-      if (session !== undefined && id !== undefined) keepStream(session, id, stream);
+      // A client that resumes the stream in time keeps its request running.
+      stream =
+        session === undefined
+          ? createEventStream(undefined, onDetach)
+          : sessions.stream(session, onDetach, () => clearTimeout(timer));
       resolveStream?.({
         status: 200,
         headers: { ...extraHeaders, "content-type": SSE_TYPE, "cache-control": "no-cache" },
@@ -356,6 +295,10 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const base: TransportContext = {
       headers: exchange.headers,
       streaming: plan.sse,
+      identity: caller.identity,
+      // Stateless requests of one identity share its ids; without one, nothing but closing this
+      // request's stream cancels it (2026-07-28 basic/transports, Cancellation).
+      peer: caller.identity === undefined ? controller : `subject:${caller.identity.subject}`,
       send(message: object): void {
         if (controller.signal.aborted) return;
         // A client that takes JSON alone gets no notifications here; a session's requests to it go on its
@@ -372,6 +315,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       status: number,
     ): HttpReply => {
       running.delete(controller);
+      stopped?.();
       exchange.signal.removeEventListener("abort", gone);
       if (stream !== undefined) {
         // A batch's responses go one per event, which every SSE client reads (the page lets them be batched too).
@@ -387,27 +331,19 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     return { base, signal: controller.signal, streamed, finish };
   };
 
-  const keepStream = (session: Session, id: string, stream: EventStream): void => {
-    session.streams.set(id, stream);
-    if (session.streams.size <= ENDED_STREAMS_KEPT + 1) return;
-    for (const [key, old] of session.streams) {
-      if (session.streams.size <= ENDED_STREAMS_KEPT + 1) break;
-      if (old.ended) session.streams.delete(key);
-    }
-  };
-
   /** Runs a request through `answer`, replying as soon as its stream opens or its response is there. */
   const replyTo = async (
     exchange: HttpExchange,
     plan: ReplyPlan,
-    session: Session | undefined,
+    caller: Caller,
     extraHeaders: Record<string, string>,
     answer: (
       base: TransportContext,
       signal: AbortSignal,
     ) => Promise<{ response: DispatchResponse | DispatchResponse[] | undefined; status: number }>,
   ): Promise<HttpReply> => {
-    const reply = exchangeReply(exchange, plan, session, extraHeaders);
+    const reply = exchangeReply(exchange, plan, caller, extraHeaders);
+    const session = caller.session;
     if (session !== undefined) session.active++;
     const done = answer(reply.base, reply.signal)
       .then(({ response, status }) => reply.finish(response, status))
@@ -429,6 +365,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     exchange: HttpExchange,
     plan: ReplyPlan,
     message: WireMessage,
+    identity: Identity | undefined,
   ): Promise<HttpReply> => {
     const codes = era.spec.codes;
     if (message.kind === "result" || message.kind === "error")
@@ -439,104 +376,77 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         : undefined;
     const checked = era.spec.checkHeaders(exchange.headers, message, toolName);
     if (!checked.ok) return jsonReply(checked.status, checked.response);
-    return replyTo(exchange, plan, undefined, {}, async (base, signal) => {
+    return replyTo(exchange, plan, { identity, session: undefined }, {}, async (base, signal) => {
       const response = await era.handle(message, base, signal);
       return { response, status: era.spec.statusOf(response) };
     });
   };
 
-  const serveSession = async (
+  const openSession = (
     era: SessionEra,
     exchange: HttpExchange,
     plan: ReplyPlan,
     message: WireMessage,
-    sessionId: string | undefined,
-  ): Promise<HttpReply> => {
+    identity: Identity | undefined,
+  ): Promise<HttpReply> | HttpReply => {
     const codes = era.spec.codes;
     const id = message.kind === "request" ? message.id : undefined;
-    if (sessionId === undefined) {
-      if (!isInitialize(era.spec, message))
-        return failReply(
-          400,
-          codes.invalidRequest,
-          "Bad request: no Mcp-Session-Id; initialize first",
-          {},
-          id,
-        );
-      if (sessions.size >= maxSessions)
-        return failReply(
-          503,
-          codes.internalError,
-          "Too many sessions",
-          { "retry-after": "60" },
-          id,
-        );
-      const newId = randomId();
-      const core = era.open(newId);
-      const session: Session = {
-        id: newId,
-        core,
-        era,
-        version: undefined,
-        lastSeen: now(),
-        streams: new Map(),
-        standalone: undefined,
-        active: 0,
-      };
-      // The session exists once initialize succeeds; its id goes out with that answer alone.
-      return replyTo(
-        exchange,
-        plan,
-        undefined,
-        { "mcp-session-id": newId },
-        async (base, signal) => {
-          const response = await era.handle(core, message, base, signal, () => undefined);
-          if (response !== undefined && "result" in response) {
-            const agreed = response.result["protocolVersion"];
-            session.version = typeof agreed === "string" ? agreed : undefined;
-            sessions.set(newId, session);
-            scheduleSweep();
-            return { response, status: 200 };
-          }
-          core.close();
-          return { response, status: 400 };
-        },
-      );
-    }
-    const session = sessionOf(era, exchange, sessionId, id);
-    if (!("core" in session)) return session;
-    if (message.kind === "result" || message.kind === "error") {
-      session.core.receive(message);
-      return { status: 202, headers: {}, body: undefined };
-    }
-    if (isInitialize(era.spec, message))
+    if (!isInitialize(era.spec, message))
       return failReply(
         400,
         codes.invalidRequest,
-        "Invalid request: the session is already initialized",
+        "Bad request: no Mcp-Session-Id; initialize first",
         {},
         id,
       );
-    return replyTo(exchange, plan, session, {}, async (base, signal) => {
-      const response = await era.handle(session.core, message, base, signal, fallbackOf(session));
-      return { response, status: 200 };
+    // The slot is taken before the handler runs, so concurrent initialize calls cannot overshoot.
+    const slot = sessions.reserve();
+    if (slot === undefined)
+      return failReply(503, codes.internalError, "Too many sessions", { "retry-after": "60" }, id);
+    const core = era.open(slot.id);
+    const params: JsonObject = message.kind === "request" ? (message.params ?? {}) : {};
+    const caller: Caller = { identity, session: undefined };
+    // The session exists once initialize succeeds; its id goes out with that answer alone.
+    return replyTo(exchange, plan, caller, { "mcp-session-id": slot.id }, async (base, signal) => {
+      try {
+        const response = await era.handle(core, message, base, signal, () => undefined);
+        if (response !== undefined && "result" in response) {
+          const agreed = response.result["protocolVersion"];
+          slot.commit(core, era, {
+            version: typeof agreed === "string" ? agreed : undefined,
+            clientCapabilities: objectOr(params["capabilities"]),
+            clientInfo: objectOr(params["clientInfo"]),
+            logLevel: undefined,
+            subscriptions: NO_SUBSCRIPTIONS,
+            subject: subjectOf(identity),
+            initialized: false,
+          });
+          return { response, status: 200 };
+        }
+        core.close();
+        return { response, status: 400 };
+      } finally {
+        slot.release();
+      }
     });
   };
 
-  /** The open session `sessionId` names, or the reply refusing the request (404, or another version). */
-  const sessionOf = (
+  /** The session `sessionId` names, if open and the caller's, or the reply refusing the request (404, or another version). */
+  const sessionOf = async (
     era: SessionEra,
     exchange: HttpExchange,
     sessionId: string,
+    identity: Identity | undefined,
     id: string | number | undefined,
-  ): Session | HttpReply => {
+  ): Promise<LiveSession | HttpReply> => {
     const codes = era.spec.codes;
-    const session = sessions.get(sessionId);
-    if (session === undefined || session.era !== era)
+    const session = await sessions.find(era, sessionId, subjectOf(identity));
+    if (session === undefined)
       return failReply(404, codes.invalidRequest, "Session not found", {}, id);
-    session.lastSeen = now();
+    sessions.used(session);
     const version = header(exchange.headers, VERSION_HEADER);
-    if (version !== undefined && session.version !== undefined && version !== session.version)
+    const agreed = session.record.version;
+    if (version !== undefined && agreed !== undefined && version !== agreed)
       return failReply(
         400,
         codes.invalidRequest,
@@ -547,10 +457,37 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     return session;
   };
 
-  /** Where a session's requests to the client go once their own stream has ended: its standalone stream. */
-  const fallbackOf = (session: Session) => (): ((outgoing: object) => void) | undefined => {
-    const standalone = session.standalone;
-    return standalone === undefined || standalone.ended ? undefined : (m) => standalone.write(m);
+  const serveSession = async (
+    era: SessionEra,
+    exchange: HttpExchange,
+    plan: ReplyPlan,
+    message: WireMessage,
+    sessionId: string | undefined,
+    identity: Identity | undefined,
+  ): Promise<HttpReply> => {
+    const codes = era.spec.codes;
+    const id = message.kind === "request" ? message.id : undefined;
+    if (sessionId === undefined) return openSession(era, exchange, plan, message, identity);
+    const session = await sessionOf(era, exchange, sessionId, identity, id);
+    if (!("core" in session)) return session;
+    if (message.kind === "result" || message.kind === "error") {
+      sessions.answer(session, message);
+      return { status: 202, headers: {}, body: undefined };
+    }
+    if (isInitialize(era.spec, message))
+      return failReply(
+        400,
+        codes.invalidRequest,
+        "Invalid request: the session is already initialized",
+        {},
+        id,
+      );
+    const fallback = () => sessions.fallback(session);
+    return replyTo(exchange, plan, { identity, session }, {}, async (base, signal) => {
+      const response = await era.handle(session.core, message, base, signal, fallback);
+      if (response !== undefined && "result" in response) sessions.observe(session, message);
+      return { response, status: 200 };
+    });
   };
 
   /**
@@ -565,6 +502,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     plan: ReplyPlan,
     items: readonly unknown[],
     sessionId: string | undefined,
+    identity: Identity | undefined,
   ): Promise<HttpReply> => {
     // initialize must not be part of a batch (lifecycle page), so a batch never opens a session.
     if (sessionId === undefined)
@@ -573,21 +511,20 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         era.spec.codes.invalidRequest,
         "Bad request: no Mcp-Session-Id; initialize first, outside a batch",
       );
-    const session = sessionOf(era, exchange, sessionId, undefined);
+    const session = await sessionOf(era, exchange, sessionId, identity, undefined);
     if (!("core" in session)) return session;
-    return replyTo(exchange, plan, session, {}, async (base, signal) => {
-      const response = await era.handleBatch(
-        session.core,
-        items,
-        base,
-        signal,
-        fallbackOf(session),
-      );
+    const fallback = () => sessions.fallback(session);
+    return replyTo(exchange, plan, { identity, session }, {}, async (base, signal) => {
+      const response = await era.handleBatch(session.core, items, base, signal, fallback);
       return { response, status: response === undefined || Array.isArray(response) ? 200 : 400 };
     });
   };
 
-  const openStream = (exchange: HttpExchange, era: SessionEra | undefined): HttpReply => {
+  const openStream = async (
+    exchange: HttpExchange,
+    era: SessionEra | undefined,
+    identity: Identity | undefined,
+  ): Promise<HttpReply> => {
     const codes = era?.spec.codes ?? BASE_CODES;
     if (era === undefined)
       return failReply(405, codes.invalidRequest, "Method not allowed", { allow: "POST" });
@@ -604,85 +541,54 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return failReply(405, codes.invalidRequest, "Method not allowed: GET needs a session", {
         allow: "POST, DELETE",
       });
-    const session = sessions.get(sessionId);
+    const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined) return failReply(404, codes.invalidRequest, "Session not found");
-    session.lastSeen = now();
+    sessions.used(session);
     const headers = { "content-type": SSE_TYPE, "cache-control": "no-cache" };
     const lastEventId = header(exchange.headers, "last-event-id");
     if (lastEventId !== undefined) {
-      const position = parseEventId(lastEventId);
-      const stream = position === undefined ? undefined : session.streams.get(position.stream);
-      if (position === undefined || stream === undefined)
+      const stream = await sessions.resume(session, lastEventId);
+      if (stream === undefined)
         return failReply(404, codes.invalidRequest, "Unknown Last-Event-ID");
-      return { status: 200, headers, stream: resumed(stream, position.seq) };
+      return { status: 200, headers, stream };
     }
-    if (listening(session))
+    const stream = sessions.standalone(session);
+    if (stream === undefined)
       return failReply(409, codes.invalidRequest, "Conflict: the session's stream is already open");
-    const id = randomId();
-    const stream = createEventStream(id, maxEvents);
-    session.standalone = stream;
-    keepStream(session, id, stream);
     return { status: 200, headers, stream };
   };
 
-  /** A stream to attach from `after` on: the adapter attaches it as usual, the wrapper replays. */
-  const resumed = (stream: EventStream, after: number): EventStream => ({
-    get id() {
-      return stream.id;
-    },
-    get ended() {
-      return stream.ended;
-    },
-    get attached() {
-      return stream.attached;
-    },
-    write: (message) => stream.write(message),
-    comment: (text) => stream.comment(text),
-    end: () => stream.end(),
-    attach: (sink: StreamSink) => stream.attach(sink, after),
-    detach: (sink: StreamSink) => stream.detach(sink),
-  });
-
-  const remove = (exchange: HttpExchange, era: SessionEra | undefined): HttpReply => {
+  const remove = async (
+    exchange: HttpExchange,
+    era: SessionEra | undefined,
+    identity: Identity | undefined,
+  ): Promise<HttpReply> => {
     const codes = era?.spec.codes ?? BASE_CODES;
     if (era === undefined)
       return failReply(405, codes.invalidRequest, "Method not allowed", { allow: "POST" });
     const sessionId = header(exchange.headers, SESSION_HEADER);
     if (sessionId === undefined)
       return failReply(400, codes.invalidRequest, "Bad request: no Mcp-Session-Id");
-    const session = sessions.get(sessionId);
+    const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined) return failReply(404, codes.invalidRequest, "Session not found");
-    closeSession(session);
+    sessions.close(session);
     return { status: 204, headers: {}, body: undefined };
   };
 
   const route = async (exchange: HttpExchange): Promise<HttpReply> => {
-    sweep(false);
-    const codes = stateless?.spec.codes ?? sessionEra?.spec.codes ?? BASE_CODES;
-    if (options.checkOrigin !== false) {
-      const origin = checkOrigin(exchange.headers, policy);
-      if (!origin.ok) return failReply(origin.status, codes.invalidRequest, origin.message);
+    sessions.sweep(false);
+    const verb = routeOf(exchange, facts);
+    if (typeof verb !== "string") return verb;
+    let identity: Identity | undefined;
+    if (options.authorize !== undefined) {
+      const gate = await passGate(options.authorize, exchange, report);
+      if (!gate.ok) return gate.reply;
+      identity = gate.identity;
     }
-    if (options.path !== undefined) {
-      const query = exchange.path.indexOf("?");
-      const path = query < 0 ? exchange.path : exchange.path.slice(0, query);
-      if (path !== options.path) return failReply(404, codes.invalidRequest, "Not found");
-    }
-    const allow = sessionEra === undefined ? "POST" : "GET, POST, DELETE";
-    if (exchange.method === "GET") return openStream(exchange, sessionEra);
-    if (exchange.method === "DELETE") return remove(exchange, sessionEra);
-    if (exchange.method !== "POST")
-      return failReply(405, codes.invalidRequest, "Method not allowed", { allow });
-    const contentType = header(exchange.headers, "content-type")?.toLowerCase() ?? "";
-    if (!/^application\/json\s*(;|$)/.test(contentType))
-      return failReply(415, codes.invalidRequest, "Unsupported media type: send application/json");
-    const plan = acceptance(exchange.headers);
-    if (!plan.json && !plan.sse)
-      return failReply(
-        406,
-        codes.invalidRequest,
-        "Not acceptable: accept application/json or text/event-stream",
-      );
+    if (verb === "GET") return openStream(exchange, sessionEra, identity);
+    if (verb === "DELETE") return remove(exchange, sessionEra, identity);
+    const plan = postPlan(exchange.headers, codes);
+    if ("status" in plan) return plan;
     const body = await exchange.body(bodyLimit);
     if (body === false)
       return failReply(
@@ -696,32 +602,32 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const text = body === undefined ? undefined : textOf(body);
     if (text === undefined)
       return failReply(400, codes.invalidRequest, "Bad request: unreadable body");
-    // An SSE-only client still gets its answer: as the one event of a stream.
-    const replyPlan: ReplyPlan = plan;
     const parsed = parseText(text);
     const sessionId = header(exchange.headers, SESSION_HEADER);
-    const version = header(exchange.headers, VERSION_HEADER);
     const toSessions =
       sessionEra !== undefined &&
-      (sessionId !== undefined ||
-        (version !== undefined && sessionEra.spec.versions.includes(version)) ||
-        (version === undefined && parsed.ok && isInitialize(sessionEra.spec, parsed.message)));
+      toSessionEra(
+        sessionEra.spec.versions,
+        exchange.headers,
+        () => parsed.ok && isInitialize(sessionEra.spec, parsed.message),
+      );
     if (!parsed.ok) {
       // Only a body `parse` refuses can be a batch, so a single message is parsed once.
       const batchEra = toSessions && sessionEra.spec.batches ? sessionEra : undefined;
       const items = batchEra === undefined ? undefined : batchOf(text);
       if (batchEra !== undefined && items !== undefined)
-        return serveSessionBatch(batchEra, exchange, replyPlan, items, sessionId);
+        return serveSessionBatch(batchEra, exchange, plan, items, sessionId, identity);
       return jsonReply(400, errorBody(parsed.error.code, parsed.error.message, parsed.id));
     }
-    if (toSessions) return serveSession(sessionEra, exchange, replyPlan, parsed.message, sessionId);
+    if (toSessions)
+      return serveSession(sessionEra, exchange, plan, parsed.message, sessionId, identity);
     if (stateless === undefined)
       return failReply(
         400,
         codes.invalidRequest,
         "Bad request: no Mcp-Session-Id; initialize first",
       );
-    return serveStateless(stateless, exchange, replyPlan, parsed.message);
+    return serveStateless(stateless, exchange, plan, parsed.message, identity);
   };
 
   const serve = (exchange: HttpExchange): Promise<HttpReply> =>
@@ -749,20 +655,20 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return toResponse(reply, request.signal, outbox) as PlatformResponse;
     },
     close(): void {
-      clearTimeout(sweepTimer);
-      sweepTimer = undefined;
-      for (const session of [...sessions.values()]) closeSession(session);
+      sessions.closeAll();
       for (const controller of [...running]) controller.abort();
     },
     get sessions() {
       return sessions.size;
     },
     get pending() {
-      let count = running.size;
-      for (const session of sessions.values()) count += session.core.pending;
-      return count;
+      return running.size + sessions.pending;
     },
   };
+}
+
+function objectOr(value: unknown): JsonObject | undefined {
+  return isObject(value) ? value : undefined;
 }
 
 function fromRequest(request: RequestLike): HttpExchange {

@@ -2,6 +2,7 @@ import type { DispatchResponse } from "./dispatcher.js";
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, type WireMessage } from "./jsonrpc.js";
 import type { HeaderValues } from "./origin.js";
+import type { Identity } from "./request-gate.js";
 import {
   createStateCodec,
   type StateBinding,
@@ -30,6 +31,14 @@ export interface TransportContext {
    * alone): a session's requests to the client then go on its standalone stream. Absent means true.
    */
   readonly streaming?: boolean;
+  /** Who sent the request, as the HTTP handler's `authorize` said; undefined without one, and over stdio. */
+  readonly identity?: Identity | undefined;
+  /**
+   * Whose requests a cancel notification may reach: request ids are unique per peer only. Over stdio
+   * the connection (this context); over HTTP the identity's subject, or without one the request alone
+   * (there, closing the request's stream is how a client cancels).
+   */
+  readonly peer?: unknown;
 }
 
 /** `ctx.context` in a stateless release: the verified `requestState` and the `input_required` builder. */
@@ -205,7 +214,8 @@ export function createStatelessEra(
             ? undefined
             : await codec.sign(kept, bindingOf(request.method, params)),
         );
-      const context = { headers: base.headers, send: base.send, state, inputRequired };
+      const { headers, send, identity } = base;
+      const context = { headers, send, identity, peer: base.peer ?? base, state, inputRequired };
       return run(message, context, signal);
     },
   };
@@ -284,6 +294,12 @@ export interface SessionEra {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
+/** A session's requests to the client: an idle session holds no set for them. */
+interface Lane {
+  waiting: Set<RequesterLifecycle> | undefined;
+  counter: number;
+}
+
 export function createSessionEra<S>(
   spec: SessionSpec,
   handle: Handle,
@@ -295,8 +311,8 @@ export function createSessionEra<S>(
     signal?: AbortSignal,
   ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const requesters = new WeakMap<ServerSession, Set<RequesterLifecycle>>();
-  const counters = new WeakMap<ServerSession, () => number>();
+  /** Per session: its requests to the client waiting for answers (made with the first), and the last id given. */
+  const lanes = new WeakMap<ServerSession, Lane>();
 
   /** Runs `message` (one, or a batch) with the context its handlers get; requests to the client made after it ended take `fallback`. */
   const runIn = (
@@ -306,8 +322,8 @@ export function createSessionEra<S>(
     signal: AbortSignal | undefined,
     fallback: () => ((message: object) => void) | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
-    const waiting = requesters.get(session)!;
-    const nextId = counters.get(session)!;
+    const lane = lanes.get(session)!;
+    const nextId = (): number => ++lane.counter;
     let ended = false;
     const send = (outgoing: object): void => {
       if (!ended && base.streaming !== false) return base.send(outgoing);
@@ -318,6 +334,7 @@ export function createSessionEra<S>(
     };
     const request = async (method: string, params: unknown, call: CallOptions = {}) => {
       const requester = spec.createRequester(send, { nextId, timeoutMs });
+      const waiting = (lane.waiting ??= new Set<RequesterLifecycle>());
       waiting.add(requester);
       try {
         const merged = call.signal ?? signal;
@@ -330,7 +347,8 @@ export function createSessionEra<S>(
         waiting.delete(requester);
       }
     };
-    const context = { headers: base.headers, send: base.send, session: session.info, request };
+    const { headers, identity } = base;
+    const context = { headers, send: base.send, identity, session: session.info, request };
     return run(message, context, signal).finally(() => {
       ended = true;
     });
@@ -340,27 +358,25 @@ export function createSessionEra<S>(
     kind: "sessions",
     spec,
     open(id) {
-      const waiting = new Set<RequesterLifecycle>();
-      let counter = 0;
+      const lane: Lane = { waiting: undefined, counter: 0 };
       const info: SessionInfo<unknown> = { id, state: options.sessionState?.() };
       const session: ServerSession = {
         info,
         receive(message) {
-          for (const requester of waiting) if (requester.receive(message)) return true;
+          for (const requester of lane.waiting ?? []) if (requester.receive(message)) return true;
           return false;
         },
         get pending() {
           let count = 0;
-          for (const requester of waiting) count += requester.pending;
+          for (const requester of lane.waiting ?? []) count += requester.pending;
           return count;
         },
         close() {
-          for (const requester of waiting) requester.close(new Error("Session ended"));
-          waiting.clear();
+          for (const requester of lane.waiting ?? []) requester.close(new Error("Session ended"));
+          lane.waiting?.clear();
         },
       };
-      requesters.set(session, waiting);
-      counters.set(session, () => ++counter);
+      lanes.set(session, lane);
       return session;
     },
     // One message in, at most one response out: a dispatcher answers an array only for an array.

@@ -1,8 +1,9 @@
 /**
  * One Server-Sent Events stream of JSON-RPC messages (basic/transports, Streamable HTTP): frames are
  * queued until a connection takes them, so nothing written before the response body starts, or while
- * a client reconnects, is lost. With an id, every event carries `<id>_<n>` and the last
- * `maxEvents` frames are kept, so a client that reconnects with `Last-Event-ID` gets what it missed.
+ * a client reconnects, is lost. With an id, every event carries `<id>_<n>` and goes to `keep` as
+ * it is written (the session's `EventStore`), so a client that reconnects with `Last-Event-ID` can
+ * be given what it missed from there.
  */
 
 export interface StreamSink {
@@ -22,9 +23,9 @@ export interface EventStream {
   /** Ends the stream: the connection closes once every frame is written. */
   end(): void;
   /**
-   * Gives the stream a connection: frames after event number `after` (default: those not yet
-   * written) are written to it at once, later ones as they come. A connection already attached is
-   * ended first: one stream, one connection.
+   * Gives the stream a connection: the frames not yet written, numbered above `after` (a resumed
+   * connection was given those up to `after` from the EventStore), are written to it at once, later
+   * ones as they come. A connection already attached is ended first: one stream, one connection.
    */
   attach(sink: StreamSink, after?: number): void;
   /** The connection went away; frames queue again. */
@@ -38,9 +39,10 @@ interface Frame {
 
 export function createEventStream(
   id: string | undefined,
-  maxEvents: number,
   onDetach?: () => void,
+  keep?: (seq: number, frame: string) => void,
 ): EventStream {
+  // Frames not yet written to a connection; what was written is the EventStore's to keep.
   const frames: Frame[] = [];
   let seq = 0;
   let written = 0;
@@ -49,14 +51,13 @@ export function createEventStream(
 
   const push = (text: string): void => {
     const frame = { seq: ++seq, text };
+    if (id !== undefined) keep?.(frame.seq, text);
     if (sink !== undefined) {
       sink.write(text);
       written = frame.seq;
-      // A stream that cannot be resumed keeps nothing it has written.
-      if (id === undefined) return;
+      return;
     }
     frames.push(frame);
-    if (id !== undefined && frames.length > maxEvents) frames.shift();
   };
 
   const stream: EventStream = {
@@ -87,7 +88,7 @@ export function createEventStream(
       if (previous !== undefined && previous !== next) previous.end();
       for (const frame of frames) if (frame.seq > after) next.write(frame.text);
       written = seq;
-      if (id === undefined) frames.length = 0;
+      frames.length = 0;
       if (ended) next.end();
     },
     detach(gone: StreamSink): void {

@@ -85,7 +85,7 @@ function handlerFor(flooding: Flood, reports: unknown[]): HttpHandler {
     maxUnsentBytes: BUDGET,
     // A stalled session stream is not kept for resumption here: the replay buffer is the event store's to bound.
     resumeWindowMs: 0,
-    maxStreamEvents: 4,
+    replayBytes: 16_384,
     onError: (error) => reports.push(error),
   });
 }

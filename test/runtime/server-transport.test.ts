@@ -413,6 +413,8 @@ describe("2025 sessions", () => {
   it("past maxSessions an initialize gets 503 with Retry-After and its id; a closed session makes room", async () => {
     const handler = serve({ signals: [], calls: 0 }, { maxSessions: 1 });
     const first = await initialize(handler);
+    // A session that finished initializing holds its slot (one that never did gives way to a new one).
+    await post(handler, { jsonrpc: "2.0", method: "notifications/initialized" }, inSession(first));
     const refused = await post(handler, {
       jsonrpc: "2.0",
       id: 9,
