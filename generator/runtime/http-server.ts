@@ -297,7 +297,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       streaming: plan.sse,
       identity: caller.identity,
       // Stateless requests of one identity share its ids; without one, nothing but closing this
-      // request's stream cancels it (2026-07-28 basic/transports, Cancellation).
+      // request's stream cancels it (the stateless era's transport page, Cancellation).
       peer: caller.identity === undefined ? controller : `subject:${caller.identity.subject}`,
       send(message: object): void {
         if (controller.signal.aborted) return;
