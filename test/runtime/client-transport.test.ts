@@ -12,59 +12,22 @@ import {
   stdioTransport,
   v2025_11_25,
   v2026_07_28,
-  type HttpTransportOptions,
 } from "../../generated/index.ts";
 import { DISCOVERED } from "../support/discovered.ts";
+import {
+  callTool,
+  CLIENT_INFO,
+  fakeFetch,
+  INITIALIZED,
+  json,
+  RELEASES,
+  result,
+  sse,
+  URL_,
+  type Fetch,
+} from "../support/fake-fetch.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 60);
-const CLIENT_INFO = { name: "test-client", version: "1.0.0" };
-const URL_ = "http://127.0.0.1:1/mcp";
-
-type Fetch = NonNullable<HttpTransportOptions["fetch"]>;
-
-interface Seen {
-  readonly method: string;
-  readonly headers: Record<string, string>;
-  readonly body: { method?: string; id?: number | string; params?: Record<string, unknown> } | undefined;
-}
-
-/** A fake server: `answer` maps each request to a Response; every request is recorded. */
-function fakeFetch(answer: (seen: Seen, index: number) => Response | Promise<Response>): {
-  fetch: Fetch;
-  seen: Seen[];
-} {
-  const seen: Seen[] = [];
-  const fetch: Fetch = async (_url, init) => {
-    const entry: Seen = {
-      method: init.method,
-      headers: init.headers,
-      body: init.body === undefined ? undefined : JSON.parse(init.body),
-    };
-    seen.push(entry);
-    return answer(entry, seen.length - 1);
-  };
-  return { fetch, seen };
-}
-
-const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json", ...headers } });
-const sse = (body: string | Uint8Array[] | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-  new Response(
-    typeof body === "string" || body instanceof ReadableStream
-      ? body
-      : new ReadableStream({ start: (c) => (body.forEach((b) => c.enqueue(b)), c.close()) }),
-    {
-      status: 200,
-      headers: { "content-type": "text/event-stream", ...headers },
-    },
-  );
-const result = (id: unknown, value: object) => ({ jsonrpc: "2.0", id, result: value });
-const INITIALIZED = (version: string) => ({
-  protocolVersion: version,
-  capabilities: { tools: {} },
-  serverInfo: { name: "s", version: "1" },
-});
-const RELEASES = () => [v2026_07_28.clientRelease(), v2025_11_25.clientRelease()] as const;
 
 describe("connect over HTTP: the era", () => {
   it("a stateless server: server/discover with the 2026-07-28 headers and _meta, then typed calls", async () => {
@@ -246,54 +209,6 @@ describe("connect over HTTP: the era", () => {
       "Mcp-Name": "weather",
       "Mcp-Param-Region": "Oslo",
     });
-  });
-});
-
-/** One tools/call on a session of either release, narrowed as a caller would. */
-function callTool(
-  session: v2026_07_28.Session | v2025_11_25.Session,
-  options: { signal?: AbortSignal } = {},
-): Promise<unknown> {
-  const params = { name: "t", arguments: {} };
-  return session.version === "2026-07-28"
-    ? session.request("tools/call", params, options)
-    : session.request("tools/call", params, options);
-}
-
-describe("every POST carries its era's headers", () => {
-  it("a cancelled call's notifications/cancelled: MCP-Protocol-Version and Mcp-Method in 2026-07-28, the session's id and version in 2025-11-25", async () => {
-    for (const release of [v2026_07_28.clientRelease(), v2025_11_25.clientRelease()]) {
-      let cancelled: () => void = () => undefined;
-      const cancelSeen = new Promise<void>((resolve) => (cancelled = resolve));
-      const server = fakeFetch(async ({ method, body }) => {
-        if (method === "GET") return new Response(null, { status: 405 });
-        if (method === "DELETE") return new Response(null, { status: 200 });
-        if (body?.method === "server/discover") return json(result(body.id, DISCOVERED));
-        if (body?.method === "initialize")
-          return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
-        if (body?.method === "notifications/cancelled") cancelled();
-        if (body?.id === undefined) return new Response(null, { status: 202 });
-        // The call is answered only once it has been cancelled: with nothing.
-        await cancelSeen;
-        return sse("");
-      });
-      const session = await connect(httpTransport(URL_, { fetch: server.fetch }), {
-        releases: [release],
-        clientInfo: CLIENT_INFO,
-      });
-      const abort = new AbortController();
-      const call = callTool(session, { signal: abort.signal });
-      abort.abort(new Error("no longer wanted"));
-      await expect(call).rejects.toThrow("no longer wanted");
-      await cancelSeen;
-      await session.close();
-      const cancel = server.seen.find((s) => s.body?.method === "notifications/cancelled");
-      expect(cancel?.headers).toMatchObject(
-        release.version === "2026-07-28"
-          ? { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "notifications/cancelled" }
-          : { "MCP-Protocol-Version": "2025-11-25", "Mcp-Session-Id": "s-1" },
-      );
-    }
   });
 });
 
