@@ -1,18 +1,11 @@
-// The shipped client transports and `connect`, from outside, against in-process servers: a fake `fetch`
-// (a function from request to `Response`, no sockets) and a stdio pair. What is checked: the era
-// negotiation, the headers each era sends, SSE replies cut anywhere (resumed or failed, never hung), and
-// random bytes from the server never escaping as a throw.
-import { spawn } from "node:child_process";
+// The HTTP client transport with its session era's part, through `connect`, as integration tests over the
+// generated tree: against the shipped server (the GET stream reopened after a cut) and a fake `fetch` (a
+// function from request to `Response`, no sockets): SSE replies cut anywhere (resumed or failed, never hung),
+// and random bytes from the server never escaping as a throw. Each module's own tests are in its own file
+// (connect, http-client, http-session, stdio-client).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  connect,
-  createHttpHandler,
-  httpTransport,
-  stdioTransport,
-  v2025_11_25,
-  v2026_07_28,
-} from "../../generated/index.ts";
+import { connect, createHttpHandler, httpTransport, v2025_11_25, v2026_07_28 } from "../../generated/index.ts";
 import { DISCOVERED } from "../support/discovered.ts";
 import {
   callTool,
@@ -20,7 +13,6 @@ import {
   fakeFetch,
   INITIALIZED,
   json,
-  RELEASES,
   result,
   sse,
   URL_,
@@ -227,69 +219,5 @@ describe("SSE replies", () => {
       ),
       { numRuns: RUNS },
     );
-  });
-});
-
-describe("stdio through a spawn function", () => {
-  it("a server that exits at once fails connect with the reason, not a crash (EPIPE) or the timeout", async () => {
-    const transport = stdioTransport({
-      spawn: () => spawn(process.execPath, ["-e", "process.exit(3)"], { stdio: ["pipe", "pipe", "pipe"] }),
-    });
-    await expect(
-      connect(transport, { releases: RELEASES(), clientInfo: CLIENT_INFO, timeoutMs: 60_000 }),
-    ).rejects.toThrow("the server closed its stdout");
-  });
-});
-
-describe("stdio over a readable/writable pair", () => {
-  it("newline-delimited JSON-RPC to a session-era server (its dispatcher), server requests answered by ours", async () => {
-    const written: string[] = [];
-    let deliver: (line: string) => void = () => undefined;
-    let finish: () => void = () => undefined;
-    async function* readable(): AsyncGenerator<string> {
-      const queue: string[] = [];
-      let wake: (() => void) | undefined;
-      let done = false;
-      deliver = (line) => (queue.push(line), wake?.());
-      finish = () => ((done = true), wake?.());
-      for (;;) {
-        if (queue.length > 0) yield queue.shift()!;
-        else if (done) return;
-        else await new Promise<void>((resolve) => (wake = resolve));
-      }
-    }
-    const server = v2025_11_25.createServerDispatcher({
-      initialize: (params) => INITIALIZED(params.protocolVersion) as v2025_11_25.InitializeResult,
-      "tools/list": () => ({ tools: [{ name: "t", inputSchema: { type: "object" as const } }] }),
-    });
-    const writable = {
-      write(chunk: string) {
-        written.push(chunk);
-        for (const line of chunk.split("\n").filter(Boolean))
-          void server.handle(line).then((response) => {
-            // Split a reply across two writes, as a pipe may.
-            if (response === undefined) return;
-            const text = `${JSON.stringify(response)}\n`;
-            deliver(text.slice(0, 5));
-            deliver(text.slice(5));
-          });
-      },
-      end: () => finish(),
-    };
-    const session = await connect(stdioTransport({ readable: readable(), writable }), {
-      releases: RELEASES(),
-      clientInfo: CLIENT_INFO,
-    });
-    expect(session.version).toBe("2025-11-25");
-    if (session.version !== "2025-11-25") return;
-    expect((await session.request("tools/list", {})).tools.map((t) => t.name)).toEqual(["t"]);
-    await session.close();
-    expect(written.every((chunk) => chunk.endsWith("\n") && chunk.indexOf("\n") === chunk.length - 1)).toBe(true);
-    expect(written.map((chunk) => JSON.parse(chunk).method)).toEqual([
-      "server/discover",
-      "initialize",
-      "notifications/initialized",
-      "tools/list",
-    ]);
   });
 });
