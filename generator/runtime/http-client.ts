@@ -178,7 +178,7 @@ export function httpTransport(
       await discard(response);
       throw connectionError(
         status === 401
-          ? `HTTP 401 from ${url}: the server wants credentials it was not given or did not accept (httpTransport's headers)`
+          ? `HTTP 401 from ${url}: the server wants credentials it was not given or did not accept`
           : `HTTP 403 from ${url}: the credentials given do not allow this request`,
       );
     }

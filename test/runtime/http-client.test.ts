@@ -143,7 +143,7 @@ describe("errors that say what went wrong", () => {
   it.each([
     [
       401,
-      "HTTP 401 from http://127.0.0.1:1/mcp: the server wants credentials it was not given or did not accept (httpTransport's headers)",
+      "HTTP 401 from http://127.0.0.1:1/mcp: the server wants credentials it was not given or did not accept",
     ],
     [403, "HTTP 403 from http://127.0.0.1:1/mcp: the credentials given do not allow this request"],
   ])("a %i says so, without the token, and no other era is tried", async (status, message) => {
