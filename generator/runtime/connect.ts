@@ -11,7 +11,6 @@ import { asError, type CallOptions, type RequesterLifecycle } from "./requester.
 import { RpcError } from "./rpc-error.js";
 import {
   CONNECTION_ERROR,
-  SESSION_EXPIRED,
   type ClientTransport,
   type SendOptions,
   type TransportFactory,
@@ -46,7 +45,18 @@ export interface SessionEra {
     release: ClientRelease,
     opening: SessionOpening,
   ): Promise<{ readonly attempt: Attempt; readonly server: unknown }>;
+  /**
+   * The session's calls from `first` on: each made once more on a new session (`open` again, with
+   * `opening`) when the server no longer knows the one it went out on (a 404 for the session).
+   */
+  renewing(first: Attempt, opening: SessionOpening): Calls;
   readonly httpSession: HttpSessionFactory;
+}
+
+/** A session's calls, and the attempt they now go through (a renewed session's). */
+export interface Calls {
+  readonly attempt: Attempt;
+  request(method: string, params: object, options?: CallOptions): Promise<unknown>;
 }
 
 /** What `connect` lends a session era's handshake. */
@@ -273,40 +283,24 @@ export async function connect<const D extends readonly ClientRelease[]>(
   }
 
   function session(first: Attempt, server: unknown): SessionOf<D[number]> {
-    let attempt = first;
     const { release } = first;
     const http = release.http;
-    // One renewal at a time: every call the 404 failed waits for it, then is made again on the new session.
-    let renewing: Promise<void> | undefined;
-    /** The server forgot the session (a 2025 404): a new one at the same release, `initialize` without the old id. */
-    const renew = async (): Promise<void> => {
-      const opened = await (release.era as SessionEra).open(release, {
-        releases: [release],
-        clientInfo: options.clientInfo,
-        wire,
-        begin: (again) => start(again, false),
-        call,
-      });
-      attempt = opened.attempt;
-    };
-    /** A call, made once more on a new session when the server no longer knows the one it went out on. */
-    const exchange = async (
-      method: string,
-      params: object,
-      callOptions?: CallOptions,
-    ): Promise<unknown> => {
-      const sentOn = attempt;
-      try {
-        return await sentOn.requester.request(method as never, params as never, callOptions);
-      } catch (error) {
-        if (asError(error).name !== SESSION_EXPIRED || release.era.kind !== "session") throw error;
-        if (attempt === sentOn) renewing ??= renew().finally(() => (renewing = undefined));
-        await renewing;
-        return attempt.requester.request(method as never, params as never, callOptions);
-      }
-    };
+    const calls: Calls =
+      release.era.kind === "session"
+        ? release.era.renewing(first, {
+            releases: [release],
+            clientInfo: options.clientInfo,
+            wire,
+            begin: (again) => start(again, false),
+            call,
+          })
+        : {
+            attempt: first,
+            request: (method, params, callOptions) =>
+              first.requester.request(method as never, params as never, callOptions),
+          };
     const request = async (method: string, params: object, callOptions?: CallOptions) => {
-      const result = await exchange(method, params, callOptions);
+      const result = await calls.request(method, params, callOptions);
       if (http === undefined || method !== http.listTools || !isObject(result)) return result;
       const listed: unknown = result["tools"];
       if (!Array.isArray(listed)) return result;
@@ -326,7 +320,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
       request,
       server,
       async close() {
-        attempt.requester.close(new Error("the session is closed"));
+        calls.attempt.requester.close(new Error("the session is closed"));
         await wire.close();
       },
     };

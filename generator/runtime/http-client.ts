@@ -10,8 +10,6 @@ import {
   answers,
   connectionError,
   jsonMessage,
-  namedError,
-  SESSION_EXPIRED,
   requestIdOf,
   type ClientTransport,
   type SendOptions,
@@ -92,11 +90,11 @@ export interface HttpSession {
   /** Adds the session's headers (its `Mcp-Session-Id`) to a request's. */
   headers(all: Record<string, string>): void;
   /**
-   * Reads what every response says about the session (its id); `sent` are the request's headers. True when
-   * it says the session is gone: a 404 to a request that carried a session id, which is then forgotten (the
-   * caller starts a new session).
+   * Reads what every response says about the session (its id); `sent` are the request's headers. When it
+   * says the session is gone (a 404 to a request that carried a session id, which is then forgotten), the
+   * error to fail the request with, for `connect` to start a new session.
    */
-  seen(response: FetchResponse, sent: Readonly<Record<string, string>>): boolean;
+  seen(response: FetchResponse, sent: Readonly<Record<string, string>>): Error | undefined;
   /** A reply's stream ended before the response to request `id`: resumes it until `answered()` or fails the request. */
   resume(parser: SseParser, id: string | number, answered: () => boolean): Promise<void>;
   /** The session is initialized: reads the standalone GET stream. */
@@ -158,8 +156,7 @@ export function httpTransport(
         const next = redirectTarget(response, target);
         if (next === undefined) return checked(response, init.headers);
         await discard(response);
-        if (hops === MAX_REDIRECTS)
-          throw connectionError(`${url} redirected more than ${MAX_REDIRECTS} times`);
+        if (hops === MAX_REDIRECTS) throw connectionError(`too many redirects from ${url}`);
         target = next;
       }
     }
@@ -169,17 +166,18 @@ export function httpTransport(
       response: FetchResponse,
       sent: Readonly<Record<string, string>>,
     ): Promise<FetchResponse> {
-      if (session?.seen(response, sent) === true) {
+      const gone = session?.seen(response, sent);
+      if (gone !== undefined) {
         await discard(response);
-        throw namedError(SESSION_EXPIRED, `${url} no longer knows the session (HTTP 404)`);
+        throw gone;
       }
       const status = response.status;
       if (status !== 401 && status !== 403) return response;
       await discard(response);
       throw connectionError(
         status === 401
-          ? `HTTP 401 from ${url}: the server wants credentials it was not given or did not accept`
-          : `HTTP 403 from ${url}: the credentials given do not allow this request`,
+          ? `HTTP 401 from ${url}: credentials missing or refused`
+          : `HTTP 403 from ${url}: the credentials do not allow this request`,
       );
     }
 
@@ -233,11 +231,7 @@ export function httpTransport(
         if (!response.ok) throw httpError(response.status, "");
         return readReply(response, id, signal);
       }
-      const text = await readText(
-        response,
-        options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
-        signal,
-      );
+      const text = await readText(response, options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
       const value = jsonMessage(text);
       // An error whose id the server could not read still answers this POST: it fails the call sent.
       const unaddressed =
@@ -253,23 +247,14 @@ export function httpTransport(
     }
 
     /** A JSON reply's text, read up to `max` bytes: a larger one fails (its call, when it is one's reply). */
-    async function readText(
-      response: FetchResponse,
-      max: number,
-      signal: AbortSignal,
-    ): Promise<string> {
+    async function readText(response: FetchResponse, max: number): Promise<string> {
       const tooLarge = (): Error =>
         new RangeError(`the reply from ${url} exceeds ${max} bytes (maxReplyBytes)`);
-      if (Number(response.headers.get("content-length")) > max) {
-        await discard(response);
-        throw tooLarge();
-      }
       const reader = response.body?.getReader();
       if (reader === undefined) return "";
       const decoder = utf8Decoder();
       let text = "";
       let size = 0;
-      const stop = cancelOnAbort(reader, signal);
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -280,7 +265,6 @@ export function httpTransport(
           text += decoder.decode(value, { stream: true });
         }
       } finally {
-        stop();
         await reader.cancel().catch(() => undefined);
       }
     }
@@ -295,7 +279,7 @@ export function httpTransport(
       const stream = parser((value) => {
         if (id !== undefined && answers(value, id)) answered = true;
       });
-      await readStream(first, stream, () => answered, signal);
+      await readStream(first, stream, () => answered);
       // A call that failed (timed out, aborted) wants nothing more: its stream was cut on purpose.
       if (answered || id === undefined || signal.aborted) return;
       if (session === undefined) throw ended(id, "the stateless era does not resume streams");
@@ -333,33 +317,26 @@ export function httpTransport(
 function redirectTarget(response: FetchResponse, from: string): string | undefined {
   if (response.type === "opaqueredirect")
     throw connectionError(
-      `${from} redirected the request, which this platform hides; give the transport the URL it redirects to`,
+      `${from} redirects to a URL this platform hides; give the transport that URL`,
     );
   const location = response.headers.get("location");
-  if (response.status < 300 || response.status > 399 || location === null) return undefined;
+  const status = response.status;
+  if (status < 300 || status > 399 || location === null) return undefined;
   const next = new platform.URL(location, from);
-  if (next.origin !== new platform.URL(from, from).origin)
+  if (next.origin !== new platform.URL(from, from).origin || (status !== 307 && status !== 308))
     throw connectionError(
-      `${from} redirected to another origin (${next.origin}); the transport follows redirects only within the origin, so that the request and its credentials go nowhere else`,
-    );
-  if (response.status !== 307 && response.status !== 308)
-    throw connectionError(
-      `HTTP ${response.status} from ${from} redirects to ${next.href} without keeping the POST; give the transport that URL`,
+      `HTTP ${status} from ${from} redirects to ${next.href}: the transport follows only a 307 or 308 within the origin, which keep the POST and send its credentials nowhere else`,
     );
   return next.href;
 }
 
 /** A connection error for a fetch that failed: the platform's "fetch failed" says why only in its cause. */
 function unreachable(url: string, error: unknown): Error {
-  const cause = (
-    error as { readonly cause?: { readonly message?: unknown; readonly code?: unknown } }
-  )?.cause;
-  const why = [
-    cause?.message,
-    cause?.code,
-    (error as { readonly message?: unknown })?.message,
-  ].find((text): text is string => typeof text === "string" && text !== "");
-  return connectionError(`cannot reach ${url}${why === undefined ? "" : ` (${why})`}`);
+  const failed = error as {
+    readonly message?: string;
+    readonly cause?: { readonly message?: string };
+  };
+  return connectionError(`cannot reach ${url} (${failed?.cause?.message || failed?.message})`);
 }
 
 /** A signal aborted with either of two; `release` stops listening to them (the transport's lives on). */
@@ -393,12 +370,10 @@ export async function readStream(
   response: FetchResponse,
   parser: SseParser,
   done: () => boolean,
-  signal: AbortSignal,
 ): Promise<void> {
   const body = response.body;
   if (body === null) return;
   const reader = body.getReader();
-  const stop = cancelOnAbort(reader, signal);
   try {
     for (;;) {
       const { done: ended, value } = await reader.read();
@@ -411,23 +386,8 @@ export async function readStream(
     // A dropped connection ends the stream like its end would; a resume may follow. An overlong event does not.
     if (error instanceof RangeError) throw error;
   } finally {
-    stop();
     await reader.cancel().catch(() => undefined);
   }
-}
-
-/**
- * Cancels `reader` when `signal` aborts (a platform's fetch does so itself; a `fetch` option given may not),
- * so that a read waiting on a server that sends nothing ends; the returned function stops listening.
- */
-function cancelOnAbort(
-  reader: { cancel(reason?: unknown): Promise<void> },
-  signal: AbortSignal,
-): () => void {
-  const cancel = (): void => void reader.cancel().catch(() => undefined);
-  if (signal.aborted) cancel();
-  signal.addEventListener("abort", cancel);
-  return () => signal.removeEventListener("abort", cancel);
 }
 
 export function httpError(status: number, detail: string): Error {

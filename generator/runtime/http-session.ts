@@ -15,7 +15,7 @@ import {
   type HttpSession,
 } from "./http-client.js";
 import type { SseParser } from "./sse-parser.js";
-import { SESSION_EXPIRED } from "./client-transport.js";
+import { namedError, SESSION_EXPIRED } from "./client-transport.js";
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(timer: unknown): void;
@@ -66,8 +66,7 @@ export function httpSession(host: HttpHost): HttpSession {
         response.status !== 429
       )
         return;
-      if (response?.ok === true)
-        await readStream(response, parser, () => generation !== listening, host.signal);
+      if (response?.ok === true) await readStream(response, parser, () => generation !== listening);
       idle = events > before ? 0 : idle + 1;
       if (idle > maxReconnects) return;
       await pause(parser, idle);
@@ -84,10 +83,10 @@ export function httpSession(host: HttpHost): HttpSession {
         // The server forgot the session: requests go without its id until a new session gives one.
         if (sessionId === carried) sessionId = undefined;
         listening++;
-        return true;
+        return namedError(SESSION_EXPIRED, `${host.url} no longer knows the session (HTTP 404)`);
       }
       sessionId = response.headers.get(SESSION_HEADER) ?? sessionId;
-      return false;
+      return undefined;
     },
     async resume(parser, id, answered) {
       for (let attempt = 0; !answered(); attempt++) {
@@ -101,7 +100,7 @@ export function httpSession(host: HttpHost): HttpSession {
         const response = await open(from);
         if (!response.ok || response.body === null)
           throw httpError(response.status, "while resuming the stream");
-        await readStream(response, parser, answered, host.signal);
+        await readStream(response, parser, answered);
       }
     },
     listen() {

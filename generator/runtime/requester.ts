@@ -175,7 +175,7 @@ interface Pending {
 
 /** What `send` is given beside the message. */
 export interface Delivery {
-  readonly headers?: CallOptions["headers"];
+  readonly headers: CallOptions["headers"] | undefined;
   /** Aborted once the call has failed (timed out, aborted, closed): what is still coming for it is not wanted. */
   readonly signal: AbortSignal;
 }
@@ -233,12 +233,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     signal?.addEventListener("abort", onAbort);
     Promise.resolve()
       .then(() =>
-        deliver(
-          build(method, params, id),
-          call.headers === undefined
-            ? { signal: stop.signal }
-            : { headers: call.headers, signal: stop.signal },
-        ),
+        deliver(build(method, params, id), { headers: call.headers, signal: stop.signal }),
       )
       .catch((error: unknown) => fail(id, asError(error)));
     // However the call ends, its abort listener and timer go with it.

@@ -67,7 +67,7 @@ describe("tree-shaking a release", () => {
   });
 });
 
-describe("the browser client (the bench's 12 KB row)", () => {
+describe("the browser client (the bench's 12.5 KB row)", () => {
   const client = [
     `import { clientRelease, connect, httpTransport } from ${JSON.stringify(INDEX)};`,
     `export const call = async (url: string) => {`,

@@ -582,9 +582,12 @@ describe("credentials given on the command line", () => {
           offer: async () => offer,
           headers: { Authorization: "Bearer s3cret" },
         },
-      ).catch((error: unknown) => error as Error);
+      ).then(
+        () => new Error("connected"),
+        (error: unknown) => error as Error,
+      );
       expect(failure.message).toBe(
-        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: the server wants credentials it was not given or did not accept; credentials go with --header K=V)`,
+        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: credentials missing or refused; credentials go with --header K=V)`,
       );
     } finally {
       await new Promise((done) => server.close(done));
