@@ -75,7 +75,7 @@ export interface HttpHost {
    * throws once the transport is closed, and a connection error (`client-transport.ts`) when the server
    * cannot be reached, redirects elsewhere or refuses the credentials.
    */
-  request(init: RequestInit, signal?: AbortSignal): Promise<FetchResponse>;
+  request(init: EndpointRequest, signal?: AbortSignal): Promise<FetchResponse>;
   headers(extra?: Readonly<Record<string, string>>): Record<string, string>;
   /** A parser whose events go to the session as messages; `onEvent` sees each one first (`undefined` for one that is no message). */
   parser(onEvent?: (value: unknown) => void): SseParser;
@@ -83,7 +83,8 @@ export interface HttpHost {
   ended(id: string | number, why: string): Error;
 }
 
-export type RequestInit = Omit<FetchInit, "signal" | "redirect">;
+/** A request to the endpoint, before the transport adds its signal and `redirect: "manual"`. */
+export type EndpointRequest = Omit<FetchInit, "signal" | "redirect">;
 
 /** The session era's part of a transport. */
 export interface HttpSession {
@@ -144,7 +145,7 @@ export function httpTransport(
       return all;
     }
 
-    async function request(init: RequestInit, signal = life.signal): Promise<FetchResponse> {
+    async function request(init: EndpointRequest, signal = life.signal): Promise<FetchResponse> {
       if (closed) throw new Error("the transport is closed");
       let target = url;
       for (let hops = 0; ; hops++) {
