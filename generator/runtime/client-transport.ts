@@ -9,13 +9,18 @@ import { isObject } from "./json.js";
 export interface TransportEvents {
   /** Every message from the server, parsed JSON not yet checked (a response, a request, a notification, or a batch). */
   message(message: unknown): void;
-  /** The connection is gone for good (the server process exited, say): every pending call fails with `error`. */
+  /**
+   * Every pending call fails with `error`: the connection is gone for good (the server process exited, say), or a
+   * reply could not be read and the call it was for is unknown.
+   */
   closed(error: Error): void;
 }
 
 export interface SendOptions {
   /** Per-message HTTP headers (a stateless release's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`); other transports ignore them. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** A request's: aborted once its call has failed (timed out, aborted, closed), when reading its reply must stop. */
+  readonly signal?: AbortSignal;
 }
 
 export interface ClientTransport {
@@ -61,4 +66,21 @@ export function jsonMessage(text: string): object | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The name of an error no other protocol version could avoid; `connect` fails with it rather than try one. */
+export const CONNECTION_ERROR = "ConnectionError";
+/** The name of the error of a request the server refused because it no longer knows the session (a 404). */
+export const SESSION_EXPIRED = "SessionExpiredError";
+
+/** An Error with `name`, so that callers (and `connect`) can tell it apart without a class to import. */
+export function namedError(name: string, message: string): Error {
+  const error = new Error(message);
+  error.name = name;
+  return error;
+}
+
+/** The server cannot be reached, refuses the credentials or redirects elsewhere, or its command does not start. */
+export function connectionError(message: string): Error {
+  return namedError(CONNECTION_ERROR, message);
 }

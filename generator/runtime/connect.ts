@@ -9,7 +9,12 @@
 import { isObject, type JsonObject } from "./json.js";
 import { asError, type CallOptions, type RequesterLifecycle } from "./requester.js";
 import { RpcError } from "./rpc-error.js";
-import type { ClientTransport, SendOptions, TransportFactory } from "./client-transport.js";
+import {
+  CONNECTION_ERROR,
+  type ClientTransport,
+  type SendOptions,
+  type TransportFactory,
+} from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
 import type { HeaderParam } from "./http-headers.js";
 
@@ -40,7 +45,18 @@ export interface SessionEra {
     release: ClientRelease,
     opening: SessionOpening,
   ): Promise<{ readonly attempt: Attempt; readonly server: unknown }>;
+  /**
+   * The session's calls from `first` on: each made once more on a new session (`open` again, with
+   * `opening`) when the server no longer knows the one it went out on (a 404 for the session).
+   */
+  renewing(first: Attempt, opening: SessionOpening): Calls;
   readonly httpSession: HttpSessionFactory;
+}
+
+/** A session's calls, and the attempt they now go through (a renewed session's). */
+export interface Calls {
+  readonly attempt: Attempt;
+  request(method: string, params: object, options?: CallOptions): Promise<unknown>;
 }
 
 /** What `connect` lends a session era's handshake. */
@@ -119,7 +135,7 @@ export interface ConnectOptions<D extends readonly ClientRelease[]> {
   readonly clientInfo: ClientIdentity;
   /** Speak only this version (no negotiation beyond it). */
   readonly protocolVersion?: string;
-  /** Each negotiation request's timeout, and the session's default per call. Defaults to 30 s for negotiation, none after. */
+  /** Each negotiation request's timeout, and the session's default per call (`CallOptions.timeoutMs` overrides it). Defaults to 30 s for negotiation, 60 s per call after. */
   readonly timeoutMs?: number;
   /** Aborts the negotiation. */
   readonly signal?: AbortSignal;
@@ -185,8 +201,12 @@ export async function connect<const D extends readonly ClientRelease[]>(
       .catch(() => undefined);
   }
 
-  function begin(release: ClientRelease): Attempt {
-    current?.requester.close(new Error("superseded by another protocol version"));
+  /**
+   * Starts talking `release`. Another era's attempt is superseded (its calls fail); a renewed session's is
+   * not: what it still has in flight fails on its own, with the old session's 404.
+   */
+  function start(release: ClientRelease, supersede: boolean): Attempt {
+    if (supersede) current?.requester.close(new Error("superseded by another protocol version"));
     wire.begin(release.version, release.era.httpSession);
     // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
     const send = (message: object, sent: SendOptions = {}): Promise<void> => {
@@ -197,6 +217,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
         (message as { readonly params?: { name?: string } }).params?.name as string,
       );
       return wire.send(message, {
+        ...sent,
         headers: { ...sent.headers, ...http.headers(message, params) },
       });
     };
@@ -207,6 +228,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
     current = { release, requester };
     return current;
   }
+  const begin = (release: ClientRelease): Attempt => start(release, true);
 
   const call = (attempt: Attempt, method: string, params: object): Promise<unknown> =>
     attempt.requester.request(method as never, params as never, negotiation);
@@ -225,6 +247,8 @@ export async function connect<const D extends readonly ClientRelease[]>(
         const server = await call(attempt, era.discover, {});
         return session(attempt, server);
       } catch (error) {
+        // An unreachable server, refused credentials or a command that does not start: no era would fare better.
+        if (asError(error).name === CONNECTION_ERROR) throw error;
         if (!(error instanceof RpcError) || !era.signals.includes(error.code)) {
           options.onFallback?.(`${release.version}: ${asError(error).message}; trying initialize`);
           break;
@@ -258,11 +282,25 @@ export async function connect<const D extends readonly ClientRelease[]>(
     throw error;
   }
 
-  function session(attempt: Attempt, server: unknown): SessionOf<D[number]> {
-    const { release, requester } = attempt;
+  function session(first: Attempt, server: unknown): SessionOf<D[number]> {
+    const { release } = first;
     const http = release.http;
+    const calls: Calls =
+      release.era.kind === "session"
+        ? release.era.renewing(first, {
+            releases: [release],
+            clientInfo: options.clientInfo,
+            wire,
+            begin: (again) => start(again, false),
+            call,
+          })
+        : {
+            attempt: first,
+            request: (method, params, callOptions) =>
+              first.requester.request(method as never, params as never, callOptions),
+          };
     const request = async (method: string, params: object, callOptions?: CallOptions) => {
-      const result = await requester.request(method as never, params as never, callOptions);
+      const result = await calls.request(method, params, callOptions);
       if (http === undefined || method !== http.listTools || !isObject(result)) return result;
       const listed: unknown = result["tools"];
       if (!Array.isArray(listed)) return result;
@@ -282,7 +320,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
       request,
       server,
       async close() {
-        requester.close(new Error("the session is closed"));
+        calls.attempt.requester.close(new Error("the session is closed"));
         await wire.close();
       },
     };

@@ -15,6 +15,7 @@ import {
   type HttpSession,
 } from "./http-client.js";
 import type { SseParser } from "./sse-parser.js";
+import { namedError, SESSION_EXPIRED } from "./client-transport.js";
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(timer: unknown): void;
@@ -25,10 +26,12 @@ const SESSION_HEADER = "Mcp-Session-Id";
 export function httpSession(host: HttpHost): HttpSession {
   const maxReconnects = host.options.maxReconnects ?? 3;
   let sessionId: string | undefined;
+  // Each `listen()` starts a GET loop; one of a session that has since been replaced ends.
+  let listening = 0;
 
-  /** Waits the server's `retry:` (or the default) before a stream is opened again; rejects when the transport closes. */
-  const pause = (parser: SseParser): Promise<void> =>
-    delay(parser.retryMs ?? host.options.reconnectDelayMs ?? 1000, host.signal);
+  /** The server's `retry:` (or the default), doubled for each reopening in a row that failed or brought nothing. */
+  const pause = (parser: SseParser, idle = 0): Promise<void> =>
+    delay((parser.retryMs ?? host.options.reconnectDelayMs ?? 1000) * 2 ** idle, host.signal);
 
   const open = (lastEventId: string | undefined): Promise<FetchResponse> =>
     host.request({
@@ -41,21 +44,32 @@ export function httpSession(host: HttpHost): HttpSession {
     });
 
   /**
-   * The standalone GET stream, reopened from its last event id whenever it ends or drops, after the server's
-   * `retry:`. A stream that brought events counts as live (a server may end it to have the client poll); at
-   * most `maxReconnects` reopenings in a row that bring nothing, then it stays closed. A refusal (405: the
-   * server offers none) or the transport's close ends it.
+   * The standalone GET stream, reopened from its last event id whenever it ends, drops or cannot be opened
+   * (the server unreachable, a 5xx), after the server's `retry:`, backing off while reopenings bring nothing. A
+   * stream that brought events counts as live (a server may end it to have the client poll); after
+   * `maxReconnects` reopenings in a row that bring nothing, it stays closed. A refusal (405: the server offers
+   * none; another 4xx), the session's end or the transport's close ends it.
    */
-  async function listen(): Promise<void> {
+  async function listen(generation: number): Promise<void> {
     let events = 0;
     const parser = host.parser(() => events++);
-    for (let idle = 0; idle <= maxReconnects;) {
+    for (let idle = 0; generation === listening;) {
       const before = events;
-      const response = await open(parser.lastEventId);
-      if (!response.ok || response.body === null) return;
-      await readStream(response, parser, () => false);
+      const response = await open(parser.lastEventId).catch((error: unknown) => {
+        if (host.signal.aborted || (error as Error).name === SESSION_EXPIRED) throw error;
+        return undefined;
+      });
+      if (
+        response !== undefined &&
+        !response.ok &&
+        response.status < 500 &&
+        response.status !== 429
+      )
+        return;
+      if (response?.ok === true) await readStream(response, parser, () => generation !== listening);
       idle = events > before ? 0 : idle + 1;
-      await pause(parser);
+      if (idle > maxReconnects) return;
+      await pause(parser, idle);
     }
   }
 
@@ -63,8 +77,16 @@ export function httpSession(host: HttpHost): HttpSession {
     headers(all) {
       if (sessionId !== undefined) all[SESSION_HEADER] = sessionId;
     },
-    seen(response) {
+    seen(response, sent) {
+      const carried = sent[SESSION_HEADER];
+      if (response.status === 404 && carried !== undefined) {
+        // The server forgot the session: requests go without its id until a new session gives one.
+        if (sessionId === carried) sessionId = undefined;
+        listening++;
+        return namedError(SESSION_EXPIRED, `${host.url} no longer knows the session (HTTP 404)`);
+      }
       sessionId = response.headers.get(SESSION_HEADER) ?? sessionId;
+      return undefined;
     },
     async resume(parser, id, answered) {
       for (let attempt = 0; !answered(); attempt++) {
@@ -82,7 +104,7 @@ export function httpSession(host: HttpHost): HttpSession {
       }
     },
     listen() {
-      void listen().catch(() => undefined);
+      void listen(++listening).catch(() => undefined);
     },
     async close() {
       if (sessionId === undefined) return;
@@ -90,6 +112,7 @@ export function httpSession(host: HttpHost): HttpSession {
       await host
         .fetch(host.url, {
           method: "DELETE",
+          redirect: "manual",
           headers: host.headers(),
           signal: abortController().signal,
         })

@@ -14,20 +14,28 @@ const NEWLINE = 0x0a;
 /** 16 MiB, written as a literal: esbuild keeps an unused product of literals in a bundle. */
 const DEFAULT_MAX_LINE_BYTES = 16_777_216;
 
-/** Calls onLine with each complete line (no "\n", a trailing "\r" removed); a line longer than maxLineBytes is dropped whole and reported to onOverflow. */
+/** How much of a dropped line `onOverflow` is shown: enough for a message's leading `"id"`. */
+const HEAD_BYTES = 256;
+
+/**
+ * Calls onLine with each complete line (no "\n", a trailing "\r" removed); a line longer than maxLineBytes is
+ * dropped whole and reported to onOverflow with its first bytes as text (whose call it was may be read there).
+ */
 export function createLineSplitter(
   onLine: (line: string) => void,
-  options: { maxLineBytes?: number; onOverflow?: () => void } = {},
+  options: { maxLineBytes?: number; onOverflow?: (head: string) => void } = {},
 ): LineSplitter {
   const max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let parts: Uint8Array[] = [];
   let size = 0;
-  let dropping = false;
+  // The start of the line being dropped, once one is.
+  let dropped: Uint8Array | undefined;
 
   function take(bytes: Uint8Array): void {
-    if (dropping) return;
+    if (dropped !== undefined) return;
     if (size + bytes.length > max) {
-      dropping = true;
+      parts.push(bytes);
+      dropped = joined(parts, Math.min(size + bytes.length, HEAD_BYTES));
       parts = [];
       size = 0;
       return;
@@ -37,20 +45,15 @@ export function createLineSplitter(
   }
 
   function finishLine(): void {
-    if (dropping) {
-      dropping = false;
-      options.onOverflow?.();
+    if (dropped !== undefined) {
+      const head = utf8Decoder().decode(dropped);
+      dropped = undefined;
+      options.onOverflow?.(head);
       return;
     }
-    const whole = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      whole.set(part, at);
-      at += part.length;
-    }
+    const text = utf8Decoder().decode(joined(parts, size));
     parts = [];
     size = 0;
-    const text = utf8Decoder().decode(whole);
     onLine(text.endsWith("\r") ? text.slice(0, -1) : text);
   }
 
@@ -66,9 +69,22 @@ export function createLineSplitter(
       if (start < bytes.length) take(bytes.slice(start));
     },
     end() {
-      if (size > 0 || dropping) finishLine();
+      if (size > 0 || dropped !== undefined) finishLine();
     },
   };
+}
+
+/** The first `length` bytes of `parts` as one array. */
+function joined(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    if (at === length) break;
+    const piece = part.subarray(0, length - at);
+    whole.set(piece, at);
+    at += piece.length;
+  }
+  return whole;
 }
 
 /** One message as a line of the stdio transport: JSON and "\n" (JSON text holds no raw newline). */

@@ -7,7 +7,7 @@
  */
 import { isObject, own, type JsonObject } from "./json.js";
 import { isInputRequiredIn, responseError, type ResultTypeFacts } from "./responses.js";
-import { abortReason } from "./abort.js";
+import { abortController, abortReason, type AbortHandle } from "./abort.js";
 import type { CancelSpec } from "./dispatcher.js";
 import { RpcError, rpcErrorOf, type RpcErrorBody } from "./rpc-error.js";
 
@@ -111,7 +111,7 @@ export function inputHandlerFor(answerer: InputAnswerer): InputHandler {
 
 /** How any requester behaves. */
 export interface RequesterBehaviour {
-  /** Applies to every call without its own `timeoutMs`. None by default. */
+  /** Applies to every call without its own `timeoutMs`. Defaults to 60 s: a peer that never answers must not hold a call forever. */
   readonly timeoutMs?: number;
   /** Where ids come from when several requesters share one peer (a server's per-request requesters on one session). Defaults to 1, 2, 3, … */
   readonly nextId?: () => RequestId;
@@ -127,6 +127,7 @@ export interface RequesterOptions extends RequesterBehaviour {
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /** Defaults to the requester's `timeoutMs` (60 s unless set). */
   readonly timeoutMs?: number;
   /** HTTP headers for this request's POST (a tool's `Mcp-Param-*`): handed to `send` as its second argument; other transports ignore them. */
   readonly headers?: { readonly [name: string]: string };
@@ -168,9 +169,19 @@ export interface RequesterCore {
 interface Pending {
   resolve(result: unknown): void;
   reject(error: Error): void;
+  /** Aborts the signal `send` was given, so a transport stops reading a reply nobody waits for. */
+  readonly stop: AbortHandle;
+}
+
+/** What `send` is given beside the message. */
+export interface Delivery {
+  readonly headers: CallOptions["headers"] | undefined;
+  /** Aborted once the call has failed (timed out, aborted, closed): what is still coming for it is not wanted. */
+  readonly signal: AbortSignal;
 }
 
 const DEFAULT_INPUT_ROUNDS = 8;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * `Typed` is a release's face of the core (its `Requester`): the same `request`, typed by the
@@ -183,10 +194,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
   options: RequesterOptions = {},
 ): Typed {
   // The wrapper's `send` takes what this release sends, which is exactly what is built here.
-  const deliver = send as (
-    message: object,
-    options?: { readonly headers: CallOptions["headers"] },
-  ) => void | Promise<void>;
+  const deliver = send as (message: object, options?: Delivery) => void | Promise<void>;
   const pending = new Map<RequestId, Pending>();
   let counter = 0;
   const nextId = options.nextId ?? (() => ++counter);
@@ -200,7 +208,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     const id = nextId();
     const signal = call.signal;
     if (signal?.aborted) return Promise.reject(asError(abortReason(signal)));
-    const timeoutMs = call.timeoutMs ?? options.timeoutMs;
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const abandon = (reason: Error): void => {
       if (!fail(id, reason)) return;
       const cancel = spec.cancel;
@@ -218,31 +226,28 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     };
     // Listened to only when there is a signal.
     const onAbort = (): void => abandon(asError(abortReason(signal!)));
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
-    const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    const timer = setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
+    const stop = abortController();
+    const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject, stop }));
     // A signal aborts once, and `finally` below removes the listener: it needs no `once` option.
     signal?.addEventListener("abort", onAbort);
     Promise.resolve()
       .then(() =>
-        call.headers === undefined
-          ? deliver(build(method, params, id))
-          : deliver(build(method, params, id), { headers: call.headers }),
+        deliver(build(method, params, id), { headers: call.headers, signal: stop.signal }),
       )
       .catch((error: unknown) => fail(id, asError(error)));
     // However the call ends, its abort listener and timer go with it.
     return answered.finally(() => {
       signal?.removeEventListener("abort", onAbort);
-      // Clearing no timer (undefined) does nothing on every platform.
       clearTimeout(timer);
     });
   }
 
   /** Rejects a pending call; false when it had already settled. */
   function fail(id: RequestId, error: Error): boolean {
-    pending.get(id)?.reject(error);
+    const entry = pending.get(id);
+    entry?.reject(error);
+    entry?.stop.abort();
     return pending.delete(id);
   }
 
@@ -290,6 +295,7 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     for (const [id, entry] of pending) {
       pending.delete(id);
       entry.reject(reason);
+      entry.stop.abort();
     }
   }
 

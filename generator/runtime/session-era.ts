@@ -3,14 +3,17 @@
  * to, and the era's part of Streamable HTTP. Each session release's `clientRelease()` builds its era here
  * from its own method names and types, so a program offering stateless releases alone bundles none of it.
  */
+import { SESSION_EXPIRED } from "./client-transport.js";
 import type {
   Attempt,
+  Calls,
   ClientIdentity,
   ClientRelease,
   SessionEra,
   SessionOpening,
 } from "./connect.js";
 import { httpSession } from "./http-session.js";
+import { asError } from "./requester.js";
 
 /** A session release's lifecycle, as its `clientRelease()` states it. */
 export interface SessionEraFacts {
@@ -25,7 +28,39 @@ export function sessionEra(facts: SessionEraFacts): SessionEra {
   return {
     kind: "session",
     open: (release, opening) => open(facts, release, opening),
+    renewing: (first, opening) => renewing(facts, first, opening),
     httpSession,
+  };
+}
+
+/**
+ * The spec (2025-11-25, transports): a client answered 404 for its session MUST start a new one with
+ * `initialize` (the transport has dropped the old id). The call is then made again, once: the server never
+ * ran it. Calls that failed together wait for the same new session.
+ */
+function renewing(facts: SessionEraFacts, first: Attempt, opening: SessionOpening): Calls {
+  let attempt = first;
+  let renewal: Promise<void> | undefined;
+  const renew = async (): Promise<void> => {
+    attempt = (await open(facts, first.release, opening)).attempt;
+  };
+  return {
+    get attempt() {
+      return attempt;
+    },
+    async request(method, params, options) {
+      const sentOn = attempt;
+      const made = (): Promise<unknown> =>
+        attempt.requester.request(method as never, params as never, options);
+      try {
+        return await made();
+      } catch (error) {
+        if (asError(error).name !== SESSION_EXPIRED) throw error;
+        if (attempt === sentOn) renewal ??= renew().finally(() => (renewal = undefined));
+        await renewal;
+        return made();
+      }
+    },
   };
 }
 

@@ -48,6 +48,13 @@ export function createSseParser(
   let type = "";
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
+  const lineBreak = /[\r\n]/g;
+
+  /** The index of the first CR or LF in `text` at or after `from`, or -1. */
+  function breakAfter(text: string, from: number): number {
+    lineBreak.lastIndex = from;
+    return lineBreak.exec(text)?.index ?? -1;
+  }
 
   function line(text: string): void {
     if (text === "") return dispatch();
@@ -75,19 +82,23 @@ export function createSseParser(
     if (event !== undefined) onEvent(event);
   }
 
+  /** Takes the lines `text` completes; only `text` is searched, so a long line costs its length once. */
   function feed(text: string): void {
     if (text === "") return;
     if (!started) {
       started = true;
       if (text.startsWith("\uFEFF")) text = text.slice(1);
     }
-    if (afterCr && text.startsWith("\n")) text = text.slice(1);
-    buffer += text;
-    afterCr = buffer.endsWith("\r");
-    const lines = buffer.split(/\r\n?|\n/);
-    // The last piece is a line not yet ended.
-    buffer = lines.pop()!;
-    for (const complete of lines) line(complete);
+    let start = afterCr && text.startsWith("\n") ? 1 : 0;
+    afterCr = false;
+    for (let at = breakAfter(text, start); at >= 0; at = breakAfter(text, start)) {
+      line(buffer + text.slice(start, at));
+      buffer = "";
+      start = at + (text.startsWith("\r\n", at) ? 2 : 1);
+      // A CR that ends the chunk may have its LF at the start of the next one.
+      afterCr = start === text.length && text[at] === "\r";
+    }
+    buffer += text.slice(start);
     if (buffer.length > max) throw new RangeError(`a line of the stream exceeds ${max} characters`);
   }
 

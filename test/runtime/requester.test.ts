@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createRequesterCore,
   inputHandlerFor,
@@ -57,7 +57,7 @@ describe("createRequesterCore", () => {
     expect(requester.pending).toBe(0);
   });
 
-  it("hands a call's headers to send as its second argument, on a retry too; a call without any passes none", async () => {
+  it("hands a call's headers to send in its second argument, on a retry too; a call without any passes none", async () => {
     const seen: unknown[][] = [];
     const requester = createRequesterCore(SPEC, build, (...args: unknown[]) => void seen.push(args), {
       inputHandler: inputHandlerFor({ answerInputRequests: async () => ({ inputResponses: { a: {} }, errors: {} }) }),
@@ -72,7 +72,51 @@ describe("createRequesterCore", () => {
     await call;
     void requester.request("tools/list", {});
     await flush();
-    expect(seen.map((args) => args.slice(1))).toEqual([[{ headers }], [{ headers }], []]);
+    expect(seen.map((args) => (args[1] as { headers?: unknown }).headers)).toEqual([headers, headers, undefined]);
+  });
+
+  it("hands send a signal per call, aborted once the call fails (timeout, abort, close) and never when it is answered", async () => {
+    const signals: AbortSignal[] = [];
+    const requester = createRequesterCore(
+      SPEC,
+      build,
+      (...args: unknown[]) => void signals.push((args[1] as { signal: AbortSignal }).signal),
+      { timeoutMs: 5 },
+    );
+    const flush = () => new Promise((resolve) => setImmediate(resolve));
+    const timedOut = requester.request("ping", undefined).catch(() => undefined);
+    const abort = new AbortController();
+    const aborted = requester
+      .request("ping", undefined, { signal: abort.signal, timeoutMs: 60_000 })
+      .catch(() => undefined);
+    const closed = requester.request("ping", undefined, { timeoutMs: 60_000 }).catch(() => undefined);
+    const answered = requester.request("ping", undefined, { timeoutMs: 60_000 });
+    await flush();
+    requester.receive({ jsonrpc: "2.0", id: 4, result: {} });
+    await answered;
+    abort.abort();
+    await Promise.all([timedOut, aborted]);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true, false, false]);
+    requester.close();
+    await closed;
+    expect(signals[2]?.aborted).toBe(true);
+    expect(signals[3]?.aborted).toBe(false);
+  });
+
+  it("a call without timeoutMs fails after the default 60 s (a peer that never answers holds it no longer)", async () => {
+    vi.useFakeTimers();
+    try {
+      const { sent, requester } = harness();
+      const call = requester.request("ping", undefined).catch((reason: unknown) => reason);
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(requester.pending).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(requester.pending).toBe(0);
+      expect(await call).toMatchObject({ name: "TimeoutError", message: "No response within 60000 ms" });
+      expect(sent.map((message) => message.method)).toEqual(["ping", "notifications/cancelled"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("takes ids from a shared allocator, so requesters on one peer never reuse each other's ids", async () => {

@@ -1,9 +1,8 @@
-// The client transports' framing, from outside: the SSE parser and the stdio line splitter given byte
-// streams, as given/want rows and as properties (fast-check) over every way a stream can be cut into chunks.
+// The SSE parser (runtime/sse-parser.ts), from outside: byte streams as given/want rows and as properties
+// (fast-check) over every way a stream can be cut into chunks, and a long line costing its length once.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createSseParser, type SseEvent } from "../../generator/runtime/sse-parser.ts";
-import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 200);
 
@@ -109,59 +108,19 @@ describe("SSE parser", () => {
       { numRuns: RUNS },
     );
   });
-});
 
-describe("ndjson line splitter", () => {
-  function split(
-    chunks: readonly (string | Uint8Array)[],
-    maxLineBytes?: number,
-  ): { lines: string[]; overflows: number } {
-    const lines: string[] = [];
-    let overflows = 0;
-    const splitter = createLineSplitter((line) => lines.push(line), {
-      ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
-      onOverflow: () => overflows++,
-    });
-    for (const chunk of chunks) splitter.push(chunk);
-    splitter.end();
-    return { lines, overflows };
-  }
-
-  const rows: [string, string[], string[]][] = [
-    ["lines split on LF", ['{"a":1}\n{"b":2}\n'], ['{"a":1}', '{"b":2}']],
-    ["a trailing CR is removed", ["x\r\ny\n"], ["x", "y"]],
-    ["a line across chunks", ["ab", "c\nd", "e\n"], ["abc", "de"]],
-    ["the last line without LF is flushed by end", ["x\ny"], ["x", "y"]],
-    ["empty lines are lines", ["\n\n"], ["", ""]],
-  ];
-  it.each(rows)("%s", (_, chunks, want) => {
-    expect(split(chunks).lines).toEqual(want);
-  });
-
-  it("a line longer than maxLineBytes is dropped whole and reported, and the next line is read", () => {
-    expect(split(["0123", "456789\nok\n"], 5)).toEqual({ lines: ["ok"], overflows: 1 });
-  });
-
-  it("encodeLine is JSON and one LF, whatever the strings hold", () => {
-    expect(encodeLine({ text: "a\nb\u2028" })).toBe('{"text":"a\\nb\u2028"}\n');
-  });
-
-  it("any split of UTF-8 bytes gives the same lines", () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.string({ unit: "grapheme" }).filter((s) => !s.includes("\n") && !s.endsWith("\r")),
-          { maxLength: 6 },
-        ),
-        fc.array(fc.nat(), { maxLength: 8 }),
-        (lines, cuts) => {
-          const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(""));
-          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-          const chunks = [0, ...points].map((start, i) => bytes.subarray(start, [...points, bytes.length][i]));
-          expect(split(chunks).lines).toEqual(lines);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
+  it("a 16 MiB line in 1 KiB chunks is searched once, not again at each chunk (the test's timeout is the witness)", async () => {
+    const line = `data: ${"x".repeat(16 * 2 ** 20 - 200)}`;
+    const events: SseEvent[] = [];
+    const parser = createSseParser((event) => events.push(event));
+    const chunk = 1024;
+    for (let at = 0; at < line.length; at += chunk) {
+      parser.push(line.slice(at, at + chunk));
+      // Now and then a turn of the event loop, so that the timeout can end a parser that re-reads its buffer.
+      if (at % (256 * chunk) === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    parser.push("\n\n");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data.length).toBe(line.length - 6);
+  }, 60_000);
 });
