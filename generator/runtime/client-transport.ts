@@ -2,7 +2,6 @@
  * What a client session needs of a transport, whichever it is (Streamable HTTP, stdio, a test's pair):
  * send one message, hand every message the server sends to `message`, say when the connection is gone.
  */
-import type { HttpSessionFactory } from "./http-client.js";
 import { isObject } from "./json.js";
 
 /** What the session gives a transport when it opens it. */
@@ -23,7 +22,12 @@ export interface SendOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface ClientTransport {
+/**
+ * `Part` is what an era hands the transport before its first message, opaque here so that the generic interface
+ * names no wire: a session era gives an HTTP transport its `HttpSessionFactory` (`http-client.ts`); a transport
+ * that needs nothing (stdio) takes any.
+ */
+export interface ClientTransport<Part = unknown> {
   /**
    * Sends one message. Rejects when it could not be delivered, or (a request) when the transport knows no
    * response will come (an HTTP reply that ended without one): the call fails with that error at once.
@@ -33,7 +37,7 @@ export interface ClientTransport {
    * An era is tried, before its first message: its version, which a stateless era's HTTP messages carry from
    * now on, and for a session era its HTTP part (`http-session.ts`: session id, resumption, GET stream, DELETE).
    */
-  begin(protocolVersion: string, httpSession: HttpSessionFactory | undefined): void;
+  begin(protocolVersion: string, eraPart: Part | undefined): void;
   /** A session era is agreed on: an HTTP transport now sends `MCP-Protocol-Version` on every request. */
   started(protocolVersion: string): void;
   /** The session is initialized: a session-era HTTP transport opens its standalone GET stream. */
@@ -42,7 +46,7 @@ export interface ClientTransport {
 }
 
 /** Opens a transport; `connect` calls it once per attempt to agree on an era. */
-export type TransportFactory = (events: TransportEvents) => ClientTransport;
+export type TransportFactory<Part = unknown> = (events: TransportEvents) => ClientTransport<Part>;
 
 /** The request's id when `message` is a request, so a transport knows which response a reply should carry. */
 export function requestIdOf(message: object): string | number | undefined {

@@ -64,7 +64,7 @@ export interface SessionOpening {
   /** The session releases offered, newest first: the server's choice must be one of them. */
   readonly releases: readonly ClientRelease[];
   readonly clientInfo: ClientIdentity;
-  readonly wire: ClientTransport;
+  readonly wire: ClientTransport<HttpSessionFactory>;
   /** Starts talking `release`: its requester, and the transport told of its era. */
   begin(release: ClientRelease): Attempt;
   /** One negotiation request, with the negotiation's timeout and signal. */
@@ -150,7 +150,7 @@ const DEFAULT_NEGOTIATION_TIMEOUT_MS = 30_000;
  * both sides speak. Rejects with the server's `RpcError` or the transport's error when no era works.
  */
 export async function connect<const D extends readonly ClientRelease[]>(
-  transport: TransportFactory,
+  transport: TransportFactory<HttpSessionFactory>,
   options: ConnectOptions<D>,
 ): Promise<SessionOf<D[number]>> {
   const offered = options.releases.filter(
@@ -173,7 +173,7 @@ export async function connect<const D extends readonly ClientRelease[]>(
   let current: Attempt | undefined;
   /** Listed tools' header parameters, by tool name. */
   const tools = new Map<string, readonly HeaderParam[]>();
-  const wire: ClientTransport = transport({
+  const wire: ClientTransport<HttpSessionFactory> = transport({
     message: receive,
     closed: (error) => current?.requester.close(error),
   });

@@ -122,9 +122,9 @@ const platform = globalThis as unknown as {
 export function httpTransport(
   endpoint: string | { readonly href: string },
   options: HttpTransportOptions = {},
-): TransportFactory {
+): TransportFactory<HttpSessionFactory> {
   const url = typeof endpoint === "string" ? endpoint : endpoint.href;
-  return (events: TransportEvents): ClientTransport => {
+  return (events: TransportEvents): ClientTransport<HttpSessionFactory> => {
     const fetchFn =
       options.fetch ?? (globalThis as unknown as { readonly fetch: Fetch }).fetch.bind(globalThis);
     const life: AbortHandle = abortController();
