@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { BindgenError } from "../common/failures.ts";
 import { parseJson, readRaw } from "../load/read.ts";
-import { CONNECTION_ERROR, type TransportFactory } from "../runtime/client-transport.ts";
-import { connect, type ClientRelease } from "../runtime/connect.ts";
-import { httpTransport } from "../runtime/http-client.ts";
-import { isObject } from "../runtime/json.ts";
-import { stdioTransport, type ChildLike } from "../runtime/stdio-client.ts";
+import { CONNECTION_ERROR, type TransportFactory } from "../runtime/client/client-transport.ts";
+import { connect, type ClientRelease } from "../runtime/client/connect.ts";
+import { httpTransport } from "../runtime/client/http-client.ts";
+import { isObject } from "../runtime/core/json.ts";
+import { stdioTransport, type ChildLike } from "../runtime/client/stdio-client.ts";
 
 /**
  * Where a server's tools come from; `server` is its name in the config, for messages. `headers`

@@ -55,7 +55,9 @@ const two = await renderTo(["2026-07-28", "2025-06-18"]);
 
 describe("the output tree", () => {
   it("holds every module of generator/runtime/ once, byte for byte under its header and the consumer pragma", () => {
-    const sources = readdirSync(RUNTIME_SOURCES, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const sources = readdirSync(RUNTIME_SOURCES, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
     expect(sources.length).toBeGreaterThan(5);
     for (const name of sources) {
       const copied = two.files.get(`runtime/${name}`);

@@ -13,8 +13,8 @@ import { buildDefinitionTable, encodeTable } from "../../generator/emit/validate
 import { BindgenError } from "../../generator/common/failures.ts";
 import { render } from "../../generator/output/generate-output.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
-import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
+import { rareKeywords } from "../../generator/runtime/validation/rare-keywords.ts";
+import { decodeTable, validateDefinition } from "../../generator/runtime/validation/validator.ts";
 import { compareToolSets } from "../../generator/tools/compare.ts";
 import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
 import { addServer, releaseOffer, updateServers } from "../../generator/project/project-tools.ts";

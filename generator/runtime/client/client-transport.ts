@@ -2,7 +2,7 @@
  * What a client session needs of a transport, whichever it is (Streamable HTTP, stdio, a test's pair):
  * send one message, hand every message the server sends to `message`, say when the connection is gone.
  */
-import { isObject } from "./json.js";
+import { isObject } from "../core/json.js";
 
 /** What the session gives a transport when it opens it. */
 export interface TransportEvents {

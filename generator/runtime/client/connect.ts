@@ -6,9 +6,9 @@
  * error means a session-era server, reached with `initialize` at the newest session release it supports.
  * Release data (method names, codes, builders) comes from each release's `clientRelease()`.
  */
-import { isObject, type JsonObject } from "./json.js";
-import { asError, type CallOptions, type RequesterLifecycle } from "./requester.js";
-import { RpcError } from "./rpc-error.js";
+import { isObject, type JsonObject } from "../core/json.js";
+import { asError, type CallOptions, type RequesterLifecycle } from "../core/requester.js";
+import { RpcError } from "../core/rpc-error.js";
 import {
   CONNECTION_ERROR,
   type ClientTransport,
@@ -16,7 +16,7 @@ import {
   type TransportFactory,
 } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
-import type { HeaderParam } from "./http-headers.js";
+import type { HeaderParam } from "../core/http-headers.js";
 
 /** A requester with its release's typed `request`. */
 export interface TypedRequester extends RequesterLifecycle {

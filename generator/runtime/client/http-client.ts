@@ -5,7 +5,7 @@
  * `Mcp-Session-Id`, resumption, the GET stream, DELETE) is `http-session.ts`, which a session release hands
  * in through `begin`: the stateless era dropped all of it, so a stateless-only client bundles none of it.
  */
-import { abortController, type AbortHandle } from "./abort.js";
+import { abortController, type AbortHandle } from "../core/abort.js";
 import {
   answers,
   connectionError,
@@ -16,11 +16,11 @@ import {
   type TransportEvents,
   type TransportFactory,
 } from "./client-transport.js";
-import { isObject } from "./json.js";
-import { responseError } from "./responses.js";
-import { rpcErrorOf } from "./rpc-error.js";
+import { isObject } from "../core/json.js";
+import { responseError } from "../core/responses.js";
+import { rpcErrorOf } from "../core/rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
-import { utf8Decoder } from "./text-codec.js";
+import { utf8Decoder } from "../core/text-codec.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
 export interface FetchResponse {

@@ -5,7 +5,7 @@
  * same way when it drops; DELETE on close. Each session release's `clientRelease()` hands it to the
  * transport, so only a program that can speak the session era bundles it.
  */
-import { abortController } from "./abort.js";
+import { abortController } from "../core/abort.js";
 import {
   EVENT_STREAM,
   httpError,

@@ -13,7 +13,7 @@ import type {
   SessionOpening,
 } from "./connect.js";
 import { httpSession } from "./http-session.js";
-import { asError } from "./requester.js";
+import { asError } from "../core/requester.js";
 
 /** A session release's lifecycle, as its `clientRelease()` states it. */
 export interface SessionEraFacts {

@@ -4,7 +4,7 @@
  * LF), and each complete event comes out. An event cut off by the end of the stream is dropped, as the
  * standard says.
  */
-import { utf8Decoder } from "./text-codec.js";
+import { utf8Decoder } from "../core/text-codec.js";
 
 export interface SseEvent {
   /** The `event:` field; "message" when the server named none. */

@@ -6,7 +6,7 @@
  */
 import type { ClientTransport, TransportEvents, TransportFactory } from "./client-transport.js";
 import { connectionError, jsonMessage } from "./client-transport.js";
-import { createLineSplitter, encodeLine } from "./ndjson.js";
+import { createLineSplitter, encodeLine } from "../core/ndjson.js";
 
 /** Bytes or text as they arrive: a Node stream, or any async iterable. */
 export type ByteSource = AsyncIterable<string | Uint8Array>;

@@ -1,4 +1,4 @@
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../core/json.js";
 import type { HeaderValues } from "./origin.js";
 import type { EventStream } from "./sse.js";
 

@@ -1,5 +1,5 @@
-import { abortController, type AbortHandle } from "./abort.js";
-import type { DispatchResponse } from "./dispatcher.js";
+import { abortController, type AbortHandle } from "../core/abort.js";
+import type { DispatchResponse } from "../core/dispatcher.js";
 import { createMemoryEventStore, type EventStore } from "./event-store.js";
 import {
   acceptance,
@@ -16,8 +16,8 @@ import {
   type ReplyPlan,
 } from "./http-exchange.js";
 import { postPlan, routeOf, toSessionEra, type RouteFacts } from "./http-routing.js";
-import { isObject, type JsonObject } from "./json.js";
-import { parseText, type WireMessage } from "./jsonrpc.js";
+import { isObject, type JsonObject } from "../core/json.js";
+import { parseText, type WireMessage } from "../core/jsonrpc.js";
 import { createMemoryMessageBus, type MessageBus } from "./message-bus.js";
 import type { OriginPolicy } from "./origin.js";
 import { passGate, type Authorize, type Identity } from "./request-gate.js";

@@ -1,4 +1,4 @@
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../core/json.js";
 
 /**
  * Delivers a message to whoever holds the stream that can carry it, wherever that is. The HTTP

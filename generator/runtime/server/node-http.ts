@@ -1,7 +1,7 @@
 import type { HeaderValues } from "./origin.js";
 import type { HttpHandler, HttpReply } from "./http-server.js";
 import type { StreamSink } from "./sse.js";
-import { abortController } from "./abort.js";
+import { abortController } from "../core/abort.js";
 import { createOutbox, type OutboxOptions } from "./outbox.js";
 
 /**

@@ -12,7 +12,7 @@ import type { HeaderValues } from "./origin.js";
  * Who sent a request, as `authorize` found it. `subject` is what the transport compares: a session
  * belongs to the subject that opened it, and a cancellation reaches only that subject's requests.
  * Add your own members (scopes, a tenant) by declaration merging (`declare module
- * "<output>/runtime/request-gate.js" { interface Identity { … } }`): `authorize` must then return them
+ * "<output>/runtime/server/request-gate.js" { interface Identity { … } }`): `authorize` must then return them
  * and handlers see them typed. A session records only the subject, so an identity may hold live objects.
  */
 export interface Identity {

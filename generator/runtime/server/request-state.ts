@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from "./json.js";
+import { isObject, type JsonObject } from "../core/json.js";
 
 /**
  * `requestState` that a client cannot forge or replay (basic/utilities, input_required: the state is

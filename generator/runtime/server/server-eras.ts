@@ -1,6 +1,6 @@
-import type { DispatchResponse } from "./dispatcher.js";
-import { isObject, own, type JsonObject } from "./json.js";
-import { checkEnvelope, type WireMessage } from "./jsonrpc.js";
+import type { DispatchResponse } from "../core/dispatcher.js";
+import { isObject, own, type JsonObject } from "../core/json.js";
+import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
 import type { HeaderValues } from "./origin.js";
 import type { Identity } from "./request-gate.js";
 import {
@@ -9,8 +9,8 @@ import {
   type StateCodec,
   type StateCodecOptions,
 } from "./request-state.js";
-import type { CallOptions, RequesterLifecycle } from "./requester.js";
-import { RpcError } from "./rpc-error.js";
+import type { CallOptions, RequesterLifecycle } from "../core/requester.js";
+import { RpcError } from "../core/rpc-error.js";
 
 /**
  * What a server transport (HTTP, stdio) needs of a release, whatever the wire: the release's

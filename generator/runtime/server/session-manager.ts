@@ -1,8 +1,8 @@
-import type { AbortHandle } from "./abort.js";
+import type { AbortHandle } from "../core/abort.js";
 import type { EventStore } from "./event-store.js";
 import { randomId, unref } from "./http-exchange.js";
-import { isObject, type JsonObject } from "./json.js";
-import { checkEnvelope, type WireMessage } from "./jsonrpc.js";
+import { isObject, type JsonObject } from "../core/json.js";
+import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
 import { sessionTopics, type MessageBus } from "./message-bus.js";
 import type { ServerSession, SessionEra } from "./server-eras.js";
 import type { SessionRecord, SessionStore } from "./session-store.js";

@@ -1,4 +1,4 @@
-import type { JsonObject } from "./json.js";
+import type { JsonObject } from "../core/json.js";
 
 /**
  * Where the 2025 session era keeps what a session is, apart from the live objects serving it:

@@ -1,5 +1,5 @@
-import { parseText, refusalAnswer } from "./jsonrpc.js";
-import { createLineSplitter, encodeLine } from "./ndjson.js";
+import { parseText, refusalAnswer } from "../core/jsonrpc.js";
+import { createLineSplitter, encodeLine } from "../core/ndjson.js";
 import {
   batchOf,
   isInitialize,

@@ -1,12 +1,12 @@
 // Typed tools of one server (a generated `servers/<name>.ts`): calling them from a client and answering
 // them in a server, both checked by the server's validator table. The module of each server holds only
 // its data (type names, header annotations, the table) and thin typed wrappers over these functions.
-import type {} from "./abort.js";
-import type { RequestContext } from "./dispatcher.js";
-import { paramHeaders, type HeaderParam, type HttpSpec } from "./http-headers.js";
-import { describeValue, isObject, type JsonObject } from "./json.js";
-import { RpcError } from "./rpc-error.js";
-import { validateDefinition, type Tables, type ValidationIssue } from "./validator.js";
+import type {} from "../core/abort.js";
+import type { RequestContext } from "../core/dispatcher.js";
+import { paramHeaders, type HeaderParam, type HttpSpec } from "../core/http-headers.js";
+import { describeValue, isObject, type JsonObject } from "../core/json.js";
+import { RpcError } from "../core/rpc-error.js";
+import { validateDefinition, type Tables, type ValidationIssue } from "../validation/validator.js";
 
 /** What a server's module knows of one tool at run time. */
 export interface ToolEntry {

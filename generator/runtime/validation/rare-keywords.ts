@@ -10,7 +10,7 @@ import {
   STRING_BIT as STR,
   type WireRare,
 } from "./table-format.js";
-import { describeValue, isObject, own } from "./json.js";
+import { describeValue, isObject, own } from "../core/json.js";
 import {
   check,
   checkUnion,

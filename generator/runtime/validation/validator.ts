@@ -2,8 +2,8 @@
 // `SchemaNode`s. Why an interpreter over a compact table rather than one function per schema
 // node: the table is a fraction of the size of unrolled code (the bundle budget is a few KB
 // gzip), and the decoded graph links `$ref`s directly, so recursion (`JSONValue`) is plain calls.
-import { describeValue, escapeToken, own } from "./json.js";
-import { checkEnvelope, type ValidationIssue, type WireMessage } from "./jsonrpc.js";
+import { describeValue, escapeToken, own } from "../core/json.js";
+import { checkEnvelope, type ValidationIssue, type WireMessage } from "../core/jsonrpc.js";
 import {
   ANY_TYPE,
   ARRAY_BIT as ARR,
@@ -22,7 +22,7 @@ import {
   type WireNode,
 } from "./table-format.js";
 
-export type { ValidationIssue } from "./jsonrpc.js";
+export type { ValidationIssue } from "../core/jsonrpc.js";
 
 export type ValidationResult =
   { readonly ok: true } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };

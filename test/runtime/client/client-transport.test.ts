@@ -5,8 +5,8 @@
 // (connect, http-client, http-session, stdio-client).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { connect, createHttpHandler, httpTransport, v2025_11_25, v2026_07_28 } from "../../generated/index.ts";
-import { DISCOVERED } from "../support/discovered.ts";
+import { connect, createHttpHandler, httpTransport, v2025_11_25, v2026_07_28 } from "../../../generated/index.ts";
+import { DISCOVERED } from "../../support/discovered.ts";
 import {
   callTool,
   CLIENT_INFO,
@@ -17,7 +17,7 @@ import {
   sse,
   URL_,
   type Fetch,
-} from "../support/fake-fetch.ts";
+} from "../../support/fake-fetch.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 60);
 

@@ -1,10 +1,10 @@
-// `connect` (runtime/connect.ts) from outside, against a fake `fetch`: the era negotiation of the spec's
+// `connect` (runtime/client/connect.ts) from outside, against a fake `fetch`: the era negotiation of the spec's
 // versioning page (a -32022 retried once with a version the server lists, another modern signal final,
 // anything else `initialize`).
 import { describe, expect, it } from "vitest";
-import { connect, httpTransport, v2026_07_28 } from "../../generated/index.ts";
-import { DISCOVERED } from "../support/discovered.ts";
-import { CLIENT_INFO, fakeFetch, INITIALIZED, json, RELEASES, result, URL_ } from "../support/fake-fetch.ts";
+import { connect, httpTransport, v2026_07_28 } from "../../../generated/index.ts";
+import { DISCOVERED } from "../../support/discovered.ts";
+import { CLIENT_INFO, fakeFetch, INITIALIZED, json, RELEASES, result, URL_ } from "../../support/fake-fetch.ts";
 
 const unsupported = (id: unknown, supported: string[]) =>
   json({ jsonrpc: "2.0", id, error: { code: -32022, message: "Unsupported", data: { supported } } }, 400);

@@ -1,12 +1,12 @@
-// The Streamable HTTP client transport (runtime/http-client.ts) through `connect`, as a user calls it:
+// The Streamable HTTP client transport (runtime/client/http-client.ts) through `connect`, as a user calls it:
 // against real in-process `node:http` servers where the platform's fetch matters (redirects, a closed
 // port), against a fake `fetch` elsewhere. What is checked: redirects followed only within the origin,
 // JSON replies bounded, a failed call's reply no longer read, and errors that say what went wrong.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { connect, httpTransport, v2025_11_25, v2026_07_28 } from "../../generated/index.ts";
-import { DISCOVERED } from "../support/discovered.ts";
+import { connect, httpTransport, v2025_11_25, v2026_07_28 } from "../../../generated/index.ts";
+import { DISCOVERED } from "../../support/discovered.ts";
 import {
   callTool,
   CLIENT_INFO,
@@ -17,7 +17,7 @@ import {
   result,
   sse,
   URL_,
-} from "../support/fake-fetch.ts";
+} from "../../support/fake-fetch.ts";
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -1,9 +1,9 @@
-// The session era's part of the HTTP client (runtime/http-session.ts) through `connect`, against a fake
+// The session era's part of the HTTP client (runtime/client/http-session.ts) through `connect`, against a fake
 // `fetch`: the standalone GET stream reopened after it ends, drops or cannot be opened, with the server's
 // `retry:` and a backoff measured on a fake clock (no wall time), and a session the server forgot.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connect, httpTransport, v2025_11_25 } from "../../generated/index.ts";
-import { CLIENT_INFO, fakeFetch, INITIALIZED, json, result, sse, URL_, type Seen } from "../support/fake-fetch.ts";
+import { connect, httpTransport, v2025_11_25 } from "../../../generated/index.ts";
+import { CLIENT_INFO, fakeFetch, INITIALIZED, json, result, sse, URL_, type Seen } from "../../support/fake-fetch.ts";
 
 afterEach(() => vi.useRealTimers());
 

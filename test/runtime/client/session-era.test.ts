@@ -1,10 +1,19 @@
-// The session era on the client (runtime/session-era.ts) through `connect`, against a fake `fetch`: the
+// The session era on the client (runtime/client/session-era.ts) through `connect`, against a fake `fetch`: the
 // `initialize` handshake, and a session the server forgot (a 404 to a request carrying its id) renewed with a
 // new `initialize` and the call made once more, as the 2025-11-25 transports page requires.
 import { describe, expect, it } from "vitest";
-import { connect, httpTransport } from "../../generated/index.ts";
-import { DISCOVERED } from "../support/discovered.ts";
-import { callTool, CLIENT_INFO, fakeFetch, INITIALIZED, json, RELEASES, result, URL_ } from "../support/fake-fetch.ts";
+import { connect, httpTransport } from "../../../generated/index.ts";
+import { DISCOVERED } from "../../support/discovered.ts";
+import {
+  callTool,
+  CLIENT_INFO,
+  fakeFetch,
+  INITIALIZED,
+  json,
+  RELEASES,
+  result,
+  URL_,
+} from "../../support/fake-fetch.ts";
 
 describe("a 2025 session the server forgot (HTTP 404 to a request carrying its id)", () => {
   /** A 2025-11-25 server whose sessions are numbered; `known(id, method)` says whether a request's session is still known. */

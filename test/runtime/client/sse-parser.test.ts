@@ -1,8 +1,8 @@
-// The SSE parser (runtime/sse-parser.ts), from outside: byte streams as given/want rows and as properties
+// The SSE parser (runtime/client/sse-parser.ts), from outside: byte streams as given/want rows and as properties
 // (fast-check) over every way a stream can be cut into chunks, and a long line costing its length once.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSseParser, type SseEvent } from "../../generator/runtime/sse-parser.ts";
+import { createSseParser, type SseEvent } from "../../../generator/runtime/client/sse-parser.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 200);
 

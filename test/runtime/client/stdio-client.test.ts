@@ -1,11 +1,11 @@
-// The stdio client transport (runtime/stdio-client.ts) through `connect`: over a readable/writable pair
+// The stdio client transport (runtime/client/stdio-client.ts) through `connect`: over a readable/writable pair
 // played by a generated server dispatcher, and through a spawn function as the README shows it. What is
 // checked: newline-delimited JSON-RPC both ways, a reply over maxLineBytes failing its call (or every
 // pending call when its id cannot be read), and a server that cannot start or exits failing `connect`.
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { connect, stdioTransport, v2025_11_25 } from "../../generated/index.ts";
-import { CLIENT_INFO, INITIALIZED, RELEASES } from "../support/fake-fetch.ts";
+import { connect, stdioTransport, v2025_11_25 } from "../../../generated/index.ts";
+import { CLIENT_INFO, INITIALIZED, RELEASES } from "../../support/fake-fetch.ts";
 
 /** A readable the test writes lines into, and a writable handing each line to `onLine`. */
 function pipePair(onLine: (line: string, deliver: (text: string) => void) => void) {

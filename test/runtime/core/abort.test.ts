@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abortController, abortReason } from "../../generator/runtime/abort.ts";
+import { abortController, abortReason } from "../../../generator/runtime/core/abort.ts";
 
 describe("abortController", () => {
   it("is the platform's controller: its signal aborts once, tells its listeners, and goes on to fetch", async () => {

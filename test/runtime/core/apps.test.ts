@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uiResourceUriIn } from "../../generator/runtime/apps.ts";
+import { uiResourceUriIn } from "../../../generator/runtime/core/apps.ts";
 
 describe("MCP Apps", () => {
   const keys = { metaKey: "ui", resourceUriKey: "resourceUri", flatMetaKey: "ui/resourceUri" };

@@ -16,8 +16,8 @@ import {
   type AnyVersionMetaKeys,
   type ErrorCodeTable,
   type RequestOptionsShape,
-} from "../../generator/runtime/builders.ts";
-import type { ResultTypeFacts } from "../../generator/runtime/responses.ts";
+} from "../../../generator/runtime/core/builders.ts";
+import type { ResultTypeFacts } from "../../../generator/runtime/core/responses.ts";
 
 /** The resultType facts a 2026-07-28 model hands the runtime, and made-up ones that show the runtime reads them. */
 const RESULT_TYPE: ResultTypeFacts = { key: "resultType", complete: "complete", inputRequired: "input_required" };

@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import * as batching from "../../generated/2025-03-26/index.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
+import * as batching from "../../../generated/2025-03-26/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
 import {
   createDispatcher,
   type DispatchNotification,
   type DispatchResponse,
   type DispatchSpec,
-} from "../../generator/runtime/dispatcher.ts";
-import { RpcError } from "../../generator/runtime/rpc-error.ts";
+} from "../../../generator/runtime/core/dispatcher.ts";
+import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
 
 // The specs the per-release emitters write, spelled out here for the two eras: the core is tested
 // on its own, over the real parse and validators of one legacy and one modern release.

@@ -5,7 +5,7 @@ import {
   encodeHeaderValue,
   isPlainHeaderValue,
   type SentinelForm,
-} from "../../generator/runtime/header-value.ts";
+} from "../../../generator/runtime/core/header-value.ts";
 
 // The 2026-07-28 markers (basic/transports/streamable-http, "Value Encoding").
 const S: SentinelForm = { prefix: "=?base64?", suffix: "?=" };

@@ -2,16 +2,16 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue } from "../../generator/runtime/header-value.ts";
+import { encodeHeaderValue } from "../../../generator/runtime/core/header-value.ts";
 import {
   checkHttpHeaders,
   httpHeaders,
   httpStatusOf,
   toolHeaderParams,
   type HttpSpec,
-} from "../../generator/runtime/http-headers.ts";
-import * as modern from "../../generated/2026-07-28/index.js";
-import { GENERATED_DIR } from "../support/test-tree.ts";
+} from "../../../generator/runtime/core/http-headers.ts";
+import * as modern from "../../../generated/2026-07-28/index.js";
+import { GENERATED_DIR } from "../../support/test-tree.ts";
 
 // What the 2026-07-28 emitter writes from schema/facts.json (basic/transports/streamable-http).
 const SPEC: HttpSpec = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import * as modern from "../../generated/2026-07-28/index.js";
-import { answerInputRequests, type InputSpec } from "../../generator/runtime/input-requests.ts";
-import { RpcError } from "../../generator/runtime/rpc-error.ts";
+import * as modern from "../../../generated/2026-07-28/index.js";
+import { answerInputRequests, type InputSpec } from "../../../generator/runtime/core/input-requests.ts";
+import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
 
 // What the 2026-07-28 emitter writes: the input methods, their params definitions and the release's validator.
 const PARAMS: Record<string, modern.DefinitionName> = {

@@ -7,7 +7,7 @@ import {
   own,
   setOwn,
   type ReadonlyInput,
-} from "../../generator/runtime/json.ts";
+} from "../../../generator/runtime/core/json.ts";
 
 describe("json helpers", () => {
   it("deepFreeze freezes every nested object and array and returns its argument", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../generated/index.js";
-import * as batching from "../../generated/2025-03-26/index.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
+import { createHttpHandler } from "../../../generated/index.js";
+import * as batching from "../../../generated/2025-03-26/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
 import {
   checkEnvelope,
   encodeMessage,
@@ -11,7 +11,7 @@ import {
   parseMessage,
   parseText,
   refusalAnswer,
-} from "../../generator/runtime/jsonrpc.ts";
+} from "../../../generator/runtime/core/jsonrpc.ts";
 
 describe("checkEnvelope: one row per JSON-RPC rule", () => {
   const rows: { name: string; given: unknown; want: { kind: string } | { pointer: string; inParams?: boolean } }[] = [

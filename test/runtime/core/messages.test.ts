@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../generator/common/package-root.ts";
-import { checkFixture } from "../support/compile-fixture.ts";
+import { PACKAGE_ROOT } from "../../../generator/common/package-root.ts";
+import { checkFixture } from "../../support/compile-fixture.ts";
 
 // messages.ts holds types only: its rows are compile rows (test/compile/runtime-messages.ts), checked here by tsc.
 const FIXTURE = join(PACKAGE_ROOT, "test", "compile", "runtime-messages.ts");

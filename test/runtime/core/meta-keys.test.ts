@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../generator/common/package-root.ts";
-import { checkFixture } from "../support/compile-fixture.ts";
+import { PACKAGE_ROOT } from "../../../generator/common/package-root.ts";
+import { checkFixture } from "../../support/compile-fixture.ts";
 
 // meta-keys.ts holds types only: its rows are compile rows, checked here by tsc. runtime-meta-keys.ts uses each check
 // as a release does; meta-prefixes.ts holds the prefix rule to the spec's examples (a wrong verdict fails to compile).

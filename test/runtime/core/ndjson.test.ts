@@ -1,8 +1,8 @@
-// The stdio transports' framing (runtime/ndjson.ts), from outside: newline-delimited JSON split from byte
+// The stdio transports' framing (runtime/core/ndjson.ts), from outside: newline-delimited JSON split from byte
 // streams cut anywhere, a line over the limit dropped with its first bytes reported.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
+import { createLineSplitter, encodeLine } from "../../../generator/runtime/core/ndjson.ts";
 
 const RUNS = Number(process.env["FUZZ_RUNS"] ?? 200);
 

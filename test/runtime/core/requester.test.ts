@@ -7,10 +7,10 @@ import {
   type InputHandler,
   type RequesterOptions,
   type RequesterSpec,
-} from "../../generator/runtime/requester.ts";
-import { RpcError } from "../../generator/runtime/rpc-error.ts";
-import * as batching from "../../generated/2025-03-26/index.js";
-import * as later from "../../generated/2025-06-18/index.js";
+} from "../../../generator/runtime/core/requester.ts";
+import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
+import * as batching from "../../../generated/2025-03-26/index.js";
+import * as later from "../../../generated/2025-06-18/index.js";
 
 type Sent = { jsonrpc: "2.0"; id?: string | number; method: string; params?: Record<string, unknown> };
 

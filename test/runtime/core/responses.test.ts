@@ -5,7 +5,7 @@ import {
   responseResult,
   resultTypeIn,
   type ResultTypeFacts,
-} from "../../generator/runtime/responses.ts";
+} from "../../../generator/runtime/core/responses.ts";
 
 /** The resultType facts a 2026-07-28 model hands the runtime, and made-up ones that show the runtime reads them. */
 const RESULT_TYPE: ResultTypeFacts = { key: "resultType", complete: "complete", inputRequired: "input_required" };

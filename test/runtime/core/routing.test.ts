@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../../generator/runtime/routing.ts";
+import { protocolVersionIn, routingNameIn, type RoutingFacts } from "../../../generator/runtime/core/routing.ts";
 
 describe("routing facts of an envelope", () => {
   const facts: RoutingFacts = {

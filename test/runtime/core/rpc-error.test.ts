@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RpcError, rpcErrorOf, type ReleaseRpcError } from "../../generator/runtime/rpc-error.ts";
+import { RpcError, rpcErrorOf, type ReleaseRpcError } from "../../../generator/runtime/core/rpc-error.ts";
 
 describe("RpcError.custom, the visible escape for an application's own code", () => {
   it("builds the same class as the constructor, with the code, message and data given", () => {

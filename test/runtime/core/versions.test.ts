@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickLegacyVersion, towardsModern } from "../../generator/runtime/versions.ts";
+import { pickLegacyVersion, towardsModern } from "../../../generator/runtime/core/versions.ts";
 
 describe("version choice", () => {
   const legacy = ["2025-11-25", "2025-06-18", "2024-11-05"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryEventStore, utf8Length } from "../../generator/runtime/event-store.ts";
+import { createMemoryEventStore, utf8Length } from "../../../generator/runtime/server/event-store.ts";
 
 describe("createMemoryEventStore", () => {
   it("replays a stream's events after an event number, oldest first; an unknown stream is undefined", async () => {

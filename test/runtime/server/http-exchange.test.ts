@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptance, failReply, randomId } from "../../generator/runtime/http-exchange.ts";
+import { acceptance, failReply, randomId } from "../../../generator/runtime/server/http-exchange.ts";
 
 describe("http-exchange helpers", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BASE_CODES, type HttpReply } from "../../generator/runtime/http-exchange.ts";
-import { postPlan, routeOf, toSessionEra, type RouteFacts } from "../../generator/runtime/http-routing.ts";
+import { BASE_CODES, type HttpReply } from "../../../generator/runtime/server/http-exchange.ts";
+import { postPlan, routeOf, toSessionEra, type RouteFacts } from "../../../generator/runtime/server/http-routing.ts";
 
 const facts: RouteFacts = { path: "/mcp", checkOrigin: true, policy: {}, sessions: true, codes: BASE_CODES };
 const exchange = (method: string, path: string, headers: Record<string, string> = { host: "localhost" }) => ({

@@ -10,9 +10,9 @@ import {
   sessionTopics,
   type HttpHandler,
   type HttpServerOptions,
-} from "../../generated/index.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
+} from "../../../generated/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
 
 const URL_ = "http://127.0.0.1/mcp";
 const BASE = { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream" };

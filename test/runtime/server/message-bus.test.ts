@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryMessageBus, sessionTopics } from "../../generator/runtime/message-bus.ts";
+import { createMemoryMessageBus, sessionTopics } from "../../../generator/runtime/server/message-bus.ts";
 
 describe("createMemoryMessageBus", () => {
   it("delivers to every subscriber of a topic and counts them; unsubscribing stops delivery", async () => {

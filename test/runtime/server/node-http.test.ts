@@ -1,4 +1,4 @@
-// The node:http adapter (runtime/node-http.ts) over real sockets on 127.0.0.1: backpressure end to end. A client
+// The node:http adapter (runtime/server/node-http.ts) over real sockets on 127.0.0.1: backpressure end to end. A client
 // that never reads its event stream while a tool emits events must not grow the server without bound: the adapter
 // waits for `drain`, each stream may hold `maxUnsentBytes` of unsent output, and a reader that falls further
 // behind is closed with a reason reported through `onError`, while other clients keep being served.
@@ -13,9 +13,9 @@ import {
   type HttpHandler,
   type NodeRequestLike,
   type NodeResponseLike,
-} from "../../generated/index.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
+} from "../../../generated/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

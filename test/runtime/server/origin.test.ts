@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOrigin } from "../../generator/runtime/origin.ts";
+import { checkOrigin } from "../../../generator/runtime/server/origin.ts";
 
 describe("checkOrigin", () => {
   it.each([

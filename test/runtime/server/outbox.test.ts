@@ -1,11 +1,11 @@
-// Backpressure for one event stream's connection (runtime/outbox.ts): output goes to the connection while it takes
+// Backpressure for one event stream's connection (runtime/server/outbox.ts): output goes to the connection while it takes
 // more, is held while it does not, and a reader too far behind is dropped with the reason reported. Driven with a
 // fake connection, then through the HTTP handler's fetch face, whose body stream says stop through `desiredSize`.
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../generated/index.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
-import { createOutbox, DEFAULT_MAX_UNSENT_BYTES } from "../../generator/runtime/outbox.ts";
+import { createHttpHandler } from "../../../generated/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
+import { createOutbox, DEFAULT_MAX_UNSENT_BYTES } from "../../../generator/runtime/server/outbox.ts";
 
 /** A connection whose buffer takes `room` chunks before it says it is full. */
 function connection(room: number) {

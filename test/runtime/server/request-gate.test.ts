@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passGate, type Authorize } from "../../generator/runtime/request-gate.ts";
+import { passGate, type Authorize } from "../../../generator/runtime/server/request-gate.ts";
 
 const exchange = {
   method: "POST",

@@ -1,11 +1,11 @@
-// The requestState codec (runtime/request-state.ts): signed with HMAC-SHA-256, bound to the request it was issued
+// The requestState codec (runtime/server/request-state.ts): signed with HMAC-SHA-256, bound to the request it was issued
 // for (method and params, without the answers, the state and _meta) and usable once; then the stateless era's
 // check through the HTTP handler, with the replays an adversarial client tried: one state accepted three times,
 // with changed params, on another tool and on another method.
 import { describe, expect, it } from "vitest";
-import { createHttpHandler } from "../../generated/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
-import { createStateCodec, type UsedStateStore } from "../../generator/runtime/request-state.ts";
+import { createHttpHandler } from "../../../generated/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
+import { createStateCodec, type UsedStateStore } from "../../../generator/runtime/server/request-state.ts";
 
 const secret = "x".repeat(32);
 const pay = { method: "tools/call", params: { name: "pay", arguments: { amount: 1 } } };

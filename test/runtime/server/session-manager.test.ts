@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryEventStore } from "../../generator/runtime/event-store.ts";
-import { createMemoryMessageBus, sessionTopics } from "../../generator/runtime/message-bus.ts";
-import type { ServerSession, SessionEra } from "../../generator/runtime/server-eras.ts";
-import { createSessionManager, type SessionManagerOptions } from "../../generator/runtime/session-manager.ts";
-import { createMemorySessionStore, type SessionRecord } from "../../generator/runtime/session-store.ts";
-import type { StreamSink } from "../../generator/runtime/sse.ts";
+import { createMemoryEventStore } from "../../../generator/runtime/server/event-store.ts";
+import { createMemoryMessageBus, sessionTopics } from "../../../generator/runtime/server/message-bus.ts";
+import type { ServerSession, SessionEra } from "../../../generator/runtime/server/server-eras.ts";
+import { createSessionManager, type SessionManagerOptions } from "../../../generator/runtime/server/session-manager.ts";
+import { createMemorySessionStore, type SessionRecord } from "../../../generator/runtime/server/session-store.ts";
+import type { StreamSink } from "../../../generator/runtime/server/sse.ts";
 
 /** An era that records what reaches its sessions; the manager needs no more of it. */
 function fakeEra(received: unknown[] = []): SessionEra {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemorySessionStore, type SessionRecord } from "../../generator/runtime/session-store.ts";
+import { createMemorySessionStore, type SessionRecord } from "../../../generator/runtime/server/session-store.ts";
 
 const record: SessionRecord = {
   version: "2025-11-25",

@@ -1,11 +1,11 @@
-// Newline-delimited JSON framing (runtime/ndjson.ts) and the stdio server over an in-memory readable/writable pair,
+// Newline-delimited JSON framing (runtime/core/ndjson.ts) and the stdio server over an in-memory readable/writable pair,
 // with the generated eras. The requestState codec's tests are in request-state.test.ts.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLineSplitter, encodeLine } from "../../generator/runtime/ndjson.ts";
-import { serveStdio } from "../../generated/index.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
+import { createLineSplitter, encodeLine } from "../../../generator/runtime/core/ndjson.ts";
+import { serveStdio } from "../../../generated/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
 
 describe("createLineSplitter", () => {
   // given the chunks pushed (then end()), want the lines and the overflow count

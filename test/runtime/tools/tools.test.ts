@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { HTTP } from "../../generated/2026-07-28/http.js";
-import { buildDefinitionTable, encodeTable } from "../../generator/emit/validate-table.ts";
-import type { RequestContext } from "../../generator/runtime/dispatcher.ts";
-import { toolHeaderParams } from "../../generator/runtime/http-headers.ts";
-import { RpcError } from "../../generator/runtime/rpc-error.ts";
+import { HTTP } from "../../../generated/2026-07-28/http.js";
+import { buildDefinitionTable, encodeTable } from "../../../generator/emit/validate-table.ts";
+import type { RequestContext } from "../../../generator/runtime/core/dispatcher.ts";
+import { toolHeaderParams } from "../../../generator/runtime/core/http-headers.ts";
+import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
 import {
   callTool,
   toolServer,
   ToolResultError,
   type ToolCallOptions,
   type ToolsSpec,
-} from "../../generator/runtime/tools.ts";
-import { decodeTable } from "../../generator/runtime/validator.ts";
-import { toolSet } from "../../generator/tools/tool-set.ts";
+} from "../../../generator/runtime/tools/tools.ts";
+import { decodeTable } from "../../../generator/runtime/validation/validator.ts";
+import { toolSet } from "../../../generator/tools/tool-set.ts";
 
 /** One server's tools as its generated `servers/<name>.ts` holds them: built from a snapshot the way `generate` builds them. */
 const snapshot = {

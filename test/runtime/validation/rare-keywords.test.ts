@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { encodeTable } from "../../generator/emit/validate-table.ts";
-import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { TYPE_BITS, type WireEntry } from "../../generator/runtime/table-format.ts";
-import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
+import { encodeTable } from "../../../generator/emit/validate-table.ts";
+import { rareKeywords } from "../../../generator/runtime/validation/rare-keywords.ts";
+import { TYPE_BITS, type WireEntry } from "../../../generator/runtime/validation/table-format.ts";
+import { decodeTable, validateDefinition } from "../../../generator/runtime/validation/validator.ts";
 
 describe("the validator's keywords only tool schemas use (WireRare)", () => {
   const { object, string, number, array } = TYPE_BITS;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { encodeTable } from "../../generator/emit/validate-table.ts";
-import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { ANY_TYPE, FORMATS, TYPE_BITS, TYPE_NAMES } from "../../generator/runtime/table-format.ts";
-import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
+import { encodeTable } from "../../../generator/emit/validate-table.ts";
+import { rareKeywords } from "../../../generator/runtime/validation/rare-keywords.ts";
+import { ANY_TYPE, FORMATS, TYPE_BITS, TYPE_NAMES } from "../../../generator/runtime/validation/table-format.ts";
+import { decodeTable, validateDefinition } from "../../../generator/runtime/validation/validator.ts";
 
 /** The table's text: what encodeTable writes, decodeTable reads back. */
 describe("the validator table's text", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { encodeTable } from "../../generator/emit/validate-table.ts";
-import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { TYPE_BITS, type WireNamedTable, type WireTable } from "../../generator/runtime/table-format.ts";
+import { encodeTable } from "../../../generator/emit/validate-table.ts";
+import { rareKeywords } from "../../../generator/runtime/validation/rare-keywords.ts";
+import { TYPE_BITS, type WireNamedTable, type WireTable } from "../../../generator/runtime/validation/table-format.ts";
 import {
   decodeTable,
   guard,
@@ -10,7 +10,7 @@ import {
   validateMethodResult,
   VALIDATION_LIMITS,
   type Tables,
-} from "../../generator/runtime/validator.ts";
+} from "../../../generator/runtime/validation/validator.ts";
 
 /** The interpreter on small hand-written tables; validate.test.ts drives it through each release's generated module. */
 
