@@ -69,7 +69,7 @@ describe("the stateless era (2026-07-28)", () => {
     const era = modern.statelessEra({
       "tools/call": async (params, ctx) => {
         signals.set(params.name, ctx.signal);
-        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
         return { content: [] };
       },
     });
@@ -128,7 +128,7 @@ describe("the stateless era (2026-07-28)", () => {
 
   /** The requestState of the first call's `input_required` answer. */
   async function firstState(era: modern.StatelessEra) {
-    const answer = (await era.handle(call(1, "t", { arguments: { amount: 1 } }), base(), undefined)) as {
+    const answer = (await era.handle(call(1, "t", { arguments: { amount: 1 } }), base(), undefined)) as unknown as {
       result: { resultType: string; inputRequests: unknown; requestState: string };
     };
     expect(answer.result.resultType).toBe("input_required");
