@@ -571,7 +571,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return failReply(400, codes.invalidRequest, "Bad request: no Mcp-Session-Id");
     const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined) return failReply(404, codes.invalidRequest, "Session not found");
-    sessions.close(session);
+    sessions.end(session);
     return { status: 204, headers: {}, body: undefined };
   };
 

@@ -15,12 +15,17 @@ export interface MessageBus {
   subscribe(topic: string, deliver: (message: JsonObject) => void): Promise<() => Promise<void>>;
 }
 
-/** The topics the HTTP transport uses for one session. */
+/**
+ * The topics the HTTP transport uses for one session: its standalone stream, its client's answers,
+ * and `closed`, on which a DELETE of the session reaches every instance holding a live part of it.
+ */
 export function sessionTopics(sessionId: string): {
   readonly stream: string;
   readonly answers: string;
+  readonly closed: string;
 } {
-  return { stream: `mcp/session/${sessionId}/stream`, answers: `mcp/session/${sessionId}/answers` };
+  const topic = `mcp/session/${sessionId}`;
+  return { stream: `${topic}/stream`, answers: `${topic}/answers`, closed: `${topic}/closed` };
 }
 
 /**

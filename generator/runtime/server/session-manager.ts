@@ -94,6 +94,8 @@ export interface SessionManager {
   answer(session: LiveSession, message: WireMessage): void;
   /** Closes a session: its handlers are aborted, its streams ended, its record and events dropped. */
   close(session: LiveSession): void;
+  /** Closes a session its client ended (DELETE): here, and on every instance the bus reaches. */
+  end(session: LiveSession): void;
   /** Closes expired sessions; at most every quarter of the shortest expiry unless `force`. */
   sweep(force: boolean): void;
   closeAll(): void;
@@ -113,8 +115,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   // A session never waits longer for its client to finish initializing than an idle one would.
   const handshakeMs = Math.min(options.handshakeMs, idleMs);
   const sessions = new Map<string, LiveSession>();
-  /** Unsubscribes, per session: its answers topic, and its standalone stream's topic. */
+  /** Unsubscribes, per session: its answers and closed topics (a shared bus only), and its standalone stream's topic. */
   const answerSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
+  const closedSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
   const streamSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
   let reserved = 0;
   const sweepEvery = Math.min(idleMs, handshakeMs, 60_000) / 4;
@@ -159,16 +162,23 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       running: undefined,
     };
     sessions.set(id, session);
-    // A client's answer POSTed to another instance reaches the handler waiting for it here; with the
-    // process's own bus every answer arrives here directly, and a session costs no subscription.
-    if (options.sharedBus)
+    // A client's answer POSTed to another instance reaches the handler waiting for it here, and its
+    // DELETE there closes what runs here; with the process's own bus both arrive here directly, and a
+    // session costs no subscription.
+    if (options.sharedBus) {
+      const topics = sessionTopics(id);
       answerSubscriptions.set(
         session,
-        subscribe(sessionTopics(id).answers, (message) => {
+        subscribe(topics.answers, (message) => {
           const checked = checkEnvelope(message);
           if (checked.ok) core.receive(checked.message);
         }),
       );
+      closedSubscriptions.set(
+        session,
+        subscribe(topics.closed, () => manager.close(session)),
+      );
+    }
     scheduleSweep();
     return session;
   };
@@ -334,14 +344,21 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       }
       session.core.close();
       unsubscribe(answerSubscriptions.get(session));
+      unsubscribe(closedSubscriptions.get(session));
       unsubscribe(streamSubscriptions.get(session));
       answerSubscriptions.delete(session);
+      closedSubscriptions.delete(session);
       streamSubscriptions.delete(session);
       quietly(store.delete(session.id));
       if (sessions.size === 0 && sweepTimer !== undefined) {
         clearTimeout(sweepTimer);
         sweepTimer = undefined;
       }
+    },
+    // Expiry and eviction stay local: another instance may still be serving the session's client.
+    end(session) {
+      manager.close(session);
+      if (options.sharedBus) quietly(bus.publish(sessionTopics(session.id).closed, {}));
     },
     // Idle sessions are swept when requests come in and, while any is open, on a timer: a server
     // nobody calls any more still closes them. No session, no timer.

@@ -1,5 +1,7 @@
 import { parseText, refusalAnswer } from "../core/jsonrpc.js";
 import { createLineSplitter, encodeLine } from "../core/ndjson.js";
+import { utf8Length } from "./event-store.js";
+import { DEFAULT_MAX_UNSENT_BYTES } from "./outbox.js";
 import {
   batchOf,
   isInitialize,
@@ -40,6 +42,12 @@ export interface StdioServerOptions {
   readonly log?: (text: string) => void;
   /** Longer lines are dropped and logged. Default 4 MiB. */
   readonly maxLineBytes?: number;
+  /**
+   * Bytes written while the output is blocked (handlers of lines already read go on answering and
+   * streaming): past this the client is dropped as too slow, logged; nothing more is written or read,
+   * and its session's requests to the client fail. Default 1 MiB.
+   */
+  readonly maxUnsentBytes?: number;
 }
 
 export interface StdioServer {
@@ -59,22 +67,42 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
       // Logging must never stop the server.
     }
   };
+  const maxUnsentBytes = options.maxUnsentBytes ?? DEFAULT_MAX_UNSENT_BYTES;
   // Settles once the output drains (or closes: nothing will drain it then); undefined while it takes more.
   let blocked: Promise<void> | undefined;
+  let free: (() => void) | undefined;
+  // Bytes written since the output blocked; the client is dropped past the budget.
+  let unsent = 0;
+  let dropped = false;
   const write = (message: object): void => {
+    if (dropped) return;
     const output = options.output;
-    if (output.write(encodeLine(message)) !== false || blocked !== undefined) return;
+    const line = encodeLine(message);
+    if (blocked !== undefined && (unsent += utf8Length(line)) > maxUnsentBytes) {
+      dropped = true;
+      log(
+        `mcp stdio: dropped a client that reads too slowly (over maxUnsentBytes ${maxUnsentBytes} unsent)`,
+      );
+      session?.close();
+      // The input loop waits for a drain that may never come: it goes on, to stop.
+      free?.();
+      return;
+    }
+    if (output.write(line) !== false || blocked !== undefined) return;
     const once = output.once?.bind(output);
     if (once === undefined) return;
     blocked = new Promise((resolve) => {
-      const free = (): void => {
-        output.off?.("drain", free);
-        output.off?.("close", free);
+      const release = (): void => {
+        output.off?.("drain", release);
+        output.off?.("close", release);
         blocked = undefined;
+        free = undefined;
+        unsent = 0;
         resolve();
       };
-      once("drain", free);
-      once("close", free);
+      free = release;
+      once("drain", release);
+      once("close", release);
     });
   };
   // Chosen by the first request: the session once an initialize opened one.
@@ -152,6 +180,7 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
       for await (const chunk of options.input) {
         splitter.push(chunk);
         while (blocked !== undefined) await blocked;
+        if (dropped) break;
       }
     } catch (error) {
       log(`mcp stdio: input failed: ${String(error)}`);

@@ -457,3 +457,30 @@ describe("two instances sharing a SessionStore, an EventStore and a MessageBus",
     await reader.cancel();
   });
 });
+
+describe("two instances sharing a bus: DELETE reaches the session everywhere", () => {
+  it("DELETE on one instance aborts the session's handlers and ends its GET stream on the other, which then answers 404", async () => {
+    const shared = {
+      sessionStore: createMemorySessionStore(),
+      eventStore: createMemoryEventStore(),
+      messageBus: createMemoryMessageBus(),
+    };
+    const seenA = probe();
+    const seenB = probe();
+    const a = serve(seenA, shared);
+    const b = serve(seenB, shared);
+    const session = await openSession(a);
+    const stream = await send(b, "GET", { ...inSession(session), accept: "text/event-stream" });
+    expect(stream.status).toBe(200);
+    const running = await post(b, legacyCall(1, "hang"), inSession(session));
+    const reader = running.body!.getReader();
+    await reader.read();
+    expect((await send(a, "DELETE", inSession(session))).status).toBe(204);
+    await settle();
+    expect(seenB.signals.get("hang")?.aborted).toBe(true);
+    expect(await stream.text()).toBe("");
+    expect((await post(b, legacyCall(2, "x"), inSession(session))).status).toBe(404);
+    expect([b.sessions, b.pending]).toEqual([0, 0]);
+    await reader.cancel();
+  });
+});

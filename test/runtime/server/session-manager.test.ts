@@ -158,6 +158,51 @@ describe("createSessionManager: expiry", () => {
   });
 });
 
+describe("createSessionManager: ending a session everywhere", () => {
+  /** Two instances sharing a store, an event store and a bus, with session `id` live on both. */
+  async function pair() {
+    const shared = {
+      store: createMemorySessionStore(),
+      events: createMemoryEventStore(),
+      bus: createMemoryMessageBus(),
+      sharedBus: true,
+    };
+    const a = manager(shared);
+    const b = manager(shared);
+    const opened = open(a.sessions);
+    const there = (await b.sessions.find(era, opened.id, undefined))!;
+    expect(there).toBeDefined();
+    return { a: a.sessions, b: b.sessions, here: opened, there, bus: shared.bus };
+  }
+
+  it("end closes the session here and its live part on every instance the bus reaches", async () => {
+    const { a, b, here, there } = await pair();
+    const controller = new AbortController();
+    b.run(there, controller);
+    const stream = b.stream(there);
+    a.end(here);
+    expect([a.size, b.size, controller.signal.aborted, stream.ended]).toEqual([0, 0, true, true]);
+  });
+
+  it("close (expiry, eviction) stays local: the other instance keeps serving the session", async () => {
+    const { a, b, here, there, bus } = await pair();
+    const published: unknown[] = [];
+    await bus.subscribe(sessionTopics(here.id).closed, (message) => published.push(message));
+    a.close(here);
+    expect([a.size, b.size, published]).toEqual([0, 1, []]);
+    b.end(there);
+  });
+
+  it("with the process's own bus, end publishes nothing", async () => {
+    const { sessions, options } = manager();
+    const session = open(sessions);
+    const published: unknown[] = [];
+    await options.bus.subscribe(sessionTopics(session.id).closed, (message) => published.push(message));
+    sessions.end(session);
+    expect([sessions.size, published]).toEqual([0, []]);
+  });
+});
+
 describe("createSessionManager: streams", () => {
   it("a resumption replays from the event store after the given event, runs the stream's onResume, then goes live", async () => {
     const { sessions } = manager();

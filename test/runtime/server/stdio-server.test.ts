@@ -161,7 +161,8 @@ describe("serveStdio", () => {
         serverInfo: { name: "s", version: "1" },
       }),
     });
-    const server = serveStdio({ sessions, input: input(), output });
+    // A budget a few answers wide: it counts what is written while blocked, so a client that reads is never dropped.
+    const server = serveStdio({ sessions, input: input(), output, maxUnsentBytes: 1024 });
     while (output.writableLength <= 256) await new Promise<void>((resolve) => setImmediate(resolve));
     // Many turns of the event loop: an unblocked server reads every line in the first.
     for (let turn = 0; turn < 50; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -173,5 +174,139 @@ describe("serveStdio", () => {
     await server.done;
     expect(pulled).toBe(LINES + 1);
     expect(answers).toHaveLength(LINES + 1);
+  });
+
+  it("a client that reads nothing while a handler streams is dropped past maxUnsentBytes held, and says why", async () => {
+    async function* input() {
+      yield (
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        }) + "\n"
+      );
+      yield (
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "chatty", _meta: { progressToken: "p" } },
+        }) + "\n"
+      );
+      for (let id = 2; id < 102; id++) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        pulled++;
+        yield JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n";
+      }
+    }
+    let pulled = 0;
+    const output = new PassThrough({ highWaterMark: 256 });
+    const logged: string[] = [];
+    const sessions = legacy.sessionEra({
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: { name: "s", version: "1" },
+      }),
+      "tools/call": (_params, ctx) => {
+        for (let progress = 1; progress <= 1000; progress++) ctx.progress?.({ progress, message: "x".repeat(100) });
+        return { content: [] };
+      },
+    });
+    const server = serveStdio({
+      sessions,
+      input: input(),
+      output,
+      maxUnsentBytes: 4096,
+      log: (text) => logged.push(text),
+    });
+    await server.done;
+    // What the output holds: at most the budget, the pipe's own buffer and the line that went over.
+    expect(output.writableLength).toBeLessThan(4096 + 256 + 1024);
+    expect(logged).toEqual([expect.stringContaining("maxUnsentBytes")]);
+    expect(server.pending).toBe(0);
+    // Nothing more is read from a dropped client.
+    expect(pulled).toBeLessThan(10);
+  });
+
+  /** A session era whose `chatty` tool streams `bursts` of 20 progress events, yielding between them, asking for roots meanwhile if told. */
+  function chattySessions(bursts: number, ask = false) {
+    return legacy.sessionEra({
+      initialize: () => ({
+        protocolVersion: legacy.PROTOCOL_VERSION,
+        capabilities: { tools: {} },
+        serverInfo: { name: "s", version: "1" },
+      }),
+      "tools/call": async (_params, ctx) => {
+        const asked = ask ? ctx.context.request("roots/list", {}).catch(() => undefined) : undefined;
+        for (let burst = 0; burst < bursts; burst++) {
+          for (let n = 1; n <= 20; n++) ctx.progress?.({ progress: burst * 20 + n, message: "x".repeat(100) });
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        await asked;
+        return { content: [] };
+      },
+    });
+  }
+  const initializeLine =
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    }) + "\n";
+  const chattyLine =
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "chatty", _meta: { progressToken: "p" } },
+    }) + "\n";
+
+  it("the budget counts what is written while blocked, anew each time: a client that keeps reading is never dropped", async () => {
+    const output = new PassThrough({ highWaterMark: 256 });
+    const lines: string[] = [];
+    const splitter = createLineSplitter((line) => lines.push(line));
+    // A client that reads what is there once per turn of the event loop: the output blocks during each burst.
+    let finished = false;
+    const reading = (async () => {
+      while (!finished) {
+        for (let chunk: unknown = output.read(); chunk !== null; chunk = output.read()) splitter.push(chunk as Buffer);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })();
+    const logged: string[] = [];
+    const server = serveStdio({
+      sessions: chattySessions(50),
+      input: [initializeLine, chattyLine],
+      output,
+      maxUnsentBytes: 8192,
+      log: (text) => logged.push(text),
+    });
+    await server.done;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    finished = true;
+    await reading;
+    expect(logged).toEqual([]);
+    expect(lines).toHaveLength(1 + 1000 + 1);
+  });
+
+  it("a dropped client's session fails its requests to the client at once, while the input stays open", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 256 });
+    const logged: string[] = [];
+    const server = serveStdio({
+      sessions: chattySessions(5, true),
+      input,
+      output,
+      maxUnsentBytes: 1024,
+      log: (text) => logged.push(text),
+    });
+    input.write(initializeLine + chattyLine);
+    while (server.pending > 0 || logged.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(logged).toEqual([expect.stringContaining("maxUnsentBytes")]);
+    input.end();
+    await server.done;
   });
 });
