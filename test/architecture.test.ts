@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../generator/common/package-root.ts";
@@ -35,12 +35,6 @@ const RUNTIME_PARTS: readonly (readonly string[])[] = [["core"], ["validation"],
  * no longer a circle fails the test, so the list cannot go stale.
  */
 const KNOWN_CIRCLES: readonly (readonly string[])[] = [];
-
-/**
- * Runtime modules whose test file (`test/runtime/<part>/<name>.test.ts`) other branches of issue 34 are writing; the
- * merge empties this list (this test fails while a listed module already has its file).
- */
-const AWAITING_TESTS: readonly string[] = ["text-codec"];
 
 const GENERATOR = join(PACKAGE_ROOT, "generator");
 const RUNTIME = join(GENERATOR, "runtime");
@@ -192,16 +186,9 @@ describe("runtime tests", () => {
       .filter((name) => name.endsWith(".test.ts"))
       .map((name) => name.slice(0, -".test.ts".length)),
   );
-  const awaiting = (module: string): boolean => AWAITING_TESTS.includes(basename(module));
 
   it("every runtime module is in a part, and has its test file at test/runtime/<part>/<name>.test.ts", () => {
     expect(modules.filter((module) => !module.includes("/"))).toEqual([]);
-    expect(modules.filter((module) => !tests.has(module) && !awaiting(module))).toEqual([]);
-  });
-
-  it("the modules awaiting a test file are runtime modules still without one", () => {
-    const names = modules.map((module) => basename(module));
-    expect(modules.filter((module) => awaiting(module) && tests.has(module))).toEqual([]);
-    expect(AWAITING_TESTS.filter((name) => !names.includes(name))).toEqual([]);
+    expect(modules.filter((module) => !tests.has(module))).toEqual([]);
   });
 });
