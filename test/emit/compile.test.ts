@@ -27,7 +27,7 @@ describe("generated bindings under strict, exactOptionalPropertyTypes and noUnch
   });
 
   it("a type error injected into a generated body is reported, so the clean compile above means something", () => {
-    const runtime = join(PACKAGE_ROOT, "generated", "runtime", "json.ts");
+    const runtime = join(PACKAGE_ROOT, "generated", "runtime", "core", "json.ts");
     const injected: SourceEdit = (file, text) =>
       checked(file, file === runtime ? `${text}export const probe: number = "not a number";\n` : text);
     const found = typecheck([join(PACKAGE_ROOT, "generated", "index.ts")], STRICT_OPTIONS, injected);

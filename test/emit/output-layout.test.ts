@@ -142,7 +142,11 @@ describe("the output tree", () => {
   it("a consumer's tsc skips the generated bodies (checked here, without the pragma), unless typeCheckOutput", async () => {
     const probe = 'export const probe: number = "not a number";\n';
     const probed = (dir: string) => {
-      const files = [join(dir, "runtime", "json.ts"), join(dir, "2026-07-28", "errors.ts"), join(dir, "index.ts")];
+      const files = [
+        join(dir, "runtime", "core", "json.ts"),
+        join(dir, "2026-07-28", "errors.ts"),
+        join(dir, "index.ts"),
+      ];
       for (const file of files) writeFileSync(file, readFileSync(file, "utf8") + probe);
       return files;
     };
