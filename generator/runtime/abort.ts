@@ -33,3 +33,38 @@ export function abortController(): AbortHandle {
 export function abortReason(signal: AbortSignal): unknown {
   return (signal as { readonly reason?: unknown }).reason;
 }
+
+/**
+ * An abort whose `signal` is made on first read (already aborted when `abort` came first), and
+ * that says whether it was aborted without making it; `onAbort` runs once, on the first `abort`.
+ * Making an AbortSignal costs Node more than the rest of a request's dispatch, and most handlers
+ * never read theirs. A class because V8 builds an object literal with getters on a slow path.
+ */
+export class LazyAbort implements AbortHandle {
+  #controller: AbortHandle | undefined;
+  #aborted = false;
+  readonly #onAbort: (() => void) | undefined;
+
+  constructor(onAbort?: () => void) {
+    this.#onAbort = onAbort;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = abortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#controller?.abort();
+    this.#onAbort?.();
+  }
+}

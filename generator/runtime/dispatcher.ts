@@ -1,4 +1,4 @@
-import { abortController, type AbortHandle } from "./abort.js";
+import { LazyAbort, type AbortHandle } from "./abort.js";
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, isRequestId, nestingFailure, parseText, refusalAnswer } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
@@ -212,6 +212,45 @@ function batchOf(input: unknown): readonly unknown[] | undefined {
   }
 }
 
+/**
+ * A request's `ctx`. A class so that `signal` can be made on first read (most handlers never read it)
+ * without the slow path V8 takes for an object literal with a getter.
+ */
+class HandlerContext<C> implements RequestContext<C> {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly _meta: JsonObject | undefined;
+  readonly context: C;
+  readonly #abort: LazyAbort;
+  readonly notify: RequestContext<C>["notify"];
+  readonly progress: RequestContext<C>["progress"];
+  readonly requireClientCapability: RequestContext<C>["requireClientCapability"];
+
+  constructor(
+    id: RequestId,
+    method: string,
+    meta: JsonObject | undefined,
+    context: C,
+    abort: LazyAbort,
+    notify: RequestContext<C>["notify"],
+    progress: RequestContext<C>["progress"],
+    requireClientCapability: RequestContext<C>["requireClientCapability"],
+  ) {
+    this.id = id;
+    this.method = method;
+    this._meta = meta;
+    this.context = context;
+    this.#abort = abort;
+    this.notify = notify;
+    this.progress = progress;
+    this.requireClientCapability = requireClientCapability;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+}
+
 /** `handlers` is a release's typed handler table: a partial map of method names to functions. */
 export function createDispatcher<C>(
   spec: DispatchSpec<false>,
@@ -389,7 +428,10 @@ export function createDispatcher<C>(
     if (rejected !== undefined) return rejected;
     const handler = handlerOf(method)!;
     const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
-    const controller = abortController();
+    // Settles when the request is cancelled, which ends the race with its handler below.
+    let cancel = (): void => undefined;
+    const cancelled = new Promise<"cancelled">((resolve) => (cancel = () => resolve("cancelled")));
+    const controller = new LazyAbort(cancel);
     const abort = (): void => controller.abort();
     if (outer !== undefined) {
       if (outer.aborted) return undefined;
@@ -402,7 +444,7 @@ export function createDispatcher<C>(
     byId.set(id, group);
     let open = true;
     const notify = (notificationMethod: string, notificationParams?: JsonObject): void => {
-      if (!open || controller.signal.aborted) return;
+      if (!open || controller.aborted) return;
       send(
         notificationParams === undefined
           ? { jsonrpc: "2.0", method: notificationMethod }
@@ -430,25 +472,22 @@ export function createDispatcher<C>(
           { requiredCapabilities: missing },
         );
     };
-    const ctx: RequestContext<C> = {
+    const ctx = new HandlerContext(
       id,
       method,
-      _meta: meta,
-      signal: controller.signal,
+      meta,
       context,
+      controller,
       notify,
       progress,
       requireClientCapability,
-    };
-    const cancelled = new Promise<"cancelled">((resolve) =>
-      controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),
     );
     try {
       const outcome = await Promise.race([
         Promise.resolve().then(() => handler(params, ctx)),
         cancelled,
       ]);
-      if (outcome === "cancelled" && controller.signal.aborted) return undefined;
+      if (outcome === "cancelled" && controller.aborted) return undefined;
       if (!isObject(outcome))
         throw new TypeError(
           `the ${method} handler returned ${outcome === null ? "null" : typeof outcome}, not a result object`,
@@ -459,7 +498,7 @@ export function createDispatcher<C>(
           : outcome;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       if (error instanceof RpcError && Number.isInteger(error.code))
         return failure(id, error.code, String(error.message), error.data);
       report(error, method, id, context);

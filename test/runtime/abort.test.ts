@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abortController, abortReason } from "../../generator/runtime/abort.ts";
+import { abortController, abortReason, LazyAbort } from "../../generator/runtime/abort.ts";
 
 describe("abortController", () => {
   it("is the platform's controller: its signal aborts once, tells its listeners, and goes on to fetch", async () => {
@@ -33,6 +33,30 @@ describe("abortReason", () => {
   it("the platform's AbortError when aborted without a reason", () => {
     const handle = abortController();
     handle.abort();
+    expect(abortReason(handle.signal)).toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("LazyAbort", () => {
+  it("a signal read before the abort hears it; onAbort runs once, and aborted says so", () => {
+    let calls = 0;
+    const handle = new LazyAbort(() => calls++);
+    const signal = handle.signal;
+    let heard = 0;
+    signal.addEventListener("abort", () => heard++);
+    expect([handle.aborted, signal.aborted]).toEqual([false, false]);
+    handle.abort();
+    handle.abort();
+    expect([handle.aborted, signal.aborted, heard, calls]).toEqual([true, true, 1, 1]);
+    expect(handle.signal).toBe(signal);
+  });
+
+  it("a signal first read after the abort is the platform's, aborted, with its AbortError", () => {
+    const handle = new LazyAbort();
+    handle.abort();
+    expect(handle.aborted).toBe(true);
+    expect(handle.signal).toBeInstanceOf(AbortSignal);
+    expect(handle.signal.aborted).toBe(true);
     expect(abortReason(handle.signal)).toMatchObject({ name: "AbortError" });
   });
 });
