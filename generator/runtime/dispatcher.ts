@@ -1,4 +1,4 @@
-import { LazyAbort, type AbortHandle } from "./abort.js";
+import { LazyAbort, onAbort, type AbortHandle, type AbortSource } from "./abort.js";
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, isRequestId, nestingFailure, parseText, refusalAnswer } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
@@ -147,7 +147,7 @@ export interface Dispatcher<C = unknown> {
   handle(
     message: unknown,
     context?: C,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ): Promise<DispatchResponse | undefined>;
 }
 
@@ -161,7 +161,7 @@ export interface BatchDispatcher<C = unknown> {
   handle(
     message: unknown,
     context?: C,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
 }
 
@@ -416,7 +416,7 @@ export function createDispatcher<C>(
     method: string,
     params: JsonObject | undefined,
     context: C,
-    outer: AbortSignal | undefined,
+    outer: AbortSource | undefined,
   ): Promise<DispatchResponse | undefined> => {
     let rejected: DispatchResponse | undefined;
     try {
@@ -432,10 +432,10 @@ export function createDispatcher<C>(
     let cancel = (): void => undefined;
     const cancelled = new Promise<"cancelled">((resolve) => (cancel = () => resolve("cancelled")));
     const controller = new LazyAbort(cancel);
-    const abort = (): void => controller.abort();
+    let stopListening: (() => void) | undefined;
     if (outer !== undefined) {
       if (outer.aborted) return undefined;
-      outer.addEventListener("abort", abort, { once: true });
+      stopListening = onAbort(outer, () => controller.abort());
     }
     const peer = peerOf(context);
     const byId = inFlight(peer);
@@ -505,7 +505,7 @@ export function createDispatcher<C>(
       return failure(id, spec.codes.internalError, "Internal error");
     } finally {
       open = false;
-      outer?.removeEventListener("abort", abort);
+      stopListening?.();
       group.delete(controller);
       if (group.size === 0 && byId.get(id) === group) byId.delete(id);
       if (byId.size === 0 && pending.get(peer) === byId) pending.delete(peer);
@@ -524,7 +524,7 @@ export function createDispatcher<C>(
     isText: boolean,
     batch: BatchRules | false,
     context: C,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | undefined> => {
     let text: string;
     if (isText) text = input as string;
@@ -577,7 +577,7 @@ export function createDispatcher<C>(
     batch: BatchRules,
     items: readonly unknown[],
     context: C,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
     if (items.length === 0)
       return unreadable(
@@ -599,7 +599,7 @@ export function createDispatcher<C>(
   const dispatch = async (
     input: unknown,
     context: C,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
     if (spec.batches !== false) {
       const items = batchOf(input);
@@ -612,7 +612,7 @@ export function createDispatcher<C>(
     handle(
       message: unknown,
       context?: C,
-      signal?: AbortSignal,
+      signal?: AbortSource,
     ): Promise<DispatchResponse | DispatchResponse[] | undefined> {
       const ctx = context as C;
       return dispatch(message, ctx, signal).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { abortController, abortReason, LazyAbort } from "../../generator/runtime/abort.ts";
+import { abortController, abortReason, LazyAbort, onAbort, signalOf } from "../../generator/runtime/abort.ts";
 
 describe("abortController", () => {
   it("is the platform's controller: its signal aborts once, tells its listeners, and goes on to fetch", async () => {
@@ -58,5 +58,41 @@ describe("LazyAbort", () => {
     expect(handle.signal).toBeInstanceOf(AbortSignal);
     expect(handle.signal.aborted).toBe(true);
     expect(abortReason(handle.signal)).toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("onAbort and signalOf", () => {
+  const lazy = () => {
+    const handle = new LazyAbort();
+    return { handle, source: handle };
+  };
+  const platform = () => {
+    const handle = abortController();
+    return { handle, source: handle.signal };
+  };
+
+  it.each([
+    { name: "a LazyAbort, without making its signal", make: lazy },
+    { name: "the platform's signal", make: platform },
+  ])("onAbort on $name: once on abort, not after being cancelled, not for an abort that came already", ({ make }) => {
+    const [kept, cancelled, late] = [make(), make(), make()];
+    const heard: string[] = [];
+    onAbort(kept.source, () => heard.push("kept"));
+    const stop = onAbort(cancelled.source, () => heard.push("cancelled"));
+    stop();
+    late.handle.abort();
+    onAbort(late.source, () => heard.push("late"));
+    for (const { handle } of [kept, cancelled, late]) {
+      handle.abort();
+      handle.abort();
+    }
+    expect(heard).toEqual(["kept"]);
+  });
+
+  it("signalOf gives a LazyAbort's platform signal, and a platform signal as it is", () => {
+    const { handle } = lazy();
+    expect(signalOf(handle)).toBe(handle.signal);
+    const { source } = platform();
+    expect(signalOf(source)).toBe(source);
   });
 });
