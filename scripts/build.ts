@@ -14,7 +14,7 @@ const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.buil
 if (result.status !== 0) process.exit(result.status ?? 1);
 // The runtime is copied into every output as source text, so its .ts files ship beside their compiled form.
 const runtime = join(root, "generator", "runtime");
-for (const name of readdirSync(runtime).filter((n) => n.endsWith(".ts")))
-  cpSync(join(runtime, name), join(dist, "generator", "runtime", name));
+for (const path of readdirSync(runtime, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".ts")))
+  cpSync(join(runtime, path), join(dist, "generator", "runtime", path));
 // The stamp's identity of the code: the sources', so a run of the compiled bin and one under tsx reuse each other's output.
 writeFileSync(join(dist, "generator", SOURCE_HASH_FILE), `${sourceHash(join(root, "generator"))}\n`);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../generator/common/package-root.ts";
@@ -25,28 +25,10 @@ const STAGES = [
 ] as const;
 
 /**
- * Import circles known and left to another branch, each a set of modules (relative to `generator/`). Issue 34: the
- * generic client transport interface names HTTP, so client-transport.ts and http-client.ts import each other; the
- * branch that splits them removes the entry (this test fails while an entry is no longer a circle).
+ * The runtime's parts (its folders, copied into the output with the same layout), lowest first: the JSON-RPC core,
+ * validation, then the three that build on them and never on each other. docs/ARCHITECTURE.md (The runtime) states it.
  */
-const KNOWN_CIRCLES: readonly (readonly string[])[] = [["runtime/client-transport.ts", "runtime/http-client.ts"]];
-
-/**
- * Runtime modules whose test file (`test/runtime/<name>.test.ts`) other branches of issue 34 are writing; the merge
- * empties this list (this test fails while a listed module already has its file).
- */
-const AWAITING_TESTS: readonly string[] = [
-  "connect",
-  "http-client",
-  "http-session",
-  "ndjson",
-  "server-eras",
-  "session-era",
-  "sse",
-  "sse-parser",
-  "stdio-client",
-  "text-codec",
-];
+const RUNTIME_PARTS: readonly (readonly string[])[] = [["core"], ["validation"], ["tools", "server", "client"]];
 
 const GENERATOR = join(PACKAGE_ROOT, "generator");
 const RUNTIME = join(GENERATOR, "runtime");
@@ -147,12 +129,24 @@ describe("the generator's import graph", () => {
     expect(outside).toEqual([]);
   });
 
-  it("has no circles but the known ones, and each known one is still a circle", () => {
-    const key = (members: readonly string[]): string => [...members].sort().join(" ⇄ ");
-    const known = new Set(KNOWN_CIRCLES.map(key));
-    const found = circles(graph).map(key);
-    expect(found.filter((circle) => !known.has(circle))).toEqual([]);
-    expect([...known].filter((circle) => !found.includes(circle))).toEqual([]);
+  it("the runtime's parts import their own part or a lower one, and tools, server and client never each other", () => {
+    const rank = (part: string): number => RUNTIME_PARTS.findIndex((level) => level.includes(part));
+    const partOf = (name: string): string => name.split("/")[1]!;
+    const crossing = [...graph]
+      .filter(([from]) => stageOf(from) === "runtime")
+      .flatMap(([from, targets]) =>
+        targets
+          .filter((to) => {
+            const [a, b] = [partOf(from), partOf(to)];
+            return rank(a) < 0 || rank(b) > rank(a) || (rank(b) === rank(a) && a !== b);
+          })
+          .map((to) => `${from} → ${to}`),
+      );
+    expect(crossing).toEqual([]);
+  });
+
+  it("has no import circles", () => {
+    expect(circles(graph).map((members) => members.join(" ⇄ "))).toEqual([]);
   });
 
   it("finds a circle in a made-up graph", () => {
@@ -172,22 +166,19 @@ describe("the generator's import graph", () => {
 });
 
 describe("runtime tests", () => {
+  /** Each module as `<part>/<name>`, the path its test file mirrors under test/runtime/. */
   const modules = tsFiles(RUNTIME)
-    .map((file) => basename(file, ".ts"))
+    .map((file) => relative(RUNTIME, file).split(sep).join("/").slice(0, -".ts".length))
     .sort();
   const tests = new Set(
     tsFiles(RUNTIME_TESTS)
-      .map((file) => basename(file))
+      .map((file) => relative(RUNTIME_TESTS, file).split(sep).join("/"))
       .filter((name) => name.endsWith(".test.ts"))
       .map((name) => name.slice(0, -".test.ts".length)),
   );
 
-  it("every runtime module has a test file named after it under test/runtime/", () => {
-    const awaiting = new Set(AWAITING_TESTS);
-    expect(modules.filter((name) => !tests.has(name) && !awaiting.has(name))).toEqual([]);
-  });
-
-  it("the modules awaiting a test file are runtime modules still without one", () => {
-    expect(AWAITING_TESTS.filter((name) => tests.has(name) || !modules.includes(name))).toEqual([]);
+  it("every runtime module is in a part, and has its test file at test/runtime/<part>/<name>.test.ts", () => {
+    expect(modules.filter((module) => !module.includes("/"))).toEqual([]);
+    expect(modules.filter((module) => !tests.has(module))).toEqual([]);
   });
 });

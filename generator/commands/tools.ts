@@ -25,7 +25,7 @@ function common<T>(y: Argv<T>) {
     .option("header", {
       type: "string",
       array: true,
-      describe: "K=V: a header sent to an HTTP server (auth); never written to disk",
+      describe: "K=V: a header sent to the one HTTP server named (auth); never written to disk",
     })
     .option("from", { type: "string", describe: "A saved tools/list result (JSON) instead of the live server" })
     .option("release", { type: "string", describe: "With --from: the release the result was listed in" })

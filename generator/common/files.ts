@@ -1,4 +1,14 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { BindgenError } from "./failures.ts";
 
@@ -34,7 +44,9 @@ export function acquireLock(target: string, timeoutMs = 120_000): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = Number(safeRead(path));
-      if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) {
+      // A holder creates the file, then writes its pid: an empty file may be one being written, not a dead one's.
+      const unnamed = !Number.isInteger(holder) || holder <= 0;
+      if (unnamed ? ageMs(path) > UNNAMED_LOCK_GRACE_MS : !isAlive(holder)) {
         try {
           unlinkSync(path);
         } catch {
@@ -64,6 +76,17 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** How long a lock file without a pid is taken for one being written before it counts as a dead holder's. */
+const UNNAMED_LOCK_GRACE_MS = 5_000;
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return Infinity;
   }
 }
 

@@ -7,7 +7,7 @@ import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
 /**
- * `<version>/client.ts`: this release as `connect` (runtime/connect.ts) sees it. `clientRelease()` hands
+ * `<version>/client.ts`: this release as `connect` (runtime/client/connect.ts) sees it. `clientRelease()` hands
  * the runtime the release's requester, its era's lifecycle (the discovery request and the modern error
  * signals, or `initialize` and `notifications/initialized`), its Streamable HTTP header functions where
  * it has them, and the caller's dispatcher; `Session` is the session `connect` returns for it.
@@ -38,7 +38,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
         unsupportedVersion: code("UnsupportedProtocolVersion"),
         signals: JSON.stringify(model.modernSignalCodes),
       })
-    : // The session era's handshake and HTTP session live in runtime/session-era.ts, so a program
+    : // The session era's handshake and HTTP session live in runtime/client/session-era.ts, so a program
       // offering stateless releases alone bundles none of it.
       `sessionEra(${objectLiteral({
         initialize: opening,

@@ -8,7 +8,7 @@ import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
 /**
  * `<version>/dispatch.ts`: `createServerDispatcher` and `createClientDispatcher`, the shared
- * dispatcher core (runtime/dispatcher.ts) typed by this release's method tables and handed this
+ * dispatcher core (runtime/core/dispatcher.ts) typed by this release's method tables and handed this
  * release's data: which methods each side answers, the error codes, the cancel and progress
  * notifications, and in modern releases the `_meta` rules and the default `resultType`.
  */

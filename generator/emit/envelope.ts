@@ -2,7 +2,7 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { EmittedFile } from "./emitted.ts";
 import type { MethodModel, ProtocolModel } from "../model/protocol-model.ts";
 import { BindgenError } from "../common/failures.ts";
-import type { RoutingFacts } from "../runtime/routing.ts";
+import type { RoutingFacts } from "../runtime/core/routing.ts";
 import { httpFacts, requireMetaKeys, resultTypeFacts } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
@@ -61,7 +61,7 @@ function addParamsFields(file: StatementSink, model: ProtocolModel): void {
   fields("NotificationParamsFields", "NotificationParamsOf", "notification");
 }
 
-/** Message types: the builders' outputs and what `parse` returns, runtime/messages.ts typed by the method tables. */
+/** Message types: the builders' outputs and what `parse` returns, runtime/core/messages.ts typed by the method tables. */
 function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   const modern = model.era === "modern";
   const alias = (

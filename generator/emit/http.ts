@@ -10,7 +10,7 @@ const TOOL_OPTION = { name: "options", type: "{ readonly tool?: HeaderTool }", i
 
 /**
  * `<version>/http.ts` for releases whose Streamable HTTP transport routes on headers: the shared
- * header functions (runtime/http-headers.ts) bound to this release's facts, all read from the
+ * header functions (runtime/core/http-headers.ts) bound to this release's facts, all read from the
  * model (schema/facts.json, basic/transports/streamable-http).
  */
 export const emitHttp: VersionEmitter = (model: ProtocolModel) => {

@@ -89,7 +89,7 @@ export function reservedPrefixArguments(rules: readonly NonNullable<ProtocolMode
   return `${literals(rules.flatMap((r) => r.labels))}, ${literals(rules.map((r) => r.position))}`;
 }
 
-/** `CheckedMeta<M>`: the release's reserved-prefix rule applied to a `_meta` a caller writes (runtime/meta-keys.ts). */
+/** `CheckedMeta<M>`: the release's reserved-prefix rule applied to a `_meta` a caller writes (runtime/core/meta-keys.ts). */
 function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
   const rule = model.reservedMetaPrefix;
   const ruleArguments = reservedPrefixArguments(rule === null ? [] : [rule]);

@@ -9,7 +9,7 @@ import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
 /**
- * `<version>/requester.ts`: the sending side, runtime/requester.ts typed by this release's tables.
+ * `<version>/requester.ts`: the sending side, runtime/core/requester.ts typed by this release's tables.
  * `createRequester` sends what a client sends (with this release's `_meta` from the options);
  * `createServerRequester` exists where a server sends JSON-RPC requests (legacy sessions). Modern
  * releases add the `input_required` options: their servers ask through results, not requests.

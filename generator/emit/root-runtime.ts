@@ -5,7 +5,7 @@ import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBui
 import { frozenType } from "./literal-type.ts";
 import { reservedPrefixArguments } from "./meta.ts";
 import { versionNamespace } from "./names.ts";
-import type { ResultTypeFacts } from "../runtime/responses.ts";
+import type { ResultTypeFacts } from "../runtime/core/responses.ts";
 import { httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";

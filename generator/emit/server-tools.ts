@@ -1,7 +1,7 @@
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/http-headers.ts";
+import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/core/http-headers.ts";
 import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
@@ -19,7 +19,7 @@ export const SERVERS_FOLDER = "servers";
 
 /**
  * `servers/<name>.ts`: one server's tools, from its snapshot. Types from each tool's schemas (the
- * release's schema pipeline), the validator table, and thin typed wrappers over runtime/tools.ts:
+ * release's schema pipeline), the validator table, and thin typed wrappers over runtime/tools/tools.ts:
  * `callTool` for clients, `createToolServer` for the server's author. The release the snapshot
  * speaks gives the result types and the `Mcp-Param-*` facts when it is generated too.
  */
@@ -165,7 +165,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
     );
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
-      docs: ["The tools' validator table (format: runtime/table-format.ts), parsed on first use."],
+      docs: ["The tools' validator table (format: runtime/validation/table-format.ts), parsed on first use."],
       declarations: [{ name: "TABLE", type: "string", initializer: JSON.stringify(encodeTable(table)) }],
     });
     file.addVariableStatement({

@@ -19,7 +19,7 @@ interface EraInputs {
 }
 
 /**
- * `<version>/server.ts`: the release's side of the shipped server transports (runtime/server-eras.ts).
+ * `<version>/server.ts`: the release's side of the shipped server transports (runtime/server/server-eras.ts).
  * A stateless release gets `statelessEra(handlers)`, its header check, status mapping and
  * `input_required` facts bound in; a session release gets `sessionEra(handlers)`, whose handlers
  * send typed requests to the client through `ctx.context.request`. Either goes to

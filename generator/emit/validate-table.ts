@@ -12,9 +12,9 @@ import {
   type WireNode,
   type WireRare,
   type WireTable,
-} from "../runtime/table-format.ts";
+} from "../runtime/validation/table-format.ts";
 
-/** A wire node while the builder fills it in; the format itself is generator/runtime/table-format.ts. */
+/** A wire node while the builder fills it in; the format itself is generator/runtime/validation/table-format.ts. */
 type MutableWireNode = { -readonly [K in keyof WireNode]: WireNode[K] };
 
 /** A release's validator table, split where messages stop reaching (see `WireTable`). */
@@ -61,7 +61,7 @@ export function needsRareKeywords(nodes: readonly WireEntry[]): boolean {
   );
 }
 
-/** A table as the text `decodeTable` reads (format: generator/runtime/table-format.ts). */
+/** A table as the text `decodeTable` reads (format: generator/runtime/validation/table-format.ts). */
 export function encodeTable(table: WireTable | WireNamedTable): string {
   const head =
     "version" in table

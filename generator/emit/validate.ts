@@ -8,7 +8,7 @@ import { buildWireTables, encodeTable, needsRareKeywords } from "./validate-tabl
  * `<version>/validate.ts`: `validate(name, value)`, one `is<Definition>` guard per definition,
  * `validateMessage(msg)` (strict JSON-RPC envelope, then the method's params) and
  * `validateResult(method, result)`. No schema compilation, `eval` or dependency at run time:
- * the shared interpreter (generator/runtime/validator.ts) walks this release's table.
+ * the shared interpreter (generator/runtime/validation/validator.ts) walks this release's table.
  */
 export const emitValidate: VersionEmitter = (model) => {
   const path = `${model.version}/validate.ts`;
@@ -44,7 +44,7 @@ export const emitValidate: VersionEmitter = (model) => {
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        "The schema as compact text (format: generator/runtime/table-format.ts), parsed on first use. As one string it " +
+        "The schema as compact text (format: generator/runtime/validation/table-format.ts), parsed on first use. As one string it " +
           "costs prettier, tsc and a JS engine's parser next to nothing, where the same data as an object literal was most " +
           "of this module's formatting and type-checking time.",
       ],

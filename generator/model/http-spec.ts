@@ -1,6 +1,6 @@
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "./protocol-model.ts";
-import type { HttpSpec, RequestHeaderSpec } from "../runtime/http-headers.ts";
+import type { HttpSpec, RequestHeaderSpec } from "../runtime/core/http-headers.ts";
 
 /** A release's `HttpSpec`, every fact read from the model; only for a model with `http`. */
 export function httpSpec(model: ProtocolModel): HttpSpec {

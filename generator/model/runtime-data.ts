@@ -1,8 +1,8 @@
 import { BindgenError } from "../common/failures.ts";
 import type { HttpModel, MetaKeyModel, ProtocolModel } from "./protocol-model.ts";
-import type { InputRequiredSpec } from "../runtime/requester.ts";
-import type { ResultTypeFacts } from "../runtime/responses.ts";
-import type { RoutingFacts } from "../runtime/routing.ts";
+import type { InputRequiredSpec } from "../runtime/core/requester.ts";
+import type { ResultTypeFacts } from "../runtime/core/responses.ts";
+import type { RoutingFacts } from "../runtime/core/routing.ts";
 
 /**
  * The data a generated module hands to the shared runtime (generator/runtime/), read from the

@@ -73,6 +73,7 @@ export async function addServer(name: string, source: ServerSource, options: Too
 export async function updateServers(names: readonly string[], options: ToolsRunOptions): Promise<ToolsUpdate[]> {
   const config = readConfig(options.configFile);
   const chosen = names.length > 0 ? names : Object.keys(config.servers).sort();
+  refuseSharedHeaders(names, options, config.servers);
   const updates: ToolsUpdate[] = [];
   for (const name of chosen) {
     if (!Object.prototype.hasOwnProperty.call(config.servers, name))
@@ -93,6 +94,25 @@ export async function updateServers(names: readonly string[], options: ToolsRunO
     });
   }
   return updates;
+}
+
+/**
+ * Headers given for a run (credentials, typically) go to the one HTTP server named, never to every server of
+ * the config: a token meant for one server must not reach the others.
+ */
+function refuseSharedHeaders(
+  names: readonly string[],
+  options: ToolsRunOptions,
+  servers: Readonly<Record<string, ServerSource>>,
+): void {
+  if (Object.keys(options.headers ?? {}).length === 0) return;
+  if (names.length !== 1)
+    throw new UsageError(
+      `tools update: --header goes to one server; name it ("mcp-bindgen tools update <name> --header K=V")${names.length > 1 ? `, not ${names.length}` : ""}`,
+    );
+  const source = Object.prototype.hasOwnProperty.call(servers, names[0]!) ? servers[names[0]!] : undefined;
+  if (source !== undefined && !("url" in source))
+    throw new UsageError(`tools update: --header is for an HTTP server, and "${names[0]}" is not one`);
 }
 
 /** `diff --tools`: every change between two snapshots, rated for callers. */

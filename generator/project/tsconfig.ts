@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { isObject } from "../runtime/json.ts";
+import { isObject } from "../runtime/core/json.ts";
 
 export interface TsconfigOption {
   readonly value: unknown;

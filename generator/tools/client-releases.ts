@@ -2,15 +2,15 @@ import { BindgenError } from "../common/failures.ts";
 import { httpSpec } from "../model/http-spec.ts";
 import { inputRequiredSpec } from "../model/runtime-data.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { sessionRequest, statelessRequest, type RequestMetaKeys } from "../runtime/builders.ts";
-import type { ClientRelease, ReleaseHttp } from "../runtime/connect.ts";
-import { listedToolParams, requestHeaders } from "../runtime/http-headers.ts";
-import { isObject } from "../runtime/json.ts";
-import { createRequesterCore, receiveBatch, type RequesterSpec } from "../runtime/requester.ts";
-import { sessionEra } from "../runtime/session-era.ts";
+import { sessionRequest, statelessRequest, type RequestMetaKeys } from "../runtime/core/builders.ts";
+import type { ClientRelease, ReleaseHttp } from "../runtime/client/connect.ts";
+import { listedToolParams, requestHeaders } from "../runtime/core/http-headers.ts";
+import { isObject } from "../runtime/core/json.ts";
+import { createRequesterCore, receiveBatch, type RequesterSpec } from "../runtime/core/requester.ts";
+import { sessionEra } from "../runtime/client/session-era.ts";
 
 /**
- * The project's releases as the shipped `connect` (runtime/connect.ts) takes them, built from the
+ * The project's releases as the shipped `connect` (runtime/client/connect.ts) takes them, built from the
  * models as each release's generated `clientRelease()` is, so `tools add` reaches a server exactly as
  * a user's client would: the same negotiation, transports and `Mcp-*` headers. A client that only
  * lists tools declares no capabilities and answers nothing the server asks (method not found).

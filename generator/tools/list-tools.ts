@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { BindgenError } from "../common/failures.ts";
 import { parseJson, readRaw } from "../load/read.ts";
-import type { TransportFactory } from "../runtime/client-transport.ts";
-import { connect, type ClientRelease } from "../runtime/connect.ts";
-import { httpTransport } from "../runtime/http-client.ts";
-import { isObject } from "../runtime/json.ts";
-import { stdioTransport, type ChildLike } from "../runtime/stdio-client.ts";
+import { CONNECTION_ERROR, type TransportFactory } from "../runtime/client/client-transport.ts";
+import { connect, type ClientRelease } from "../runtime/client/connect.ts";
+import { httpTransport } from "../runtime/client/http-client.ts";
+import { isObject } from "../runtime/core/json.ts";
+import { stdioTransport, type ChildLike } from "../runtime/client/stdio-client.ts";
 
 /**
  * Where a server's tools come from; `server` is its name in the config, for messages. `headers`
@@ -64,12 +64,11 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   const where = `server "${source.server}" (${source.kind === "url" ? source.url : source.command})`;
   if (offer.length === 0) throw new BindgenError(where, "", "a release to offer", "the project generates none");
   const stderr: string[] = [];
-  let spawnError: Error | undefined;
   const transport: TransportFactory =
     source.kind === "url"
       ? httpTransport(source.url, { headers: source.headers })
       : stdioTransport({
-          spawn: () => spawnServer(source.command, (error) => (spawnError = error)),
+          spawn: () => spawnServer(source.command),
           onStderr: (line) => {
             if (line.trim() !== "") stderr.push(line.trim().slice(0, 200));
             if (stderr.length > STDERR_KEPT) stderr.shift();
@@ -77,10 +76,20 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
         });
   const failure = (expected: string, error: unknown): BindgenError => {
     if (error instanceof BindgenError) return error;
-    const reason = spawnError ?? (error instanceof Error ? error : new Error(String(error)));
-    // fetch says only "fetch failed"; why (ECONNREFUSED, a bad certificate) is its cause.
-    const cause = reason.cause instanceof Error ? `: ${reason.cause.message}` : "";
-    return new BindgenError(where, "", expected, [reason.message + cause, ...quoted(stderr)].join("; "));
+    const reason = error instanceof Error ? error : new Error(String(error));
+    // The transport's connection errors say what failed (unreachable, credentials refused, no such command).
+    if (reason.name === CONNECTION_ERROR)
+      return new BindgenError(
+        where,
+        "",
+        "a server it can connect to",
+        [
+          reason.message,
+          ...(/^HTTP 40[13] /.test(reason.message) ? ["credentials go with --header K=V"] : []),
+          ...quoted(stderr),
+        ].join("; "),
+      );
+    return new BindgenError(where, "", expected, [reason.message, ...quoted(stderr)].join("; "));
   };
   const versions = offer.map((release) => release.version).join(", ");
   const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs: TIMEOUT_MS }).catch(
@@ -113,12 +122,11 @@ async function pages(where: string, list: (params: object) => Promise<unknown>):
   throw new BindgenError(where, "", `tools/list done within ${MAX_PAGES} pages`);
 }
 
-/** `--command`'s words, no shell: the program and its arguments. A failure to start is reported, not thrown. */
-function spawnServer(command: string, failed: (error: Error) => void): ChildLike {
+/** `--command`'s words, no shell: the program and its arguments. A failure to start is the transport's to report. */
+function spawnServer(command: string): ChildLike {
   const [program, ...args] = command.split(/\s+/).filter((word) => word !== "");
   if (program === undefined) throw new BindgenError("--command", "", "a command to start the server");
   const child = spawn(program, args, { stdio: ["pipe", "pipe", "pipe"] });
-  child.on("error", failed);
   child.stdout.setEncoding("utf8");
   child.stderr.setEncoding("utf8");
   return child;

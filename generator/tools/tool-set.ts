@@ -1,7 +1,7 @@
 import { BindgenError, joinPointer } from "../common/failures.ts";
 import { CONTAINER, DIALECTS, normaliseNode, rejectAliasCycles, type SchemaContext } from "../load/normalise.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
-import { FORMATS } from "../runtime/table-format.ts";
+import { FORMATS } from "../runtime/validation/table-format.ts";
 import type { SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
 
 /** One tool as the emitters see it: its type names and what it declares. */

@@ -1,7 +1,7 @@
 import { joinPointer } from "../common/failures.ts";
 import { httpSpec } from "../model/http-spec.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
-import { toolHeaderParams } from "../runtime/http-headers.ts";
+import { toolHeaderParams } from "../runtime/core/http-headers.ts";
 import { withoutTools, type ToolSet } from "./tool-set.ts";
 
 /**

@@ -1,6 +1,6 @@
-// The reserved-prefix rule behind CheckedMeta (runtime/meta-keys.ts), on the spec's own examples (basic#meta of
+// The reserved-prefix rule behind CheckedMeta (runtime/core/meta-keys.ts), on the spec's own examples (basic#meta of
 // 2025-06-18 and 2025-11-25): `true` rows must be reserved, `false` rows must not; a wrong verdict is a compile error.
-import type { IsReservedMetaKey } from "../../generated/runtime/meta-keys.js";
+import type { IsReservedMetaKey } from "../../generated/runtime/core/meta-keys.js";
 
 type Labels = "modelcontextprotocol" | "mcp";
 type Second<K extends string> = IsReservedMetaKey<K, Labels, "second">;

@@ -1,5 +1,5 @@
-// The handler types of runtime/handlers.ts over a small made-up table, as a release's dispatch.ts instantiates them
-// (test/runtime/handlers.test.ts): each @ts-expect-error row must stay a compile error, everything else must compile.
+// The handler types of runtime/core/handlers.ts over a small made-up table, as a release's dispatch.ts instantiates them
+// (test/runtime/core/handlers.test.ts): each @ts-expect-error row must stay a compile error, everything else must compile.
 import type {
   Answer,
   CapabilityCheck,
@@ -9,7 +9,7 @@ import type {
   Notify,
   ProgressParams,
   ReadonlyAnswer,
-} from "../../generator/runtime/handlers.ts";
+} from "../../generator/runtime/core/handlers.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 

@@ -1,4 +1,4 @@
-// The message types of runtime/messages.ts, instantiated as a release's envelope.ts does (test/runtime/messages.test.ts):
+// The message types of runtime/core/messages.ts, instantiated as a release's envelope.ts does (test/runtime/core/messages.test.ts):
 // each @ts-expect-error row must stay a compile error, everything else must compile.
 import type {
   ErrorEnvelopeOf,
@@ -6,7 +6,7 @@ import type {
   ResultEnvelope,
   UnknownMethodMessage,
   ValidatedOf,
-} from "../../generator/runtime/messages.ts";
+} from "../../generator/runtime/core/messages.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 

@@ -1,5 +1,5 @@
-// The reserved-key checks of runtime/meta-keys.ts on a made-up release, used as a release's meta.ts, envelope.ts and
-// dispatch.ts use them (test/runtime/meta-keys.test.ts): each @ts-expect-error row must stay a compile error,
+// The reserved-key checks of runtime/core/meta-keys.ts on a made-up release, used as a release's meta.ts, envelope.ts and
+// dispatch.ts use them (test/runtime/core/meta-keys.test.ts): each @ts-expect-error row must stay a compile error,
 // everything else must compile. test/compile/meta-prefixes.ts holds the prefix rule on the spec's own examples.
 import type {
   CheckedMetaField,
@@ -8,7 +8,7 @@ import type {
   IsReservedMetaKey,
   UnknownHandlerMethod,
   UnknownReservedMetaKey,
-} from "../../generator/runtime/meta-keys.ts";
+} from "../../generator/runtime/core/meta-keys.ts";
 
 type Known = "io.modelcontextprotocol/protocolVersion" | "progressToken";
 type Labels = "modelcontextprotocol" | "mcp";

@@ -22,7 +22,7 @@ import { loadFacts } from "../../generator/model/facts.ts";
 import { PACKAGE_FACTS } from "../../generator/project/project.ts";
 import { snapshotOf } from "../../generator/tools/snapshot.ts";
 import { toolSet } from "../../generator/tools/tool-set.ts";
-import { TYPE_BITS, type WireEntry, type WireNode } from "../../generator/runtime/table-format.ts";
+import { TYPE_BITS, type WireEntry, type WireNode } from "../../generator/runtime/validation/table-format.ts";
 import { realModel } from "../support/real-models.ts";
 
 /** Emitters on small schema nodes: given a node, want the text or table entry; one row per rule. */
@@ -371,7 +371,7 @@ describe("builders per era (envelope.ts)", () => {
     {
       rule: "no runtime code is emitted: the builders import it",
       text: modern,
-      has: 'from "../runtime/builders.js"',
+      has: 'from "../runtime/core/builders.js"',
       want: true,
     },
     {
@@ -654,7 +654,7 @@ describe("the thin release modules: declarations from the model, bodies over the
       rule: "servers/<name>.ts decodes its table with the tool-only keywords, which a release's validators leave out",
       text: emitServerTools(tools("2026-07-28"), [modern]).content,
       has: [
-        'import { rareKeywords } from "../runtime/rare-keywords.js";',
+        'import { rareKeywords } from "../runtime/validation/rare-keywords.js";',
         "decodeTable(TABLE, undefined, rareKeywords)",
       ],
     },
@@ -817,7 +817,11 @@ describe("output helpers", () => {
 
   it.each([
     { given: 'import { a } from "./a.js";', ext: ".ts" as const, want: 'import { a } from "./a.ts";' },
-    { given: 'export * from "../runtime/json.js";', ext: ".ts" as const, want: 'export * from "../runtime/json.ts";' },
+    {
+      given: 'export * from "../runtime/core/json.js";',
+      ext: ".ts" as const,
+      want: 'export * from "../runtime/core/json.ts";',
+    },
     { given: 'import ts from "typescript";', ext: ".ts" as const, want: 'import ts from "typescript";' },
     { given: 'import { a } from "./a.js";', ext: ".js" as const, want: 'import { a } from "./a.js";' },
   ])("withImportExtension($given, $ext)", ({ given, ext, want }) => {

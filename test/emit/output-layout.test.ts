@@ -55,7 +55,9 @@ const two = await renderTo(["2026-07-28", "2025-06-18"]);
 
 describe("the output tree", () => {
   it("holds every module of generator/runtime/ once, byte for byte under its header and the consumer pragma", () => {
-    const sources = readdirSync(RUNTIME_SOURCES).filter((f) => f.endsWith(".ts"));
+    const sources = readdirSync(RUNTIME_SOURCES, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
     expect(sources.length).toBeGreaterThan(5);
     for (const name of sources) {
       const copied = two.files.get(`runtime/${name}`);
@@ -71,7 +73,7 @@ describe("the output tree", () => {
     // Code lines of the runtime (formatted like the output, so a copy would match), skipping
     // comments, declarations' signatures and lines short enough to occur by chance.
     const code = new Set(
-      readdirSync(RUNTIME_SOURCES)
+      readdirSync(RUNTIME_SOURCES, { recursive: true, encoding: "utf8" })
         .filter((f) => f.endsWith(".ts"))
         .flatMap((f) => readFileSync(join(RUNTIME_SOURCES, f), "utf8").split("\n"))
         .map((line) => line.trim())

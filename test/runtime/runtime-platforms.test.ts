@@ -10,7 +10,7 @@ describe("abort.ts's AbortSignal, the one the dispatcher, input requests and req
   // It merges with the platform's declaration where a project has one; merged members must agree to the letter
   // (DOM and @types/node declare `reason: any`, so abort.ts does not declare it), and lib files are checked here, as a
   // project without skipLibCheck does.
-  const sources = readdirSync(RUNTIME_DIR)
+  const sources = readdirSync(RUNTIME_DIR, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".ts"))
     .map((file) => join(RUNTIME_DIR, file));
   it.each([

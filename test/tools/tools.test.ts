@@ -13,8 +13,8 @@ import { buildDefinitionTable, encodeTable } from "../../generator/emit/validate
 import { BindgenError } from "../../generator/common/failures.ts";
 import { render } from "../../generator/output/generate-output.ts";
 import { PACKAGE_ROOT } from "../../generator/project/project.ts";
-import { rareKeywords } from "../../generator/runtime/rare-keywords.ts";
-import { decodeTable, validateDefinition } from "../../generator/runtime/validator.ts";
+import { rareKeywords } from "../../generator/runtime/validation/rare-keywords.ts";
+import { decodeTable, validateDefinition } from "../../generator/runtime/validation/validator.ts";
 import { compareToolSets } from "../../generator/tools/compare.ts";
 import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
 import { addServer, releaseOffer, updateServers } from "../../generator/project/project-tools.ts";
@@ -399,7 +399,7 @@ describe("real HTTP servers built with the official SDKs", () => {
           out: "gen",
           servers: { sdk: { url: server.url } },
         });
-        const [again] = await updateServers([], {
+        const [again] = await updateServers(["sdk"], {
           configFile: join(dir, "mcp-bindgen.config.json"),
           offer: async () => offer,
           headers: { Authorization: secret },
@@ -508,7 +508,12 @@ describe("tools add reaches servers through the shipped client transport", () =>
     [
       "an HTTP server nobody listens for",
       { url: CLOSED_URL },
-      /^server "gone" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): expected an MCP server speaking one of 2026-07-28, 2025-11-25 \(fetch failed: .*ECONNREFUSED/,
+      /^server "gone" \(http:\/\/127\.0\.0\.1:(\d+)\/mcp\): expected a server it can connect to \(cannot reach http:\/\/127\.0\.0\.1:\1\/mcp \(connect ECONNREFUSED .*\)\)$/,
+    ],
+    [
+      "a stdio command that does not exist",
+      { command: "no-such-mcp-server-command stdio" },
+      /^server "gone" \(no-such-mcp-server-command stdio\): expected a server it can connect to \(the server's command could not start: spawn no-such-mcp-server-command ENOENT\)$/,
     ],
     [
       "a stdio server that exits at once",
@@ -524,6 +529,70 @@ describe("tools add reaches servers through the shipped client transport", () =>
     },
     60_000,
   );
+});
+
+describe("credentials given on the command line", () => {
+  /** A project whose config lists the paging servers given, by name. */
+  function projectWith(servers: Record<string, string>) {
+    const dir = tmp();
+    const entries = Object.fromEntries(Object.entries(servers).map(([name, url]) => [name, { url }]));
+    writeFileSync(join(dir, "mcp-bindgen.config.json"), JSON.stringify({ out: "gen", servers: entries }));
+    return { dir, configFile: join(dir, "mcp-bindgen.config.json"), offer: async () => offer };
+  }
+
+  it("tools update --header goes only to the one server named; without a name, or with several, it is refused before any request", async () => {
+    const [a, b] = [await startPagingServer(false), await startPagingServer(false)];
+    try {
+      const project = projectWith({ a: a.url, b: b.url, local: a.url });
+      const headers = { Authorization: "Bearer s3cret" };
+      for (const names of [[], ["a", "b"]])
+        await expect(updateServers(names, { ...project, headers })).rejects.toThrow(
+          /^tools update: --header goes to one server; name it \("mcp-bindgen tools update <name> --header K=V"\)/,
+        );
+      expect([a.seen, b.seen]).toEqual([[], []]);
+      await updateServers(["a"], { ...project, headers });
+      expect(a.seen.length).toBeGreaterThan(0);
+      for (const seen of a.seen) expect(seen["authorization"]).toBe("Bearer s3cret");
+      expect(b.seen).toEqual([]);
+      // Through the command line: a usage error, exit 2.
+      const { main } = await import("../../generator/cli.ts");
+      let out = "";
+      const io = { cwd: project.dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
+      expect(await main(["tools", "update", "--header", "Authorization=Bearer s3cret"], io), out).toBe(2);
+      expect(out).toContain("--header goes to one server; name it");
+      expect(out).not.toContain("s3cret");
+      expect(b.seen).toEqual([]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it("a server that refuses the credentials (401) is named as such, the token in no message", async () => {
+    const server = createServer((_, res) => void res.writeHead(401, { "www-authenticate": "Bearer" }).end());
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    try {
+      const dir = tmp();
+      writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
+      const failure = await addServer(
+        "locked",
+        { url },
+        {
+          configFile: join(dir, "mcp-bindgen.config.json"),
+          offer: async () => offer,
+          headers: { Authorization: "Bearer s3cret" },
+        },
+      ).then(
+        () => new Error("connected"),
+        (error: unknown) => error as Error,
+      );
+      expect(failure.message).toBe(
+        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: credentials missing or refused; credentials go with --header K=V)`,
+      );
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
 });
 
 describe("the tool schema corpus", () => {

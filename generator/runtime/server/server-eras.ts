@@ -1,0 +1,413 @@
+import { signalOf, type AbortSource } from "../core/abort.js";
+import type { DispatchResponse } from "../core/dispatcher.js";
+import { isObject, own, type JsonObject } from "../core/json.js";
+import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
+import type { HeaderValues } from "./origin.js";
+import type { Identity } from "./request-gate.js";
+import {
+  createStateCodec,
+  type StateBinding,
+  type StateCodec,
+  type StateCodecOptions,
+} from "./request-state.js";
+import type { CallOptions, RequesterLifecycle } from "../core/requester.js";
+import { RpcError } from "../core/rpc-error.js";
+
+/**
+ * What a server transport (HTTP, stdio) needs of a release, whatever the wire: the release's
+ * dispatcher and the few facts a transport acts on. Each release's `server.ts` builds one
+ * (`statelessEra` in a stateless release, `sessionEra` in a session release) from its handler
+ * table; the transports take them as they are. The contexts below are what handlers get as
+ * `ctx.context`, typed by the release that built the era.
+ */
+
+/** What `ctx.context` holds in every era. */
+export interface TransportContext {
+  /** The request's HTTP headers, names lower-cased; empty over stdio. */
+  readonly headers: HeaderValues;
+  /** Sends a message to the client on this request's stream: `ctx.notify` and `ctx.progress` go here. */
+  send(this: void, message: object): void;
+  /**
+   * False when this request's reply cannot carry messages to the client (an HTTP client that accepts JSON
+   * alone): a session's requests to the client then go on its standalone stream. Absent means true.
+   */
+  readonly streaming?: boolean;
+  /** Who sent the request, as the HTTP handler's `authorize` said; undefined without one, and over stdio. */
+  readonly identity?: Identity | undefined;
+  /**
+   * Whose requests a cancel notification may reach: request ids are unique per peer only. Over stdio
+   * the connection (this context); over HTTP the identity's subject, or without one the request alone
+   * (there, closing the request's stream is how a client cancels).
+   */
+  readonly peer?: unknown;
+}
+
+/** `ctx.context` in a stateless release: the verified `requestState` and the `input_required` builder. */
+export interface StatelessContext<InputRequests, InputRequired> extends TransportContext {
+  /**
+   * The state a retried request brought back, verified and decoded; undefined on a first call. A
+   * request whose state is unsigned, altered, expired, used already, or issued for another method,
+   * tool or params is answered -32602 before any handler runs.
+   */
+  readonly state: JsonObject | undefined;
+  /**
+   * The `input_required` result asking the client for `inputRequests`; with `state`, signed into
+   * `requestState`, bound to this request (method and params) and usable once.
+   */
+  inputRequired(
+    this: void,
+    inputRequests: InputRequests,
+    state?: JsonObject,
+  ): Promise<InputRequired>;
+}
+
+export interface SessionInfo<S> {
+  /** The `Mcp-Session-Id`; undefined over stdio, where the connection is the session. */
+  readonly id: string | undefined;
+  /** What `sessionState()` made for this session: the handlers' own per-session data. */
+  readonly state: S;
+}
+
+/** `ctx.context` in a session release: the session, and requests to the client (sampling, elicitation, roots). */
+export interface SessionContext<Request, S> extends TransportContext {
+  readonly session: SessionInfo<S>;
+  /**
+   * Sends a request to the client on this request's stream (or the session's standalone stream once
+   * this one has ended, or when the client takes JSON alone) and resolves with its result; rejects with an `RpcError` for an error answer,
+   * with the signal's reason when aborted (the client is told with a cancel notification), or after
+   * the era's `requestTimeoutMs`.
+   */
+  readonly request: Request;
+}
+
+export interface EraCodes {
+  readonly invalidRequest: number;
+  readonly invalidParams: number;
+  readonly internalError: number;
+}
+
+/**
+ * A dispatcher's `handle`, whatever its context type: the era passes the context it built. A batch
+ * release's dispatcher answers an array with an array (or one error for an empty one), and only an
+ * array: the eras hand it one only from `handleBatch`.
+ */
+type Handle = (
+  message: unknown,
+  context: never,
+  signal?: AbortSource,
+) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
+
+/**
+ * Messages one JSON-RPC batch may hold. A larger one is refused whole (-32600) before any member
+ * runs, so one request body cannot start an unbounded number of handlers.
+ */
+export const MAX_BATCH_MESSAGES = 100;
+
+/** The members of a batch body: the array `text` holds, or undefined when it holds no array. */
+export function batchOf(text: string): readonly unknown[] | undefined {
+  if (!/^[ \t\n\r]*\[/.test(text)) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a release's `statelessEra` hands the runtime. */
+export interface StatelessSpec {
+  /** The versions this era serves (`MCP-Protocol-Version` and `_meta`). */
+  readonly versions: readonly string[];
+  readonly codes: EraCodes;
+  /**
+   * The `input_required` result: its `resultType` key and value, the members holding the input
+   * requests and the state, and the retry's params member holding the answers.
+   */
+  readonly inputRequired: {
+    readonly key: string;
+    readonly value: string;
+    readonly requests: string;
+    readonly state: string;
+    readonly responses: string;
+  };
+  /** The release's `checkHttpHeaders`, given the called tool when the transport knows it. */
+  checkHeaders(
+    headers: HeaderValues,
+    message: object,
+    toolName: string | undefined,
+  ):
+    | { readonly ok: true }
+    | { readonly ok: false; readonly status: number; readonly response: object };
+  /** The release's `httpStatusOf`. */
+  statusOf(response: object | undefined): number;
+}
+
+export interface StatelessEra {
+  readonly kind: "stateless";
+  readonly spec: StatelessSpec;
+  /** Answers one parsed request or notification; never throws. */
+  handle(
+    message: WireMessage,
+    base: TransportContext,
+    signal: AbortSource | undefined,
+  ): Promise<DispatchResponse | undefined>;
+}
+
+export interface StatelessEraOptions {
+  /** How `requestState` is signed: a codec, or the options of the default one (a random key per process). */
+  readonly requestState?: StateCodec | StateCodecOptions;
+}
+
+export function createStatelessEra(
+  spec: StatelessSpec,
+  handle: Handle,
+  options: StatelessEraOptions = {},
+): StatelessEra {
+  const given = options.requestState;
+  const codec: StateCodec =
+    given !== undefined && "verify" in given ? given : createStateCodec(given);
+  const input = spec.inputRequired;
+  const build = (inputRequests: unknown, token: string | undefined): JsonObject =>
+    token === undefined
+      ? { [input.key]: input.value, [input.requests]: inputRequests }
+      : { [input.key]: input.value, [input.requests]: inputRequests, [input.state]: token };
+  // What a state is bound to: what a retry repeats. The answers and the state are what it adds, and
+  // `_meta` (a progress token, say) may be new on each attempt.
+  const bindingOf = (method: string, params: JsonObject | undefined): StateBinding => {
+    const bound: JsonObject = {};
+    if (params !== undefined)
+      for (const name of Object.keys(params))
+        if (name !== input.responses && name !== input.state && name !== "_meta")
+          bound[name] = params[name];
+    return { method, params: bound };
+  };
+  const run = handle as (
+    message: unknown,
+    context: unknown,
+    signal?: AbortSource,
+  ) => Promise<DispatchResponse | undefined>;
+
+  return {
+    kind: "stateless",
+    spec,
+    async handle(message, base, signal) {
+      let state: JsonObject | undefined;
+      const request = message.kind === "request" ? message : undefined;
+      const params = request?.params;
+      const token =
+        params !== undefined && own(params, input.state) ? params[input.state] : undefined;
+      if (request !== undefined && token !== undefined) {
+        state = await codec.verify(token, bindingOf(request.method, params));
+        if (state === undefined)
+          return {
+            jsonrpc: "2.0",
+            id: request.id,
+            error: {
+              code: spec.codes.invalidParams,
+              message: `Invalid params: ${input.state} failed its integrity check, expired, was used already or belongs to another request`,
+            },
+          };
+      }
+      const inputRequired = async (inputRequests: unknown, kept?: JsonObject) =>
+        build(
+          inputRequests,
+          kept === undefined || request === undefined
+            ? undefined
+            : await codec.sign(kept, bindingOf(request.method, params)),
+        );
+      const { headers, send, identity } = base;
+      const context = { headers, send, identity, peer: base.peer ?? base, state, inputRequired };
+      return run(message, context, signal);
+    },
+  };
+}
+
+/** Sends server→client requests through `send`; a release's `createServerRequester`. */
+export type RequesterFactory = (
+  send: (message: object) => void,
+  options: { readonly nextId: () => string | number; readonly timeoutMs?: number },
+) => RequesterLifecycle & {
+  request(method: string, params: never, options?: CallOptions): Promise<unknown>;
+};
+
+/** What a release's `sessionEra` hands the runtime. */
+export interface SessionSpec {
+  /** The versions this era serves: `MCP-Protocol-Version` headers that route here. */
+  readonly versions: readonly string[];
+  readonly codes: EraCodes;
+  /** The request that opens a session. */
+  readonly initialize: string;
+  readonly createRequester: RequesterFactory;
+  /**
+   * Whether a message may be a JSON-RPC batch (an array), as the release's model says (2025-03-26):
+   * the transports then hand arrays to `handleBatch`; other releases refuse them with -32600.
+   */
+  readonly batches: boolean;
+}
+
+export interface SessionEraOptions<S> {
+  /** Makes each new session's `state`. */
+  readonly sessionState?: () => S;
+  /** How long a request to the client may wait for its answer. Default 60 s. */
+  readonly requestTimeoutMs?: number;
+}
+
+/** One session as the transports keep it. */
+export interface ServerSession {
+  readonly info: SessionInfo<unknown>;
+  /** Feeds a response from the client to the request it answers; false when none is waiting for it. */
+  receive(message: WireMessage): boolean;
+  /** Requests to the client still waiting for an answer. */
+  readonly pending: number;
+  /** Fails every request to the client still waiting (the session ended). */
+  close(): void;
+}
+
+export interface SessionEra {
+  readonly kind: "sessions";
+  readonly spec: SessionSpec;
+  open(id: string | undefined): ServerSession;
+  /**
+   * Answers one parsed request or notification of `session`. `fallback` is where requests to the
+   * client go once this request's own stream has ended (the standalone stream), if there is one.
+   */
+  handle(
+    session: ServerSession,
+    message: WireMessage,
+    base: TransportContext,
+    signal: AbortSource | undefined,
+    fallback: () => ((message: object) => void) | undefined,
+  ): Promise<DispatchResponse | undefined>;
+  /**
+   * Answers one batch of `session` (where `spec.batches`): responses go to the requests to the client
+   * waiting for them, the rest to the dispatcher as one batch, so every request gets its own response
+   * in an array (each invalid member its own error). `undefined` when nothing is answered (only
+   * notifications and responses); one error for an empty batch or one over `MAX_BATCH_MESSAGES`.
+   */
+  handleBatch(
+    session: ServerSession,
+    items: readonly unknown[],
+    base: TransportContext,
+    signal: AbortSource | undefined,
+    fallback: () => ((message: object) => void) | undefined,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** A session's requests to the client: an idle session holds no set for them. */
+interface Lane {
+  waiting: Set<RequesterLifecycle> | undefined;
+  counter: number;
+}
+
+export function createSessionEra<S>(
+  spec: SessionSpec,
+  handle: Handle,
+  options: SessionEraOptions<S> = {},
+): SessionEra {
+  const run = handle as (
+    message: unknown,
+    context: unknown,
+    signal?: AbortSource,
+  ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  /** Per session: its requests to the client waiting for answers (made with the first), and the last id given. */
+  const lanes = new WeakMap<ServerSession, Lane>();
+
+  /** Runs `message` (one, or a batch) with the context its handlers get; requests to the client made after it ended take `fallback`. */
+  const runIn = (
+    session: ServerSession,
+    message: unknown,
+    base: TransportContext,
+    signal: AbortSource | undefined,
+    fallback: () => ((message: object) => void) | undefined,
+  ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
+    const lane = lanes.get(session)!;
+    const nextId = (): number => ++lane.counter;
+    let ended = false;
+    const send = (outgoing: object): void => {
+      if (!ended && base.streaming !== false) return base.send(outgoing);
+      const other = fallback();
+      if (other === undefined)
+        throw new RpcError(spec.codes.internalError, "No stream left to reach the client on");
+      other(outgoing);
+    };
+    const request = async (method: string, params: unknown, call: CallOptions = {}) => {
+      const requester = spec.createRequester(send, { nextId, timeoutMs });
+      const waiting = (lane.waiting ??= new Set<RequesterLifecycle>());
+      waiting.add(requester);
+      try {
+        const merged = call.signal ?? (signal === undefined ? undefined : signalOf(signal));
+        return await requester.request(
+          method,
+          params as never,
+          merged === undefined ? call : { ...call, signal: merged },
+        );
+      } finally {
+        waiting.delete(requester);
+      }
+    };
+    const { headers, identity } = base;
+    const context = { headers, send: base.send, identity, session: session.info, request };
+    return run(message, context, signal).finally(() => {
+      ended = true;
+    });
+  };
+
+  return {
+    kind: "sessions",
+    spec,
+    open(id) {
+      const lane: Lane = { waiting: undefined, counter: 0 };
+      const info: SessionInfo<unknown> = { id, state: options.sessionState?.() };
+      const session: ServerSession = {
+        info,
+        receive(message) {
+          for (const requester of lane.waiting ?? []) if (requester.receive(message)) return true;
+          return false;
+        },
+        get pending() {
+          let count = 0;
+          for (const requester of lane.waiting ?? []) count += requester.pending;
+          return count;
+        },
+        close() {
+          for (const requester of lane.waiting ?? []) requester.close(new Error("Session ended"));
+          lane.waiting?.clear();
+        },
+      };
+      lanes.set(session, lane);
+      return session;
+    },
+    // One message in, at most one response out: a dispatcher answers an array only for an array.
+    handle: (session, message, base, signal, fallback) =>
+      runIn(session, message, base, signal, fallback) as Promise<DispatchResponse | undefined>,
+    async handleBatch(session, items, base, signal, fallback) {
+      if (items.length > MAX_BATCH_MESSAGES)
+        return {
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: spec.codes.invalidRequest,
+            message: `Invalid request: a batch holds at most ${MAX_BATCH_MESSAGES} messages`,
+          },
+        };
+      // The dispatcher never answers responses; here they settle the requests to the client.
+      const rest = items.filter((item) => {
+        const checked = checkEnvelope(item);
+        if (!checked.ok || (checked.message.kind !== "result" && checked.message.kind !== "error"))
+          return true;
+        session.receive(checked.message);
+        return false;
+      });
+      if (items.length > 0 && rest.length === 0) return undefined;
+      return runIn(session, rest, base, signal, fallback);
+    },
+  };
+}
+
+/** Whether `message` is the request that opens a session. */
+export function isInitialize(spec: SessionSpec, message: unknown): boolean {
+  return isObject(message) && message["method"] === spec.initialize && own(message, "id");
+}

@@ -1,0 +1,422 @@
+import type { AbortHandle } from "../core/abort.js";
+import type { EventStore } from "./event-store.js";
+import { randomId, unref } from "./http-exchange.js";
+import { isObject, type JsonObject } from "../core/json.js";
+import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
+import { sessionTopics, type MessageBus } from "./message-bus.js";
+import type { ServerSession, SessionEra } from "./server-eras.js";
+import type { SessionRecord, SessionStore } from "./session-store.js";
+import { createEventStream, parseEventId, type EventStream, type StreamSink } from "./sse.js";
+
+/**
+ * The 2025 session era's sessions on one server instance: each session's record in the
+ * `SessionStore` and the live part serving it here (the era's `ServerSession`, its streams, its
+ * running handlers). Opening is reserved before the `initialize` handler runs, so `maxSessions`
+ * holds however many arrive at once; a session whose client never comes back after `initialize`
+ * expires after `handshakeMs` and, at the limit, gives way to a new one, so a flood of bare
+ * `initialize` calls cannot lock clients out. Streams keep their events in the `EventStore`;
+ * requests to the client and the client's answers travel on the `MessageBus`.
+ */
+
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(timer: unknown): void;
+
+export interface SessionManagerOptions {
+  readonly store: SessionStore;
+  readonly events: EventStore;
+  readonly bus: MessageBus;
+  /** Whether `bus` may reach other instances: then a request to the client is published even with no stream here. */
+  readonly sharedBus: boolean;
+  readonly idleMs: number;
+  readonly handshakeMs: number;
+  readonly maxSessions: number;
+  readonly now: () => number;
+  readonly report: (error: unknown) => void;
+}
+
+/** A session as this instance serves it. */
+export interface LiveSession {
+  readonly id: string;
+  readonly core: ServerSession;
+  readonly era: SessionEra;
+  record: SessionRecord;
+  lastSeen: number;
+  /**
+   * Its streams by id (the standalone GET stream and the request streams, for `Last-Event-ID`), each
+   * with what a resumption must undo. Made with the first, as is `running`: an idle session holds neither.
+   */
+  streams: Map<string, KeptStream> | undefined;
+  standalone: EventStream | undefined;
+  /** Requests being handled; a session with any is never idle. */
+  active: number;
+  /** The running handlers' controllers: closing the session aborts them. */
+  running: Set<AbortHandle> | undefined;
+}
+
+/** A stream of a session, and what its resumption must undo (the armed abort of a request whose client dropped). */
+export interface KeptStream {
+  readonly stream: EventStream;
+  readonly onResume: (() => void) | undefined;
+}
+
+/** A slot held for a session while its `initialize` runs. */
+export interface Reservation {
+  /** The session's id, for the era's session and the reply's header. */
+  readonly id: string;
+  commit(core: ServerSession, era: SessionEra, record: SessionRecord): LiveSession;
+  release(): void;
+}
+
+export interface SessionManager {
+  /** Sessions open on this instance. */
+  readonly size: number;
+  /** Requests to clients still waiting for an answer, over every session here. */
+  readonly pending: number;
+  /** A slot for a new session, making room by closing the oldest session that never finished initializing; undefined when full. */
+  reserve(): Reservation | undefined;
+  /** Session `id` of `era`, when it exists and belongs to `subject`; served from the store's record when another instance opened it. */
+  find(era: SessionEra, id: string, subject: string | undefined): Promise<LiveSession | undefined>;
+  /** Marks `session` used by its client: it is initialized from here on, and its idle time starts over. */
+  used(session: LiveSession): void;
+  /** Records what a successful request changed in the session's state (log level, subscriptions). */
+  observe(session: LiveSession, message: WireMessage): void;
+  /** A new stream of `session` whose events are kept for resumption; `onResume` runs when a client resumes it. */
+  stream(session: LiveSession, onDetach?: () => void, onResume?: () => void): EventStream;
+  /** Counts `controller` among the session's running handlers until the returned function is called. */
+  run(session: LiveSession, controller: AbortHandle): () => void;
+  /** The session's new standalone GET stream; undefined when a client holds the current one open. */
+  standalone(session: LiveSession): EventStream | undefined;
+  /** The stream a `Last-Event-ID` resumes, replaying what followed it; undefined for an id it does not know. */
+  resume(session: LiveSession, lastEventId: string): Promise<EventStream | undefined>;
+  /** Where requests to the client go once their own stream has ended: the session's standalone stream, wherever it is held. */
+  fallback(session: LiveSession): ((message: object) => void) | undefined;
+  /** A response from the client: to the request waiting for it here, or on the bus to the instance where it waits. */
+  answer(session: LiveSession, message: WireMessage): void;
+  /** Closes a session: its handlers are aborted, its streams ended, its record and events dropped. */
+  close(session: LiveSession): void;
+  /** Closes a session its client ended (DELETE): here, and on every instance the bus reaches. */
+  end(session: LiveSession): void;
+  /** Closes expired sessions; at most every quarter of the shortest expiry unless `force`. */
+  sweep(force: boolean): void;
+  closeAll(): void;
+}
+
+/** Streams kept per session for resumption after they ended. */
+const ENDED_STREAMS_KEPT = 8;
+
+/** Whether a client holds the session's standalone GET stream open: it is still there, however long since it POSTed. */
+function listening(session: LiveSession): boolean {
+  const stream = session.standalone;
+  return stream !== undefined && !stream.ended && stream.attached;
+}
+
+export function createSessionManager(options: SessionManagerOptions): SessionManager {
+  const { store, events, bus, idleMs, maxSessions, now, report } = options;
+  // A session never waits longer for its client to finish initializing than an idle one would.
+  const handshakeMs = Math.min(options.handshakeMs, idleMs);
+  const sessions = new Map<string, LiveSession>();
+  /** Unsubscribes, per session: its answers and closed topics (a shared bus only), and its standalone stream's topic. */
+  const answerSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
+  const closedSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
+  const streamSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
+  let reserved = 0;
+  const sweepEvery = Math.min(idleMs, handshakeMs, 60_000) / 4;
+  let lastSweep = now();
+  let sweepTimer: unknown;
+  const eventKey = (session: LiveSession, stream: string): string => `${session.id}/${stream}`;
+
+  const quietly = (work: Promise<unknown>): void => void work.catch(report);
+
+  const subscribe = (
+    topic: string,
+    deliver: (message: JsonObject) => void,
+  ): Promise<() => Promise<void>> => {
+    const done = bus.subscribe(topic, deliver);
+    done.catch(report);
+    return done;
+  };
+  const unsubscribe = (done: Promise<() => Promise<void>> | undefined): void => {
+    if (done !== undefined) quietly(done.then((off) => off()));
+  };
+
+  const scheduleSweep = (): void => {
+    if (sweepTimer !== undefined || sessions.size === 0) return;
+    sweepTimer = setTimeout(() => {
+      sweepTimer = undefined;
+      manager.sweep(true);
+      scheduleSweep();
+    }, sweepEvery);
+    unref(sweepTimer);
+  };
+
+  const adopt = (core: ServerSession, era: SessionEra, record: SessionRecord, id: string) => {
+    const session: LiveSession = {
+      id,
+      core,
+      era,
+      record,
+      lastSeen: now(),
+      streams: undefined,
+      standalone: undefined,
+      active: 0,
+      running: undefined,
+    };
+    sessions.set(id, session);
+    // A client's answer POSTed to another instance reaches the handler waiting for it here, and its
+    // DELETE there closes what runs here; with the process's own bus both arrive here directly, and a
+    // session costs no subscription.
+    if (options.sharedBus) {
+      const topics = sessionTopics(id);
+      answerSubscriptions.set(
+        session,
+        subscribe(topics.answers, (message) => {
+          const checked = checkEnvelope(message);
+          if (checked.ok) core.receive(checked.message);
+        }),
+      );
+      closedSubscriptions.set(
+        session,
+        subscribe(topics.closed, () => manager.close(session)),
+      );
+    }
+    scheduleSweep();
+    return session;
+  };
+
+  const save = (session: LiveSession): void =>
+    quietly(
+      store.set(session.id, session.record, session.record.initialized ? idleMs : handshakeMs),
+    );
+
+  /** The oldest session that never finished initializing and runs nothing: the one a new session may replace. */
+  const evictable = (): LiveSession | undefined => {
+    for (const session of sessions.values())
+      if (!session.record.initialized && session.active === 0) return session;
+    return undefined;
+  };
+
+  const keepStream = (session: LiveSession, id: string, kept: KeptStream): void => {
+    const streams = (session.streams ??= new Map<string, KeptStream>());
+    streams.set(id, kept);
+    if (streams.size <= ENDED_STREAMS_KEPT + 1) return;
+    for (const [key, old] of streams) {
+      if (streams.size <= ENDED_STREAMS_KEPT + 1) break;
+      if (!old.stream.ended) continue;
+      streams.delete(key);
+      quietly(events.drop(eventKey(session, key)));
+    }
+  };
+
+  const manager: SessionManager = {
+    get size() {
+      return sessions.size;
+    },
+    get pending() {
+      let count = 0;
+      for (const session of sessions.values()) count += session.core.pending;
+      return count;
+    },
+    reserve() {
+      if (sessions.size + reserved >= maxSessions) {
+        const victim = evictable();
+        if (victim === undefined) return undefined;
+        manager.close(victim);
+      }
+      reserved++;
+      let held = true;
+      const release = (): void => {
+        if (held) reserved--;
+        held = false;
+      };
+      const id = randomId();
+      return {
+        id,
+        commit(core, era, record) {
+          release();
+          const session = adopt(core, era, record, id);
+          save(session);
+          return session;
+        },
+        release,
+      };
+    },
+    async find(era, id, subject) {
+      let session = sessions.get(id);
+      if (session === undefined) {
+        const record = await store.get(id);
+        // Another instance opened it: serve it here from its record (its handlers' per-session state starts anew).
+        if (record === undefined || sessions.has(id)) session = sessions.get(id);
+        else if (record.version === undefined || era.spec.versions.includes(record.version))
+          session = adopt(era.open(id), era, record, id);
+      }
+      // Someone else's session is answered as a missing one: 404 tells nothing about whose it is.
+      if (session === undefined || session.era !== era || session.record.subject !== subject)
+        return undefined;
+      return session;
+    },
+    used(session) {
+      const time = now();
+      if (!session.record.initialized) {
+        session.record = { ...session.record, initialized: true };
+        save(session);
+      } else if (time - session.lastSeen > idleMs / 4) quietly(store.touch(session.id, idleMs));
+      session.lastSeen = time;
+    },
+    observe(session, message) {
+      if (message.kind !== "request" || !isObject(message.params)) return;
+      const params = message.params;
+      const record = session.record;
+      if (message.method === "logging/setLevel" && typeof params["level"] === "string")
+        session.record = { ...record, logLevel: params["level"] };
+      else if (message.method === "resources/subscribe" && typeof params["uri"] === "string")
+        session.record = {
+          ...record,
+          subscriptions: [
+            ...record.subscriptions.filter((u) => u !== params["uri"]),
+            params["uri"],
+          ],
+        };
+      else if (message.method === "resources/unsubscribe" && typeof params["uri"] === "string")
+        session.record = {
+          ...record,
+          subscriptions: record.subscriptions.filter((u) => u !== params["uri"]),
+        };
+      else return;
+      save(session);
+    },
+    stream(session, onDetach, onResume) {
+      const id = randomId();
+      const key = eventKey(session, id);
+      const stream = createEventStream(id, onDetach, (seq, frame) =>
+        quietly(events.append(key, seq, frame)),
+      );
+      keepStream(session, id, { stream, onResume });
+      return stream;
+    },
+    run(session, controller) {
+      const running = (session.running ??= new Set<AbortHandle>());
+      running.add(controller);
+      return () => running.delete(controller);
+    },
+    standalone(session) {
+      if (listening(session)) return undefined;
+      const stream = manager.stream(session);
+      session.standalone = stream;
+      // The stream this one replaces stops taking the session's messages.
+      unsubscribe(streamSubscriptions.get(session));
+      streamSubscriptions.set(
+        session,
+        subscribe(sessionTopics(session.id).stream, (message) => stream.write(message)),
+      );
+      return stream;
+    },
+    async resume(session, lastEventId) {
+      const position = parseEventId(lastEventId);
+      if (position === undefined) return undefined;
+      const replayed = await events.replay(eventKey(session, position.stream), position.seq);
+      if (replayed === undefined) return undefined;
+      const kept = session.streams?.get(position.stream);
+      kept?.onResume?.();
+      const live = kept?.stream;
+      let last = position.seq;
+      for (const event of replayed) last = Math.max(last, event.seq);
+      return replay(live, replayed, last);
+    },
+    fallback(session) {
+      const standalone = session.standalone;
+      if ((standalone === undefined || standalone.ended) && !options.sharedBus) return undefined;
+      const topic = sessionTopics(session.id).stream;
+      return (message) => quietly(bus.publish(topic, message as JsonObject));
+    },
+    answer(session, message) {
+      if (session.core.receive(message) || !options.sharedBus) return;
+      // The bus carries the JSON-RPC message as the client sent it, without the parser's `kind`.
+      const { kind: _kind, ...wire } = message;
+      quietly(bus.publish(sessionTopics(session.id).answers, wire));
+    },
+    close(session) {
+      if (sessions.get(session.id) !== session) return;
+      sessions.delete(session.id);
+      for (const controller of [...(session.running ?? [])]) controller.abort();
+      for (const [id, { stream }] of session.streams ?? []) {
+        stream.end();
+        quietly(events.drop(eventKey(session, id)));
+      }
+      session.core.close();
+      unsubscribe(answerSubscriptions.get(session));
+      unsubscribe(closedSubscriptions.get(session));
+      unsubscribe(streamSubscriptions.get(session));
+      answerSubscriptions.delete(session);
+      closedSubscriptions.delete(session);
+      streamSubscriptions.delete(session);
+      quietly(store.delete(session.id));
+      if (sessions.size === 0 && sweepTimer !== undefined) {
+        clearTimeout(sweepTimer);
+        sweepTimer = undefined;
+      }
+    },
+    // Expiry and eviction stay local: another instance may still be serving the session's client.
+    end(session) {
+      manager.close(session);
+      if (options.sharedBus) quietly(bus.publish(sessionTopics(session.id).closed, {}));
+    },
+    // Idle sessions are swept when requests come in and, while any is open, on a timer: a server
+    // nobody calls any more still closes them. No session, no timer.
+    sweep(force) {
+      const time = now();
+      if (!force && time - lastSweep < sweepEvery) return;
+      lastSweep = time;
+      for (const session of [...sessions.values()]) {
+        // A held stream counts as use, so a client whose stream drops has the whole idle time to come back.
+        if (listening(session) || session.active > 0) {
+          if (listening(session)) session.lastSeen = time;
+          // Its record must outlive its idle time in a shared store too, where other instances look.
+          quietly(store.touch(session.id, idleMs));
+        } else if (time - session.lastSeen > (session.record.initialized ? idleMs : handshakeMs))
+          manager.close(session);
+      }
+    },
+    closeAll() {
+      clearTimeout(sweepTimer);
+      sweepTimer = undefined;
+      for (const session of [...sessions.values()]) manager.close(session);
+    },
+  };
+  return manager;
+}
+
+/**
+ * A stream to attach from a resumption: the connection first gets the replayed events, then the live
+ * stream's frames after them; a stream no longer held here (ended, or opened on another instance)
+ * ends after the replay.
+ */
+function replay(
+  live: EventStream | undefined,
+  replayed: readonly { readonly frame: string }[],
+  last: number,
+): EventStream {
+  let ended = live === undefined;
+  return {
+    get id() {
+      return live?.id;
+    },
+    get ended() {
+      return live?.ended ?? ended;
+    },
+    get attached() {
+      return live?.attached ?? false;
+    },
+    write: (message) => live?.write(message),
+    comment: (text) => live?.comment(text),
+    end: () => {
+      ended = true;
+      live?.end();
+    },
+    attach(sink: StreamSink) {
+      for (const event of replayed) sink.write(event.frame);
+      if (live === undefined) sink.end();
+      else live.attach(sink, last);
+    },
+    detach: (sink: StreamSink) => live?.detach(sink),
+  };
+}

@@ -1,0 +1,67 @@
+import type { JsonObject } from "../core/json.js";
+
+/**
+ * Where the 2025 session era keeps what a session is, apart from the live objects serving it:
+ * plain JSON-shaped records with an idle expiry. The interface is async and its records hold no
+ * live objects, so a store shared by several server instances (Redis, a table) can stand in for
+ * the in-memory default; an instance that finds a session it did not open serves it from its record.
+ */
+
+/** One session's state: what it agreed, who it belongs to, what its client asked for. */
+export interface SessionRecord {
+  /** The version the session's `initialize` agreed on. */
+  readonly version: string | undefined;
+  /** The client's `capabilities` and `clientInfo` from its `initialize`. */
+  readonly clientCapabilities: JsonObject | undefined;
+  readonly clientInfo: JsonObject | undefined;
+  /** The level a `logging/setLevel` set; undefined until one did. */
+  readonly logLevel: string | undefined;
+  /** The resource URIs the client subscribed to (`resources/subscribe`), in order. */
+  readonly subscriptions: readonly string[];
+  /** The `subject` of the identity that opened the session (the request gate's); undefined without a gate. */
+  readonly subject: string | undefined;
+  /** Whether the client used the session after its `initialize` (`notifications/initialized`, any request). */
+  readonly initialized: boolean;
+}
+
+export interface SessionStore {
+  /** The record of session `id`, or undefined when there is none or it expired. */
+  get(id: string): Promise<SessionRecord | undefined>;
+  /** Stores `record` as session `id`'s, to expire after `ttlMs` without a `touch` or `set`. */
+  set(id: string, record: SessionRecord, ttlMs: number): Promise<void>;
+  /** Pushes session `id`'s expiry to `ttlMs` from now; false when there is no such session. */
+  touch(id: string, ttlMs: number): Promise<boolean>;
+  delete(id: string): Promise<void>;
+}
+
+interface Entry {
+  readonly record: SessionRecord;
+  expires: number;
+}
+
+/** The in-process `SessionStore`; `now` is the clock the expiries are measured on (ms). */
+export function createMemorySessionStore(now: () => number = Date.now): SessionStore {
+  const entries = new Map<string, Entry>();
+  const live = (id: string): Entry | undefined => {
+    const entry = entries.get(id);
+    if (entry === undefined || entry.expires > now()) return entry;
+    entries.delete(id);
+    return undefined;
+  };
+  return {
+    get: (id) => Promise.resolve(live(id)?.record),
+    set(id, record, ttlMs) {
+      entries.set(id, { record, expires: now() + ttlMs });
+      return Promise.resolve();
+    },
+    touch(id, ttlMs) {
+      const entry = live(id);
+      if (entry !== undefined) entry.expires = now() + ttlMs;
+      return Promise.resolve(entry !== undefined);
+    },
+    delete(id) {
+      entries.delete(id);
+      return Promise.resolve();
+    },
+  };
+}

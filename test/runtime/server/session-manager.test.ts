@@ -1,0 +1,277 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryEventStore } from "../../../generator/runtime/server/event-store.ts";
+import { createMemoryMessageBus, sessionTopics } from "../../../generator/runtime/server/message-bus.ts";
+import type { ServerSession, SessionEra } from "../../../generator/runtime/server/server-eras.ts";
+import { createSessionManager, type SessionManagerOptions } from "../../../generator/runtime/server/session-manager.ts";
+import { createMemorySessionStore, type SessionRecord } from "../../../generator/runtime/server/session-store.ts";
+import type { StreamSink } from "../../../generator/runtime/server/sse.ts";
+
+/** An era that records what reaches its sessions; the manager needs no more of it. */
+function fakeEra(received: unknown[] = []): SessionEra {
+  return {
+    kind: "sessions",
+    spec: {
+      versions: ["2025-11-25"],
+      codes: { invalidRequest: -32600, invalidParams: -32602, internalError: -32603 },
+      initialize: "initialize",
+      createRequester: () => {
+        throw new Error("unused");
+      },
+      batches: false,
+    },
+    open(id): ServerSession {
+      let closed = false;
+      return {
+        info: { id, state: undefined },
+        receive(message) {
+          received.push(message);
+          return (message as { id?: unknown }).id === "mine";
+        },
+        get pending() {
+          return closed ? 0 : 1;
+        },
+        close() {
+          closed = true;
+        },
+      };
+    },
+    handle: () => Promise.resolve(undefined),
+    handleBatch: () => Promise.resolve(undefined),
+  };
+}
+
+const record = (subject?: string): SessionRecord => ({
+  version: "2025-11-25",
+  clientCapabilities: undefined,
+  clientInfo: undefined,
+  logLevel: undefined,
+  subscriptions: [],
+  subject,
+  initialized: false,
+});
+
+function manager(overrides: Partial<SessionManagerOptions> = {}) {
+  let time = 0;
+  const options: SessionManagerOptions = {
+    store: createMemorySessionStore(() => time),
+    events: createMemoryEventStore(),
+    bus: createMemoryMessageBus(),
+    sharedBus: false,
+    idleMs: 1000,
+    handshakeMs: 100,
+    maxSessions: 3,
+    now: () => time,
+    report: (error) => {
+      throw error;
+    },
+    ...overrides,
+  };
+  return { sessions: createSessionManager(options), options, at: (ms: number) => (time = ms) };
+}
+
+const era = fakeEra();
+const open = (sessions: ReturnType<typeof manager>["sessions"], subject?: string) => {
+  const slot = sessions.reserve()!;
+  return slot.commit(era.open(slot.id), era, record(subject));
+};
+const sink = (into: string[]): StreamSink => ({ write: (chunk) => into.push(chunk), end: () => into.push("<end>") });
+
+describe("createSessionManager: opening", () => {
+  it("counts reserved slots against maxSessions, and a released slot frees its place", () => {
+    const { sessions } = manager();
+    const slots = [sessions.reserve(), sessions.reserve(), sessions.reserve()];
+    expect(slots.every((slot) => slot !== undefined)).toBe(true);
+    expect(sessions.reserve()).toBeUndefined();
+    slots[0]!.release();
+    slots[0]!.release(); // twice is once
+    expect(sessions.reserve()).toBeDefined();
+    expect(sessions.reserve()).toBeUndefined();
+  });
+
+  it("at the limit the oldest session that never finished initializing gives way; initialized ones hold", async () => {
+    const { sessions } = manager();
+    const [a, b, c] = [open(sessions), open(sessions), open(sessions)];
+    sessions.used(a);
+    const d = open(sessions);
+    expect(await sessions.find(era, b.id, undefined)).toBeUndefined();
+    expect(await sessions.find(era, c.id, undefined)).toBe(c);
+    sessions.used(c);
+    const e = open(sessions);
+    expect(await sessions.find(era, d.id, undefined)).toBeUndefined();
+    sessions.used(e);
+    expect(sessions.reserve()).toBeUndefined();
+    expect(sessions.size).toBe(3);
+  });
+});
+
+describe("createSessionManager: finding", () => {
+  it("finds a session only for the subject that opened it", async () => {
+    const { sessions } = manager();
+    const mine = open(sessions, "alice");
+    expect(await sessions.find(era, mine.id, "alice")).toBe(mine);
+    expect(await sessions.find(era, mine.id, "mallory")).toBeUndefined();
+    expect(await sessions.find(era, mine.id, undefined)).toBeUndefined();
+  });
+
+  it("serves a session another instance opened, from the shared store's record", async () => {
+    const shared = manager();
+    const other = createSessionManager({ ...shared.options });
+    const session = open(shared.sessions, "alice");
+    shared.sessions.used(session);
+    const here = await other.find(era, session.id, "alice");
+    expect(here?.record).toEqual(session.record);
+    expect(here?.core).not.toBe(session.core);
+    expect(await other.find(era, "unknown", "alice")).toBeUndefined();
+  });
+});
+
+describe("createSessionManager: expiry", () => {
+  it("an uninitialized session expires after handshakeMs, an initialized one after idleMs, a busy one never", () => {
+    const { sessions, at } = manager({ maxSessions: 10 });
+    open(sessions); // never used: uninitialized
+    const used = open(sessions);
+    const busy = open(sessions);
+    sessions.used(used);
+    sessions.used(busy);
+    busy.active = 1;
+    at(500);
+    sessions.sweep(true);
+    expect(sessions.size).toBe(2);
+    at(2000);
+    sessions.sweep(true);
+    expect(sessions.size).toBe(1);
+    busy.active = 0;
+    sessions.sweep(true);
+    expect(sessions.size).toBe(0);
+  });
+
+  it("closing aborts the session's running handlers, ends its streams and drops its record", async () => {
+    const { sessions, options } = manager();
+    const session = open(sessions);
+    const controller = new AbortController();
+    sessions.run(session, controller);
+    const stream = sessions.stream(session);
+    sessions.close(session);
+    expect([controller.signal.aborted, stream.ended, session.core.pending]).toEqual([true, true, 0]);
+    expect(await options.store.get(session.id)).toBeUndefined();
+    expect(await options.events.replay(`${session.id}/${stream.id!}`, 0)).toBeUndefined();
+  });
+});
+
+describe("createSessionManager: ending a session everywhere", () => {
+  /** Two instances sharing a store, an event store and a bus, with session `id` live on both. */
+  async function pair() {
+    const shared = {
+      store: createMemorySessionStore(),
+      events: createMemoryEventStore(),
+      bus: createMemoryMessageBus(),
+      sharedBus: true,
+    };
+    const a = manager(shared);
+    const b = manager(shared);
+    const opened = open(a.sessions);
+    const there = (await b.sessions.find(era, opened.id, undefined))!;
+    expect(there).toBeDefined();
+    return { a: a.sessions, b: b.sessions, here: opened, there, bus: shared.bus };
+  }
+
+  it("end closes the session here and its live part on every instance the bus reaches", async () => {
+    const { a, b, here, there } = await pair();
+    const controller = new AbortController();
+    b.run(there, controller);
+    const stream = b.stream(there);
+    a.end(here);
+    expect([a.size, b.size, controller.signal.aborted, stream.ended]).toEqual([0, 0, true, true]);
+  });
+
+  it("close (expiry, eviction) stays local: the other instance keeps serving the session", async () => {
+    const { a, b, here, there, bus } = await pair();
+    const published: unknown[] = [];
+    await bus.subscribe(sessionTopics(here.id).closed, (message) => published.push(message));
+    a.close(here);
+    expect([a.size, b.size, published]).toEqual([0, 1, []]);
+    b.end(there);
+  });
+
+  it("with the process's own bus, end publishes nothing", async () => {
+    const { sessions, options } = manager();
+    const session = open(sessions);
+    const published: unknown[] = [];
+    await options.bus.subscribe(sessionTopics(session.id).closed, (message) => published.push(message));
+    sessions.end(session);
+    expect([sessions.size, published]).toEqual([0, []]);
+  });
+});
+
+describe("createSessionManager: streams", () => {
+  it("a resumption replays from the event store after the given event, runs the stream's onResume, then goes live", async () => {
+    const { sessions } = manager();
+    const session = open(sessions);
+    let resumed = 0;
+    const stream = sessions.stream(session, undefined, () => resumed++);
+    const first: string[] = [];
+    const gone = sink(first);
+    stream.attach(gone);
+    for (let n = 1; n <= 3; n++) stream.write({ n });
+    stream.detach(gone);
+    stream.write({ n: 4 });
+    const again = await sessions.resume(session, `${stream.id!}_1`);
+    const second: string[] = [];
+    again!.attach(sink(second));
+    stream.write({ n: 5 });
+    expect(resumed).toBe(1);
+    expect(second.map((frame) => /"n":(\d)/.exec(frame)?.[1])).toEqual(["2", "3", "4", "5"]);
+    expect(await sessions.resume(session, "nope_1")).toBeUndefined();
+    expect(await sessions.resume(session, "garbage")).toBeUndefined();
+  });
+
+  it("only one standalone stream is held at a time; requests to the client reach it through the bus", async () => {
+    const { sessions, options } = manager();
+    const session = open(sessions);
+    expect(sessions.fallback(session)).toBeUndefined();
+    const standalone = sessions.standalone(session)!;
+    const got: string[] = [];
+    standalone.attach(sink(got));
+    expect(sessions.standalone(session)).toBeUndefined();
+    const published: unknown[] = [];
+    await options.bus.subscribe(sessionTopics(session.id).stream, (message) => published.push(message));
+    sessions.fallback(session)!({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(published).toEqual([{ jsonrpc: "2.0", id: 1, method: "ping" }]);
+    expect(got.join("")).toContain('"method":"ping"');
+  });
+
+  it("with a shared bus a request to the client is published even with no stream here", () => {
+    const { sessions } = manager({ sharedBus: true });
+    expect(sessions.fallback(open(sessions))).toBeDefined();
+  });
+
+  it("a client's answer that no handler here waits for goes on the bus, as plain JSON-RPC", async () => {
+    const received: unknown[] = [];
+    const local = fakeEra(received);
+    const { sessions, options } = manager({ sharedBus: true });
+    const slot = sessions.reserve()!;
+    const session = slot.commit(local.open(slot.id), local, record());
+    const published: unknown[] = [];
+    await options.bus.subscribe(sessionTopics(session.id).answers, (message) => published.push(message));
+    sessions.answer(session, { kind: "result", jsonrpc: "2.0", id: "mine", result: {} });
+    expect(published).toEqual([]);
+    sessions.answer(session, { kind: "result", jsonrpc: "2.0", id: "theirs", result: {} });
+    expect(published).toEqual([{ jsonrpc: "2.0", id: "theirs", result: {} }]);
+  });
+});
+
+describe("createSessionManager: state", () => {
+  it("records the log level and subscriptions a session's successful requests set", async () => {
+    const { sessions, options } = manager();
+    const session = open(sessions);
+    const request = (method: string, params: Record<string, unknown>) =>
+      sessions.observe(session, { kind: "request", jsonrpc: "2.0", id: 1, method, params });
+    request("logging/setLevel", { level: "debug" });
+    request("resources/subscribe", { uri: "a" });
+    request("resources/subscribe", { uri: "b" });
+    request("resources/unsubscribe", { uri: "a" });
+    request("tools/list", {});
+    const stored = await options.store.get(session.id);
+    expect([stored?.logLevel, stored?.subscriptions]).toEqual(["debug", ["b"]]);
+  });
+});
