@@ -1,4 +1,4 @@
-import { abortController, type AbortHandle } from "./abort.js";
+import { LazyAbort, onAbort, type AbortHandle, type AbortSource } from "./abort.js";
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, isRequestId, nestingFailure, parseText, refusalAnswer } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
@@ -147,7 +147,7 @@ export interface Dispatcher<C = unknown> {
   handle(
     message: unknown,
     context?: C,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ): Promise<DispatchResponse | undefined>;
 }
 
@@ -161,7 +161,7 @@ export interface BatchDispatcher<C = unknown> {
   handle(
     message: unknown,
     context?: C,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
 }
 
@@ -209,6 +209,45 @@ function batchOf(input: unknown): readonly unknown[] | undefined {
     return Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A request's `ctx`. A class so that `signal` can be made on first read (most handlers never read it)
+ * without the slow path V8 takes for an object literal with a getter.
+ */
+class HandlerContext<C> implements RequestContext<C> {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly _meta: JsonObject | undefined;
+  readonly context: C;
+  readonly #abort: LazyAbort;
+  readonly notify: RequestContext<C>["notify"];
+  readonly progress: RequestContext<C>["progress"];
+  readonly requireClientCapability: RequestContext<C>["requireClientCapability"];
+
+  constructor(
+    id: RequestId,
+    method: string,
+    meta: JsonObject | undefined,
+    context: C,
+    abort: LazyAbort,
+    notify: RequestContext<C>["notify"],
+    progress: RequestContext<C>["progress"],
+    requireClientCapability: RequestContext<C>["requireClientCapability"],
+  ) {
+    this.id = id;
+    this.method = method;
+    this._meta = meta;
+    this.context = context;
+    this.#abort = abort;
+    this.notify = notify;
+    this.progress = progress;
+    this.requireClientCapability = requireClientCapability;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
   }
 }
 
@@ -377,7 +416,7 @@ export function createDispatcher<C>(
     method: string,
     params: JsonObject | undefined,
     context: C,
-    outer: AbortSignal | undefined,
+    outer: AbortSource | undefined,
   ): Promise<DispatchResponse | undefined> => {
     let rejected: DispatchResponse | undefined;
     try {
@@ -389,11 +428,14 @@ export function createDispatcher<C>(
     if (rejected !== undefined) return rejected;
     const handler = handlerOf(method)!;
     const meta = params !== undefined && isObject(params["_meta"]) ? params["_meta"] : undefined;
-    const controller = abortController();
-    const abort = (): void => controller.abort();
+    // Settles when the request is cancelled, which ends the race with its handler below.
+    let cancel = (): void => undefined;
+    const cancelled = new Promise<"cancelled">((resolve) => (cancel = () => resolve("cancelled")));
+    const controller = new LazyAbort(cancel);
+    let stopListening: (() => void) | undefined;
     if (outer !== undefined) {
       if (outer.aborted) return undefined;
-      outer.addEventListener("abort", abort, { once: true });
+      stopListening = onAbort(outer, () => controller.abort());
     }
     const peer = peerOf(context);
     const byId = inFlight(peer);
@@ -402,7 +444,7 @@ export function createDispatcher<C>(
     byId.set(id, group);
     let open = true;
     const notify = (notificationMethod: string, notificationParams?: JsonObject): void => {
-      if (!open || controller.signal.aborted) return;
+      if (!open || controller.aborted) return;
       send(
         notificationParams === undefined
           ? { jsonrpc: "2.0", method: notificationMethod }
@@ -430,25 +472,22 @@ export function createDispatcher<C>(
           { requiredCapabilities: missing },
         );
     };
-    const ctx: RequestContext<C> = {
+    const ctx = new HandlerContext(
       id,
       method,
-      _meta: meta,
-      signal: controller.signal,
+      meta,
       context,
+      controller,
       notify,
       progress,
       requireClientCapability,
-    };
-    const cancelled = new Promise<"cancelled">((resolve) =>
-      controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true }),
     );
     try {
       const outcome = await Promise.race([
         Promise.resolve().then(() => handler(params, ctx)),
         cancelled,
       ]);
-      if (outcome === "cancelled" && controller.signal.aborted) return undefined;
+      if (outcome === "cancelled" && controller.aborted) return undefined;
       if (!isObject(outcome))
         throw new TypeError(
           `the ${method} handler returned ${outcome === null ? "null" : typeof outcome}, not a result object`,
@@ -459,14 +498,14 @@ export function createDispatcher<C>(
           : outcome;
       return { jsonrpc: "2.0", id, result };
     } catch (error) {
-      if (controller.signal.aborted) return undefined;
+      if (controller.aborted) return undefined;
       if (error instanceof RpcError && Number.isInteger(error.code))
         return failure(id, error.code, String(error.message), error.data);
       report(error, method, id, context);
       return failure(id, spec.codes.internalError, "Internal error");
     } finally {
       open = false;
-      outer?.removeEventListener("abort", abort);
+      stopListening?.();
       group.delete(controller);
       if (group.size === 0 && byId.get(id) === group) byId.delete(id);
       if (byId.size === 0 && pending.get(peer) === byId) pending.delete(peer);
@@ -485,7 +524,7 @@ export function createDispatcher<C>(
     isText: boolean,
     batch: BatchRules | false,
     context: C,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | undefined> => {
     let text: string;
     if (isText) text = input as string;
@@ -538,7 +577,7 @@ export function createDispatcher<C>(
     batch: BatchRules,
     items: readonly unknown[],
     context: C,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
     if (items.length === 0)
       return unreadable(
@@ -560,7 +599,7 @@ export function createDispatcher<C>(
   const dispatch = async (
     input: unknown,
     context: C,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
     if (spec.batches !== false) {
       const items = batchOf(input);
@@ -573,7 +612,7 @@ export function createDispatcher<C>(
     handle(
       message: unknown,
       context?: C,
-      signal?: AbortSignal,
+      signal?: AbortSource,
     ): Promise<DispatchResponse | DispatchResponse[] | undefined> {
       const ctx = context as C;
       return dispatch(message, ctx, signal).catch((error: unknown) => {

@@ -295,6 +295,19 @@ export function paramHeaders(
   return headers;
 }
 
+/** Header values by lower-cased name; null for a name that appears in more than one casing. */
+function foldNames(
+  record: { readonly [name: string]: string | readonly string[] | undefined },
+  keys: readonly string[],
+): Map<string, string | readonly string[] | undefined | null> {
+  const byName = new Map<string, string | readonly string[] | undefined | null>();
+  for (const key of keys) {
+    const lower = key.toLowerCase();
+    byName.set(lower, byName.has(lower) ? null : record[key]);
+  }
+  return byName;
+}
+
 /** Header lookup by case-insensitive name; a header sent twice reads as invalid (null). */
 function headerReader(headers: HeaderSource): (name: string) => string | undefined | null {
   if (typeof (headers as { get?: unknown }).get === "function") {
@@ -304,14 +317,17 @@ function headerReader(headers: HeaderSource): (name: string) => string | undefin
       return value === null ? undefined : value;
     };
   }
-  const byName = new Map<string, string | readonly string[] | undefined | null>();
   const record = headers as { readonly [name: string]: string | readonly string[] | undefined };
-  for (const key of Object.keys(record)) {
-    const lower = key.toLowerCase();
-    byName.set(lower, byName.has(lower) ? null : record[key]);
-  }
+  const keys = Object.keys(record);
+  // The adapters hand over lower-cased names (node:http, the fetch adapter), which are read as they
+  // are; only other casings need names folded, where one name sent twice reads as invalid.
+  const byName = keys.every((key) => key === key.toLowerCase())
+    ? undefined
+    : foldNames(record, keys);
   return (name) => {
-    const value = byName.get(name.toLowerCase());
+    const lower = name.toLowerCase();
+    const value =
+      byName !== undefined ? byName.get(lower) : own(record, lower) ? record[lower] : undefined;
     if (value === undefined || value === null) return value;
     if (typeof value === "string") return value;
     return value.length === 1 && typeof value[0] === "string" ? value[0] : null;

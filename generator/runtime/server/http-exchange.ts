@@ -1,3 +1,4 @@
+import type { AbortSource } from "../core/abort.js";
 import type { JsonObject } from "../core/json.js";
 import type { HeaderValues } from "./origin.js";
 import type { EventStream } from "./sse.js";
@@ -16,8 +17,11 @@ export interface HttpExchange {
   readonly headers: HeaderValues;
   /** The body, up to `limit` bytes; `false` beyond, `undefined` when it could not be read. */
   body(limit: number): Promise<Uint8Array | string | false | undefined>;
-  /** Aborted when the client goes away before the reply has ended. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborted when the client goes away before the reply has ended: a platform signal, or a
+   * `LazyAbort`, which the node adapter hands over because it makes no signal until one is read.
+   */
+  readonly signal: AbortSource;
 }
 
 /** The reply: a whole body, or an event stream that the adapter writes as it comes. */

@@ -1,4 +1,10 @@
-import { abortController, type AbortHandle } from "../core/abort.js";
+import {
+  abortController,
+  LazyAbort,
+  onAbort,
+  type AbortHandle,
+  type AbortSource,
+} from "../core/abort.js";
 import type { DispatchResponse } from "../core/dispatcher.js";
 import { createMemoryEventStore, type EventStore } from "./event-store.js";
 import {
@@ -263,7 +269,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     extraHeaders: Record<string, string>,
   ) => {
     const session = caller.session;
-    const controller = abortController();
+    // Made lazily: a request's signal exists only once its handler or a request to the client reads it.
+    const controller = new LazyAbort();
     running.add(controller);
     const stopped = session === undefined ? undefined : sessions.run(session, controller);
     let stream: EventStream | undefined;
@@ -277,7 +284,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const gone = (): void => {
       if (stream === undefined) controller.abort();
     };
-    exchange.signal.addEventListener("abort", gone, { once: true });
+    const stopListening = onAbort(exchange.signal, gone);
     const open = (): EventStream => {
       if (stream !== undefined) return stream;
       // A client that resumes the stream in time keeps its request running.
@@ -300,7 +307,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       // request's stream cancels it (the stateless era's transport page, Cancellation).
       peer: caller.identity === undefined ? controller : `subject:${caller.identity.subject}`,
       send(message: object): void {
-        if (controller.signal.aborted) return;
+        if (controller.aborted) return;
         // A client that takes JSON alone gets no notifications here; a session's requests to it go on its
         // standalone stream (server-eras.ts), and one sent here anyway fails where it is made.
         if (!plan.sse) {
@@ -316,7 +323,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     ): HttpReply => {
       running.delete(controller);
       stopped?.();
-      exchange.signal.removeEventListener("abort", gone);
+      stopListening();
       if (stream !== undefined) {
         // A batch's responses go one per event, which every SSE client reads (the page lets them be batched too).
         if (Array.isArray(response)) for (const one of response) stream.write(one);
@@ -328,7 +335,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       if (response === undefined) return { status: 202, headers: extraHeaders, body: undefined };
       return jsonReply(status, response, extraHeaders);
     };
-    return { base, signal: controller.signal, streamed, finish };
+    return { base, signal: controller, streamed, finish };
   };
 
   /** Runs a request through `answer`, replying as soon as its stream opens or its response is there. */
@@ -339,7 +346,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     extraHeaders: Record<string, string>,
     answer: (
       base: TransportContext,
-      signal: AbortSignal,
+      signal: AbortSource,
     ) => Promise<{ response: DispatchResponse | DispatchResponse[] | undefined; status: number }>,
   ): Promise<HttpReply> => {
     const reply = exchangeReply(exchange, plan, caller, extraHeaders);

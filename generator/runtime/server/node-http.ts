@@ -1,7 +1,7 @@
 import type { HeaderValues } from "./origin.js";
 import type { HttpHandler, HttpReply } from "./http-server.js";
 import type { StreamSink } from "./sse.js";
-import { abortController } from "../core/abort.js";
+import { LazyAbort, onAbort } from "../core/abort.js";
 import { createOutbox, type OutboxOptions } from "./outbox.js";
 
 /**
@@ -34,7 +34,8 @@ export function toNodeListener(
   handler: HttpHandler,
 ): (request: NodeRequestLike, response: NodeResponseLike) => void {
   return (request, response) => {
-    const gone = abortController();
+    // No AbortSignal unless something reads it: most requests end without.
+    const gone = new LazyAbort();
     response.on("close", () => {
       if (!response.writableEnded) gone.abort();
     });
@@ -43,10 +44,10 @@ export function toNodeListener(
         method: request.method ?? "GET",
         path: request.url ?? "/",
         headers: request.headers,
-        signal: gone.signal,
+        signal: gone,
         body: (limit) => readBody(request, limit),
       })
-      .then((reply) => write(reply, response, gone.signal, handler.outbox));
+      .then((reply) => write(reply, response, gone, handler.outbox));
   };
 }
 
@@ -83,7 +84,7 @@ function readBody(
 function write(
   reply: HttpReply,
   response: NodeResponseLike,
-  gone: AbortSignal,
+  gone: LazyAbort,
   limits: OutboxOptions,
 ): void {
   try {
@@ -109,7 +110,7 @@ function write(
       limits,
     );
     response.on("drain", () => sink.drained());
-    gone.addEventListener("abort", () => reply.stream.detach(sink), { once: true });
+    onAbort(gone, () => reply.stream.detach(sink));
     sink.backlog(() => reply.stream.attach(sink));
   } catch {
     // The socket closed under us: nothing is left to answer.

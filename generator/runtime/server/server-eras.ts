@@ -1,3 +1,4 @@
+import { signalOf, type AbortSource } from "../core/abort.js";
 import type { DispatchResponse } from "../core/dispatcher.js";
 import { isObject, own, type JsonObject } from "../core/json.js";
 import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
@@ -93,7 +94,7 @@ export interface EraCodes {
 type Handle = (
   message: unknown,
   context: never,
-  signal?: AbortSignal,
+  signal?: AbortSource,
 ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
 
 /**
@@ -148,7 +149,7 @@ export interface StatelessEra {
   handle(
     message: WireMessage,
     base: TransportContext,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
   ): Promise<DispatchResponse | undefined>;
 }
 
@@ -183,7 +184,7 @@ export function createStatelessEra(
   const run = handle as (
     message: unknown,
     context: unknown,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ) => Promise<DispatchResponse | undefined>;
 
   return {
@@ -274,7 +275,7 @@ export interface SessionEra {
     session: ServerSession,
     message: WireMessage,
     base: TransportContext,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
     fallback: () => ((message: object) => void) | undefined,
   ): Promise<DispatchResponse | undefined>;
   /**
@@ -287,7 +288,7 @@ export interface SessionEra {
     session: ServerSession,
     items: readonly unknown[],
     base: TransportContext,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
     fallback: () => ((message: object) => void) | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined>;
 }
@@ -308,7 +309,7 @@ export function createSessionEra<S>(
   const run = handle as (
     message: unknown,
     context: unknown,
-    signal?: AbortSignal,
+    signal?: AbortSource,
   ) => Promise<DispatchResponse | DispatchResponse[] | undefined>;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   /** Per session: its requests to the client waiting for answers (made with the first), and the last id given. */
@@ -319,7 +320,7 @@ export function createSessionEra<S>(
     session: ServerSession,
     message: unknown,
     base: TransportContext,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
     fallback: () => ((message: object) => void) | undefined,
   ): Promise<DispatchResponse | DispatchResponse[] | undefined> => {
     const lane = lanes.get(session)!;
@@ -337,7 +338,7 @@ export function createSessionEra<S>(
       const waiting = (lane.waiting ??= new Set<RequesterLifecycle>());
       waiting.add(requester);
       try {
-        const merged = call.signal ?? signal;
+        const merged = call.signal ?? (signal === undefined ? undefined : signalOf(signal));
         return await requester.request(
           method,
           params as never,

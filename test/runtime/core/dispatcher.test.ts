@@ -237,6 +237,22 @@ describe.each(eras)("dispatcher core, $era", ({ spec, call }) => {
     expect(await pending).toBeUndefined();
   });
 
+  it("a cancelled request whose handler never read ctx.signal gets no response, and finds it aborted when it reads it later", async () => {
+    let ctxOf: { signal: AbortSignal } | undefined;
+    const d = createDispatcher(spec, {
+      "tools/call": (_params: unknown, ctx: { signal: AbortSignal }) => {
+        ctxOf = ctx;
+        return new Promise(() => undefined);
+      },
+    });
+    const pending = d.handle(call("quiet"));
+    await new Promise((r) => setTimeout(r, 0));
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "quiet" } });
+    expect(await pending).toBeUndefined();
+    expect(ctxOf?.signal.aborted).toBe(true);
+    expect(ctxOf?.signal).toBeInstanceOf(AbortSignal);
+  });
+
   it("a cancel reaches only the same peer's request: ids are unique per peer, not per dispatcher", async () => {
     const signals = new Map<string, AbortSignal>();
     const d = createDispatcher<{ session: string }>(

@@ -270,6 +270,15 @@ describe("checkHttpHeaders", () => {
     );
   });
 
+  it("names lower-cased, as node:http hands them over, read alike: present, missing, or sent twice", () => {
+    const m = { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: meta } };
+    const lower = Object.fromEntries(Object.entries(httpHeaders(SPEC, m)).map(([k, v]) => [k.toLowerCase(), v]));
+    expect(checkHttpHeaders(SPEC, lower, m)).toEqual({ ok: true });
+    expect(checkHttpHeaders(SPEC, { ...lower, "mcp-method": "tools/call" }, m).ok).toBe(false);
+    expect(checkHttpHeaders(SPEC, { ...lower, "mcp-method": ["tools/list", "tools/list"] }, m).ok).toBe(false);
+    expect(checkHttpHeaders(SPEC, { ...lower, "mcp-method": undefined }, m).ok).toBe(false);
+  });
+
   it("notifications pass: this revision defines no headers for them", () => {
     expect(
       checkHttpHeaders(SPEC, {}, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),

@@ -275,6 +275,43 @@ describe("toNodeListener's event streams", () => {
     return { listener: toNodeListener(handler), reports, finished };
   }
 
+  it("a client that leaves while its JSON answer's handler runs aborts that handler's signal; one that stays is answered", async () => {
+    const heard: string[] = [];
+    const stateless = modern.statelessEra({
+      "tools/call": (params, ctx) =>
+        new Promise((resolve) => {
+          if (params.name === "quick") resolve({ content: [{ type: "text", text: "quick" }] });
+          ctx.signal.addEventListener("abort", () => heard.push(params.name));
+        }),
+    });
+    const handler = createHttpHandler({ stateless });
+    cleanup.push(() => handler.close());
+    const listener = toNodeListener(handler);
+    const jsonOnly = (name: string): NodeRequestLike => {
+      const call = modernCall(1, name);
+      const text = JSON.stringify(call.body);
+      return {
+        ...request(),
+        headers: { host: "127.0.0.1", "content-type": "application/json", accept: "application/json", ...call.headers },
+        on: ((event: string, on: (chunk?: string) => void) => {
+          if (event === "data") queueMicrotask(() => on(text));
+          if (event === "end") queueMicrotask(() => queueMicrotask(() => on()));
+          return undefined;
+        }) as NodeRequestLike["on"],
+      };
+    };
+    const leaving = response(10);
+    listener(jsonOnly("slow"), leaving.fake);
+    const staying = response(10);
+    listener(jsonOnly("quick"), staying.fake);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect([heard, handler.pending]).toEqual([[], 1]);
+    leaving.emit("close");
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect([heard, handler.pending]).toEqual([["slow"], 0]);
+    expect(staying.calls).toEqual(["head", "end"]);
+  });
+
   it("writes until write() returns false, then waits for drain", async () => {
     const { listener, reports, finished } = serving(1024 * 1024);
     const socket = response(1);
