@@ -26,3 +26,15 @@ export function utf8Decoder(keepBom = false): Decoder {
 export function utf8Encode(text: string): Uint8Array {
   return new platform.TextEncoder().encode(text);
 }
+
+/** The `size` bytes of `chunks` as one array (a body read in pieces); one chunk is returned as it is. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

@@ -24,6 +24,7 @@ import {
 import { postPlan, routeOf, toSessionEra, type RouteFacts } from "./http-routing.js";
 import { isObject, type JsonObject } from "../core/json.js";
 import { parseText, type WireMessage } from "../core/jsonrpc.js";
+import { concatBytes } from "../core/text-codec.js";
 import { createMemoryMessageBus, type MessageBus } from "./message-bus.js";
 import type { OriginPolicy } from "./origin.js";
 import { passGate, type Authorize, type Identity } from "./request-gate.js";
@@ -722,13 +723,7 @@ async function readLimited(
   } catch {
     return undefined;
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, size);
 }
 
 function headerOf(request: RequestLike, name: string): string | undefined {

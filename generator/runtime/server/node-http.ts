@@ -2,6 +2,7 @@ import type { HeaderValues } from "./origin.js";
 import type { HttpHandler, HttpReply } from "./http-server.js";
 import type { StreamSink } from "./sse.js";
 import { LazyAbort, onAbort } from "../core/abort.js";
+import { concatBytes, utf8Encode } from "../core/text-codec.js";
 import { createOutbox, type OutboxOptions } from "./outbox.js";
 
 /**
@@ -68,7 +69,7 @@ function readBody(
     };
     request.on("data", (chunk) => {
       if (settled) return;
-      const bytes = typeof chunk === "string" ? encode(chunk) : chunk;
+      const bytes = typeof chunk === "string" ? utf8Encode(chunk) : chunk;
       size += bytes.length;
       if (size > limit) {
         settle(false);
@@ -76,7 +77,7 @@ function readBody(
       }
       chunks.push(bytes);
     });
-    request.on("end", () => settle(concat(chunks, size)));
+    request.on("end", () => settle(concatBytes(chunks, size)));
     request.on("error", () => settle(undefined));
   });
 }
@@ -115,21 +116,4 @@ function write(
   } catch {
     // The socket closed under us: nothing is left to answer.
   }
-}
-
-function encode(text: string): Uint8Array {
-  return new (
-    globalThis as unknown as { TextEncoder: new () => { encode(t: string): Uint8Array } }
-  ).TextEncoder().encode(text);
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }

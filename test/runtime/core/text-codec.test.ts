@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { utf8Decoder, utf8Encode } from "../../../generator/runtime/core/text-codec.ts";
+import { concatBytes, utf8Decoder, utf8Encode } from "../../../generator/runtime/core/text-codec.ts";
 
 const BOM = [0xef, 0xbb, 0xbf];
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
@@ -35,5 +35,16 @@ describe("utf8Decoder", () => {
   it("keeps the byte order mark with keepBom, for a parser that strips the one its standard allows", () => {
     expect(utf8Decoder(true).decode(bytes(...BOM, 0x61))).toBe("\ufeffa");
     expect(utf8Decoder(true).decode(bytes(...BOM, ...BOM, 0x61))).toBe("\ufeff\ufeffa");
+  });
+});
+
+describe("concatBytes", () => {
+  it("joins chunks in order into one array of the given size", () => {
+    expect([...concatBytes([bytes(1, 2), bytes(), bytes(3)], 3)]).toEqual([1, 2, 3]);
+  });
+
+  it("hands back a single chunk as it is, without copying", () => {
+    const only = bytes(7, 8);
+    expect(concatBytes([only], 2)).toBe(only);
   });
 });
