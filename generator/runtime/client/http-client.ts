@@ -167,19 +167,17 @@ export function httpTransport(
       response: FetchResponse,
       sent: Readonly<Record<string, string>>,
     ): Promise<FetchResponse> {
-      const gone = session?.seen(response, sent);
-      if (gone !== undefined) {
-        await discard(response);
-        throw gone;
-      }
       const status = response.status;
-      if (status !== 401 && status !== 403) return response;
+      const refused =
+        session?.seen(response, sent) ??
+        (status === 401
+          ? connectionError(`HTTP 401 from ${url}: credentials missing or refused`)
+          : status === 403
+            ? connectionError(`HTTP 403 from ${url}: the credentials do not allow this request`)
+            : undefined);
+      if (refused === undefined) return response;
       await discard(response);
-      throw connectionError(
-        status === 401
-          ? `HTTP 401 from ${url}: credentials missing or refused`
-          : `HTTP 403 from ${url}: the credentials do not allow this request`,
-      );
+      throw refused;
     }
 
     function parser(onEvent?: (value: unknown) => void): SseParser {
