@@ -140,15 +140,13 @@ function split(whole: WireTable): WireTables {
   visit(whole.result);
   visit(whole.error);
   const isDefinition = (i: number) => i < names.length;
-  // Like entries side by side compress better: definitions by their names read backwards (…Params, …Result,
-  // …Request together), the rest by their encoding. Names stay tied to their entries, so nothing else changes.
-  const backwards = (i: number) => [...names[i]!].reverse().join("");
-  const encoded = (i: number) => JSON.stringify(whole.nodes[i]);
+  // Like entries side by side compress better, so each group is ordered by the entries' encodings (a
+  // definition's name stays with its entry: the names line lists them in the same order).
   const part = (definitions: boolean, inMessages: boolean): number[] =>
     whole.nodes
       .map((_, i) => i)
       .filter((i) => isDefinition(i) === definitions && reached.has(i) === inMessages)
-      .map((i): [string, number] => [definitions ? backwards(i) : encoded(i), i])
+      .map((i): [string, number] => [JSON.stringify(whole.nodes[i]), i])
       .sort(([a, i], [b, j]) => compare(a, b) || i - j)
       .map(([, i]) => i);
   const reachedDefinitions = part(true, true);
