@@ -1,3 +1,4 @@
+import { compare } from "../common/code-point-order.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, propertyOf } from "../load/shape.ts";
@@ -124,7 +125,7 @@ function renumber(w: WireEntry, to: (i: number) => number): WireEntry {
 
 /**
  * Moves what messages reach (the methods' params and results, the response members, and all they
- * use) in front, definitions first, each part in its original order, and renumbers every reference.
+ * use) in front, definitions first, and renumbers every reference.
  * Every definition keeps its name in the part that holds it, so an issue names what it expected.
  */
 function split(whole: WireTable): WireTables {
@@ -138,16 +139,19 @@ function split(whole: WireTable): WireTables {
   for (const [, , params, , ...results] of whole.methods) [params, ...results].filter((i) => i >= 0).forEach(visit);
   visit(whole.result);
   visit(whole.error);
-  const all = whole.nodes.map((_, i) => i);
   const isDefinition = (i: number) => i < names.length;
-  const reachedDefinitions = all.filter((i) => reached.has(i) && isDefinition(i));
-  const otherDefinitions = all.filter((i) => !reached.has(i) && isDefinition(i));
-  const order = [
-    ...reachedDefinitions,
-    ...all.filter((i) => reached.has(i) && !isDefinition(i)),
-    ...otherDefinitions,
-    ...all.filter((i) => !reached.has(i) && !isDefinition(i)),
-  ];
+  // Like entries side by side compress better, so each group is ordered by the entries' encodings (a
+  // definition's name stays with its entry: the names line lists them in the same order).
+  const part = (definitions: boolean, inMessages: boolean): number[] =>
+    whole.nodes
+      .map((_, i) => i)
+      .filter((i) => isDefinition(i) === definitions && reached.has(i) === inMessages)
+      .map((i): [string, number] => [JSON.stringify(whole.nodes[i]), i])
+      .sort(([a, i], [b, j]) => compare(a, b) || i - j)
+      .map(([, i]) => i);
+  const reachedDefinitions = part(true, true);
+  const otherDefinitions = part(true, false);
+  const order = [...reachedDefinitions, ...part(false, true), ...otherDefinitions, ...part(false, false)];
   const position = new Map(order.map((i, at) => [i, at]));
   const to = (i: number) => position.get(i)!;
   const nodes = order.map((i) => renumber(whole.nodes[i]!, to));

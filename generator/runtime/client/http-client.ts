@@ -167,19 +167,17 @@ export function httpTransport(
       response: FetchResponse,
       sent: Readonly<Record<string, string>>,
     ): Promise<FetchResponse> {
-      const gone = session?.seen(response, sent);
-      if (gone !== undefined) {
-        await discard(response);
-        throw gone;
-      }
       const status = response.status;
-      if (status !== 401 && status !== 403) return response;
+      const refused =
+        session?.seen(response, sent) ??
+        (status === 401
+          ? connectionError(`HTTP 401 from ${url}: credentials missing or refused`)
+          : status === 403
+            ? connectionError(`HTTP 403 from ${url}: the credentials do not allow this request`)
+            : undefined);
+      if (refused === undefined) return response;
       await discard(response);
-      throw connectionError(
-        status === 401
-          ? `HTTP 401 from ${url}: credentials missing or refused`
-          : `HTTP 403 from ${url}: the credentials do not allow this request`,
-      );
+      throw refused;
     }
 
     function parser(onEvent?: (value: unknown) => void): SseParser {
@@ -249,25 +247,17 @@ export function httpTransport(
 
     /** A JSON reply's text, read up to `max` bytes: a larger one fails (its call, when it is one's reply). */
     async function readText(response: FetchResponse, max: number): Promise<string> {
-      const tooLarge = (): Error =>
-        new RangeError(`the reply from ${url} exceeds ${max} bytes (maxReplyBytes)`);
-      const reader = response.body?.getReader();
-      if (reader === undefined) return "";
       const decoder = utf8Decoder();
       let text = "";
       let size = 0;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return text + decoder.decode();
-          if (value === undefined) continue;
-          size += value.length;
-          if (size > max) throw tooLarge();
-          text += decoder.decode(value, { stream: true });
-        }
-      } finally {
-        await reader.cancel().catch(() => undefined);
-      }
+      await readChunks(response, (chunk) => {
+        size += chunk.length;
+        if (size > max)
+          throw new RangeError(`the reply from ${url} exceeds ${max} bytes (maxReplyBytes)`);
+        text += decoder.decode(chunk, { stream: true });
+        return false;
+      });
+      return text + decoder.decode();
     }
 
     /** Reads a POST's SSE reply to its end; one that ends before the response to request `id` goes on where the era allows. */
@@ -366,28 +356,38 @@ async function discard(response: FetchResponse): Promise<void> {
     .catch(() => undefined);
 }
 
+/** Reads a response's body chunk by chunk until it ends or `each` returns true; releases it either way. */
+async function readChunks(
+  response: FetchResponse,
+  each: (chunk: Uint8Array) => boolean,
+): Promise<void> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || (value !== undefined && each(value))) return;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** Feeds a response body to `parser` until it ends, fails, or `done()` says nothing more is wanted. */
 export async function readStream(
   response: FetchResponse,
   parser: SseParser,
   done: () => boolean,
 ): Promise<void> {
-  const body = response.body;
-  if (body === null) return;
-  const reader = body.getReader();
+  if (response.body === null) return;
   try {
-    for (;;) {
-      const { done: ended, value } = await reader.read();
-      if (ended) break;
-      if (value !== undefined) parser.push(value);
-      if (done()) break;
-    }
+    await readChunks(response, (chunk) => {
+      parser.push(chunk);
+      return done();
+    });
     parser.end();
   } catch (error) {
-    // A dropped connection ends the stream like its end would; a resume may follow. An overlong event does not.
     if (error instanceof RangeError) throw error;
-  } finally {
-    await reader.cancel().catch(() => undefined);
   }
 }
 

@@ -219,15 +219,11 @@ export const MAX_NESTING = 128;
  * request (the depth can only be in its params), -32600 for a response; undefined when it nests less.
  */
 export function nestingFailure(message: WireMessage): ParseFailure | undefined {
-  const [member, value] =
-    message.kind === "result"
-      ? (["result", message.result] as const)
-      : message.kind === "error"
-        ? (["error", message.error] as const)
-        : (["params", message.params] as const);
+  const member = message.kind === "result" || message.kind === "error" ? message.kind : "params";
+  const value: unknown = (message as { readonly [key: string]: unknown })[member];
   if (!nestsDeeper(value, MAX_NESTING - 1)) return undefined;
   return parseFailure(
-    message.kind === "request" || message.kind === "notification" ? -32602 : -32600,
+    member === "params" ? -32602 : -32600,
     { pointer: `/${member}`, expected: `at most ${MAX_NESTING} levels of nesting`, got: "more" },
     message.kind === "request" ? message.id : undefined,
   );

@@ -507,14 +507,18 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
 
 const OK: ValidationResult = /* @__PURE__ */ Object.freeze({ ok: true });
 
-/** The issues of `x` against `n` (null: none), under `key` when given; every entry point goes through here or `test`. */
+/**
+ * The issues of `x` against `n` (null: none), under `key` when given; every entry point goes through here.
+ * `quiet` words none: it only says whether there are any (`test`).
+ */
 function issuesOf(
   t: Tables,
   n: SchemaNode,
   x: unknown,
   key: string | null,
+  quiet = 0,
 ): readonly ValidationIssue[] | null {
-  const run: Run = { issues: [], quiet: 0, equal: t.equal };
+  const run: Run = { issues: [], quiet, equal: t.equal };
   try {
     if (check(run, n, x, 0)) return null;
   } catch (err) {
@@ -533,12 +537,7 @@ function issuesOf(
 
 /** Whether `x` passes `n`, with no issue worded. */
 function test(t: Tables, n: SchemaNode, x: unknown): boolean {
-  try {
-    return check({ issues: [], quiet: 1, equal: t.equal }, n, x, 0);
-  } catch (err) {
-    if (err !== TOO_DEEP) throw err;
-    return false;
-  }
+  return issuesOf(t, n, x, null, 1) === null;
 }
 
 /** Checks `value` against one definition, with the JSON schema's (open-object) semantics. */

@@ -251,6 +251,28 @@ describe("a call that failed stops reading its reply", () => {
   });
 });
 
+describe("an answered call stops reading its reply", () => {
+  it("an SSE reply is read up to its call's answer: then it is cancelled, though the server keeps it open", async () => {
+    let closed: () => void = () => undefined;
+    const replyClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = await serve((request, response) => {
+      const message = JSON.parse(request.body) as { id: number; method: string };
+      if (message.method !== "tools/call") return stateless(request, response);
+      response.on("close", () => closed());
+      const answer = result(message.id, { resultType: "complete", content: [] });
+      response.writeHead(200, { "content-type": "text/event-stream" }).write(`data: ${JSON.stringify(answer)}\n\n`);
+    });
+    const session = await connect(httpTransport(`${server.origin}/mcp`), {
+      releases: [v2026_07_28.clientRelease()],
+      clientInfo: CLIENT_INFO,
+    });
+    await expect(callTool(session)).resolves.toMatchObject({ content: [] });
+    // Read on, the reply would stay open until the session closes: the test's timeout is the witness.
+    await replyClosed;
+    await session.close();
+  });
+});
+
 describe("every POST carries its era's headers", () => {
   it("a cancelled call's notifications/cancelled: MCP-Protocol-Version and Mcp-Method in 2026-07-28, the session's id and version in 2025-11-25", async () => {
     for (const release of [v2026_07_28.clientRelease(), v2025_11_25.clientRelease()]) {
