@@ -255,6 +255,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       ),
     bus: options.messageBus ?? createMemoryMessageBus(report),
     sharedBus: options.messageBus !== undefined,
+    sharedStore: options.sessionStore !== undefined,
+    sharedEvents: options.eventStore !== undefined,
     idleMs: options.sessionIdleMs ?? DEFAULT_IDLE_MS,
     handshakeMs: options.handshakeMs ?? DEFAULT_HANDSHAKE_MS,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,

@@ -27,6 +27,13 @@ export interface SessionManagerOptions {
   readonly bus: MessageBus;
   /** Whether `bus` may reach other instances: then a request to the client is published even with no stream here. */
   readonly sharedBus: boolean;
+  /**
+   * Whether `store` and `events` outlive this instance (the server was given them): a session closed here for
+   * idleness, eviction or shutdown then leaves its record and events to the store's own expiry, for the instances
+   * that may still serve it. Only its client's DELETE (`end`) forgets them.
+   */
+  readonly sharedStore: boolean;
+  readonly sharedEvents: boolean;
   readonly idleMs: number;
   readonly handshakeMs: number;
   readonly maxSessions: number;
@@ -92,7 +99,10 @@ export interface SessionManager {
   fallback(session: LiveSession): ((message: object) => void) | undefined;
   /** A response from the client: to the request waiting for it here, or on the bus to the instance where it waits. */
   answer(session: LiveSession, message: WireMessage): void;
-  /** Closes a session: its handlers are aborted, its streams ended, its record and events dropped. */
+  /**
+   * Closes a session here: its handlers are aborted, its streams ended; its record and events are dropped unless a
+   * shared store keeps them for other instances.
+   */
   close(session: LiveSession): void;
   /** Closes a session its client ended (DELETE): here, and on every instance the bus reaches. */
   end(session: LiveSession): void;
@@ -204,6 +214,28 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if (!old.stream.ended) continue;
       streams.delete(key);
       quietly(events.drop(eventKey(session, key)));
+    }
+  };
+
+  const teardown = (session: LiveSession, dropRecord: boolean, dropEvents: boolean): void => {
+    if (sessions.get(session.id) !== session) return;
+    sessions.delete(session.id);
+    for (const controller of [...(session.running ?? [])]) controller.abort();
+    for (const [id, { stream }] of session.streams ?? []) {
+      stream.end();
+      if (dropEvents) quietly(events.drop(eventKey(session, id)));
+    }
+    session.core.close();
+    unsubscribe(answerSubscriptions.get(session));
+    unsubscribe(closedSubscriptions.get(session));
+    unsubscribe(streamSubscriptions.get(session));
+    answerSubscriptions.delete(session);
+    closedSubscriptions.delete(session);
+    streamSubscriptions.delete(session);
+    if (dropRecord) quietly(store.delete(session.id));
+    if (sessions.size === 0 && sweepTimer !== undefined) {
+      clearTimeout(sweepTimer);
+      sweepTimer = undefined;
     }
   };
 
@@ -334,30 +366,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const { kind: _kind, ...wire } = message;
       quietly(bus.publish(sessionTopics(session.id).answers, wire));
     },
+    // Expiry, eviction and shutdown stay local: another instance may still be serving the session's client.
     close(session) {
-      if (sessions.get(session.id) !== session) return;
-      sessions.delete(session.id);
-      for (const controller of [...(session.running ?? [])]) controller.abort();
-      for (const [id, { stream }] of session.streams ?? []) {
-        stream.end();
-        quietly(events.drop(eventKey(session, id)));
-      }
-      session.core.close();
-      unsubscribe(answerSubscriptions.get(session));
-      unsubscribe(closedSubscriptions.get(session));
-      unsubscribe(streamSubscriptions.get(session));
-      answerSubscriptions.delete(session);
-      closedSubscriptions.delete(session);
-      streamSubscriptions.delete(session);
-      quietly(store.delete(session.id));
-      if (sessions.size === 0 && sweepTimer !== undefined) {
-        clearTimeout(sweepTimer);
-        sweepTimer = undefined;
-      }
+      teardown(session, !options.sharedStore, !options.sharedEvents);
     },
-    // Expiry and eviction stay local: another instance may still be serving the session's client.
     end(session) {
-      manager.close(session);
+      teardown(session, true, true);
       if (options.sharedBus) quietly(bus.publish(sessionTopics(session.id).closed, {}));
     },
     // Idle sessions are swept when requests come in and, while any is open, on a timer: a server

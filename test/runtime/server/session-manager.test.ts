@@ -57,6 +57,8 @@ function manager(overrides: Partial<SessionManagerOptions> = {}) {
     events: createMemoryEventStore(),
     bus: createMemoryMessageBus(),
     sharedBus: false,
+    sharedStore: false,
+    sharedEvents: false,
     idleMs: 1000,
     handshakeMs: 100,
     maxSessions: 3,
@@ -122,6 +124,56 @@ describe("createSessionManager: finding", () => {
     expect(here?.record).toEqual(session.record);
     expect(here?.core).not.toBe(session.core);
     expect(await other.find(era, "unknown", "alice")).toBeUndefined();
+  });
+});
+
+describe("createSessionManager: closing with shared stores", () => {
+  it("idleness and shutdown close a session here but leave its record and events to a shared store's expiry", async () => {
+    const a = manager({ sharedStore: true, sharedEvents: true, maxSessions: 10 });
+    const b = createSessionManager({ ...a.options });
+    const c = createSessionManager({ ...a.options });
+    const idle = open(a.sessions, "alice");
+    const kept = open(a.sessions, "alice");
+    a.sessions.used(idle);
+    a.sessions.used(kept);
+    const stream = a.sessions.standalone(idle)!;
+    stream.write({ jsonrpc: "2.0", method: "notifications/message", params: {} });
+    a.at(600);
+    a.sessions.used(kept);
+    // Instance b serves `idle` from now on, which keeps its record alive in the store.
+    const there = (await b.find(era, idle.id, "alice"))!;
+    a.at(900);
+    b.used(there);
+    a.at(1100);
+    a.sessions.sweep(true); // idle here since 0: closed here
+    expect(a.sessions.size).toBe(1);
+    a.sessions.closeAll(); // the instance shuts down
+    a.at(1200);
+    expect((await c.find(era, idle.id, "alice"))?.record).toEqual(idle.record);
+    expect((await c.find(era, kept.id, "alice"))?.record).toEqual(kept.record);
+    expect(await a.options.events.replay(`${idle.id}/${stream.id}`, 0)).toHaveLength(1);
+  });
+
+  it("a DELETE (end) forgets the record and events even in a shared store", async () => {
+    const shared = manager({ sharedStore: true, sharedEvents: true });
+    const session = open(shared.sessions, "alice");
+    shared.sessions.used(session);
+    const stream = shared.sessions.standalone(session)!;
+    stream.write({ jsonrpc: "2.0", method: "notifications/message", params: {} });
+    shared.sessions.end(session);
+    expect(await shared.options.store.get(session.id)).toBeUndefined();
+    expect(await shared.options.events.replay(`${session.id}/${stream.id}`, 0)).toBeUndefined();
+  });
+
+  it("without shared stores a closed session's record and events are dropped, so memory holds no orphans", async () => {
+    const { sessions, options } = manager();
+    const session = open(sessions);
+    sessions.used(session);
+    const stream = sessions.standalone(session)!;
+    stream.write({ jsonrpc: "2.0", method: "notifications/message", params: {} });
+    sessions.closeAll();
+    expect(await options.store.get(session.id)).toBeUndefined();
+    expect(await options.events.replay(`${session.id}/${stream.id}`, 0)).toBeUndefined();
   });
 });
 
