@@ -124,6 +124,7 @@ export function httpTransport(
   options: HttpTransportOptions = {},
 ): TransportFactory<HttpSessionFactory> {
   const url = typeof endpoint === "string" ? endpoint : endpoint.href;
+  const shown = shownUrl(url);
   return (events: TransportEvents): ClientTransport<HttpSessionFactory> => {
     const fetchFn =
       options.fetch ?? (globalThis as unknown as { readonly fetch: Fetch }).fetch.bind(globalThis);
@@ -157,7 +158,7 @@ export function httpTransport(
         const next = redirectTarget(response, target);
         if (next === undefined) return checked(response, init.headers);
         await discard(response);
-        if (hops === MAX_REDIRECTS) throw connectionError(`too many redirects from ${url}`);
+        if (hops === MAX_REDIRECTS) throw connectionError(`too many redirects from ${shown}`);
         target = next;
       }
     }
@@ -171,9 +172,9 @@ export function httpTransport(
       const refused =
         session?.seen(response, sent) ??
         (status === 401
-          ? connectionError(`HTTP 401 from ${url}: credentials missing or refused`)
+          ? connectionError(`HTTP 401 from ${shown}: credentials missing or refused`)
           : status === 403
-            ? connectionError(`HTTP 403 from ${url}: the credentials do not allow this request`)
+            ? connectionError(`HTTP 403 from ${shown}: the credentials do not allow this request`)
             : undefined);
       if (refused === undefined) return response;
       await discard(response);
@@ -193,7 +194,7 @@ export function httpTransport(
     }
 
     const ended = (id: string | number, why: string): Error =>
-      new Error(`the stream from ${url} ended before the response to request ${id} (${why})`);
+      new Error(`the stream from ${shown} ended before the response to request ${id} (${why})`);
 
     const host: HttpHost = {
       url,
@@ -242,7 +243,9 @@ export function httpTransport(
       }
       if (!response.ok) throw httpError(response.status, text);
       if (id !== undefined)
-        throw new Error(`HTTP ${response.status} from ${url} carried no response to request ${id}`);
+        throw new Error(
+          `HTTP ${response.status} from ${shown} carried no response to request ${id}`,
+        );
     }
 
     /** A JSON reply's text, read up to `max` bytes: a larger one fails (its call, when it is one's reply). */
@@ -253,7 +256,7 @@ export function httpTransport(
       await readChunks(response, (chunk) => {
         size += chunk.length;
         if (size > max)
-          throw new RangeError(`the reply from ${url} exceeds ${max} bytes (maxReplyBytes)`);
+          throw new RangeError(`the reply from ${shown} exceeds ${max} bytes (maxReplyBytes)`);
         text += decoder.decode(chunk, { stream: true });
         return false;
       });
@@ -308,7 +311,7 @@ export function httpTransport(
 function redirectTarget(response: FetchResponse, from: string): string | undefined {
   if (response.type === "opaqueredirect")
     throw connectionError(
-      `${from} redirects to a URL this platform hides; give the transport that URL`,
+      `${shownUrl(from)} redirects to a URL this platform hides; give the transport that URL`,
     );
   const location = response.headers.get("location");
   const status = response.status;
@@ -316,9 +319,17 @@ function redirectTarget(response: FetchResponse, from: string): string | undefin
   const next = new platform.URL(location, from);
   if (next.origin !== new platform.URL(from, from).origin || (status !== 307 && status !== 308))
     throw connectionError(
-      `HTTP ${status} from ${from} redirects to ${next.href}: the transport follows only a 307 or 308 within the origin, which keep the POST and send its credentials nowhere else`,
+      `HTTP ${status} from ${shownUrl(from)} redirects to ${shownUrl(next.href)}: the transport follows only a 307 or 308 within the origin, which keep the POST and send its credentials nowhere else`,
     );
   return next.href;
+}
+
+/**
+ * A URL as errors name it: without userinfo, query or fragment, where credentials ride (`user:token@`,
+ * `?api_key=`), since an error's message reaches logs and users.
+ */
+export function shownUrl(href: string): string {
+  return href.replace(/^([^:/?#]+:\/\/)[^/?#]*@/, "$1").replace(/[?#].*$/, "");
 }
 
 /** A connection error for a fetch that failed: the platform's "fetch failed" says why only in its cause. */
@@ -327,7 +338,11 @@ function unreachable(url: string, error: unknown): Error {
     readonly message?: string;
     readonly cause?: { readonly message?: string };
   };
-  return connectionError(`cannot reach ${url} (${failed?.cause?.message || failed?.message})`);
+  // The platform's reason may quote the URL whole (undici refuses one with credentials, naming it).
+  const why = String(failed?.cause?.message || failed?.message)
+    .split(url)
+    .join(shownUrl(url));
+  return connectionError(`cannot reach ${shownUrl(url)} (${why})`);
 }
 
 /** A signal aborted with either of two; `release` stops listening to them (the transport's lives on). */

@@ -10,6 +10,7 @@ import {
   EVENT_STREAM,
   httpError,
   readStream,
+  shownUrl,
   type FetchResponse,
   type HttpHost,
   type HttpSession,
@@ -83,7 +84,10 @@ export function httpSession(host: HttpHost): HttpSession {
         // The server forgot the session: requests go without its id until a new session gives one.
         if (sessionId === carried) sessionId = undefined;
         listening++;
-        return namedError(SESSION_EXPIRED, `${host.url} no longer knows the session (HTTP 404)`);
+        return namedError(
+          SESSION_EXPIRED,
+          `${shownUrl(host.url)} no longer knows the session (HTTP 404)`,
+        );
       }
       sessionId = response.headers.get(SESSION_HEADER) ?? sessionId;
       return undefined;

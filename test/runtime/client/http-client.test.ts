@@ -140,6 +140,18 @@ describe("errors that say what went wrong", () => {
     expect(fallbacks).toEqual([]);
   });
 
+  it("names the URL without the credentials a userinfo or a query carries", async () => {
+    const closed = await serve(stateless);
+    const server = servers.pop()!;
+    await new Promise((done) => server.close(done));
+    const url = `${closed.origin.replace("//", "//alice:s3cret@")}/mcp?api_key=s3cret#s3cret`;
+    const failure = await connect(httpTransport(url), { releases: RELEASES(), clientInfo: CLIENT_INFO }).catch(
+      (error: unknown) => error as Error,
+    );
+    expect((failure as Error).message).toMatch(new RegExp(`^cannot reach ${closed.origin}/mcp \\(`));
+    expect((failure as Error).message).not.toContain("s3cret");
+  });
+
   it.each([
     [401, "HTTP 401 from http://127.0.0.1:1/mcp: credentials missing or refused"],
     [403, "HTTP 403 from http://127.0.0.1:1/mcp: the credentials do not allow this request"],
