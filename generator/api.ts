@@ -9,6 +9,7 @@ import { loadModels } from "./model/load-models.ts";
 import { generate as generateTree, type GenerateReport } from "./output/generate-output.ts";
 import { pull as pullSchemas, storeLock, type PullResult } from "./load/pull.ts";
 import { summarise } from "./model/summary.ts";
+import { missingExtraPackages } from "./project/extra-packages.ts";
 import { chosenReleases, resolveProject, type Project } from "./project/project.ts";
 
 /** What every function of the programmatic API takes: where the project is, and this run's overrides of its config. */
@@ -85,13 +86,14 @@ function renderOptions(project: Project): RenderOptions {
       ? { rootRegenerateCommand: project.rootRegenerateCommand }
       : {}),
     ...(project.typeCheckOutput ? { typeCheckOutput: true } : {}),
+    ...(project.extras.length > 0 ? { extras: project.extras } : {}),
   };
 }
 
 /** Writes the bindings of the chosen releases into the project's output folder, in one atomic step. */
 export async function generate(options: GenerateOptions = {}): Promise<GenerateReport> {
   const { project, releases } = openProject(options, true);
-  return generateTree(project.paths, {
+  const report = await generateTree(project.paths, {
     releases,
     ...sources(options, project),
     render: renderOptions(project),
@@ -99,6 +101,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
   });
+  for (const line of missingExtraPackages(project.root, project.extras)) options.warn?.(line);
+  return report;
 }
 
 export interface ProjectCheckReport extends CheckReport {

@@ -18,7 +18,11 @@ export default async function setup(): Promise<void> {
       releases: chosenReleases(project, false),
       ...(env !== undefined && env.trim() !== "" ? { env } : {}),
       examples: project.examples,
-      render: { importExtension: project.importExtension, regenerateCommand: project.regenerateCommand },
+      render: {
+        importExtension: project.importExtension,
+        regenerateCommand: project.regenerateCommand,
+        extras: project.extras,
+      },
       force: false,
     },
   );

@@ -1,3 +1,4 @@
+import type { ExtraName } from "../common/extras.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 
 /** One output file, relative to `generated/`, before formatting. */
@@ -27,4 +28,6 @@ export interface RenderOptions {
   readonly rootRegenerateCommand?: string;
   /** Leave out the `@ts-nocheck` pragma, so a consumer's tsc checks the generated bodies too (slower, and nothing it could fix). */
   readonly typeCheckOutput?: boolean;
+  /** Optional runtime parts copied too (common/extras.ts); the others are left out. */
+  readonly extras?: readonly ExtraName[];
 }

@@ -83,5 +83,5 @@ export function* emitFiles(
     yield finishFile(emitVersionIndex(model, modules), options);
   }
   for (const server of servers) yield finishFile(emitServerTools(server, models), rootOptions);
-  for (const file of runtimeFiles()) yield finishFile(file, rootOptions);
+  for (const file of runtimeFiles(options.extras ?? [])) yield finishFile(file, rootOptions);
 }

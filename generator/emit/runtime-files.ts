@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { isExtraName, type ExtraName } from "../common/extras.ts";
 import type { EmittedFile } from "./emitted.ts";
 
 const RUNTIME_DIR = fileURLToPath(new URL("../runtime/", import.meta.url));
@@ -19,17 +20,30 @@ function runtimeModules(): string[] {
     .sort();
 }
 
+/** The optional part (common/extras.ts) a runtime module belongs to, if any. */
+function extraOf(path: string): ExtraName | undefined {
+  const part = path.slice(0, path.indexOf("/"));
+  return isExtraName(part) ? part : undefined;
+}
+
 /**
  * Every module of generator/runtime/, as text, for `generated/runtime/`: adding a file there is
- * all it takes to ship it. Copied verbatim (comments and formatting included); only the header
- * and, for `.ts` imports, the specifiers change on the way out.
+ * all it takes to ship it; an optional part's modules only when `extras` names it. Copied verbatim
+ * (comments and formatting included); only the header and, for `.ts` imports, the specifiers
+ * change on the way out.
  */
-export function runtimeFiles(): EmittedFile[] {
-  return runtimeModules().map((path) => ({
-    path: `${RUNTIME_FOLDER}/${path}`,
-    content: readFileSync(RUNTIME_DIR + path, "utf8"),
-    verbatim: true,
-  }));
+export function runtimeFiles(extras: readonly ExtraName[]): EmittedFile[] {
+  const asked = new Set<string>(extras);
+  return runtimeModules()
+    .filter((path) => {
+      const extra = extraOf(path);
+      return extra === undefined || asked.has(extra);
+    })
+    .map((path) => ({
+      path: `${RUNTIME_FOLDER}/${path}`,
+      content: readFileSync(RUNTIME_DIR + path, "utf8"),
+      verbatim: true,
+    }));
 }
 
 let partOf: Map<string, string> | undefined;

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { BindgenError, joinPointer } from "../common/failures.ts";
 import { parseJson } from "../load/read.ts";
 import { checkServerName } from "../tools/snapshot.ts";
+import { EXTRA_NAMES, isExtraName, type ExtraName } from "../common/extras.ts";
 
 /** The file `init` writes and every command looks for, from the working directory upwards. */
 export const CONFIG_FILE = "mcp-bindgen.config.json";
@@ -22,6 +23,8 @@ export interface Config {
   readonly examples: boolean;
   /** Let the project's tsc check the generated bodies too (they carry `@ts-nocheck` otherwise). */
   readonly typeCheckOutput: boolean;
+  /** Optional runtime parts (common/extras.ts) to generate too; each imports one package the project installs. */
+  readonly extras: readonly ExtraName[];
   /** Servers whose tools are snapshotted in `mcp-tools/<name>.json` and typed in `<out>/servers/<name>.ts`, by name: where `tools update` lists them again. */
   readonly servers: { readonly [name: string]: ServerSource };
 }
@@ -29,7 +32,16 @@ export interface Config {
 /** Where a server's tools come from. Headers (credentials) are never recorded: `tools update` takes them again. */
 export type ServerSource = { readonly url: string } | { readonly command: string } | { readonly from: string };
 
-const KEYS = ["$schema", "out", "releases", "importExtension", "examples", "typeCheckOutput", "servers"] as const;
+const KEYS = [
+  "$schema",
+  "out",
+  "releases",
+  "importExtension",
+  "examples",
+  "typeCheckOutput",
+  "extras",
+  "servers",
+] as const;
 
 /** The nearest config file from `dir` upwards, or undefined. */
 export function findConfig(dir: string): string | undefined {
@@ -103,8 +115,21 @@ export function readConfig(file: string): Config {
     importExtension: ext as ImportExtension,
     examples,
     typeCheckOutput,
+    extras: readExtras(file, raw["extras"]),
     servers: readServers(file, raw["servers"]),
   };
+}
+
+function readExtras(file: string, raw: unknown): readonly ExtraName[] {
+  if (raw === undefined) return [];
+  const expected = `an array of optional runtime parts, each one of ${EXTRA_NAMES.map((n) => `"${n}"`).join(", ")}`;
+  if (!Array.isArray(raw)) throw new BindgenError(file, "/extras", expected, `got ${JSON.stringify(raw)}`);
+  raw.forEach((name: unknown, i) => {
+    if (!isExtraName(name)) throw new BindgenError(file, `/extras/${i}`, expected, `got ${JSON.stringify(name)}`);
+    if (raw.indexOf(name) !== i)
+      throw new BindgenError(file, `/extras/${i}`, "each part once", `"${name}" is listed twice`);
+  });
+  return [...(raw as ExtraName[])].sort();
 }
 
 function readServers(file: string, raw: unknown): Config["servers"] {

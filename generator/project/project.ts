@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { checkOut, CONFIG_FILE, findConfig, readConfig, type Config, type ImportExtension } from "./config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
+import type { ExtraName } from "../common/extras.ts";
 import { PACKAGE_ROOT } from "../common/package-root.ts";
 import type { Lock } from "../load/lock.ts";
 import { storeLock, type SchemaStore } from "../load/pull.ts";
@@ -43,6 +44,8 @@ export interface Project {
   readonly rootRegenerateCommand: string;
   /** Whether the generated modules go without `@ts-nocheck`. */
   readonly typeCheckOutput: boolean;
+  /** Optional runtime parts the config asks for (common/extras.ts). */
+  readonly extras: readonly ExtraName[];
 }
 
 export interface ProjectOptions {
@@ -98,6 +101,7 @@ export function resolveProject(options: ProjectOptions = {}): Project {
     regenerateCommand: regenerateCommand(root, flags.files),
     rootRegenerateCommand: regenerateCommand(root, flags.root),
     typeCheckOutput: config?.typeCheckOutput ?? false,
+    extras: config?.extras ?? [],
   };
 }
 

@@ -42,6 +42,12 @@ describe("a bad config: exit 1 naming the file and the key, nothing written", ()
       `{ "out": "generated", "typeCheckOutput": "yes" }`,
       '#/typeCheckOutput: expected true or false (got "yes")',
     ],
+    [
+      "an unknown extra",
+      `{ "out": "generated", "extras": ["jwt", "kerberos"] }`,
+      '#/extras/1: expected an array of optional runtime parts, each one of "introspection", "jwt", "oauth", "redis" (got "kerberos")',
+    ],
+    ["an extra twice", `{ "out": "generated", "extras": ["redis", "redis"] }`, "#/extras/1: expected each part once"],
     ["malformed JSON", `{ "out": "generated", }`, ": expected JSON text ("],
   ])("%s", async (_name, text, message) => {
     writeConfig(text);
