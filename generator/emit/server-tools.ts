@@ -95,6 +95,12 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       moduleSpecifier: validator,
     });
     file.addImportDeclaration({ namedImports: ["rareKeywords"], moduleSpecifier: runtimeImport("rare-keywords", 1) });
+    const standard = runtimeImport("standard-schema", 1);
+    file.addImportDeclaration({
+      namedImports: ["standardSchemas", { name: "StandardSchema", isTypeOnly: true }],
+      moduleSpecifier: standard,
+    });
+    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["StandardSchema"], moduleSpecifier: standard });
     file.addExportDeclaration({ namedExports: ["ToolResultError"], moduleSpecifier: toolsRuntime });
     file.addExportDeclaration({
       isTypeOnly: true,
@@ -217,6 +223,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
         "return structured === null ? { ok: true } : validateDefinition(tables(), structured, value);",
       ],
     });
+    addStandardSchemas(file, set);
     file.addFunction({
       name: "callTool",
       isExported: true,
@@ -236,6 +243,52 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
     if (release !== null) addServerSide(file, set);
   });
   return { path, content };
+}
+
+/** Each tool's arguments and structured result as Standard Schema objects, for libraries that take one (the official SDK's `registerTool`). */
+function addStandardSchemas(file: StatementSink, set: ToolSet): void {
+  const structured = set.tools.filter((t) => t.structured !== null).map((t) => JSON.stringify(t.name));
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "schemas",
+        type: "(definition: string) => StandardSchema<unknown>",
+        initializer: "/* @__PURE__ */ standardSchemas({ tables, texts: () => [TABLE] })",
+      },
+    ],
+  });
+  file.addTypeAlias({
+    name: "StructuredToolName",
+    isExported: true,
+    docs: ["The tools with an `outputSchema`."],
+    type: structured.length === 0 ? "never" : structured.join(" | "),
+  });
+  file.addFunction({
+    name: "argumentsSchema",
+    isExported: true,
+    docs: [
+      "The tool's arguments validator as a Standard Schema v1 object (`validate`, and `jsonSchema` giving the draft " +
+        "2020-12 JSON Schema it checks): `registerTool`'s `inputSchema` in the official SDK v2. Made on first use.",
+    ],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    parameters: [{ name: "name", type: "N" }],
+    returnType: "StandardSchema<ArgumentsOf<N>>",
+    statements: ["return schemas(SPEC.tools[name]!.arguments) as StandardSchema<ArgumentsOf<N>>;"],
+  });
+  file.addFunction({
+    name: "structuredSchema",
+    isExported: true,
+    docs: [
+      "The tool's `structuredContent` validator (its `outputSchema`) as a Standard Schema v1 object, like `argumentsSchema`.",
+    ],
+    typeParameters: [{ name: "N", constraint: "StructuredToolName" }],
+    parameters: [{ name: "name", type: "N" }],
+    returnType: 'StandardSchema<Tools[N]["result"]["structuredContent"]>',
+    statements: [
+      'return schemas(SPEC.tools[name]!.structured!) as StandardSchema<Tools[N]["result"]["structuredContent"]>;',
+    ],
+  });
 }
 
 /** For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher. */
