@@ -240,7 +240,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       returnType: "Promise<ToolResult<N>>",
       statements: ["return tools.callTool(SPEC, session, name, args, options) as Promise<ToolResult<N>>;"],
     });
-    if (release !== null) addServerSide(file, set);
+    if (release !== null) addServerSide(file);
   });
   return { path, content };
 }
@@ -250,11 +250,25 @@ function addStandardSchemas(file: StatementSink, set: ToolSet): void {
   const structured = set.tools.filter((t) => t.structured !== null).map((t) => JSON.stringify(t.name));
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
+    docs: ["The tools as `tools/list` lists them (the file's own text)."],
+    declarations: [
+      { name: "LIST", type: "string", initializer: JSON.stringify(JSON.stringify(set.tools.map((t) => t.listed))) },
+    ],
+  });
+  file.addFunction({
+    name: "list",
+    docs: ["A fresh parse on each use, so no caller can change what the next one reads."],
+    returnType: "{ [key: string]: unknown }[]",
+    statements: ["return JSON.parse(LIST) as { [key: string]: unknown }[];"],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
     declarations: [
       {
         name: "schemas",
         type: "(definition: string) => StandardSchema<unknown>",
-        initializer: "/* @__PURE__ */ standardSchemas({ tables, texts: () => [TABLE] })",
+        initializer:
+          "/* @__PURE__ */ standardSchemas({ tables, texts: () => [TABLE], published: (definition) => tools.publishedSchema(SPEC, list, definition) })",
       },
     ],
   });
@@ -292,7 +306,7 @@ function addStandardSchemas(file: StatementSink, set: ToolSet): void {
 }
 
 /** For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher. */
-function addServerSide(file: StatementSink, set: ToolSet): void {
+function addServerSide(file: StatementSink): void {
   const entries = 'Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list">';
   file.addTypeAlias({
     name: "ToolReply",
@@ -308,13 +322,6 @@ function addServerSide(file: StatementSink, set: ToolSet): void {
     typeParameters: [{ name: "C", default: "undefined" }],
     type: "{ readonly [N in ToolName]: ToolHandler<ArgumentsOf<N>, ToolReply<N>, C> }",
   });
-  file.addVariableStatement({
-    declarationKind: VariableDeclarationKind.Const,
-    docs: ["The tools as `tools/list` lists them (the file's own text), parsed on first use."],
-    declarations: [
-      { name: "LIST", type: "string", initializer: JSON.stringify(JSON.stringify(set.tools.map((t) => t.listed))) },
-    ],
-  });
   file.addFunction({
     name: "createToolServer",
     isExported: true,
@@ -327,10 +334,7 @@ function addServerSide(file: StatementSink, set: ToolSet): void {
       { name: "options", type: "ToolServerOptions", initializer: "{}" },
     ],
     returnType: entries,
-    statements: [
-      "const list = () => JSON.parse(LIST) as { [key: string]: unknown }[];",
-      `return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`,
-    ],
+    statements: [`return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`],
   });
 }
 

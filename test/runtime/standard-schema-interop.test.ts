@@ -61,6 +61,9 @@ async function sdkSession(handler: (args: { from: { x: number; y: number } }) =>
         return { content: [], structuredContent: handler(args) };
       },
     );
+    server.registerTool("draft07-definitions", { inputSchema: corpus.argumentsSchema("draft07-definitions") }, () => ({
+      content: [],
+    }));
     return server;
   });
   const session = await connect(
@@ -84,7 +87,20 @@ describe("a server module's tool validators in the official SDK v2's registerToo
           inputSchema: corpus.argumentsSchema("defs-and-refs")["~standard"].jsonSchema.input(target),
           outputSchema: corpus.structuredSchema("defs-and-refs")["~standard"].jsonSchema.output(target),
         },
+        {
+          name: "draft07-definitions",
+          inputSchema: corpus.argumentsSchema("draft07-definitions")["~standard"].jsonSchema.input(target),
+        },
       ]);
+      // A 2020-12 tool is listed as its server published it, descriptions and all; a draft-07 one as 2020-12 rebuilt.
+      const published = readSnapshot(CORPUS).tools.find((t) => t.name === "defs-and-refs")!;
+      expect(listed.tools[0]!.inputSchema).toEqual(published.inputSchema);
+      expect(listed.tools[0]!.inputSchema).toMatchObject({ properties: { to: { description: "where it ends" } } });
+      expect(listed.tools[1]!.inputSchema).toMatchObject({
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        properties: { tags: { items: { $ref: "#/$defs/Draft07Definitions_Tag" } } },
+        $defs: { Draft07Definitions_Tag: { type: "string", minLength: 1, maxLength: 8 } },
+      });
       const result = await corpus.callTool(session, "defs-and-refs", { from: { x: 3, y: 4 } });
       expect(result.structuredContent).toEqual({ distance: 3 });
       expect(calls).toEqual([{ from: { x: 3, y: 4 } }]);
@@ -111,6 +127,11 @@ describe("a server module's tool validators in the official SDK v2's registerToo
       expect(await refusal({})).toContain("from: expected DefsAndRefs_Point, got missing");
       expect(calls).toEqual([]);
       expect(await refusal({ from: { x: -1, y: 2 } })).toContain('distance: expected number, got "far"');
+      const tags = await session.request("tools/call", { name: "draft07-definitions", arguments: { tags: [] } });
+      expect(tags).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining("tags: expected at least 1 item") }],
+      });
     } finally {
       await close();
     }

@@ -81,11 +81,19 @@ export interface StandardSchemaSource {
   readonly tables: () => Tables;
   /** A release's `TABLE` then `NAMED`; a server's one `TABLE`. */
   readonly texts: () => readonly string[];
+  /**
+   * The JSON Schema a definition was published as, a fresh copy (a tool's `inputSchema` or `outputSchema`), or undefined.
+   * Given where it is draft 2020-12 (no other `$schema`): it keeps the descriptions the table drops, which a model
+   * reading the tool needs.
+   */
+  readonly published?: (definition: string) => JsonObject | undefined;
 }
 
 export const STANDARD_VENDOR = "mcp-bindgen";
 
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
+/** `$schema` values of draft 2020-12, the dialect a schema without `$schema` is read in too. */
+const DIALECT_URI = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 /** A table's entries across its parts, with each definition's name by entry. */
 interface WireDefinitions {
@@ -107,9 +115,10 @@ function readWire(texts: readonly string[]): WireDefinitions {
 
 /**
  * Makes one module's validators Standard Schema objects, by definition name, each made once. The
- * JSON Schema is rebuilt from the validator table itself on each call (so a consumer that edits
- * it changes no one else's): the schema the validator checks, without annotations such as
- * `description`, which the table does not carry.
+ * JSON Schema is the published one where the source has it in draft 2020-12, else rebuilt from the
+ * validator table itself (the schema the validator checks, without annotations such as
+ * `description`, which the table does not carry); a fresh object on each call, so a consumer that
+ * edits it changes no one else's.
  */
 export function standardSchemas(
   source: StandardSchemaSource,
@@ -121,6 +130,13 @@ export function standardSchemas(
     if (schema === undefined) {
       const toJson = (options: JsonSchemaOptions): JsonObject => {
         checkTarget(options);
+        const published = source.published?.(definition);
+        const dialect = published?.["$schema"];
+        if (
+          published !== undefined &&
+          (dialect === undefined || (typeof dialect === "string" && DIALECT_URI.test(dialect)))
+        )
+          return published;
         wire ??= readWire(source.texts());
         return jsonSchemaOf(wire, source.tables().index.get(definition) ?? -1, definition);
       };

@@ -121,6 +121,31 @@ describe("its JSON Schema (jsonSchema.input/output)", () => {
   });
 });
 
+describe("a published JSON Schema (a tool's own inputSchema or outputSchema)", () => {
+  const text = encodeTable(buildDefinitionTable(demo.schema, "demo"));
+  const tables = decodeTable(text, undefined, rareKeywords);
+  const published = (schema: Record<string, unknown>) =>
+    standardSchemas({ tables: () => tables, texts: () => [text], published: () => structuredClone(schema) })(
+      "RouteArguments",
+    )["~standard"].jsonSchema;
+  const own = { type: "object", properties: { stops: { type: "array", description: "where to stop" } } };
+
+  it("is given as published where it is draft 2020-12 (no $schema, or 2020-12's), descriptions kept", () => {
+    expect(published(own).input(TARGET)).toEqual(own);
+    const declared = { $schema: "https://json-schema.org/draft/2020-12/schema#", ...own };
+    expect(published(declared).output(TARGET)).toEqual(declared);
+  });
+
+  it("is rebuilt from the table where it is another dialect (draft-07), so the target holds", () => {
+    const draft07 = { $schema: "http://json-schema.org/draft-07/schema#", ...own };
+    expect(published(draft07).input(TARGET)).toEqual(route.jsonSchema.input(TARGET));
+  });
+
+  it("still refuses other targets", () => {
+    expect(() => published(own).input({ target: "draft-07" })).toThrow(TypeError);
+  });
+});
+
 describe("on the tool schema corpus (test/fixtures/tools/corpus.json)", () => {
   const file = join(PACKAGE_ROOT, "test", "fixtures", "tools", "corpus.json");
   const set = toolSet(file, readSnapshot(file));
