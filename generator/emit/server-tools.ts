@@ -282,8 +282,9 @@ function addStandardSchemas(file: StatementSink, set: ToolSet): void {
     name: "argumentsSchema",
     isExported: true,
     docs: [
-      "The tool's arguments validator as a Standard Schema v1 object (`validate`, and `jsonSchema` giving the draft " +
-        "2020-12 JSON Schema it checks): `registerTool`'s `inputSchema` in the official SDK v2. Made on first use.",
+      "The tool's arguments validator as a Standard Schema v1 object (`validate`, and `jsonSchema` giving draft 2020-12: " +
+        "the tool's `inputSchema` as published, or rebuilt from the validator where the server wrote draft-07): " +
+        "`registerTool`'s `inputSchema` in the official SDK v2. Made on first use.",
     ],
     typeParameters: [{ name: "N", constraint: "ToolName" }],
     parameters: [{ name: "name", type: "N" }],
