@@ -194,6 +194,8 @@ class Compiler {
   private readonly built = new Map<string, number>();
   /** Pointers of `$ref`-only schemas being resolved: meeting one again is a cycle that describes no value. */
   private readonly resolving = new Set<string>();
+  /** Entries whose keywords are still being read: a `$ref` back to one may not take its empty wire for "any value". */
+  private readonly filling = new Set<number>();
 
   constructor(
     private readonly root: unknown,
@@ -274,6 +276,7 @@ class Compiler {
     }
     const w: MutableWire = {};
     const j = this.entry(pointer, w);
+    this.filling.add(j);
     const at = (key: string): string => `${pointer}/${escapeToken(key)}`;
     const sub = (value: unknown, p: string, key: string): number =>
       this.node(value, p, key, depth + 1, inner);
@@ -330,21 +333,29 @@ class Compiler {
       w.e = values.map((v, i) => this.json(v, `${at("enum")}/${i}`, "enum", 0));
     }
 
-    const p: (string | number)[] = [];
     const required = own(raw, "required") ? names(raw["required"], at("required"), "required") : [];
     const declared = own(raw, "properties") ? Object.keys(record("properties")) : [];
-    for (const name of declared) {
-      const child = sub(
-        (raw["properties"] as Raw)[name],
-        `${at("properties")}/${escapeToken(name)}`,
-        "properties",
+    const children = new Map<string, number>();
+    for (const name of declared)
+      children.set(
+        name,
+        sub(
+          (raw["properties"] as Raw)[name],
+          `${at("properties")}/${escapeToken(name)}`,
+          "properties",
+        ),
       );
-      p.push(name, required.includes(name) ? ~child : child);
-    }
     // A required name with no schema of its own: any value, but present.
     for (const name of required)
-      if (!declared.includes(name))
-        p.push(name, ~this.entry(`${at("required")}/${escapeToken(name)}`, {}));
+      if (!children.has(name))
+        children.set(name, this.entry(`${at("required")}/${escapeToken(name)}`, {}));
+    // In name order, as the generator writes them: issues come in the generated validators' order.
+    const p = [...children.keys()]
+      .sort()
+      .flatMap((name) => [
+        name,
+        required.includes(name) ? ~children.get(name)! : children.get(name)!,
+      ]);
     if (p.length > 0) w.p = p;
 
     const extra: ExtraWire = {
@@ -380,7 +391,7 @@ class Compiler {
           : sub(additional, at("additionalProperties"), "additionalProperties");
       // Beside patternProperties it skips the keys a pattern matches too, which only the extra check knows.
       if (a !== null && extra.patterns.length > 0) extra.additional = a;
-      else if (a !== null && !isAny(this.wires[a]!)) w.a = a;
+      else if (a !== null && !this.isAny(a)) w.a = a;
     }
     if (own(raw, "propertyNames")) {
       extra.names = sub(raw["propertyNames"], at("propertyNames"), "propertyNames");
@@ -414,7 +425,7 @@ class Compiler {
       hasExtra = true;
     } else if (items !== undefined && items !== true) {
       const i = sub(items, at("items"), "items");
-      if (!isAny(this.wires[i]!)) w.i = i;
+      if (!this.isAny(i)) w.i = i;
     }
     if (own(raw, "contains")) {
       extra.contains = sub(raw["contains"], at("contains"), "contains");
@@ -474,7 +485,14 @@ class Compiler {
     if (hasExtra) this.extras.set(j, extra);
     // A node with extra checks needs a rare check to hang them on, and must be neither "any" nor a type-only leaf.
     if (Object.keys(k).length > 0 || hasExtra) w.k = k;
+    this.filling.delete(j);
     return j;
+  }
+
+  /** Entry `i` admits every value: it has no keyword, and is not one whose keywords are still being read. */
+  private isAny(i: number): boolean {
+    const w = this.wires[i]!;
+    return !this.filling.has(i) && typeof w !== "number" && Object.keys(w).length === 0;
   }
 
   private entry(pointer: string, w: WireNode): number {
@@ -643,10 +661,6 @@ class Compiler {
       }
     }
   }
-}
-
-function isAny(w: WireEntry): boolean {
-  return typeof w !== "number" && Object.keys(w).length === 0;
 }
 
 /** Hangs the keywords the table has no field for on `n`'s rare check, after what that check already does. */

@@ -73,6 +73,7 @@ describe("compileJsonSchema: the core keywords", () => {
       { next: { next: { n: "x" } } },
       ["/next/next/n"],
     ],
+    ["items a $ref to the root", { type: "array", items: { $ref: "#" } }, [[1]], ["/0/0"]],
     ["$ref to any pointer", { properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } }, { b: 1 }, ["/b"]],
     ["minimum", { minimum: 1 }, 0, [""]],
     ["maximum", { maximum: 1 }, 2, [""]],
@@ -107,6 +108,188 @@ describe("compileJsonSchema: the core keywords", () => {
         { pointer: "/y", expected: "number", got: "missing" },
       ],
     });
+  });
+});
+
+describe("compileJsonSchema: the keywords tool schemas use beyond the core", () => {
+  const rows: [string, unknown, unknown, string[] | "ok"][] = [
+    ["multipleOf", { multipleOf: 0.5 }, 1.25, [""]],
+    ["minProperties", { minProperties: 1 }, {}, [""]],
+    ["maxProperties", { maxProperties: 1 }, { a: 1, b: 2 }, [""]],
+    ["not", { not: { type: "string" } }, "x", [""]],
+    ["if/then", { if: { properties: { a: { const: 1 } } }, then: { required: ["b"] } }, { a: 1 }, ["/b"]],
+    ["if/else", { if: { properties: { a: { const: 1 } } }, else: { required: ["c"] } }, { a: 2 }, ["/c"]],
+    ["then without if means nothing", { then: false }, 1, "ok"],
+    ["patternProperties", { patternProperties: { "^n_": { type: "number" } } }, { n_a: "x", s: "y" }, ["/n_a"]],
+    [
+      "additionalProperties skips keys a pattern matches",
+      { properties: { a: {} }, patternProperties: { "^x": {} }, additionalProperties: false },
+      { a: 1, x1: 2, y: 3 },
+      ["/y"],
+    ],
+    ["propertyNames", { propertyNames: { maxLength: 2 } }, { ab: 1, abc: 2 }, ["/abc"]],
+    ["dependentRequired", { dependentRequired: { card: ["cvv"] } }, { card: "1" }, ["/cvv"]],
+    ["dependentRequired without the key", { dependentRequired: { card: ["cvv"] } }, {}, "ok"],
+    ["dependentSchemas", { dependentSchemas: { a: { required: ["b"] } } }, { a: 1 }, ["/b"]],
+    [
+      "draft-07 dependencies, both forms",
+      { dependencies: { a: ["b"], c: { required: ["d"] } } },
+      { a: 1, c: 1 },
+      ["/b", "/d"],
+    ],
+    ["prefixItems", { prefixItems: [{ type: "string" }, { type: "integer" }] }, ["a", "b"], ["/1"]],
+    ["prefixItems with items: false", { prefixItems: [{}], items: false }, [1, 2], ["/1"]],
+    ["prefixItems with items for the rest", { prefixItems: [{}], items: { type: "string" } }, [1, "a", 2], ["/2"]],
+    [
+      "draft-07 array items and additionalItems",
+      { items: [{ type: "string" }], additionalItems: false },
+      ["a", 1],
+      ["/1"],
+    ],
+    ["contains", { contains: { type: "string" } }, [1, 2], [""]],
+    ["contains: one is enough", { contains: { type: "string" } }, [1, "a"], "ok"],
+    ["minContains", { contains: { type: "string" }, minContains: 2 }, ["a", 1], [""]],
+    ["maxContains", { contains: { type: "string" }, maxContains: 1 }, ["a", "b"], [""]],
+    ["minContains: 0 admits none", { contains: { type: "string" }, minContains: 0 }, [], "ok"],
+    [
+      "a discriminated oneOf reports the member's own issue",
+      {
+        oneOf: [
+          { type: "object", properties: { k: { const: "a" }, n: { type: "number" } }, required: ["k", "n"] },
+          { type: "object", properties: { k: { const: "b" } }, required: ["k"] },
+        ],
+      },
+      { k: "a", n: "1" },
+      ["/n"],
+    ],
+  ];
+  it.each(rows)("%s", (_, schema, value, want) => {
+    expect(pointers(schema, value)).toEqual(want);
+  });
+
+  it("words what the table has no field for", () => {
+    const schema = {
+      propertyNames: { pattern: "^[a-z]+$" },
+      dependentRequired: { a: ["b"] },
+      properties: { list: { contains: { const: 1 }, minContains: 2 } },
+    };
+    expect(compileJsonSchema(schema).validate({ a: 1, B: 2, list: [1] })).toEqual({
+      ok: false,
+      errors: [
+        { pointer: "/list", expected: "at least 2 items of 1", got: "1 such items" },
+        { pointer: "/B", expected: "a property name: a string matching ^[a-z]+$", got: '"B"' },
+        { pointer: "/b", expected: 'a value (required when "a" is present)', got: "missing" },
+      ],
+    });
+  });
+});
+
+describe("compileJsonSchema agrees with Ajv 2020-12 on every keyword it reads", () => {
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.integer({ min: -3, max: 12 }),
+    fc.double({ min: -2, max: 2, noNaN: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const key = fc.constantFrom("a", "a", "b", "n_1", "n_x", "xy", "Z", "__proto__", "constructor");
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small" },
+      scalar,
+      fc.array(tie("v"), { maxLength: 4 }),
+      fc.dictionary(key, tie("v"), { maxKeys: 4 }),
+    ),
+  })).v;
+  const schemas: [string, unknown][] = [
+    ["numbers", { type: "number", minimum: -1, exclusiveMaximum: 1.5, multipleOf: 0.25 }],
+    ["integers", { type: ["integer", "null"], exclusiveMinimum: 0, maximum: 10, not: { const: 5 } }],
+    ["strings", { type: "string", minLength: 1, maxLength: 3, pattern: "^[a-z_]*$" }],
+    [
+      "objects",
+      {
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "integer" } },
+        required: ["a"],
+        additionalProperties: { not: { type: ["array", "object"] } },
+        minProperties: 1,
+        maxProperties: 3,
+      },
+    ],
+    [
+      "patterns",
+      {
+        patternProperties: { "^n_": { type: "number" }, x: { type: "string" } },
+        additionalProperties: false,
+        propertyNames: { maxLength: 3 },
+      },
+    ],
+    [
+      "dependencies",
+      { dependentRequired: { a: ["b"] }, dependentSchemas: { n_1: { properties: { a: { type: "null" } } } } },
+    ],
+    [
+      "tuples",
+      {
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "integer" }],
+        items: { type: "boolean" },
+        uniqueItems: true,
+      },
+    ],
+    [
+      "contains",
+      { type: "array", contains: { type: "integer", minimum: 2 }, minContains: 1, maxContains: 2, maxItems: 4 },
+    ],
+    [
+      "conditionals",
+      {
+        if: { type: "object", required: ["a"] },
+        then: { properties: { a: { type: "string" } } },
+        else: { type: ["array", "string"] },
+      },
+    ],
+    [
+      "unions",
+      {
+        anyOf: [
+          { type: "string" },
+          { type: "object", properties: { a: { oneOf: [{ type: "integer" }, { minimum: 2 }] } } },
+        ],
+        allOf: [{ not: { const: "" } }],
+      },
+    ],
+    ["enums", { enum: [1, "a", null, [1], { a: "" }] }],
+    [
+      "recursion",
+      {
+        $defs: {
+          T: {
+            type: "object",
+            properties: { a: { type: "integer" }, b: { $ref: "#/$defs/T" } },
+            additionalProperties: { $ref: "#" },
+          },
+        },
+        anyOf: [{ $ref: "#/$defs/T" }, { type: "array", items: { $ref: "#" } }],
+      },
+    ],
+    ["booleans", { properties: { a: true, b: false }, items: false }],
+  ];
+  it.each(schemas)("%s", (_, schema) => {
+    const ajv = new Ajv2020({ strict: false, ownProperties: true });
+    const want = ajv.compile(schema as object);
+    const compiled = compileJsonSchema(schema);
+    let valid = 0;
+    fc.assert(
+      fc.property(value, (v) => {
+        const ours = compiled.validate(v).ok;
+        if (ours) valid++;
+        return ours === want(v);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(valid).toBeGreaterThan(0);
+    expect(valid).toBeLessThan(2_000);
   });
 });
 
