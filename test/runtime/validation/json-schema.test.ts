@@ -73,7 +73,7 @@ describe("compileJsonSchema: the core keywords", () => {
       { next: { next: { n: "x" } } },
       ["/next/next/n"],
     ],
-    ["items a $ref to the root", { type: "array", items: { $ref: "#" } }, [[1]], ["/0/0"]],
+    ["items a $ref to the root", { items: { $ref: "#" }, maxItems: 1 }, [[1, 2]], ["/0"]],
     ["$ref to any pointer", { properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } }, { b: 1 }, ["/b"]],
     ["minimum", { minimum: 1 }, 0, [""]],
     ["maximum", { maximum: 1 }, 2, [""]],
@@ -352,10 +352,17 @@ describe("compileJsonSchema: untrusted schemas are bounded", () => {
     expect(refusal(deep).message).toMatch(/nested at most/);
   });
 
-  it("a chain of 5,000 $refs through allOf is refused", () => {
+  it("a chain of 5,000 $refs through allOf is refused, each read in one step", () => {
     const defs: Record<string, unknown> = { D0: { type: "string" } };
     for (let i = 1; i < 5000; i++) defs[`D${i}`] = { allOf: [{ $ref: `#/$defs/D${i - 1}` }], minLength: 1 };
-    expect(refusal({ $defs: defs, $ref: "#/$defs/D4999" }).message).toMatch(/at most/);
+    // Each definition refers to one read before it: no deep reading, so the chain check must find it.
+    expect(refusal({ $defs: defs }).message).toMatch(/applicators stacked at most/);
+  });
+
+  it("a chain of 5,000 $refs read from the far end is refused too", () => {
+    const defs: Record<string, unknown> = { D0: { type: "string" } };
+    for (let i = 1; i < 5000; i++) defs[`D${i}`] = { allOf: [{ $ref: `#/$defs/D${i - 1}` }], minLength: 1 };
+    expect(refusal({ $defs: defs, $ref: "#/$defs/D4999" }).message).toMatch(/nested at most/);
   });
 
   it("a $ref DAG that doubles at each level is refused", () => {
@@ -372,6 +379,15 @@ describe("compileJsonSchema: untrusted schemas are bounded", () => {
     const result = compileJsonSchema(schema).validate(value);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.errors[0]!.expected).toMatch(/nesting at most/);
+  });
+
+  it("a value deep inside a schema's stacked applicators is an issue, not a stack overflow", () => {
+    // 30 anyOf levels per property level, 250 levels: past the stack before the validators' depth limit is reached.
+    const defs: Record<string, unknown> = { D0: { properties: { a: { $ref: "#/$defs/D30" } } } };
+    for (let i = 1; i <= 30; i++) defs[`D${i}`] = { anyOf: [{ type: "string" }, { $ref: `#/$defs/D${i - 1}` }] };
+    let value: unknown = 1;
+    for (let i = 0; i < 250; i++) value = { a: value };
+    expect(compileJsonSchema({ $defs: defs, $ref: "#/$defs/D30" }).validate(value).ok).toBe(false);
   });
 
   it("changing the literal afterwards changes nothing", () => {
