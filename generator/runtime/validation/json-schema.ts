@@ -249,7 +249,14 @@ class Compiler {
       throw this.error(pointer, keyword, `schemas nested at most ${MAX_NESTING} levels deep`);
     if (this.wires.length >= MAX_NODES)
       throw this.error(pointer, keyword, `at most ${MAX_NODES} schemas`);
-    if (raw === true || raw === false) return this.entry(pointer, raw ? {} : { t: 0 });
+    if (raw === true) return this.entry(pointer, {});
+    if (raw === false) {
+      const j = this.entry(pointer, { t: 0 });
+      // What an issue expects where `false` closes an array; elsewhere the interpreter's "nothing" reads right.
+      if (keyword === "items" || keyword === "additionalItems")
+        this.names[j] = "no item at this index";
+      return j;
+    }
     if (!isObject(raw)) throw this.error(pointer, keyword, "a schema (an object or a boolean)");
     const inner = embedded || (pointer !== "" && own(raw, "$id"));
     for (const key of Object.keys(raw))
