@@ -118,6 +118,7 @@ type MutableRare = { -readonly [K in keyof WireRare]: WireRare[K] };
 
 /** What the table has no field for, by entry index; linked into `Extra` once every node exists. */
 interface ExtraWire {
+  present: string[];
   patterns: [RegExp, number][];
   declared: string[];
   additional: number | null;
@@ -132,6 +133,8 @@ interface ExtraWire {
 }
 
 interface Extra {
+  /** `required` names without a `properties` schema. */
+  readonly present: readonly string[];
   readonly patterns: readonly (readonly [RegExp, SchemaNode])[];
   /** `properties` names: `additional` (moved here beside `patternProperties`) skips them. */
   readonly declared: readonly string[];
@@ -352,10 +355,9 @@ class Compiler {
           "properties",
         ),
       );
-    // A required name with no schema of its own: any value, but present.
-    for (const name of required)
-      if (!children.has(name))
-        children.set(name, this.entry(`${at("required")}/${escapeToken(name)}`, {}));
+    // A required name with no schema of its own must be present, and is still not a declared property (which
+    // `additionalProperties` would skip): the extra check tests it, not the table.
+    const present = required.filter((name) => !children.has(name));
     // In name order, as the generator writes them: issues come in the generated validators' order.
     const p = [...children.keys()]
       .sort()
@@ -370,6 +372,7 @@ class Compiler {
       declared,
       additional: null,
       names: null,
+      present,
       dependentRequired: [],
       dependentSchemas: [],
       prefix: [],
@@ -378,7 +381,7 @@ class Compiler {
       minContains: 1,
       maxContains: Infinity,
     };
-    let hasExtra = false;
+    let hasExtra = present.length > 0;
     if (own(raw, "patternProperties")) {
       const patterns = record("patternProperties");
       for (const source of Object.keys(patterns)) {
@@ -677,6 +680,7 @@ function attach(n: SchemaNode, e: ExtraWire, at: (i: number) => SchemaNode): voi
     declared: e.declared,
     additional: e.additional === null ? null : at(e.additional),
     names: e.names === null ? null : at(e.names),
+    present: e.present,
     dependentRequired: e.dependentRequired,
     dependentSchemas: e.dependentSchemas.map(([k, i]) => [k, at(i)] as const),
     prefix: e.prefix.map(at),
@@ -754,6 +758,11 @@ function checkExtra(run: Run, e: Extra, x: unknown, b: number, d: number): boole
         }
       }
     }
+    for (const name of e.present)
+      if (!own(o, name)) {
+        if (run.quiet > 0) return false;
+        ok = push(run, { pointer: "/" + escapeToken(name), expected: "any value", got: "missing" });
+      }
     for (const [key, deps] of e.dependentRequired) {
       if (!own(o, key)) continue;
       for (const dep of deps)

@@ -95,6 +95,12 @@ describe("compileJsonSchema: the core keywords", () => {
     ["false admits nothing", false, null, [""]],
     ["a property schema of false", { properties: { a: false } }, { a: 1 }, ["/a"]],
     ["an own property only", { required: ["toString"] }, {}, ["/toString"]],
+    [
+      "a required name without a schema is still additional",
+      { required: ["x"], additionalProperties: false },
+      { x: 1 },
+      ["/x"],
+    ],
   ];
   it.each(rows)("%s", (_, schema, value, want) => {
     expect(pointers(schema, value)).toEqual(want);
@@ -219,11 +225,12 @@ describe("compileJsonSchema agrees with Ajv (2020-12, or draft-07 where it says 
         type: "object",
         properties: { a: { type: "string" }, b: { type: "integer" } },
         required: ["a"],
-        additionalProperties: { not: { type: ["array", "object"] } },
+        additionalProperties: { not: { type: ["array", "object", "null"] } },
         minProperties: 1,
         maxProperties: 3,
       },
     ],
+    ["a required name without a schema", { required: ["Z"], additionalProperties: { type: "null" } }],
     [
       "patterns",
       {
