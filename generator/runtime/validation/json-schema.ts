@@ -57,12 +57,15 @@ const MAX_CHAIN = 32;
 /** Schemas one value may be checked against through applicators, counted with repeats: bounds what a `$ref` DAG can fan out to. */
 const MAX_FAN_OUT = 10_000;
 
-/** Dialects read; absent `$schema` is 2020-12, as MCP says. Older drafts differ in ways this reader would check wrongly. */
+/**
+ * Dialects read, without scheme or trailing `#`; absent `$schema` is 2020-12, as MCP says. Older drafts differ in ways
+ * this reader would check wrongly (draft-04's boolean `exclusiveMinimum`).
+ */
 const DIALECTS = new Set([
-  "http://json-schema.org/draft-06/schema",
-  "http://json-schema.org/draft-07/schema",
-  "https://json-schema.org/draft/2019-09/schema",
-  "https://json-schema.org/draft/2020-12/schema",
+  "//json-schema.org/draft-06/schema",
+  "//json-schema.org/draft-07/schema",
+  "//json-schema.org/draft/2019-09/schema",
+  "//json-schema.org/draft/2020-12/schema",
 ]);
 
 /** Keywords that would constrain a value and that this reader cannot check: refused, never read as annotations. */
@@ -116,37 +119,24 @@ type Raw = { readonly [key: string]: unknown };
 type MutableWire = { -readonly [K in keyof WireNode]: WireNode[K] };
 type MutableRare = { -readonly [K in keyof WireRare]: WireRare[K] };
 
-/** What the table has no field for, by entry index; linked into `Extra` once every node exists. */
-interface ExtraWire {
-  present: string[];
-  patterns: [RegExp, number][];
-  declared: string[];
-  additional: number | null;
-  names: number | null;
-  dependentRequired: [string, string[]][];
-  dependentSchemas: [string, number][];
-  prefix: number[];
-  rest: number | null;
-  contains: number | null;
-  minContains: number;
-  maxContains: number;
-}
-
-interface Extra {
+/** What the table has no field for: schemas as entry indices (`N` number) while building, as nodes once linked. */
+interface Extra<N> {
   /** `required` names without a `properties` schema. */
   readonly present: readonly string[];
-  readonly patterns: readonly (readonly [RegExp, SchemaNode])[];
-  /** `properties` names: `additional` (moved here beside `patternProperties`) skips them. */
+  readonly patterns: (readonly [RegExp, N])[];
+  /** `properties` names: `additional` (here only beside `patternProperties`) skips them. */
   readonly declared: readonly string[];
-  readonly additional: SchemaNode | null;
-  readonly names: SchemaNode | null;
-  readonly dependentRequired: readonly (readonly [string, readonly string[]])[];
-  readonly dependentSchemas: readonly (readonly [string, SchemaNode])[];
-  readonly prefix: readonly SchemaNode[];
-  readonly rest: SchemaNode | null;
-  readonly contains: SchemaNode | null;
-  readonly minContains: number;
-  readonly maxContains: number;
+  additional: N | null;
+  /** `propertyNames`. */
+  names: N | null;
+  readonly dependentRequired: (readonly [string, readonly string[]])[];
+  readonly dependentSchemas: (readonly [string, N])[];
+  /** `prefixItems` (or an `items` array), and the schema of the items after them. */
+  prefix: readonly N[];
+  rest: N | null;
+  contains: N | null;
+  minContains: number;
+  maxContains: number;
 }
 
 /**
@@ -192,7 +182,7 @@ export function compileJsonSchema(
 class Compiler {
   private readonly wires: WireEntry[] = [];
   private readonly names: string[] = [];
-  private readonly extras = new Map<number, ExtraWire>();
+  private readonly extras = new Map<number, Extra<number>>();
   /** Entry index by the pointer of the schema it was built from: a `$ref` and the walk share one node. */
   private readonly built = new Map<string, number>();
   /** Pointers of `$ref`-only schemas being resolved: meeting one again is a cycle that describes no value. */
@@ -209,7 +199,10 @@ class Compiler {
     const root = this.root;
     if (isObject(root) && own(root, "$schema")) {
       const declared = root["$schema"];
-      if (typeof declared !== "string" || !DIALECTS.has(declared.replace(/#$/, "")))
+      if (
+        typeof declared !== "string" ||
+        !DIALECTS.has(declared.replace(/^https?:/, "").replace(/#$/, ""))
+      )
         throw this.error(
           "/$schema",
           "$schema",
@@ -367,7 +360,7 @@ class Compiler {
       ]);
     if (p.length > 0) w.p = p;
 
-    const extra: ExtraWire = {
+    const extra: Extra<number> = {
       patterns: [],
       declared,
       additional: null,
@@ -674,8 +667,8 @@ class Compiler {
 }
 
 /** Hangs the keywords the table has no field for on `n`'s rare check, after what that check already does. */
-function attach(n: SchemaNode, e: ExtraWire, at: (i: number) => SchemaNode): void {
-  const extra: Extra = {
+function attach(n: SchemaNode, e: Extra<number>, at: (i: number) => SchemaNode): void {
+  const extra: Extra<SchemaNode> = {
     patterns: e.patterns.map(([r, i]) => [r, at(i)] as const),
     declared: e.declared,
     additional: e.additional === null ? null : at(e.additional),
@@ -720,7 +713,7 @@ function inside(run: Run, n: SchemaNode, x: unknown, key: string, d: number): bo
   return false;
 }
 
-function checkExtra(run: Run, e: Extra, x: unknown, b: number, d: number): boolean {
+function checkExtra(run: Run, e: Extra<SchemaNode>, x: unknown, b: number, d: number): boolean {
   let ok = true;
   if (b === OBJ) {
     const o = x as Raw;

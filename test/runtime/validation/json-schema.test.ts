@@ -91,6 +91,7 @@ describe("compileJsonSchema: the core keywords", () => {
     ["an unknown keyword is an annotation", { frobnicate: { type: "string" } }, 1, "ok"],
     ["an unknown format is an annotation", { format: "email" }, "not an email", "ok"],
     ["a known format is checked", { format: "uri" }, "not a uri", [""]],
+    ["draft-07 named with https", { $schema: "https://json-schema.org/draft-07/schema#", type: "string" }, 1, [""]],
     ["true admits everything", true, { any: 1 }, "ok"],
     ["false admits nothing", false, null, [""]],
     ["a property schema of false", { properties: { a: false } }, { a: 1 }, ["/a"]],
