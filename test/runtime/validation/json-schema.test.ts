@@ -74,6 +74,7 @@ describe("compileJsonSchema: the core keywords", () => {
       ["/next/next/n"],
     ],
     ["items a $ref to the root", { items: { $ref: "#" }, maxItems: 1 }, [[1, 2]], ["/0"]],
+    ["$ref with an escaped name", { $defs: { "a/b c": { type: "string" } }, $ref: "#/$defs/a~1b%20c" }, 1, [""]],
     ["$ref to any pointer", { properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } }, { b: 1 }, ["/b"]],
     ["minimum", { minimum: 1 }, 0, [""]],
     ["maximum", { maximum: 1 }, 2, [""]],
@@ -105,6 +106,14 @@ describe("compileJsonSchema: the core keywords", () => {
   ];
   it.each(rows)("%s", (_, schema, value, want) => {
     expect(pointers(schema, value)).toEqual(want);
+  });
+
+  it("names a definition in issues, as the generated validators name theirs", () => {
+    const schema = { $defs: { "a/b": { type: "string" } }, properties: { p: { $ref: "#/$defs/a~1b" } } };
+    expect(compileJsonSchema(schema).validate({ p: 1 })).toEqual({
+      ok: false,
+      errors: [{ pointer: "/p", expected: "a/b", got: "1" }],
+    });
   });
 
   it("words issues as the generated validators do", () => {
