@@ -209,6 +209,23 @@ describe("init", () => {
     expect(snapshotTree(app)).toEqual(before);
   });
 
+  it("--extras writes the optional parts into the config and names each missing package's install; an unknown part is a usage error", async () => {
+    const r = await init("-r", "2026-07-28", "--extras", "redis,jwt");
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(config()).toMatchObject({ extras: ["jwt", "redis"] });
+    expect(r.stdout).toContain(`extras "jwt" import jose, which this project does not have: npm install 'jose@^6.2.0'`);
+    expect(r.stdout).toContain(
+      `extras "redis" import ioredis, which this project does not have: npm install 'ioredis@^6.1.0'`,
+    );
+    const before = snapshotTree(app);
+    const bad = await init("-r", "2026-07-28", "--extras", "kerberos", "--force");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--extras: unknown part "kerberos"; the optional runtime parts are "introspection", "jwt", "oauth", "redis"',
+    );
+    expect(snapshotTree(app)).toEqual(before);
+  });
+
   it("never overwrites a config that says something else without --force", async () => {
     await init("-r", "2026-07-28");
     const before = snapshotTree(app);
