@@ -381,7 +381,6 @@ export function checkUnion(
 }
 
 /** One entry's line of a table's text (table-format.ts). */
-/** One entry line of a table's text (table-format.ts). */
 export function wireEntry(line: string): WireEntry {
   if (line[0] === "=") return +line.slice(1);
   const w: Record<string, unknown> = {};
