@@ -100,14 +100,16 @@ describe("the output tree", () => {
     const repeats: string[] = [];
     for (const { path, content } of all) {
       // Per-release types and tables may resemble each other: types.ts, the method tables, the other tables with a
-      // member per method (the dispatchers' handlers, the envelopes' params) and string-literal union members.
+      // member per method (the dispatchers' handlers, the envelopes' params), validate.ts's type per definition
+      // (`DefinitionTypes`) and string-literal union members.
       // Import and re-export declarations are no code to share either: they name what each module uses.
       if (/\/(types|methods)\.ts$/.test(path)) continue;
       const release = path.split("/")[0]!;
       let inTable = false;
       let inImport = false;
       const lines = content.split("\n").map((line, i) => {
-        if (/^export interface \w+(DispatchHandlers|ParamsFields|ParamsInputs)\b/.test(line)) inTable = true;
+        if (/^export interface (\w+(DispatchHandlers|ParamsFields|ParamsInputs)|DefinitionTypes)\b/.test(line))
+          inTable = true;
         if (/^(import|export (type )?\{)/.test(line)) inImport = true;
         const own = inTable || inImport || /^\s*\| "[^"]*";?$/.test(line);
         if (line === "}") inTable = false;
