@@ -45,7 +45,7 @@ describe("a bad config: exit 1 naming the file and the key, nothing written", ()
     [
       "an unknown extra",
       `{ "out": "generated", "extras": ["jwt", "kerberos"] }`,
-      '#/extras/1: expected an array of optional runtime parts, each one of "introspection", "jwt", "oauth", "redis" (got "kerberos")',
+      '#/extras/1: expected an array of optional runtime parts, each one of "introspection", "jwt", "oauth", "opentelemetry", "redis" (got "kerberos")',
     ],
     ["an extra twice", `{ "out": "generated", "extras": ["redis", "redis"] }`, "#/extras/1: expected each part once"],
     ["malformed JSON", `{ "out": "generated", }`, ": expected JSON text ("],
@@ -221,7 +221,7 @@ describe("init", () => {
     const bad = await init("-r", "2026-07-28", "--extras", "kerberos", "--force");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      '--extras: unknown part "kerberos"; the optional runtime parts are "introspection", "jwt", "oauth", "redis"',
+      '--extras: unknown part "kerberos"; the optional runtime parts are "introspection", "jwt", "oauth", "opentelemetry", "redis"',
     );
     expect(snapshotTree(app)).toEqual(before);
   });
