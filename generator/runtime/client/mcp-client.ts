@@ -253,6 +253,7 @@ export async function connectClientWith<
     options.tools === undefined ? undefined : new Set<string>(options.tools.names);
   const maxPages = options.maxPages ?? 100;
   let listed: Map<string, ListedTool> | undefined;
+  let firstListing: Promise<unknown> | undefined;
 
   async function call(
     method: string,
@@ -278,9 +279,9 @@ export async function connectClientWith<
 
   /** A result still asking for input means no input handler answered it: the one-call API does not return it as a result. */
   function settled(method: string, result: unknown): unknown {
-    const facts_ = facts.resultType;
-    const resultType = facts_ !== null && isObject(result) ? result[facts_.key] : undefined;
-    if (resultType !== undefined && resultType !== facts_?.complete)
+    const complete = facts.resultType;
+    const resultType = complete !== null && isObject(result) ? result[complete.key] : undefined;
+    if (resultType !== undefined && resultType !== complete?.complete)
       throw new Error(
         `${method}: the result is ${describeValue(resultType)}, not complete (give the release a dispatcher to answer input requests)`,
       );
@@ -307,7 +308,7 @@ export async function connectClientWith<
         if (typeof next !== "string") return;
         // A cursor handed twice would page forever.
         if (seen.has(next))
-          throw new Error(`${method}: the server handed the cursor ${next} twice`);
+          throw new Error(`${method}: the server handed the cursor ${describeValue(next)} twice`);
         seen.add(next);
         cursor = next;
       }
@@ -351,7 +352,12 @@ export async function connectClientWith<
     const check = callOptions.validate ?? validateByDefault;
     let tool: ListedTool | undefined;
     if (check) {
-      if (listed === undefined) await listTools(callOptions);
+      // Calls made before any listing share the one they start; a failed one is tried again by the next call.
+      if (listed === undefined)
+        await (firstListing ??= Promise.resolve(listTools(callOptions)).catch((error: unknown) => {
+          firstListing = undefined;
+          throw error;
+        }));
       tool = listed?.get(name);
     }
     if (tool !== undefined) {

@@ -246,7 +246,7 @@ describe("connectClient against a server played by hand", () => {
         { tools: [], nextCursor: "1" },
       ]).fetch,
     );
-    await expect(looping.listTools()).rejects.toThrow(/cursor 1 twice/);
+    await expect(looping.listTools()).rejects.toThrow(/cursor "1" twice/);
   });
 
   it("progress for a call's token goes to its callback until the call settles, and only then", async () => {
