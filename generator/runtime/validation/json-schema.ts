@@ -57,12 +57,15 @@ const MAX_CHAIN = 32;
 /** Schemas one value may be checked against through applicators, counted with repeats: bounds what a `$ref` DAG can fan out to. */
 const MAX_FAN_OUT = 10_000;
 
-/** Dialects read; absent `$schema` is 2020-12, as MCP says. Older drafts differ in ways this reader would check wrongly. */
+/**
+ * Dialects read, without scheme or trailing `#`; absent `$schema` is 2020-12, as MCP says. Older drafts differ in ways
+ * this reader would check wrongly (draft-04's boolean `exclusiveMinimum`).
+ */
 const DIALECTS = new Set([
-  "http://json-schema.org/draft-06/schema",
-  "http://json-schema.org/draft-07/schema",
-  "https://json-schema.org/draft/2019-09/schema",
-  "https://json-schema.org/draft/2020-12/schema",
+  "//json-schema.org/draft-06/schema",
+  "//json-schema.org/draft-07/schema",
+  "//json-schema.org/draft/2019-09/schema",
+  "//json-schema.org/draft/2020-12/schema",
 ]);
 
 /** Keywords that would constrain a value and that this reader cannot check: refused, never read as annotations. */
@@ -121,34 +124,24 @@ type Raw = { readonly [key: string]: unknown };
 type MutableWire = { -readonly [K in keyof WireNode]: WireNode[K] };
 type MutableRare = { -readonly [K in keyof WireRare]: WireRare[K] };
 
-/** What the table has no field for, by entry index; linked into `Extra` once every node exists. */
-interface ExtraWire {
-  patterns: [RegExp, number][];
-  declared: string[];
-  additional: number | null;
-  names: number | null;
-  dependentRequired: [string, string[]][];
-  dependentSchemas: [string, number][];
-  prefix: number[];
-  rest: number | null;
-  contains: number | null;
+/** What the table has no field for: schemas as entry indices (`N` number) while building, as nodes once linked. */
+interface Extra<N> {
+  /** `required` names without a `properties` schema. */
+  readonly present: readonly string[];
+  readonly patterns: (readonly [RegExp, N])[];
+  /** `properties` names: `additional` (here only beside `patternProperties`) skips them. */
+  readonly declared: readonly string[];
+  additional: N | null;
+  /** `propertyNames`. */
+  names: N | null;
+  readonly dependentRequired: (readonly [string, readonly string[]])[];
+  readonly dependentSchemas: (readonly [string, N])[];
+  /** `prefixItems` (or an `items` array), and the schema of the items after them. */
+  prefix: readonly N[];
+  rest: N | null;
+  contains: N | null;
   minContains: number;
   maxContains: number;
-}
-
-interface Extra {
-  readonly patterns: readonly (readonly [RegExp, SchemaNode])[];
-  /** `properties` names: `additional` (moved here beside `patternProperties`) skips them. */
-  readonly declared: readonly string[];
-  readonly additional: SchemaNode | null;
-  readonly names: SchemaNode | null;
-  readonly dependentRequired: readonly (readonly [string, readonly string[]])[];
-  readonly dependentSchemas: readonly (readonly [string, SchemaNode])[];
-  readonly prefix: readonly SchemaNode[];
-  readonly rest: SchemaNode | null;
-  readonly contains: SchemaNode | null;
-  readonly minContains: number;
-  readonly maxContains: number;
 }
 
 /**
@@ -194,11 +187,13 @@ export function compileJsonSchema(
 class Compiler {
   private readonly wires: WireEntry[] = [];
   private readonly names: string[] = [];
-  private readonly extras = new Map<number, ExtraWire>();
+  private readonly extras = new Map<number, Extra<number>>();
   /** Entry index by the pointer of the schema it was built from: a `$ref` and the walk share one node. */
   private readonly built = new Map<string, number>();
   /** Pointers of `$ref`-only schemas being resolved: meeting one again is a cycle that describes no value. */
   private readonly resolving = new Set<string>();
+  /** Entries whose keywords are still being read: a `$ref` back to one may not take its empty wire for "any value". */
+  private readonly filling = new Set<number>();
 
   constructor(
     private readonly root: unknown,
@@ -209,7 +204,10 @@ class Compiler {
     const root = this.root;
     if (isObject(root) && own(root, "$schema")) {
       const declared = root["$schema"];
-      if (typeof declared !== "string" || !DIALECTS.has(declared.replace(/#$/, "")))
+      if (
+        typeof declared !== "string" ||
+        !DIALECTS.has(declared.replace(/^https?:/, "").replace(/#$/, ""))
+      )
         throw this.error(
           "/$schema",
           "$schema",
@@ -252,7 +250,14 @@ class Compiler {
       throw this.error(pointer, keyword, `schemas nested at most ${MAX_NESTING} levels deep`);
     if (this.wires.length >= MAX_NODES)
       throw this.error(pointer, keyword, `at most ${MAX_NODES} schemas`);
-    if (raw === true || raw === false) return this.entry(pointer, raw ? {} : { t: 0 });
+    if (raw === true) return this.entry(pointer, {});
+    if (raw === false) {
+      const j = this.entry(pointer, { t: 0 });
+      // What an issue expects where `false` closes an array; elsewhere the interpreter's "nothing" reads right.
+      if (keyword === "items" || keyword === "additionalItems")
+        this.names[j] = "no item at this index";
+      return j;
+    }
     if (!isObject(raw)) throw this.error(pointer, keyword, "a schema (an object or a boolean)");
     const inner = embedded || (pointer !== "" && own(raw, "$id"));
     for (const key of Object.keys(raw))
@@ -279,6 +284,7 @@ class Compiler {
     }
     const w: MutableWire = {};
     const j = this.entry(pointer, w);
+    this.filling.add(j);
     const at = (key: string): string => `${pointer}/${escapeToken(key)}`;
     const sub = (value: unknown, p: string, key: string): number =>
       this.node(value, p, key, depth + 1, inner);
@@ -335,28 +341,36 @@ class Compiler {
       w.e = values.map((v, i) => this.json(v, `${at("enum")}/${i}`, "enum", 0));
     }
 
-    const p: (string | number)[] = [];
     const required = own(raw, "required") ? names(raw["required"], at("required"), "required") : [];
     const declared = own(raw, "properties") ? Object.keys(record("properties")) : [];
-    for (const name of declared) {
-      const child = sub(
-        (raw["properties"] as Raw)[name],
-        `${at("properties")}/${escapeToken(name)}`,
-        "properties",
+    const children = new Map<string, number>();
+    for (const name of declared)
+      children.set(
+        name,
+        sub(
+          (raw["properties"] as Raw)[name],
+          `${at("properties")}/${escapeToken(name)}`,
+          "properties",
+        ),
       );
-      p.push(name, required.includes(name) ? ~child : child);
-    }
-    // A required name with no schema of its own: any value, but present.
-    for (const name of required)
-      if (!declared.includes(name))
-        p.push(name, ~this.entry(`${at("required")}/${escapeToken(name)}`, {}));
+    // A required name with no schema of its own must be present, and is still not a declared property (which
+    // `additionalProperties` would skip): the extra check tests it, not the table.
+    const present = required.filter((name) => !children.has(name));
+    // In name order, as the generator writes them: issues come in the generated validators' order.
+    const p = [...children.keys()]
+      .sort()
+      .flatMap((name) => [
+        name,
+        required.includes(name) ? ~children.get(name)! : children.get(name)!,
+      ]);
     if (p.length > 0) w.p = p;
 
-    const extra: ExtraWire = {
+    const extra: Extra<number> = {
       patterns: [],
       declared,
       additional: null,
       names: null,
+      present,
       dependentRequired: [],
       dependentSchemas: [],
       prefix: [],
@@ -365,7 +379,7 @@ class Compiler {
       minContains: 1,
       maxContains: Infinity,
     };
-    let hasExtra = false;
+    let hasExtra = present.length > 0;
     if (own(raw, "patternProperties")) {
       const patterns = record("patternProperties");
       for (const source of Object.keys(patterns)) {
@@ -385,7 +399,7 @@ class Compiler {
           : sub(additional, at("additionalProperties"), "additionalProperties");
       // Beside patternProperties it skips the keys a pattern matches too, which only the extra check knows.
       if (a !== null && extra.patterns.length > 0) extra.additional = a;
-      else if (a !== null && !isAny(this.wires[a]!)) w.a = a;
+      else if (a !== null && !this.isAny(a)) w.a = a;
     }
     if (own(raw, "propertyNames")) {
       extra.names = sub(raw["propertyNames"], at("propertyNames"), "propertyNames");
@@ -419,7 +433,7 @@ class Compiler {
       hasExtra = true;
     } else if (items !== undefined && items !== true) {
       const i = sub(items, at("items"), "items");
-      if (!isAny(this.wires[i]!)) w.i = i;
+      if (!this.isAny(i)) w.i = i;
     }
     if (own(raw, "contains")) {
       extra.contains = sub(raw["contains"], at("contains"), "contains");
@@ -479,7 +493,14 @@ class Compiler {
     if (hasExtra) this.extras.set(j, extra);
     // A node with extra checks needs a rare check to hang them on, and must be neither "any" nor a type-only leaf.
     if (Object.keys(k).length > 0 || hasExtra) w.k = k;
+    this.filling.delete(j);
     return j;
+  }
+
+  /** Entry `i` admits every value: it has no keyword, and is not one whose keywords are still being read. */
+  private isAny(i: number): boolean {
+    const w = this.wires[i]!;
+    return !this.filling.has(i) && typeof w !== "number" && Object.keys(w).length === 0;
   }
 
   private entry(pointer: string, w: WireNode): number {
@@ -650,17 +671,14 @@ class Compiler {
   }
 }
 
-function isAny(w: WireEntry): boolean {
-  return typeof w !== "number" && Object.keys(w).length === 0;
-}
-
 /** Hangs the keywords the table has no field for on `n`'s rare check, after what that check already does. */
-function attach(n: SchemaNode, e: ExtraWire, at: (i: number) => SchemaNode): void {
-  const extra: Extra = {
+function attach(n: SchemaNode, e: Extra<number>, at: (i: number) => SchemaNode): void {
+  const extra: Extra<SchemaNode> = {
     patterns: e.patterns.map(([r, i]) => [r, at(i)] as const),
     declared: e.declared,
     additional: e.additional === null ? null : at(e.additional),
     names: e.names === null ? null : at(e.names),
+    present: e.present,
     dependentRequired: e.dependentRequired,
     dependentSchemas: e.dependentSchemas.map(([k, i]) => [k, at(i)] as const),
     prefix: e.prefix.map(at),
@@ -700,7 +718,7 @@ function inside(run: Run, n: SchemaNode, x: unknown, key: string, d: number): bo
   return false;
 }
 
-function checkExtra(run: Run, e: Extra, x: unknown, b: number, d: number): boolean {
+function checkExtra(run: Run, e: Extra<SchemaNode>, x: unknown, b: number, d: number): boolean {
   let ok = true;
   if (b === OBJ) {
     const o = x as Raw;
@@ -738,6 +756,11 @@ function checkExtra(run: Run, e: Extra, x: unknown, b: number, d: number): boole
         }
       }
     }
+    for (const name of e.present)
+      if (!own(o, name)) {
+        if (run.quiet > 0) return false;
+        ok = push(run, { pointer: "/" + escapeToken(name), expected: "any value", got: "missing" });
+      }
     for (const [key, deps] of e.dependentRequired) {
       if (!own(o, key)) continue;
       for (const dep of deps)

@@ -73,6 +73,8 @@ describe("compileJsonSchema: the core keywords", () => {
       { next: { next: { n: "x" } } },
       ["/next/next/n"],
     ],
+    ["items a $ref to the root", { items: { $ref: "#" }, maxItems: 1 }, [[1, 2]], ["/0"]],
+    ["$ref with an escaped name", { $defs: { "a/b c": { type: "string" } }, $ref: "#/$defs/a~1b%20c" }, 1, [""]],
     ["$ref to any pointer", { properties: { a: { type: "string" }, b: { $ref: "#/properties/a" } } }, { b: 1 }, ["/b"]],
     ["minimum", { minimum: 1 }, 0, [""]],
     ["maximum", { maximum: 1 }, 2, [""]],
@@ -90,13 +92,28 @@ describe("compileJsonSchema: the core keywords", () => {
     ["an unknown keyword is an annotation", { frobnicate: { type: "string" } }, 1, "ok"],
     ["an unknown format is an annotation", { format: "email" }, "not an email", "ok"],
     ["a known format is checked", { format: "uri" }, "not a uri", [""]],
+    ["draft-07 named with https", { $schema: "https://json-schema.org/draft-07/schema#", type: "string" }, 1, [""]],
     ["true admits everything", true, { any: 1 }, "ok"],
     ["false admits nothing", false, null, [""]],
     ["a property schema of false", { properties: { a: false } }, { a: 1 }, ["/a"]],
     ["an own property only", { required: ["toString"] }, {}, ["/toString"]],
+    [
+      "a required name without a schema is still additional",
+      { required: ["x"], additionalProperties: false },
+      { x: 1 },
+      ["/x"],
+    ],
   ];
   it.each(rows)("%s", (_, schema, value, want) => {
     expect(pointers(schema, value)).toEqual(want);
+  });
+
+  it("names a definition in issues, as the generated validators name theirs", () => {
+    const schema = { $defs: { "a/b": { type: "string" } }, properties: { p: { $ref: "#/$defs/a~1b" } } };
+    expect(compileJsonSchema(schema).validate({ p: 1 })).toEqual({
+      ok: false,
+      errors: [{ pointer: "/p", expected: "a/b", got: "1" }],
+    });
   });
 
   it("words issues as the generated validators do", () => {
@@ -107,6 +124,210 @@ describe("compileJsonSchema: the core keywords", () => {
         { pointer: "/y", expected: "number", got: "missing" },
       ],
     });
+  });
+});
+
+describe("compileJsonSchema: the keywords tool schemas use beyond the core", () => {
+  const rows: [string, unknown, unknown, string[] | "ok"][] = [
+    ["multipleOf", { multipleOf: 0.5 }, 1.25, [""]],
+    ["minProperties", { minProperties: 1 }, {}, [""]],
+    ["maxProperties", { maxProperties: 1 }, { a: 1, b: 2 }, [""]],
+    ["not", { not: { type: "string" } }, "x", [""]],
+    ["if/then", { if: { properties: { a: { const: 1 } } }, then: { required: ["b"] } }, { a: 1 }, ["/b"]],
+    ["if/else", { if: { properties: { a: { const: 1 } } }, else: { required: ["c"] } }, { a: 2 }, ["/c"]],
+    ["then without if means nothing", { then: false }, 1, "ok"],
+    ["patternProperties", { patternProperties: { "^n_": { type: "number" } } }, { n_a: "x", s: "y" }, ["/n_a"]],
+    [
+      "additionalProperties skips keys a pattern matches",
+      { properties: { a: {} }, patternProperties: { "^x": {} }, additionalProperties: false },
+      { a: 1, x1: 2, y: 3 },
+      ["/y"],
+    ],
+    ["propertyNames", { propertyNames: { maxLength: 2 } }, { ab: 1, abc: 2 }, ["/abc"]],
+    ["dependentRequired", { dependentRequired: { card: ["cvv"] } }, { card: "1" }, ["/cvv"]],
+    ["dependentRequired without the key", { dependentRequired: { card: ["cvv"] } }, {}, "ok"],
+    ["dependentSchemas", { dependentSchemas: { a: { required: ["b"] } } }, { a: 1 }, ["/b"]],
+    [
+      "draft-07 dependencies, both forms",
+      { dependencies: { a: ["b"], c: { required: ["d"] } } },
+      { a: 1, c: 1 },
+      ["/b", "/d"],
+    ],
+    ["prefixItems", { prefixItems: [{ type: "string" }, { type: "integer" }] }, ["a", "b"], ["/1"]],
+    ["prefixItems with items: false", { prefixItems: [{}], items: false }, [1, 2], ["/1"]],
+    ["prefixItems with items for the rest", { prefixItems: [{}], items: { type: "string" } }, [1, "a", 2], ["/2"]],
+    [
+      "draft-07 array items and additionalItems",
+      { items: [{ type: "string" }], additionalItems: false },
+      ["a", 1],
+      ["/1"],
+    ],
+    ["contains", { contains: { type: "string" } }, [1, 2], [""]],
+    ["contains: one is enough", { contains: { type: "string" } }, [1, "a"], "ok"],
+    ["minContains", { contains: { type: "string" }, minContains: 2 }, ["a", 1], [""]],
+    ["maxContains", { contains: { type: "string" }, maxContains: 1 }, ["a", "b"], [""]],
+    ["minContains: 0 admits none", { contains: { type: "string" }, minContains: 0 }, [], "ok"],
+    [
+      "a discriminated oneOf reports the member's own issue",
+      {
+        oneOf: [
+          { type: "object", properties: { k: { const: "a" }, n: { type: "number" } }, required: ["k", "n"] },
+          { type: "object", properties: { k: { const: "b" } }, required: ["k"] },
+        ],
+      },
+      { k: "a", n: "1" },
+      ["/n"],
+    ],
+  ];
+  it.each(rows)("%s", (_, schema, value, want) => {
+    expect(pointers(schema, value)).toEqual(want);
+  });
+
+  it("words a closed array's extra item", () => {
+    expect(compileJsonSchema({ prefixItems: [{}], items: false }).validate([1, 2])).toEqual({
+      ok: false,
+      errors: [{ pointer: "/1", expected: "no item at this index", got: "2" }],
+    });
+  });
+
+  it("words what the table has no field for", () => {
+    const schema = {
+      propertyNames: { pattern: "^[a-z]+$" },
+      dependentRequired: { a: ["b"] },
+      properties: { list: { contains: { const: 1 }, minContains: 2 } },
+    };
+    expect(compileJsonSchema(schema).validate({ a: 1, B: 2, list: [1] })).toEqual({
+      ok: false,
+      errors: [
+        { pointer: "/list", expected: "at least 2 items of 1", got: "1 such items" },
+        { pointer: "/B", expected: "a property name: a string matching ^[a-z]+$", got: '"B"' },
+        { pointer: "/b", expected: 'a value (required when "a" is present)', got: "missing" },
+      ],
+    });
+  });
+});
+
+describe("compileJsonSchema agrees with Ajv (2020-12, or draft-07 where it says so) on every keyword it reads", () => {
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.constantFrom("", "a", "ab_", "abcd"),
+    fc.integer({ min: -3, max: 12 }),
+    fc.double({ min: -2, max: 2, noNaN: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const key = fc.constantFrom("a", "a", "b", "n_1", "n_x", "xy", "Z", "__proto__", "constructor");
+  // Objects as JSON.parse makes them (Ajv's equality tells a null-prototype object from a plain one).
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small" },
+      scalar,
+      fc.array(tie("v"), { maxLength: 4 }),
+      fc.dictionary(key, tie("v"), { maxKeys: 4, noNullPrototype: true }),
+    ),
+  })).v;
+  const schemas: [string, unknown][] = [
+    ["numbers", { type: "number", minimum: -1, exclusiveMaximum: 1.5, multipleOf: 0.25 }],
+    ["integers", { type: ["integer", "null"], exclusiveMinimum: 0, maximum: 10, not: { const: 5 } }],
+    ["strings", { type: "string", minLength: 1, maxLength: 3, pattern: "^[a-z_]*$" }],
+    [
+      "objects",
+      {
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "integer" } },
+        additionalProperties: { not: { type: ["array", "object", "null"] } },
+        minProperties: 1,
+        maxProperties: 3,
+      },
+    ],
+    ["a required name without a schema", { required: ["Z"], additionalProperties: { type: "null" } }],
+    [
+      "patterns",
+      {
+        patternProperties: { "^n_": { type: "number" }, x: { type: "string" } },
+        additionalProperties: false,
+        propertyNames: { maxLength: 3 },
+      },
+    ],
+    [
+      "dependencies",
+      { dependentRequired: { a: ["b"] }, dependentSchemas: { n_1: { properties: { a: { type: "null" } } } } },
+    ],
+    [
+      "tuples",
+      {
+        type: "array",
+        prefixItems: [{ type: "string" }, { type: "integer" }],
+        items: { type: "boolean" },
+        uniqueItems: true,
+      },
+    ],
+    [
+      "contains",
+      { type: "array", contains: { type: "integer", minimum: 2 }, minContains: 1, maxContains: 2, maxItems: 4 },
+    ],
+    [
+      "conditionals",
+      {
+        if: { type: "object", required: ["a"] },
+        then: { properties: { a: { type: "string" } } },
+        else: { type: ["array", "string"] },
+      },
+    ],
+    [
+      "unions",
+      {
+        anyOf: [
+          { type: "string" },
+          { type: "object", properties: { a: { oneOf: [{ type: "integer" }, { minimum: 2 }] } } },
+        ],
+        allOf: [{ not: { const: "" } }],
+      },
+    ],
+    ["enums", { enum: [1, "a", null, [1], { a: "" }] }],
+    [
+      "recursion",
+      {
+        $defs: {
+          T: {
+            type: "object",
+            properties: { a: { type: "integer" }, b: { $ref: "#/$defs/T" } },
+            additionalProperties: { $ref: "#" },
+          },
+        },
+        anyOf: [{ $ref: "#/$defs/T" }, { type: "array", items: { $ref: "#" } }],
+      },
+    ],
+    ["booleans", { properties: { a: true, b: false }, items: false }],
+    [
+      "draft-07 tuples, dependencies and $ref beside keywords",
+      {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        definitions: { S: { type: "string" } },
+        items: [{ $ref: "#/definitions/S", maxLength: 1 }, { type: "integer" }],
+        additionalItems: { type: "boolean" },
+        dependencies: { a: ["b"], xy: { required: ["Z"] } },
+      },
+    ],
+  ];
+  it.each(schemas)("%s", (_, schema) => {
+    const draft07 = (schema as { $schema?: string }).$schema?.includes("draft-07") === true;
+    const ajv = draft07
+      ? new Ajv({ strict: false, ownProperties: true })
+      : new Ajv2020({ strict: false, ownProperties: true });
+    const want = ajv.compile(schema as object);
+    const compiled = compileJsonSchema(schema);
+    let valid = 0;
+    fc.assert(
+      fc.property(value, (v) => {
+        const ours = compiled.validate(v).ok;
+        if (ours) valid++;
+        return ours === want(v);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(valid).toBeGreaterThan(0);
+    expect(valid).toBeLessThan(2_000);
   });
 });
 
@@ -169,10 +390,17 @@ describe("compileJsonSchema: untrusted schemas are bounded", () => {
     expect(refusal(deep).message).toMatch(/nested at most/);
   });
 
-  it("a chain of 5,000 $refs through allOf is refused", () => {
+  it("a chain of 5,000 $refs through allOf is refused, each read in one step", () => {
     const defs: Record<string, unknown> = { D0: { type: "string" } };
     for (let i = 1; i < 5000; i++) defs[`D${i}`] = { allOf: [{ $ref: `#/$defs/D${i - 1}` }], minLength: 1 };
-    expect(refusal({ $defs: defs, $ref: "#/$defs/D4999" }).message).toMatch(/at most/);
+    // Each definition refers to one read before it: no deep reading, so the chain check must find it.
+    expect(refusal({ $defs: defs }).message).toMatch(/applicators stacked at most/);
+  });
+
+  it("a chain of 5,000 $refs read from the far end is refused too", () => {
+    const defs: Record<string, unknown> = { D0: { type: "string" } };
+    for (let i = 1; i < 5000; i++) defs[`D${i}`] = { allOf: [{ $ref: `#/$defs/D${i - 1}` }], minLength: 1 };
+    expect(refusal({ $defs: defs, $ref: "#/$defs/D4999" }).message).toMatch(/nested at most/);
   });
 
   it("a $ref DAG that doubles at each level is refused", () => {
@@ -189,6 +417,15 @@ describe("compileJsonSchema: untrusted schemas are bounded", () => {
     const result = compileJsonSchema(schema).validate(value);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.errors[0]!.expected).toMatch(/nesting at most/);
+  });
+
+  it("a value deep inside a schema's stacked applicators is an issue, not a stack overflow", () => {
+    // 30 anyOf levels per property level, 250 levels: past the stack before the validators' depth limit is reached.
+    const defs: Record<string, unknown> = { D0: { properties: { a: { $ref: "#/$defs/D30" } } } };
+    for (let i = 1; i <= 30; i++) defs[`D${i}`] = { anyOf: [{ type: "string" }, { $ref: `#/$defs/D${i - 1}` }] };
+    let value: unknown = 1;
+    for (let i = 0; i < 250; i++) value = { a: value };
+    expect(compileJsonSchema({ $defs: defs, $ref: "#/$defs/D30" }).validate(value).ok).toBe(false);
   });
 
   it("changing the literal afterwards changes nothing", () => {
