@@ -722,40 +722,43 @@ function checkExtra(run: Run, e: Extra<SchemaNode>, x: unknown, b: number, d: nu
   let ok = true;
   if (b === OBJ) {
     const o = x as Raw;
-    for (const key in o) {
-      if (!own(o, key)) continue;
-      if (e.names !== null) {
-        const from = run.issues.length;
-        if (!check(run, e.names, key, d + 1)) {
-          if (run.quiet > 0) return false;
-          ok = false;
-          const seg = "/" + escapeToken(key);
-          for (let j = from; j < run.issues.length; j++) {
-            const issue = run.issues[j]!;
-            run.issues[j] = {
-              pointer: seg,
-              expected: `a property name: ${issue.expected}`,
-              got: issue.got,
-            };
+    // The keys are visited only for the keywords that look at each of them.
+    const perKey = e.names !== null || e.patterns.length > 0 || e.additional !== null;
+    if (perKey)
+      for (const key in o) {
+        if (!own(o, key)) continue;
+        if (e.names !== null) {
+          const from = run.issues.length;
+          if (!check(run, e.names, key, d + 1)) {
+            if (run.quiet > 0) return false;
+            ok = false;
+            const seg = "/" + escapeToken(key);
+            for (let j = from; j < run.issues.length; j++) {
+              const issue = run.issues[j]!;
+              run.issues[j] = {
+                pointer: seg,
+                expected: `a property name: ${issue.expected}`,
+                got: issue.got,
+              };
+            }
+          }
+        }
+        let matched = false;
+        for (const [pattern, n] of e.patterns) {
+          if (!pattern.test(key)) continue;
+          matched = true;
+          if (!inside(run, n, o[key], key, d)) {
+            if (run.quiet > 0) return false;
+            ok = false;
+          }
+        }
+        if (e.additional !== null && !matched && !e.declared.includes(key)) {
+          if (!inside(run, e.additional, o[key], key, d)) {
+            if (run.quiet > 0) return false;
+            ok = false;
           }
         }
       }
-      let matched = false;
-      for (const [pattern, n] of e.patterns) {
-        if (!pattern.test(key)) continue;
-        matched = true;
-        if (!inside(run, n, o[key], key, d)) {
-          if (run.quiet > 0) return false;
-          ok = false;
-        }
-      }
-      if (e.additional !== null && !matched && !e.declared.includes(key)) {
-        if (!inside(run, e.additional, o[key], key, d)) {
-          if (run.quiet > 0) return false;
-          ok = false;
-        }
-      }
-    }
     for (const name of e.present)
       if (!own(o, name)) {
         if (run.quiet > 0) return false;
