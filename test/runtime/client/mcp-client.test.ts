@@ -233,6 +233,30 @@ describe("connectClient against a server played by hand", () => {
     expect(peer.seen.map((s) => s.body?.method)).toEqual(["server/discover", "tools/call"]);
   });
 
+  it("a name the snapshot lacks is refused before anything is sent; a schema the compiler refuses is left to the server", async () => {
+    const peer = fakeFetch(({ body }) => {
+      if (body?.method === "server/discover") return json(result(body.id, DISCOVERED));
+      if (body?.method === "tools/list")
+        return json(
+          result(body.id, {
+            resultType: "complete",
+            tools: [{ name: "remote", inputSchema: { $ref: "https://example.com/schema.json" } }],
+          }),
+        );
+      return json(result(body?.id, { resultType: "complete", content: [] }));
+    });
+    const client = await connectClient(httpTransport(URL_, { fetch: peer.fetch }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+      tools: { names: ["remote"] },
+    });
+    await expect(client.callTool("other" as "remote", {})).rejects.toThrow(RangeError);
+    expect(peer.seen.map((s) => s.body?.method)).toEqual(["server/discover"]);
+    expect(await client.callTool("remote", { anything: 1 })).toMatchObject({ content: [] });
+    expect(peer.seen.map((s) => s.body?.method)).toEqual(["server/discover", "tools/list", "tools/call"]);
+    await client.close();
+  });
+
   it("pages: every page by cursor, awaited or iterated; a cursor handed twice fails instead of looping", async () => {
     const pages = [{ tools: [TOOLS[0]], nextCursor: "1" }, { tools: [TOOLS[1]], nextCursor: "2" }, { tools: [] }];
     const peer = server({}, pages);
