@@ -6,7 +6,8 @@ import { frozenType } from "./literal-type.ts";
 import { reservedPrefixArguments } from "./meta.ts";
 import { versionNamespace } from "./names.ts";
 import type { ResultTypeFacts } from "../runtime/core/responses.ts";
-import { httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
+import { clientApiFacts, httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
+import { addConnectClient } from "./client.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { compare } from "../common/code-point-order.ts";
@@ -723,6 +724,9 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
     // The newest stateless release's Streamable HTTP headers: the transport's rules live in its `http.ts`.
     if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headersFrom: "releaseHttpHeaders" });
     addReaders(file, models, resultType);
+    // Every release must have what the one-call client makes; the newest's names are every release's.
+    const facts = models.map((m) => clientApiFacts(m, resultType))[0]!;
+    addConnectClient(file, facts, 0);
   });
   return { path, content };
 }

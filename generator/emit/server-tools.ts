@@ -101,6 +101,11 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       moduleSpecifier: standard,
     });
     file.addExportDeclaration({ isTypeOnly: true, namedExports: ["StandardSchema"], moduleSpecifier: standard });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["ToolTypes"],
+      moduleSpecifier: runtimeImport("mcp-client", 1),
+    });
     file.addExportDeclaration({ namedExports: ["ToolResultError"], moduleSpecifier: toolsRuntime });
     file.addExportDeclaration({
       isTypeOnly: true,
@@ -147,6 +152,14 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
         docs: docs(t.description, false, names),
         type: `{ arguments: ${t.arguments}; result: ${t.structured === null ? `{ structuredContent?: ${openObject} }` : `{ structuredContent: ${t.structured} }`} }`,
       })),
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        "The tools for the one-call client: `connectClient(transport, { …, tools: TOOL_TYPES })` types names and arguments.",
+      ],
+      declarations: [{ name: "TOOL_TYPES", type: "ToolTypes<Tools>", initializer: "{ names: TOOL_NAMES }" }],
     });
     file.addTypeAlias({
       name: "ArgumentsOf",

@@ -112,7 +112,12 @@ const CONSTRAINING = new Set([
   "minLength",
   "maxLength",
   "pattern",
-  ...UNSUPPORTED,
+  // UNSUPPORTED's, spelt out: a spread is no pure expression to a bundler, so it kept both sets in every bundle
+  // that reaches this module, whether or not it compiles a schema.
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$dynamicRef",
+  "$recursiveRef",
 ]);
 
 type Raw = { readonly [key: string]: unknown };
