@@ -630,7 +630,8 @@ class Compiler {
     const w = this.wires[j]!;
     if (typeof w === "number") return [w];
     const k = w.k ?? {};
-    const rare = [k.no, k.if, k.th, k.el].filter((i) => i !== undefined);
+    // A declared predicate: TypeScript before 5.5 infers none, and typeCheckOutput compiles this on 5.0.
+    const rare = [k.no, k.if, k.th, k.el].filter((i): i is number => i !== undefined);
     const deps = this.extras.get(j)?.dependentSchemas.map(([, i]) => i) ?? [];
     return [...(w.u ?? []), ...(w.o ?? []), ...(w.l ?? []), ...rare, ...deps];
   }
