@@ -91,9 +91,9 @@ export async function startAuthorizationServer(initial?: readonly SigningKey[]):
       accountId: SUBJECT,
       clientId: String(details.params["client_id"]),
     });
-    const scope = String(details.params["scope"] ?? "");
-    const oidc = scope.split(" ").filter((s) => s === "openid" || s === "offline_access");
-    if (oidc.length > 0) grant.addOIDCScope(oidc.join(" "));
+    // The scopes are the provider's own too (its `scopes`), so they are granted both ways.
+    const scope = typeof details.params["scope"] === "string" ? details.params["scope"] : "";
+    if (scope !== "") grant.addOIDCScope(scope);
     const resource = details.params["resource"];
     for (const r of Array.isArray(resource) ? resource : resource === undefined ? [] : [resource])
       grant.addResourceScope(String(r), SCOPES);
@@ -111,13 +111,13 @@ export async function startAuthorizationServer(initial?: readonly SigningKey[]):
     const callback = provider.callback();
     server = createServer((request, response) => {
       if (request.url?.startsWith("/interaction/")) {
-        interact(provider, request, response).catch(() => {
+        void interact(provider, request, response).catch(() => {
           response.statusCode = 500;
           response.end();
         });
         return;
       }
-      callback(request, response);
+      void callback(request, response);
     });
     await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));
   };

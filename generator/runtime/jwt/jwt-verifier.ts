@@ -55,8 +55,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): Verify {
   const algorithms = (options.algorithms ?? ASYMMETRIC).filter((alg) => ASYMMETRIC.includes(alg));
   if (algorithms.length === 0)
     throw new TypeError("createJwtVerifier: no asymmetric algorithm allowed");
-  const fetchMetadata =
-    options.fetch ?? ((globalThis as unknown as { fetch: MetadataFetch }).fetch as MetadataFetch);
+  const fetchMetadata = options.fetch ?? (globalThis as unknown as { fetch: MetadataFetch }).fetch;
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   let finding: Promise<ReturnType<typeof createRemoteJWKSet> | undefined> | undefined;
 
