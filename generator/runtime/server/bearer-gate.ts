@@ -64,7 +64,8 @@ export type Verify = (token: string, request: GateRequest) => VerifyResult | Pro
 export interface ScopeTable<Method extends string = string, Tool extends string = string> {
   readonly all?: readonly string[];
   readonly methods?: { readonly [M in Method]?: readonly string[] };
-  readonly tools?: { readonly [T in Tool]?: readonly string[] };
+  /** Without tool names (`Tool` never), no tool row can be named. */
+  readonly tools?: [Tool] extends [never] ? never : { readonly [T in Tool]?: readonly string[] };
 }
 
 export interface BearerGateOptions {
