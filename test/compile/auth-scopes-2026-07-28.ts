@@ -6,6 +6,7 @@ import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 
 declare module "../../generated/runtime/server/request-gate.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds the base
   interface Identity extends BearerIdentity {}
 }
 
