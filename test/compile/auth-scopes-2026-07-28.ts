@@ -1,13 +1,14 @@
 // The bearer gate's typed faces: a scope table names the release's methods and a server's tools (as a
 // `servers/<name>.ts` `ToolName` gives them), so a misspelt one does not compile, and the verified identity
-// reaches handlers typed once `Identity` is merged with `BearerIdentity`.
+// reaches handlers typed once `Identity` is merged with `BearerIdentity` (partly, as this one program holds other
+// gates whose identities are a bare subject).
 import { createBearerGate, createHttpHandler, type BearerIdentity, type Verify } from "../../generated/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 
 declare module "../../generated/runtime/server/request-gate.js" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds the base
-  interface Identity extends BearerIdentity {}
+  interface Identity extends Partial<BearerIdentity> {}
 }
 
 /** As `servers/<name>.ts` exports it. */

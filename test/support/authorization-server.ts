@@ -16,7 +16,7 @@ export const SCOPES = "mcp:tools mcp:admin";
 
 export interface SigningKey {
   readonly jwk: JWK;
-  readonly privateKey: CryptoKey;
+  readonly privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"];
 }
 
 export async function signingKey(kid: string): Promise<SigningKey> {
