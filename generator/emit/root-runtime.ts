@@ -194,6 +194,7 @@ function addImports(
     namedExports: [
       "bearerToken",
       "createBearerGate",
+      "identityOfClaims",
       { name: "BearerGate", isTypeOnly: true },
       { name: "BearerGateOptions", isTypeOnly: true },
       { name: "BearerIdentity", isTypeOnly: true },
