@@ -7,6 +7,7 @@ import {
   UnauthorizedError,
   type OAuthClientProvider,
 } from "@modelcontextprotocol/client";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ExampleServer } from "../../examples/server.ts";
 import { startAuthorizationServer, type AuthorizationServer } from "../support/authorization-server.ts";
@@ -144,4 +145,44 @@ describe("the example server with --auth-issuer", () => {
     expect(refused.headers.get("www-authenticate")).toContain('scope="mcp:tools"');
     expect((await call("tools/list", {})).status).toBe(200);
   });
+
+  it.each([
+    ["empty", ["Authorization: "]],
+    ["two tokens", ["Authorization: Bearer a b"]],
+    ["two headers", ["Authorization: Bearer a", "Authorization: Bearer b"]],
+    ["huge", [`Authorization: Bearer ${"x".repeat(12_000)}`]],
+    ["non-ASCII bytes", ["Authorization: Bearer t\u00f6k\u00e9n"]],
+    ["Basic", ["Authorization: Basic YWxpY2U6cHc="]],
+    ["a lower-case scheme", ["Authorization: bearer not-a-jwt"]],
+  ])(
+    "over the wire, an Authorization header that is %s gets exactly one 401 or 400, and the server keeps serving",
+    async (_, lines) => {
+      const { port } = new URL(server.url);
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1");
+        let text = "";
+        socket.setEncoding("latin1");
+        socket.on("data", (chunk: string) => (text += chunk));
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+        const head = [
+          "POST /mcp HTTP/1.1",
+          `Host: 127.0.0.1:${port}`,
+          "Content-Type: application/json",
+          "Accept: application/json, text/event-stream",
+          "MCP-Protocol-Version: 2026-07-28",
+          "Connection: close",
+          ...lines,
+          `Content-Length: ${body.length}`,
+        ];
+        socket.end(Buffer.from(`${head.join("\r\n")}\r\n\r\n${body}`, "latin1"));
+      });
+      const statuses = [...raw.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
+      expect(statuses).toHaveLength(1);
+      expect([400, 401]).toContain(statuses[0]);
+      const metadata = await fetch(server.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp"));
+      expect(metadata.status).toBe(200);
+    },
+  );
 });
