@@ -26,7 +26,7 @@ import { isObject, type JsonObject } from "../core/json.js";
 import { parseText, type WireMessage } from "../core/jsonrpc.js";
 import { concatBytes } from "../core/text-codec.js";
 import { createMemoryMessageBus, type MessageBus } from "./message-bus.js";
-import type { OriginPolicy } from "./origin.js";
+import type { HeaderValues, OriginPolicy } from "./origin.js";
 import {
   passGate,
   passPermit,
@@ -322,7 +322,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return stream;
     };
     const base: TransportContext = {
-      headers: exchange.headers,
+      // The credential stops at the gate: handlers get the identity it named, never the token.
+      headers:
+        caller.identity === undefined ? exchange.headers : withoutCredentials(exchange.headers),
       streaming: plan.sse,
       identity: caller.identity,
       // Stateless requests of one identity share its ids; without one, nothing but closing this
@@ -704,6 +706,12 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return running.size + sessions.pending;
     },
   };
+}
+
+function withoutCredentials(headers: HeaderValues): HeaderValues {
+  const kept: Record<string, string | readonly string[] | undefined> = {};
+  for (const name in headers) if (name !== "authorization") kept[name] = headers[name];
+  return kept;
 }
 
 /** The requests among a body's messages, as `permit` sees them. */

@@ -40,6 +40,7 @@ const verify: Verify = (token) => {
 };
 
 const seen: unknown[] = [];
+const seenHeaders: object[] = [];
 const scopes: modern.ScopeTable<"deploy" | "echo"> = {
   all: ["mcp:read"],
   methods: { "tools/call": ["mcp:tools"] },
@@ -67,8 +68,9 @@ function serve(options: Partial<BearerGateOptions> = {}): HttpHandler {
     scopes,
     ...options,
   });
-  const call = (name: string, ctx: { context: { identity?: unknown } }) => {
+  const call = (name: string, ctx: { context: { identity?: unknown; headers: object } }) => {
     seen.push(ctx.context.identity);
+    seenHeaders.push(ctx.context.headers);
     return { content: [{ type: "text" as const, text: name }] };
   };
   const handler = createHttpHandler({
@@ -157,7 +159,9 @@ describe("createBearerGate on createHttpHandler", () => {
     const reply = await serve().fetch(modernCall("echo", "alice-token"));
     expect(reply.status).toBe(200);
     expect(seen).toEqual([TOKENS["alice-token"]]);
-    expect(JSON.stringify(seen)).not.toContain("alice-token");
+    expect(seenHeaders.at(-1)).toMatchObject({ "mcp-name": "echo" });
+    expect(seenHeaders.at(-1)).not.toHaveProperty("authorization");
+    expect(JSON.stringify([seen, seenHeaders])).not.toContain("alice-token");
   });
 
   it("answers 403 insufficient_scope naming every scope a method needs (2026-07-28: only those)", async () => {
