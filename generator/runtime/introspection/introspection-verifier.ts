@@ -27,6 +27,8 @@ export interface IntrospectionVerifierOptions {
   readonly cacheSize?: number;
   /** Most seconds an answer is kept, whatever the token's `exp`. Default 300. */
   readonly maxCacheSeconds?: number;
+  /** How long a call to the authorization server may take before it counts as unreachable, in ms. Default 5 s. */
+  readonly timeoutMs?: number;
   /** Allow `http:` URLs for the authorization server (tests, a loopback AS). Default false. */
   readonly allowHttp?: boolean;
   /** The clock, in ms (tests set it). */
@@ -44,7 +46,12 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
   const maxMs = (options.maxCacheSeconds ?? 300) * 1000;
   const client: oauth.Client = { client_id: options.clientId };
   const auth = oauth.ClientSecretBasic(options.clientSecret);
-  const http = options.allowHttp === true ? { [oauth.allowInsecureRequests]: true } : {};
+  const timeoutMs = options.timeoutMs ?? 5000;
+  // A server that hangs must not hold requests: each call gets its own deadline.
+  const http = {
+    signal: () => AbortSignal.timeout(timeoutMs),
+    ...(options.allowHttp === true ? { [oauth.allowInsecureRequests]: true } : {}),
+  };
   const cache = new Map<string, Cached>();
   let server: Promise<oauth.AuthorizationServer> | undefined;
 

@@ -22,6 +22,8 @@ export interface JwtVerifierOptions {
   readonly clockToleranceSeconds?: number;
   /** A token type the header must state (RFC 9068 `at+jwt`). Default: any. */
   readonly type?: string;
+  /** How long a fetch of the metadata or the JWKS may take before it counts as unreachable, in ms. Default 5 s. */
+  readonly timeoutMs?: number;
   /** Least time between two JWKS fetches for an unknown key, in ms. Default 30 s (jose's). */
   readonly jwksCooldownMs?: number;
   /** Fetches the issuer's metadata. Default: the platform's `fetch`. */
@@ -31,7 +33,7 @@ export interface JwtVerifierOptions {
 /** The part of `fetch` the metadata lookup uses. */
 export type MetadataFetch = (
   url: string,
-  init: { headers: Record<string, string>; redirect: "error" },
+  init: { headers: Record<string, string>; redirect: "error"; signal: AbortSignal },
 ) => Promise<{ readonly ok: boolean; json(): Promise<unknown> }>;
 
 const ASYMMETRIC = [
@@ -55,6 +57,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): Verify {
   const algorithms = (options.algorithms ?? ASYMMETRIC).filter((alg) => ASYMMETRIC.includes(alg));
   if (algorithms.length === 0)
     throw new TypeError("createJwtVerifier: no asymmetric algorithm allowed");
+  const timeoutMs = options.timeoutMs ?? 5000;
   const fetchMetadata = options.fetch ?? (globalThis as unknown as { fetch: MetadataFetch }).fetch;
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   let finding: Promise<ReturnType<typeof createRemoteJWKSet> | undefined> | undefined;
@@ -62,11 +65,12 @@ export function createJwtVerifier(options: JwtVerifierOptions): Verify {
   const keySet = (): Promise<ReturnType<typeof createRemoteJWKSet> | undefined> => {
     if (keys !== undefined) return Promise.resolve(keys);
     finding ??= (async () => {
-      const uri = options.jwksUri ?? (await jwksUriOf(options.issuer, fetchMetadata));
+      const uri = options.jwksUri ?? (await jwksUriOf(options.issuer, fetchMetadata, timeoutMs));
       // A failed lookup is tried again by the next request, never remembered.
       finding = undefined;
       if (uri === undefined) return undefined;
       keys = createRemoteJWKSet(new URL(uri), {
+        timeoutDuration: timeoutMs,
         ...(options.jwksCooldownMs === undefined
           ? {}
           : { cooldownDuration: options.jwksCooldownMs }),
@@ -121,7 +125,11 @@ function describe(error: InstanceType<typeof errors.JOSEError>): string {
  * path), then OpenID Connect's (inserted, then appended). The metadata's `issuer` must be the one asked
  * for (RFC 8414 section 3.3). Undefined when none answers.
  */
-async function jwksUriOf(issuer: string, fetch: MetadataFetch): Promise<string | undefined> {
+async function jwksUriOf(
+  issuer: string,
+  fetch: MetadataFetch,
+  timeoutMs: number,
+): Promise<string | undefined> {
   const schemeEnd = issuer.indexOf("//");
   const pathStart = issuer.indexOf("/", schemeEnd < 0 ? 0 : schemeEnd + 2);
   const origin = pathStart < 0 ? issuer : issuer.slice(0, pathStart);
@@ -136,6 +144,7 @@ async function jwksUriOf(issuer: string, fetch: MetadataFetch): Promise<string |
       const response = await fetch(url, {
         headers: { accept: "application/json" },
         redirect: "error",
+        signal: AbortSignal.timeout(timeoutMs),
       });
       if (!response.ok) continue;
       const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };

@@ -1,3 +1,5 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIntrospectionVerifier } from "../../../generator/runtime/introspection/introspection-verifier.ts";
 import { createBearerGate, createHttpHandler } from "../../../generated/index.js";
@@ -128,5 +130,24 @@ describe("createIntrospectionVerifier against a real authorization server (oidc-
     // The restarted server kept no tokens (it stores them in memory): a new one passes.
     expect((await call(await as.token(RESOURCE))).status).toBe(200);
     handler.close();
+  });
+
+  it("gives up on a server that accepts and never answers: unavailable after timeoutMs, not a hung request", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const issuer = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const verify = createIntrospectionVerifier({
+        issuer,
+        audience: RESOURCE,
+        clientId: "c",
+        clientSecret: "s",
+        allowHttp: true,
+        timeoutMs: 100,
+      });
+      expect(await verify("any-token", request)).toMatchObject({ ok: false, reason: "unavailable" });
+    } finally {
+      silent.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { base64url, SignJWT } from "jose";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJwtVerifier } from "../../../generator/runtime/jwt/jwt-verifier.ts";
 import type { Verify } from "../../../generator/runtime/server/bearer-gate.ts";
@@ -96,7 +97,9 @@ describe("createJwtVerifier against a real authorization server (oidc-provider)"
     const next = await signingKey("key-2");
     await as.restart([next, key]);
     const token = await as.token(RESOURCE);
-    expect(JSON.parse(new TextDecoder().decode(base64url.decode(token.split(".")[0]!)))).toMatchObject({ kid: "key-2" });
+    expect(JSON.parse(new TextDecoder().decode(base64url.decode(token.split(".")[0]!)))).toMatchObject({
+      kid: "key-2",
+    });
     expect((await verify(token, request)).ok).toBe(true);
   });
 
@@ -116,5 +119,17 @@ describe("createJwtVerifier against a real authorization server (oidc-provider)"
     expect(() => createJwtVerifier({ issuer: as.issuer, audience: RESOURCE, algorithms: ["none", "HS256"] })).toThrow(
       TypeError,
     );
+  });
+
+  it("gives up on an issuer that accepts and never answers: unavailable after timeoutMs, not a hung request", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const issuer = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const hung = createJwtVerifier({ issuer, audience: RESOURCE, timeoutMs: 100 });
+      expect(await hung(await forged({}), request)).toMatchObject({ ok: false, reason: "unavailable" });
+    } finally {
+      silent.close();
+    }
   });
 });
