@@ -170,9 +170,11 @@ function addImports(
       "sessionTopics",
       { name: "Authorize", isTypeOnly: true },
       { name: "EventStore", isTypeOnly: true },
+      { name: "GateCall", isTypeOnly: true },
       { name: "GateRefusal", isTypeOnly: true },
       { name: "GateRequest", isTypeOnly: true },
       { name: "Identity", isTypeOnly: true },
+      { name: "Permit", isTypeOnly: true },
       { name: "MemoryEventStoreOptions", isTypeOnly: true },
       { name: "MessageBus", isTypeOnly: true },
       { name: "SessionRecord", isTypeOnly: true },
@@ -187,6 +189,34 @@ function addImports(
       { name: "ResponseLike", isTypeOnly: true },
     ],
     moduleSpecifier: runtimeImport("http-server", 0),
+  });
+  // The OAuth resource server on the request gate: each release's server.ts gives its rules.
+  file.addExportDeclaration({
+    namedExports: [
+      "bearerToken",
+      "createBearerGate",
+      "identityOfClaims",
+      { name: "BearerGate", isTypeOnly: true },
+      { name: "BearerGateOptions", isTypeOnly: true },
+      { name: "BearerIdentity", isTypeOnly: true },
+      { name: "ResourceServerRules", isTypeOnly: true },
+      { name: "ScopeTable", isTypeOnly: true },
+      { name: "Verify", isTypeOnly: true },
+      { name: "VerifyFailure", isTypeOnly: true },
+      { name: "VerifyResult", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("bearer-gate", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: [
+      "metadataPaths",
+      "metadataUrl",
+      "protectedResourceMetadata",
+      "serveResourceMetadata",
+      { name: "ProtectedResourceMetadata", isTypeOnly: true },
+      { name: "ProtectedResourceOptions", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("protected-resource", 0),
   });
   file.addExportDeclaration({
     namedExports: [

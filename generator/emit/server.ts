@@ -49,9 +49,11 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
     dispatcher: runtimeImport("dispatcher", 1),
     version: JSON.stringify(model.protocolVersion),
   };
-  const content = buildSourceFile((file) =>
-    model.era === "modern" ? addStatelessEra(file, inputs) : addSessionEra(file, inputs),
-  );
+  const content = buildSourceFile((file) => {
+    if (model.era === "modern") addStatelessEra(file, inputs);
+    else addSessionEra(file, inputs);
+    addResourceServerRules(file, model);
+  });
   return { path, content };
 };
 
@@ -285,6 +287,52 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
       "const dispatcher = createServerDispatcher<SessionServerContext<S>>(handlers, { ...dispatcherOptions, send: (message, context) => context.send(message), peerOf: (context) => context.session });",
       `return createSessionEra<S>(${release}, dispatcher.handle, { ...(sessionState === undefined ? {} : { sessionState }), ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });`,
     ],
+  });
+}
+
+/**
+ * The release's rules for `createBearerGate` (runtime/server/bearer-gate.ts), from the facts, and the scope table typed
+ * by its method names.
+ */
+function addResourceServerRules(file: StatementSink, model: ProtocolModel): void {
+  const rules = model.resourceServerAuth;
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ResourceServerRules", { name: "ScopeTable", alias: "ScopeRows" }],
+    moduleSpecifier: runtimeImport("bearer-gate", 1),
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: [
+      [
+        `How a ${model.version} server answers as an OAuth resource server, for \`createBearerGate\`'s \`rules\`.`,
+        ...rules.sources.map((source) => `@see ${source}`),
+      ].join("\n"),
+    ],
+    declarations: [
+      {
+        name: "RESOURCE_SERVER_RULES",
+        type: "ResourceServerRules",
+        initializer: `Object.freeze(${objectLiteral({
+          version: JSON.stringify(model.protocolVersion),
+          resourceMetadataInChallenge: String(rules.resourceMetadataInChallenge),
+          scopeInChallenge: String(rules.scopeInChallenge),
+          grantedScopesInChallenge: String(rules.grantedScopesInChallenge),
+          withheldScopes: `Object.freeze(${JSON.stringify(rules.withheldScopes)})`,
+          toolCallMethod: JSON.stringify(rules.toolCallMethod),
+        })})`,
+      },
+    ],
+  });
+  file.addTypeAlias({
+    name: "ScopeTable",
+    isExported: true,
+    docs: [
+      `Scopes by ${model.version} method and by tool (\`Tool\`: a \`servers/<name>.ts\` \`ToolName\`), for \`createBearerGate\`'s \`scopes\`: a misspelt method or tool does not compile.`,
+    ],
+    typeParameters: [{ name: "Tool", constraint: "string", default: "never" }],
+    type: "ScopeRows<keyof ClientRequests & string, Tool>",
   });
 }
 
