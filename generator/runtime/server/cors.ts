@@ -28,7 +28,7 @@ const HTTP_REQUEST_HEADERS: readonly string[] = ["Content-Type", "Accept", "Auth
 const HTTP_RESPONSE_HEADERS: readonly string[] = ["WWW-Authenticate"];
 
 /** How long a browser may reuse a preflight's answer, in seconds: Chromium's upper bound. */
-export const PREFLIGHT_MAX_AGE = 7200;
+export const PREFLIGHT_MAX_AGE: number = 7200;
 
 /** More requested header names than this and the rest are not looked at. */
 const MAX_REQUESTED_HEADERS = 64;
