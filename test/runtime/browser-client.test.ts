@@ -67,70 +67,78 @@ async function servePage(bundle: string): Promise<{ origin: string; server: Serv
 }
 
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`browser-client.test.ts: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const ABSENT = `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`;
+if (!present) console.warn(`browser-client.test.ts: ${ABSENT}`);
 
-describe.skipIf(!present)("the browser client in headless Chromium, across origins", () => {
-  let allowed: { origin: string; server: Server };
-  let foreign: { origin: string; server: Server };
-  let mcp: ExampleServer;
-  let profile: string;
-  let browser: BrowserContext;
+describe.skipIf(!present)(
+  `the browser client in headless Chromium, across origins${present ? "" : ` (${ABSENT})`}`,
+  () => {
+    let allowed: { origin: string; server: Server };
+    let foreign: { origin: string; server: Server };
+    let mcp: ExampleServer;
+    let profile: string;
+    let browser: BrowserContext;
 
-  beforeAll(async () => {
-    const bundled = await build({
-      stdin: { contents: PAGE_SCRIPT, resolveDir: TEST_TREE, loader: "js", sourcefile: "page.js" },
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      write: false,
-      logLevel: "silent",
+    beforeAll(async () => {
+      const bundled = await build({
+        stdin: { contents: PAGE_SCRIPT, resolveDir: TEST_TREE, loader: "js", sourcefile: "page.js" },
+        bundle: true,
+        format: "esm",
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+      });
+      const bundle = bundled.outputFiles[0]!.text;
+      allowed = await servePage(bundle);
+      foreign = await servePage(bundle);
+      mcp = await startServer({ port: 0, allowedOrigins: [allowed.origin], onError: () => undefined });
+      profile = await mkdtemp(join(tmpdir(), "mcp-chromium-"));
+      browser = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ARGS,
+      });
     });
-    const bundle = bundled.outputFiles[0]!.text;
-    allowed = await servePage(bundle);
-    foreign = await servePage(bundle);
-    mcp = await startServer({ port: 0, allowedOrigins: [allowed.origin], onError: () => undefined });
-    profile = await mkdtemp(join(tmpdir(), "mcp-chromium-"));
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
-  });
 
-  afterAll(async () => {
-    await browser?.close();
-    await mcp?.close();
-    for (const page of [allowed, foreign]) await new Promise((resolve) => page?.server.close(resolve));
-    if (profile !== undefined) await rm(profile, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await mcp?.close();
+      for (const page of [allowed, foreign]) await new Promise((resolve) => page?.server.close(resolve));
+      if (profile !== undefined) await rm(profile, { recursive: true, force: true });
+    });
 
-  /** Opens the page from `origin` against the example server in `era`; what `#result` shows once settled. */
-  async function shown(origin: string, era: string): Promise<{ state: string | null; text: string }> {
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${origin}/?server=${encodeURIComponent(mcp.url)}&era=${era}`);
-      const result = page.locator("#result[data-state]");
-      await result.waitFor({ timeout: 30_000 });
-      return { state: await result.getAttribute("data-state"), text: await result.innerText() };
-    } finally {
-      await page.close();
+    /** Opens the page from `origin` against the example server in `era`; what `#result` shows once settled. */
+    async function shown(origin: string, era: string): Promise<{ state: string | null; text: string }> {
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${origin}/?server=${encodeURIComponent(mcp.url)}&era=${era}`);
+        const result = page.locator("#result[data-state]");
+        await result.waitFor({ timeout: 30_000 });
+        return { state: await result.getAttribute("data-state"), text: await result.innerText() };
+      } finally {
+        await page.close();
+      }
     }
-  }
 
-  it("2026-07-28 (stateless, with an Mcp-Param-* header): calls a tool from another origin and shows its result", async () => {
-    expect(await shown(allowed.origin, "2026-07-28")).toEqual({ state: "done", text: "2026-07-28 Region: eu-west" });
-  });
-
-  it("2025-11-25 (a session: Mcp-Session-Id read by the page, GET stream, DELETE): calls a tool and shows its result", async () => {
-    expect(await shown(allowed.origin, "2025-11-25")).toEqual({
-      state: "done",
-      text: "2025-11-25 hello from the browser",
+    it("2026-07-28 (stateless, with an Mcp-Param-* header): calls a tool from another origin and shows its result", async () => {
+      expect(await shown(allowed.origin, "2026-07-28")).toEqual({ state: "done", text: "2026-07-28 Region: eu-west" });
     });
-    expect(mcp.handler.sessions).toBe(0);
-  });
 
-  it.each(["2026-07-28", "2025-11-25"])(
-    "%s: the same page from an origin the server does not list is refused",
-    async (era) => {
-      const { state, text } = await shown(foreign.origin, era);
-      expect(state).toBe("failed");
-      expect(text).toMatch(/^ConnectionError/);
-    },
-  );
-});
+    it("2025-11-25 (a session: Mcp-Session-Id read by the page, GET stream, DELETE): calls a tool and shows its result", async () => {
+      expect(await shown(allowed.origin, "2025-11-25")).toEqual({
+        state: "done",
+        text: "2025-11-25 hello from the browser",
+      });
+      expect(mcp.handler.sessions).toBe(0);
+    });
+
+    it.each(["2026-07-28", "2025-11-25"])(
+      "%s: the same page from an origin the server does not list is refused",
+      async (era) => {
+        const { state, text } = await shown(foreign.origin, era);
+        expect(state).toBe("failed");
+        expect(text).toMatch(/^ConnectionError/);
+      },
+    );
+  },
+);
