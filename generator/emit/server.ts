@@ -16,7 +16,12 @@ interface EraInputs {
   readonly eras: string;
   readonly dispatcher: string;
   readonly version: string;
+  /** The era's `EraHeaders`, as an object literal. */
+  readonly headers: string;
 }
+
+/** The short name (schema/facts.json `sessionHeaders`) of the one header a session server sends that its client reads. */
+const SESSION_ID = "sessionId";
 
 /**
  * `<version>/server.ts`: the release's side of the shipped server transports (runtime/server/server-eras.ts).
@@ -48,6 +53,11 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
     eras: runtimeImport("server-eras", 1),
     dispatcher: runtimeImport("dispatcher", 1),
     version: JSON.stringify(model.protocolVersion),
+    headers: JSON.stringify({
+      request: model.httpHeaders.map((h) => h.header),
+      ...(model.http === null ? {} : { requestPrefix: model.http.paramHeaderPrefix }),
+      response: model.httpHeaders.filter((h) => h.name === SESSION_ID).map((h) => h.header),
+    }),
   };
   const content = buildSourceFile((file) => {
     if (model.era === "modern") addStatelessEra(file, inputs);
@@ -57,7 +67,7 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
   return { path, content };
 };
 
-function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, version }: EraInputs): void {
+function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, version, headers }: EraInputs): void {
   const input = model.inputRequired;
   const resultTypeKey = model.dispatch.resultTypeDefault?.property;
   if (input === null || resultTypeKey === undefined)
@@ -136,6 +146,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
   const release = objectLiteral({
     versions: `options.supportedVersions ?? [${version}]`,
     codes,
+    headers,
     inputRequired: inputSpec,
     checkHeaders:
       "(headers, message, name) => { const tool = name === undefined ? undefined : toolOf?.(name); return checkHttpHeaders(headers, message, tool === undefined ? {} : { tool }); }",
@@ -190,7 +201,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
   });
 }
 
-function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, version }: EraInputs): void {
+function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, version, headers }: EraInputs): void {
   if (!model.methods.some((m) => m.name === INITIALIZE && m.kind === "request"))
     throw new BindgenError(
       model.file,
@@ -259,6 +270,7 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
   const release = objectLiteral({
     versions: `versions ?? [${version}]`,
     codes,
+    headers,
     initialize: JSON.stringify(INITIALIZE),
     createRequester: "createServerRequester",
     batches: String(model.dispatch.batch !== null),

@@ -21,7 +21,8 @@ import {
   type HttpReply,
   type ReplyPlan,
 } from "./http-exchange.js";
-import { postPlan, routeOf, toSessionEra, type RouteFacts } from "./http-routing.js";
+import { corsFacts, withCors } from "./cors.js";
+import { postPlan, routeOf, servedMethods, toSessionEra, type RouteFacts } from "./http-routing.js";
 import { isObject, type JsonObject } from "../core/json.js";
 import { parseText, type WireMessage } from "../core/jsonrpc.js";
 import { concatBytes } from "../core/text-codec.js";
@@ -245,15 +246,20 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   const resumeMs = options.resumeWindowMs ?? DEFAULT_RESUME_MS;
   const now = options.now ?? Date.now;
   const codes = stateless?.spec.codes ?? sessionEra?.spec.codes ?? BASE_CODES;
+  const policy: OriginPolicy = {
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+  };
   const facts: RouteFacts = {
     path: options.path,
     checkOrigin: options.checkOrigin !== false,
-    policy: {
-      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
-    },
+    policy,
     sessions: sessionEra !== undefined,
     codes,
+    cors: corsFacts(policy, servedMethods(sessionEra !== undefined), [
+      stateless?.spec.headers,
+      sessionEra?.spec.headers,
+    ]),
   };
   const running = new Set<AbortHandle>();
 
@@ -672,10 +678,12 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   };
 
   const serve = (exchange: HttpExchange): Promise<HttpReply> =>
-    route(exchange).catch((error: unknown) => {
-      report(error);
-      return failReply(500, BASE_CODES.internalError, "Internal error");
-    });
+    route(exchange)
+      .catch((error: unknown) => {
+        report(error);
+        return failReply(500, BASE_CODES.internalError, "Internal error");
+      })
+      .then((reply) => withCors(exchange.headers, reply, facts.cors));
 
   const maxUnsentBytes = options.maxUnsentBytes ?? DEFAULT_MAX_UNSENT_BYTES;
   const outbox: OutboxOptions = {
