@@ -147,7 +147,8 @@ export function emitClient(model: ProtocolModel): EmittedFile {
         },
       ],
     });
-    addConnectClient(file, clientApiFacts(model, resultTypeFacts(model)), 1);
+    const facts = clientApiFacts(model, resultTypeFacts(model));
+    if (facts !== undefined) addConnectClient(file, facts, 1);
     file.addFunction({
       name: "clientRelease",
       isExported: true,

@@ -754,9 +754,9 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
     // The newest stateless release's Streamable HTTP headers: the transport's rules live in its `http.ts`.
     if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headersFrom: "releaseHttpHeaders" });
     addReaders(file, models, resultType);
-    // Every release must have what the one-call client makes; the newest's names are every release's.
-    const facts = models.map((m) => clientApiFacts(m, resultType))[0]!;
-    addConnectClient(file, facts, 0);
+    // Only when every release has what the one-call client makes; the newest's names are every release's.
+    const facts = models.map((m) => clientApiFacts(m, resultType));
+    if (facts.every((f) => f !== undefined)) addConnectClient(file, facts[0]!, 0);
   });
   return { path, content };
 }

@@ -72,17 +72,16 @@ const CLIENT_API_METHODS = {
 const PROGRESS_NOTIFICATION = "notifications/progress";
 
 /**
- * The model's facts as the one-call client's `ClientApiFacts`; fails with the schema's place when the release lacks a
- * method it makes. The progress notification carries the token under the same name the request's `_meta` key has
- * (basic/utilities/progress), so one key serves both.
+ * The model's facts as the one-call client's `ClientApiFacts`, or undefined when the release lacks a method it makes
+ * or the progress key (a partial or synthetic schema): such a release has no `connectClient`, and the rest of its
+ * bindings are generated as ever. The progress notification carries the token under the same name the request's
+ * `_meta` key has (basic/utilities/progress), so one key serves both.
  */
-export function clientApiFacts(model: ProtocolModel, resultType: ResultTypeFacts | null): ClientApiFacts {
-  const missing = (what: string): BindgenError =>
-    new BindgenError(model.file, model.schema.definitionsPointer, what, "the one-call client (connectClient) makes it");
+export function clientApiFacts(model: ProtocolModel, resultType: ResultTypeFacts | null): ClientApiFacts | undefined {
   for (const name of [...Object.values(CLIENT_API_METHODS), PROGRESS_NOTIFICATION])
-    if (!model.methods.some((m) => m.name === name)) throw missing(`the method ${name}`);
+    if (!model.methods.some((m) => m.name === name)) return undefined;
   const token = model.metaKeys.find((k) => k.name === "progressToken")?.key;
-  if (token === undefined) throw missing('a reserved _meta key "progressToken"');
+  if (token === undefined) return undefined;
   return {
     methods: CLIENT_API_METHODS,
     progress: { notification: PROGRESS_NOTIFICATION, tokenKey: token, tokenParam: token },

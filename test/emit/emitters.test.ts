@@ -874,9 +874,12 @@ describe("output helpers", () => {
 });
 
 describe("the one-call client's facts", () => {
-  it("a release without a method connectClient makes fails generation, naming it", () => {
+  it("a release without a method connectClient makes has no connectClient, and the rest of its client module", () => {
     const modern = realModel("2026-07-28");
     const without = { ...modern, methods: modern.methods.filter((m) => m.name !== "completion/complete") };
-    expect(() => emitClient(without)).toThrow(/completion\/complete/);
+    expect(emitClient(modern).content).toContain("export function connectClient");
+    const content = emitClient(without).content;
+    expect(content).not.toContain("connectClient");
+    expect(content).toContain("export function clientRelease");
   });
 });
