@@ -19,6 +19,7 @@ import {
 import {
   bearerChallenge,
   discover,
+  failure,
   reason,
   requestOptions,
   serverMetadata,
@@ -117,7 +118,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
         return registered;
       }
     }
-    throw new Error(
+    throw failure(
       `no client id for the authorization server ${server.issuer}: it takes no dynamic registration${facts.registration.includes("metadata-document") ? " and no client ID metadata document this client offers" : ""}; register a client there and give its id (and secret)`,
     );
   }
@@ -152,7 +153,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
         ...(typeof auth === "string" ? { authMethod: auth } : {}),
       };
     } catch (error) {
-      throw new Error(`dynamic registration at ${server.issuer} failed: ${reason(error)}`);
+      throw failure(`dynamic registration at ${server.issuer} failed: ${reason(error)}`);
     }
   }
 
@@ -179,7 +180,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
   ): Promise<void> {
     const server = found.server;
     if (server.authorization_endpoint === undefined || server.token_endpoint === undefined)
-      throw new Error(
+      throw failure(
         `the authorization server ${server.issuer} lists no authorization or token endpoint`,
       );
     const registered = await registration(server);
@@ -204,7 +205,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
       // Checks `state`, and `iss` against the issuer the metadata was fetched for (RFC 9207).
       params = oauth.validateAuthResponse(server, client, new URL(back), state);
     } catch (error) {
-      throw new Error(`the authorization response is refused: ${reason(error)}`);
+      throw failure(`the authorization response is refused: ${reason(error)}`);
     }
     let result: oauth.TokenEndpointResponse;
     try {
@@ -219,7 +220,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
       );
       result = await oauth.processAuthorizationCodeResponse(server, client, response);
     } catch (error) {
-      throw new Error(`the token request to ${server.issuer} failed: ${reason(error)}`);
+      throw failure(`the token request to ${server.issuer} failed: ${reason(error)}`);
     }
     await keep(endpoint, tokensOf(result, undefined, scope, server.issuer, found.resource));
   }
@@ -368,7 +369,7 @@ function tokensOf(
   resource: string,
 ): HeldTokens {
   if (result.token_type !== "bearer")
-    throw new Error(`the token type ${result.token_type} is not supported (only Bearer)`);
+    throw failure(`the token type ${result.token_type} is not supported (only Bearer)`);
   const rotated = result.refresh_token ?? refreshToken;
   return {
     accessToken: result.access_token,

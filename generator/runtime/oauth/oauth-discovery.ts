@@ -75,7 +75,7 @@ export function boundedFetch(options: OAuthFetchOptions): typeof fetch {
       });
     } catch (error) {
       if (controller.signal.aborted)
-        throw new Error(`${new URL(url).origin} did not answer within ${timeoutMs} ms`);
+        throw failure(`${new URL(url).origin} did not answer within ${timeoutMs} ms`);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -84,16 +84,16 @@ export function boundedFetch(options: OAuthFetchOptions): typeof fetch {
 }
 
 async function readBounded(response: Response, max: number, url: string): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
   if (reader === undefined) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done || value === undefined) break;
       size += value.length;
-      if (size > max) throw new Error(`the reply from ${new URL(url).origin} exceeds ${max} bytes`);
+      if (size > max) throw failure(`the reply from ${new URL(url).origin} exceeds ${max} bytes`);
       chunks.push(value);
     }
   } finally {
@@ -142,7 +142,7 @@ export async function discover(
   const metadata = await resourceMetadata(endpoint, challenge, facts, options);
   const issuer = metadata.authorization_servers?.[0];
   if (issuer === undefined)
-    throw new Error(
+    throw failure(
       `the protected resource metadata of ${shown(endpoint)} names no authorization server`,
     );
   const server = await serverMetadata(issuer, facts, options);
@@ -183,12 +183,12 @@ async function resourceMetadata(
     try {
       return await oauth.processResourceDiscoveryResponse(new URL(expected), response);
     } catch (error) {
-      throw new Error(
+      throw failure(
         `the protected resource metadata at ${shown(location)} is refused: ${reason(error)} (it must name ${shown(expected)})`,
       );
     }
   }
-  throw new Error(
+  throw failure(
     `${shown(endpoint)} asks for authorization but publishes no protected resource metadata`,
   );
 }
@@ -217,17 +217,17 @@ export async function serverMetadata(
     try {
       server = await oauth.processDiscoveryResponse(expected, response);
     } catch (error) {
-      throw new Error(
+      throw failure(
         `the authorization server metadata at ${shown(location)} is refused: ${reason(error)} (its issuer must be ${issuer})`,
       );
     }
     if (facts.requireS256 && !(server.code_challenge_methods_supported ?? []).includes("S256"))
-      throw new Error(
+      throw failure(
         `the authorization server ${issuer} does not list PKCE S256 in code_challenge_methods_supported, so it is refused`,
       );
     return server;
   }
-  throw new Error(
+  throw failure(
     `the authorization server ${issuer} publishes no metadata at ${[...new Set(locations)].map(shown).join(", ")}`,
   );
 }
@@ -238,6 +238,14 @@ export function reason(error: unknown): string {
   if (error instanceof oauth.AuthorizationResponseError)
     return `the authorization server answered ${error.error}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The error of a refused step. It carries no `cause`: oauth4webapi's errors hold the server's response and
+ * body, tokens included, and an error's cause reaches logs.
+ */
+export function failure(message: string): Error {
+  return new Error(message);
 }
 
 /** A URL as errors name it: without query or fragment, where tokens and codes ride. */
