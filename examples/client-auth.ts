@@ -47,6 +47,10 @@ export function exampleAuth(url: string, protocolVersion?: string): ClientAuthor
     openAuthorizationUrl: followRedirect(),
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientName: "mcp-bindgen-example-client",
+    // The suite's client credentials scenario (an ext-auth extension) wants a machine's grant, not a user's.
+    ...(process.env["MCP_CONFORMANCE_SCENARIO"] === "auth/client-credentials-basic"
+      ? { grant: "client_credentials" as const }
+      : {}),
     // A server on this machine may run its authorization server over plain HTTP too.
     allowHttp: LOOPBACK.has(new URL(url).hostname),
     ...(clientId === undefined

@@ -54,6 +54,12 @@ export interface OAuthClientOptions extends OAuthFetchOptions {
   readonly offlineAccess?: boolean;
   /** How many times a refresh that failed for the network or a 5xx is tried again. Defaults to 2. */
   readonly refreshRetries?: number;
+  /**
+   * "client_credentials" for a machine acting for itself (the `ext-auth` client credentials extension): the
+   * pre-registered `client` gets tokens at the token endpoint, with no user and no redirect. Defaults to
+   * "authorization_code".
+   */
+  readonly grant?: "authorization_code" | "client_credentials";
 }
 
 /** The tokens held for one resource, as the store keeps them. */
@@ -183,6 +189,10 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
       throw failure(
         `the authorization server ${server.issuer} lists no authorization or token endpoint`,
       );
+    if (facts.requireS256 && !(server.code_challenge_methods_supported ?? []).includes("S256"))
+      throw failure(
+        `the authorization server ${server.issuer} does not list PKCE S256 in code_challenge_methods_supported, so it is refused`,
+      );
     const registered = await registration(server);
     const client: oauth.Client = { client_id: registered.clientId };
     const verifier = oauth.generateRandomCodeVerifier();
@@ -219,6 +229,35 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
         { ...http, additionalParameters: { resource: found.resource } },
       );
       result = await oauth.processAuthorizationCodeResponse(server, client, response);
+    } catch (error) {
+      throw failure(`the token request to ${server.issuer} failed: ${reason(error)}`);
+    }
+    await keep(endpoint, tokensOf(result, undefined, scope, server.issuer, found.resource));
+  }
+
+  /** The client credentials grant for `scope`; keeps the tokens for `endpoint`. */
+  async function clientCredentials(
+    endpoint: string,
+    found: Discovered,
+    scope: string | undefined,
+  ): Promise<void> {
+    const server = found.server;
+    const given = options.client;
+    if (given?.clientSecret === undefined)
+      throw failure("the client credentials grant needs a pre-registered client with its secret");
+    const registered = await registration(server);
+    const client: oauth.Client = { client_id: registered.clientId };
+    let result: oauth.TokenEndpointResponse;
+    try {
+      const parameters = { resource: found.resource, ...(scope === undefined ? {} : { scope }) };
+      const response = await oauth.clientCredentialsGrantRequest(
+        server,
+        client,
+        clientAuth(server, registered),
+        parameters,
+        http,
+      );
+      result = await oauth.processClientCredentialsResponse(server, client, response);
     } catch (error) {
       throw failure(`the token request to ${server.issuer} failed: ${reason(error)}`);
     }
@@ -307,7 +346,8 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
             ? union(ours?.scope, challenge?.scope)
             : challenge?.scope
           : (challenge?.scope ?? found.scopesSupported?.join(" "));
-      await authorize(endpoint, found, withOfflineAccess(wanted, found.server));
+      if (options.grant === "client_credentials") await clientCredentials(endpoint, found, wanted);
+      else await authorize(endpoint, found, withOfflineAccess(wanted, found.server));
       return true;
     },
   };

@@ -221,10 +221,6 @@ export async function serverMetadata(
         `the authorization server metadata at ${shown(location)} is refused: ${reason(error)} (its issuer must be ${issuer})`,
       );
     }
-    if (facts.requireS256 && !(server.code_challenge_methods_supported ?? []).includes("S256"))
-      throw failure(
-        `the authorization server ${issuer} does not list PKCE S256 in code_challenge_methods_supported, so it is refused`,
-      );
     return server;
   }
   throw failure(

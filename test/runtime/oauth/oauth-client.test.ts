@@ -91,6 +91,27 @@ describe("the authorization code flow", () => {
   });
 });
 
+describe('the client credentials grant (grant: "client_credentials")', () => {
+  it("gets a token for the pre-registered client at the token endpoint, with the resource, and no user", async () => {
+    const { as, endpoint } = await setUp({
+      metadata: { token_endpoint_auth_methods_supported: ["client_secret_basic"] },
+    });
+    const store = memoryTokenStore();
+    const auth = client(store, {
+      grant: "client_credentials",
+      client: { clientId: "machine", clientSecret: "secret" },
+    });
+    expect(await auth.refused(endpoint, 401, 'Bearer scope="jobs"')).toBe(true);
+    expect(await auth.authorization(endpoint)).toBe("Bearer token-1");
+    const form = as.forms.get("/token")![0]!;
+    expect(Object.fromEntries(form)).toEqual({ grant_type: "client_credentials", resource: endpoint, scope: "jobs" });
+    expect(as.seen.some((line) => line.startsWith("GET /authorize") || line === "POST /register")).toBe(false);
+    await expect(
+      client(memoryTokenStore(), { grant: "client_credentials" }).refused(endpoint, 401, null),
+    ).rejects.toThrow(/needs a pre-registered client with its secret/);
+  });
+});
+
 describe("refresh", () => {
   it("refreshes on a 401 with the original scope, keeps a refresh token the server did not rotate, retries a 503", async () => {
     let refreshes = 0;
