@@ -103,6 +103,21 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     }
     if (!modern)
       file.addImportDeclaration({ namedImports: ["sessionEra"], moduleSpecifier: runtimeImport("session-era", 1) });
+    if (model.clientAuth !== null) {
+      file.addImportDeclaration({
+        isTypeOnly: true,
+        namedImports: ["ClientAuthFacts"],
+        moduleSpecifier: runtimeImport("client-auth", 1),
+      });
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        docs: [
+          `What ${model.version}'s authorization page asks of a client where releases differ, for \`oauthClient({ facts: CLIENT_AUTH, … })\` (${model.clientAuth.source}).`,
+        ],
+        declarations: [{ name: "CLIENT_AUTH", type: "ClientAuthFacts", initializer: JSON.stringify(model.clientAuth) }],
+      });
+    }
     file.addImportDeclaration({
       isTypeOnly: true,
       namedImports: ["ClientSession"],

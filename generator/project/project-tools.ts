@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import type { ClientAuthorizer } from "../runtime/client/client-auth.ts";
 import { readConfig, type ServerSource } from "./config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
@@ -29,6 +30,8 @@ export interface ToolsRunOptions {
   readonly offer: () => Promise<ReleaseOffer>;
   /** Auth headers for an HTTP server: sent, never written. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The OAuth authorizer for an HTTP server's URL, if it is to have one (tools/oauth-login.ts). */
+  readonly auth?: (url: string) => Promise<ClientAuthorizer | undefined>;
   /** A saved tools/list result instead of the server. */
   readonly from?: string;
   /** The release a saved result was listed in (default: the snapshot's, else the newest the project speaks). */
@@ -131,11 +134,12 @@ async function take(
   const known = options.release ?? previous?.release;
   const offer = saved !== undefined && known !== undefined ? [] : await options.offer();
   const release = known ?? offer[0]?.version ?? "";
+  const auth = saved === undefined && "url" in source ? await options.auth?.(source.url) : undefined;
   const run: ToolSource =
     saved !== undefined
       ? { kind: "file", file: saved, release }
       : "url" in source
-        ? { kind: "url", server: name, url: source.url, headers: options.headers ?? {} }
+        ? { kind: "url", server: name, url: source.url, headers: options.headers ?? {}, ...(auth ? { auth } : {}) }
         : { kind: "command", server: name, command: (source as { command: string }).command };
   const listed = await (options.listTools ?? defaultListTools)(run, offer);
   const where = run.kind === "file" ? run.file : run.kind === "url" ? run.url : run.command;

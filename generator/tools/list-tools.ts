@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { BindgenError } from "../common/failures.ts";
 import { parseJson, readRaw } from "../load/read.ts";
+import type { ClientAuthorizer } from "../runtime/client/client-auth.ts";
 import { CONNECTION_ERROR, type TransportFactory } from "../runtime/client/client-transport.ts";
 import { connect, type ClientRelease } from "../runtime/client/connect.ts";
 import { httpTransport } from "../runtime/client/http-client.ts";
@@ -17,6 +18,8 @@ export type ToolSource =
       readonly server: string;
       readonly url: string;
       readonly headers: Readonly<Record<string, string>>;
+      /** OAuth (`--oauth`, or tokens kept from an earlier run): authorizes on a 401. */
+      readonly auth?: ClientAuthorizer;
     }
   | { readonly kind: "command"; readonly server: string; readonly command: string }
   | { readonly kind: "file"; readonly file: string; readonly release: string };
@@ -36,6 +39,8 @@ export type ListTools = (source: ToolSource, offer: ReleaseOffer) => Promise<Lis
 /** Pages a server may make us follow: a bound, so a server that always answers with a cursor cannot loop us. */
 const MAX_PAGES = 100;
 const TIMEOUT_MS = 30_000;
+/** With OAuth the first request waits for the user's login in a browser. */
+const LOGIN_TIMEOUT_MS = 300_000;
 /** Stderr lines kept from a stdio server, and how many a failure quotes: enough to say why, never its whole log. */
 const STDERR_KEPT = 100;
 const STDERR_QUOTED = 3;
@@ -66,7 +71,10 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   const stderr: string[] = [];
   const transport: TransportFactory =
     source.kind === "url"
-      ? httpTransport(source.url, { headers: source.headers })
+      ? httpTransport(source.url, {
+          headers: source.headers,
+          ...(source.auth === undefined ? {} : { auth: source.auth }),
+        })
       : stdioTransport({
           spawn: () => spawnServer(source.command),
           onStderr: (line) => {
@@ -85,14 +93,17 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
         "a server it can connect to",
         [
           reason.message,
-          ...(/^HTTP 40[13] /.test(reason.message) ? ["credentials go with --header K=V"] : []),
+          ...(/^HTTP 40[13] /.test(reason.message)
+            ? ["credentials go with --header K=V, or authorize with --oauth"]
+            : []),
           ...quoted(stderr),
         ].join("; "),
       );
     return new BindgenError(where, "", expected, [reason.message, ...quoted(stderr)].join("; "));
   };
   const versions = offer.map((release) => release.version).join(", ");
-  const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs: TIMEOUT_MS }).catch(
+  const timeoutMs = source.kind === "url" && source.auth !== undefined ? LOGIN_TIMEOUT_MS : TIMEOUT_MS;
+  const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs }).catch(
     (error: unknown) => {
       throw failure(`an MCP server speaking one of ${versions}`, error);
     },

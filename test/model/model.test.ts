@@ -616,3 +616,44 @@ describe("era detection on a release nobody has heard of", () => {
     expect(buildModel("2000-01-01", model("2026-07-28").schema, facts).era).toBe("modern");
   });
 });
+
+describe("client authorization facts (schema/facts.json clientAuth)", () => {
+  it("none before protected resource metadata; each later release its own discovery, registration and scope rules", () => {
+    expect(model("2024-11-05").clientAuth).toBeNull();
+    expect(model("2025-03-26").clientAuth).toBeNull();
+    expect(model("2025-06-18").clientAuth).toMatchObject({
+      resourceMetadata: ["challenge"],
+      serverMetadata: ["oauth-insert"],
+      requireS256: false,
+      registration: ["preregistered", "dynamic"],
+    });
+    expect(model("2025-11-25").clientAuth).toMatchObject({
+      resourceMetadata: ["challenge", "path", "root"],
+      serverMetadata: ["oauth-insert", "oidc-insert", "oidc-append"],
+      requireS256: true,
+      registration: ["preregistered", "metadata-document", "dynamic"],
+      applicationType: false,
+      stepUpUnion: false,
+      offlineAccess: false,
+    });
+    expect(model("2026-07-28").clientAuth).toMatchObject({
+      release: "2026-07-28",
+      applicationType: true,
+      stepUpUnion: true,
+      offlineAccess: true,
+      source: "https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/client-registration",
+    });
+  });
+
+  it("a rule the model does not know fails with its pointer", () => {
+    const dir = mkdtempSync(join(tmpdir(), "facts-"));
+    try {
+      const raw = JSON.parse(readFileSync(PACKAGE_FACTS, "utf8")) as { clientAuth: { rules: { rule: string }[] } };
+      raw.clientAuth.rules[0]!.rule = "resourceMetadta";
+      writeFileSync(join(dir, "facts.json"), JSON.stringify(raw));
+      expect(() => loadFacts(join(dir, "facts.json"))).toThrow(/\/clientAuth\/rules\/0\/rule/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

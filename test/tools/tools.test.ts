@@ -587,7 +587,7 @@ describe("credentials given on the command line", () => {
         (error: unknown) => error as Error,
       );
       expect(failure.message).toBe(
-        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: credentials missing or refused; credentials go with --header K=V)`,
+        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: credentials missing or refused; credentials go with --header K=V, or authorize with --oauth)`,
       );
     } finally {
       await new Promise((done) => server.close(done));
