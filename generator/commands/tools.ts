@@ -147,6 +147,7 @@ function runOptions(ctx: CliContext, a: ToolsArgs): ToolsRunOptions {
     configFile: project.configFile,
     offer,
     headers,
+    warn: (line) => ctx.stderr(`warning: ${line}\n`),
     ...(a.from !== undefined ? { from: resolve(ctx.cwd, a.from) } : {}),
     ...(a.release !== undefined ? { release: a.release } : {}),
   };

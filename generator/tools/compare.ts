@@ -63,8 +63,10 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
   const changes: ToolChange[] = [];
   const newByName = new Map(newSet.tools.map((t) => [t.name, t]));
   const oldByName = new Map(oldSet.tools.map((t) => [t.name, t]));
-  for (const tool of oldSet.tools) {
-    const now = newByName.get(tool.name);
+  const newLeftOut = new Map(newSet.leftOut.map((t) => [t.name, t]));
+  const oldLeftOut = new Map(oldSet.leftOut.map((t) => [t.name, t]));
+  for (const tool of [...oldSet.tools, ...oldSet.leftOut]) {
+    const now = newByName.get(tool.name) ?? newLeftOut.get(tool.name);
     if (now === undefined) {
       changes.push(
         change(
@@ -79,10 +81,27 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
       );
       continue;
     }
-    changes.push(...compareTool(oldSet, newSet, tool, now));
+    const before = oldByName.get(tool.name);
+    const after = newByName.get(tool.name);
+    if (before !== undefined && after !== undefined) changes.push(...compareTool(oldSet, newSet, before, after));
+    else if (JSON.stringify(tool.listed) !== JSON.stringify(now.listed)) {
+      // A tool that cannot be generated on either side has no schemas to walk: any change may break its callers.
+      const reason = (oldLeftOut.get(tool.name) ?? newLeftOut.get(tool.name))!.error.message;
+      changes.push(
+        change(
+          "type-changed",
+          tool.name,
+          "",
+          `tool \`${tool.name}\` changed, and its schemas cannot be compared: ${reason}`,
+          "breaking",
+          tool.pointer,
+          now.pointer,
+        ),
+      );
+    }
   }
-  for (const tool of newSet.tools) {
-    if (!oldByName.has(tool.name))
+  for (const tool of [...newSet.tools, ...newSet.leftOut]) {
+    if (!oldByName.has(tool.name) && !oldLeftOut.has(tool.name))
       changes.push(
         change("tool-added", tool.name, "", `tool \`${tool.name}\` was added`, "compatible", null, tool.pointer),
       );

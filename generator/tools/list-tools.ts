@@ -28,6 +28,8 @@ export interface ListedTools {
   /** The release the server spoke. */
   readonly release: string;
   readonly tools: readonly unknown[];
+  /** Where the tools array stands in a saved file (`/tools`, or `/result/tools` in a whole response); `/tools` otherwise. */
+  readonly at?: string;
 }
 
 /** Connects, agrees a release and pages through `tools/list`; tests pass their own to `tools add`. */
@@ -42,18 +44,18 @@ const STDERR_QUOTED = 3;
 const CLIENT_INFO = { name: "mcp-bindgen", version: "tools" };
 
 export const listTools: ListTools = async (source, offer) => {
-  if (source.kind === "file") return { release: source.release, tools: savedTools(source.file) };
+  if (source.kind === "file") return { release: source.release, ...savedTools(source.file) };
   return listToolsLive(source, offer);
 };
 
 /** A saved `tools/list` result (`{"tools": […]}`), or a whole JSON-RPC response holding one. */
-function savedTools(file: string): unknown[] {
+function savedTools(file: string): { tools: unknown[]; at: string } {
   const doc = parseJson(file, readRaw(file, "a saved tools/list result").bytes);
   const result = isObject(doc) && isObject(doc["result"]) ? doc["result"] : doc;
   const pointer = result === doc ? "/tools" : "/result/tools";
   if (!isObject(result) || !Array.isArray(result["tools"]))
     throw new BindgenError(file, pointer, "an array of tools (a tools/list result)");
-  return result["tools"] as unknown[];
+  return { tools: result["tools"] as unknown[], at: pointer };
 }
 
 /**

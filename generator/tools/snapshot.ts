@@ -20,6 +20,11 @@ export interface ToolsSnapshot {
   readonly release: string;
   readonly sha256: string;
   readonly tools: readonly SnapshotTool[];
+  /**
+   * Where each tool (in `tools`' order) stands in the file or listing it was read from, when that is not
+   * `/tools/<index>`: a saved result lists tools unsorted, so its messages must point into it, not into the sorted copy.
+   */
+  readonly pointers?: readonly string[];
 }
 
 /** Folder of the snapshots, beside the config. */
@@ -37,23 +42,45 @@ export function checkServerName(name: string, where: (expected: string, detail: 
   return name;
 }
 
-/** The snapshot of `tools` as listed: every key sorted, tools by name; throws a `BindgenError` naming `file`, the tool and the pointer. */
-export function snapshotOf(file: string, server: string, release: string, tools: readonly unknown[]): ToolsSnapshot {
-  const checked = tools.map((tool, i) => checkTool(file, tool, joinPointer("/tools", i)));
+/**
+ * The snapshot of `tools` as listed (the array at `at` in `file`): every key sorted, tools by name, each tool's
+ * pointer into `file` kept; throws a `BindgenError` naming `file`, the tool and the pointer.
+ */
+export function snapshotOf(
+  file: string,
+  server: string,
+  release: string,
+  tools: readonly unknown[],
+  at = "/tools",
+): ToolsSnapshot {
+  const checked = tools.map((tool, i) => checkTool(file, tool, joinPointer(at, i)));
   const seen = new Map<string, number>();
   checked.forEach((tool, i) => {
     const first = seen.get(tool.name);
     if (first !== undefined)
       throw new BindgenError(
         file,
-        joinPointer("/tools", i, "name"),
+        joinPointer(at, i, "name"),
         "each tool name once",
-        `"${tool.name}" is also /tools/${first}`,
+        `"${tool.name}" is also ${joinPointer(at, first)}`,
       );
     seen.set(tool.name, i);
   });
-  const sorted = [...checked].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { server, release, sha256: toolsHash(sorted), tools: sorted };
+  const order = checked.map((_, i) => i).sort((a, b) => compareNames(checked[a]!.name, checked[b]!.name));
+  const sorted = order.map((i) => checked[i]!);
+  const pointers = order.map((i) => joinPointer(at, i));
+  const moved = pointers.some((p, i) => p !== joinPointer("/tools", i));
+  return { server, release, sha256: toolsHash(sorted), tools: sorted, ...(moved ? { pointers } : {}) };
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The snapshot as its file holds it: tools at `/tools/<index>`, sorted. */
+export function asWritten(snapshot: ToolsSnapshot): ToolsSnapshot {
+  const { server, release, sha256: hash, tools } = snapshot;
+  return { server, release, sha256: hash, tools };
 }
 
 /** The file's bytes: two-space JSON with a final newline, keys in a fixed order. */

@@ -662,11 +662,17 @@ describe("the tool schema corpus", () => {
   );
 });
 
-describe("hostile tool schemas are refused with the tool's name and the JSON pointer, never a stack", () => {
+describe("hostile tool schemas leave their tool out, with the tool's name and the JSON pointer, never a stack", () => {
   let deep: unknown = { type: "string" };
   for (let i = 0; i < 5000; i++) deep = { type: "object", properties: { a: deep } };
+  it("5,000 levels deep refuses the listing: no snapshot could hold it", () => {
+    const err = refusal(() =>
+      snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema: deep }]),
+    );
+    expect(err.message).toContain('tool "evil"');
+    expect(err.pointer.startsWith("/tools/0/inputSchema/properties/a")).toBe(true);
+  });
   const cases: [string, unknown, string][] = [
-    ["5,000 levels deep", deep, "/tools/0/inputSchema/properties/a"],
     [
       "a cyclic $ref",
       {
@@ -689,13 +695,130 @@ describe("hostile tool schemas are refused with the tool's name and the JSON poi
     ["a root that is itself a $ref to it", { $ref: "#" }, "/tools/0/inputSchema"],
   ];
   it.each(cases)("%s", (_, inputSchema, pointer) => {
-    const err = refusal(() =>
-      toolSet("hostile.json", snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema }])),
+    const set = toolSet(
+      "hostile.json",
+      snapshotOf("hostile.json", "hostile", "2025-11-25", [
+        { name: "evil", inputSchema },
+        { name: "fine", inputSchema: { type: "object", properties: { a: { type: "string" } } } },
+      ]),
     );
+    expect(set.tools.map((t) => t.name)).toEqual(["fine"]);
+    expect(set.leftOut.map((t) => [t.name, t.pointer])).toEqual([["evil", "/tools/0"]]);
+    const err = set.leftOut[0]!.error;
     expect(err.message).toContain('tool "evil"');
     expect(err.pointer.startsWith(pointer)).toBe(true);
     expect(err.file).toBe("hostile.json");
   });
+});
+
+describe("tools as servers publish them", () => {
+  const saved = (file: string) => JSON.parse(readFileSync(file, "utf8")) as { tools: unknown[] };
+  const servers = ["firecrawl", "playwright"].map((name) => {
+    const file = join(PACKAGE_ROOT, "test", "fixtures", "tools", "servers", `${name}.json`);
+    return { name, file, snapshot: snapshotOf(file, name, "2025-11-25", saved(file).tools) };
+  });
+
+  it("the published tool lists of real servers generate whole: no tool left out, no warning, the modules compile", async () => {
+    const warnings: string[] = [];
+    const sets = servers.map((s) => toolSet(s.file, s.snapshot));
+    expect(sets.map((set) => [set.server, set.tools.length, set.leftOut.length])).toEqual([
+      ["firecrawl", 26, 0],
+      ["playwright", 24, 0],
+    ]);
+    const files = await render(
+      models,
+      {},
+      (path) => path.startsWith("servers/"),
+      sets,
+      (line) => warnings.push(line),
+    );
+    expect(warnings).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(["servers/firecrawl.ts", "servers/playwright.ts"]);
+    const dir = tmp();
+    await generateInto(dir, servers);
+    const use = join(dir, "use.ts");
+    writeFileSync(
+      use,
+      [
+        `import type { ArgumentsOf } from "./gen/servers/playwright.js";`,
+        `export const drop: ArgumentsOf<"browser_drop"> = { target: "e1", element: "box", data: { "text/plain": "x" } };`,
+        `// @ts-expect-error a record of strings holds no numbers`,
+        `export const bad: ArgumentsOf<"browser_drop"> = { target: "e1", element: "box", data: { "text/plain": 1 } };`,
+      ].join("\n"),
+    );
+    expect(
+      formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true })),
+    ).toBe("");
+  }, 180_000);
+
+  // propertyNames {"type": "string"} is accepted as what it is, a check every JSON key passes: Ajv, which checks it, agrees.
+  it.each(servers.map((s) => [s.name, s] as const))(
+    "%s: the arguments validators agree with Ajv",
+    (_, server) => {
+      const set = toolSet(server.file, server.snapshot);
+      const tables = decodeTable(encodeTable(buildDefinitionTable(set.schema, server.name)), undefined, rareKeywords);
+      const runs = 300;
+      for (const tool of set.tools) {
+        const ajv = new Ajv2020({ strict: false, ownProperties: true });
+        addFormats.default(ajv, { mode: "fast", formats: ["uri", "uri-template", "byte"] });
+        const check = ajv.compile(tool.listed.inputSchema);
+        const node = set.schema.definitions.get(tool.arguments)!;
+        fc.assert(
+          fc.property(fc.integer(), fc.nat(2), fc.jsonValue({ maxDepth: 2 }), (seed, how, other) => {
+            const rand = rng(seed);
+            const built = sample(set.schema, node, rand);
+            const value =
+              how === 0 ? built : how === 1 ? mutate(built, rand) : substitute(built, rand, other as JsonValue);
+            return validateDefinition(tables, tool.arguments, value).ok === check(value);
+          }),
+          { numRuns: runs },
+        );
+      }
+    },
+    300_000,
+  );
+
+  it("a tool that still cannot be generated is left out, each offender named with its keyword and a pointer into the user's own file", async () => {
+    const { main } = await import("../../generator/cli.ts");
+    const dir = tmp();
+    writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
+    const object = (properties: object) => ({ type: "object", properties });
+    // Unsorted, as a server lists them: "zeta" is /result/tools/0 here and /tools/3 in the sorted snapshot.
+    const tools = [
+      { name: "zeta", inputSchema: object({ pair: { type: "array", prefixItems: [{ type: "number" }] } }) },
+      { name: "alpha", inputSchema: object({ a: { type: "string", contentEncoding: "base64" } }) },
+      { name: "mid", inputSchema: object({ m: { type: "object", propertyNames: { pattern: "^[a-z]+$" } } }) },
+      {
+        name: "beta",
+        inputSchema: object({ b: { type: "object", propertyNames: { type: "string" }, additionalProperties: {} } }),
+      },
+    ];
+    writeFileSync(join(dir, "listed.json"), JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools } }));
+    let out = "";
+    let err = "";
+    const io = { cwd: dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (err += t) };
+    expect(await main(["tools", "add", "mixed", "--from", "listed.json", "--release", "2025-11-25"], io), err).toBe(0);
+    const file = join(dir, "listed.json");
+    expect(err.trimEnd().split("\n")).toEqual([
+      `warning: ${file}#/result/tools/0/inputSchema/properties/pair/prefixItems: left out of servers/mixed.ts, as it cannot be generated: expected a JSON Schema keyword that MCP schemas use (tool "zeta"; "prefixItems" is not supported)`,
+      `warning: ${file}#/result/tools/2/inputSchema/properties/m/propertyNames: left out of servers/mixed.ts, as it cannot be generated: expected a JSON Schema keyword that MCP schemas use (tool "mid"; "propertyNames" is not supported)`,
+    ]);
+    // At generate, the user's own file is the snapshot, and the pointers are into it.
+    const snapshotFile = join(dir, "mcp-tools", "mixed.json");
+    const warnings: string[] = [];
+    const files = await render(
+      models,
+      {},
+      (path) => path.startsWith("servers/"),
+      [toolSet(snapshotFile, readSnapshot(snapshotFile))],
+      (line) => warnings.push(line),
+    );
+    expect(warnings.map((w) => w.slice(0, w.indexOf(":", snapshotFile.length)))).toEqual([
+      `${snapshotFile}#/tools/2/inputSchema/properties/m/propertyNames`,
+      `${snapshotFile}#/tools/3/inputSchema/properties/pair/prefixItems`,
+    ]);
+    expect(files[0]!.content).toContain('export type ToolName = "alpha" | "beta";');
+  }, 120_000);
 });
 
 describe("a property named __proto__", () => {
@@ -807,6 +930,20 @@ describe("diff --tools: each change rated for callers", () => {
       "breaking",
     ],
     [
+      "a tool that cannot be generated and changed is rated breaking, its schemas not compared",
+      [tool(obj({ a: { type: "array", prefixItems: [{ type: "number" }] } }))],
+      [tool(obj({ a: { type: "array", prefixItems: [{ type: "string" }] } }))],
+      "type-changed",
+      "breaking",
+    ],
+    [
+      "a tool that can no longer be generated is not removed",
+      [tool(obj({ a: { type: "array" } }))],
+      [tool(obj({ a: { type: "array", prefixItems: [{ type: "string" }] } }))],
+      "type-changed",
+      "breaking",
+    ],
+    [
       "a changed not on an argument breaks",
       [tool(obj({ s: { type: "string", not: { const: "a" } } }))],
       [tool(obj({ s: { type: "string", not: { const: "b" } } }))],
@@ -818,5 +955,17 @@ describe("diff --tools: each change rated for callers", () => {
     const set = (tools: object[]) => toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", tools));
     const report = compareToolSets(set(before), set(after));
     expect(report.changes.map((c) => [c.id, c.severity])).toContainEqual([id, severity]);
+  });
+
+  it("a tool left out on both sides and unchanged reports nothing", () => {
+    const listed = [tool(obj({ a: { type: "array", prefixItems: [{ type: "number" }] } }))];
+    const set = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", listed));
+    expect(set.leftOut.map((t) => t.name)).toEqual(["t"]);
+    expect(compareToolSets(set, set).changes).toEqual([]);
+    const before = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", [tool(obj({ a: { type: "array" } }))]));
+    // Still listed by the server: not removed, and its callers are told it changed.
+    expect(compareToolSets(before, set).changes.map((c) => [c.id, c.tool, c.newPointer])).toEqual([
+      ["type-changed", "t", "/tools/0"],
+    ]);
   });
 });
