@@ -229,6 +229,18 @@ class Walker {
     for (const [name, p] of props) {
       const q = newProps.get(name);
       const at = `${path}.${name}`;
+      if (q === undefined && typesAnything(a) && typesAnything(b)) {
+        // Still typed, by the index signature: a value of any type fits now, which callers may send and readers must handle.
+        this.push(
+          "type-widened",
+          at,
+          `type of \`${at}\` widened to any value: no longer declared, so its key is typed like any other${p.required ? ", and it may be missing" : ""}`,
+          role === "arguments" ? "compatible" : "breaking",
+          p.schema.pointer,
+          b.pointer,
+        );
+        continue;
+      }
       if (q === undefined) {
         // A caller still sending a removed argument gets a compile error; one reading a removed result member reads nothing.
         const breaks = role === "arguments" || p.required;
@@ -324,6 +336,15 @@ class Walker {
   ): void {
     this.out.push(change(id, this.tool, path, message, severity, oldPointer, newPointer, before, after));
   }
+}
+
+/** An object whose index signature types its other keys `unknown` (`additionalProperties` true or `{}`). */
+function typesAnything(n: SchemaNode): boolean {
+  const index = n.additionalProperties;
+  return (
+    index === true ||
+    (typeof index === "object" && Object.keys(index).every((k) => k === "pointer" || k === "description"))
+  );
 }
 
 function sameCombinators(a: SchemaNode, b: SchemaNode): boolean {

@@ -930,6 +930,20 @@ describe("diff --tools: each change rated for callers", () => {
       "breaking",
     ],
     [
+      "an argument an open object stops declaring widened: still sent, so nothing breaks",
+      [tool({ ...obj({ a: { type: "string" } }), additionalProperties: true })],
+      [tool({ ...obj({}), additionalProperties: true })],
+      "type-widened",
+      "compatible",
+    ],
+    [
+      "a result member an open object stops declaring widened to unknown: its readers break",
+      [tool(obj({}), { ...obj({ n: { type: "number" } }), additionalProperties: {} })],
+      [tool(obj({}), { ...obj({}), additionalProperties: {} })],
+      "type-widened",
+      "breaking",
+    ],
+    [
       "a tool that cannot be generated and changed is rated breaking, its schemas not compared",
       [tool(obj({ a: { type: "array", prefixItems: [{ type: "number" }] } }))],
       [tool(obj({ a: { type: "array", prefixItems: [{ type: "string" }] } }))],
