@@ -143,7 +143,7 @@ async function take(
         : { kind: "command", server: name, command: (source as { command: string }).command };
   const listed = await (options.listTools ?? defaultListTools)(run, offer);
   const where = run.kind === "file" ? run.file : run.kind === "url" ? run.url : run.command;
-  const snapshot = snapshotOf(where, name, listed.release, listed.tools, listed.at);
+  const snapshot = snapshotOf(where, name, listed.release, listed.tools, listed.at, listed.surface);
   // Told now as well as at each generate: the pointers here are into what the server (or the saved file) listed.
   for (const line of leftOutWarnings(toolSet(where, snapshot))) options.warn?.(line);
   return asWritten(snapshot);

@@ -75,7 +75,7 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
 
   beforeAll(async () => {
     const listed = await listTools({ kind: "command", server: "everything", command: EVERYTHING }, offer);
-    snapshot = snapshotOf("everything", "everything", listed.release, listed.tools);
+    snapshot = snapshotOf("everything", "everything", listed.release, listed.tools, listed.at, listed.surface);
     await generateInto(dir, [{ file: "mcp-tools/everything.json", snapshot }]);
   }, 120_000);
 
@@ -85,10 +85,35 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     expect(names).toEqual([...names].sort());
     expect(names).toContain("get-structured-content");
     const again = await listTools({ kind: "command", server: "everything", command: EVERYTHING }, offer);
-    expect(snapshotText(snapshotOf("everything", "everything", again.release, again.tools))).toBe(
-      snapshotText(snapshot),
-    );
+    expect(
+      snapshotText(snapshotOf("everything", "everything", again.release, again.tools, again.at, again.surface)),
+    ).toBe(snapshotText(snapshot));
   }, 60_000);
+
+  it("its prompts and resource templates are snapshotted too, sorted by name, under the same sha256 and release", () => {
+    expect(snapshot.prompts?.map((p) => p.name)).toEqual([
+      "args-prompt",
+      "completable-prompt",
+      "resource-prompt",
+      "simple-prompt",
+    ]);
+    expect(snapshot.prompts?.find((p) => p.name === "args-prompt")?.arguments).toEqual([
+      { description: "Name of the city", name: "city", required: true },
+      { name: "state", required: false },
+    ]);
+    expect(snapshot.resourceTemplates?.map((t) => [t.name, t.uriTemplate])).toEqual([
+      ["Dynamic Blob Resource", "demo://resource/dynamic/blob/{resourceId}"],
+      ["Dynamic Text Resource", "demo://resource/dynamic/text/{resourceId}"],
+    ]);
+    // The file reads back to the same bytes, its sha256 covering the prompts and templates: an edit to one is noticed.
+    const file = join(tmp(), "everything.json");
+    writeFileSync(file, snapshotText(snapshot));
+    expect(snapshotText(readSnapshot(file))).toBe(snapshotText(snapshot));
+    const edited = JSON.parse(snapshotText(snapshot)) as { prompts: { name: string }[] };
+    edited.prompts[0]!.name = "renamed";
+    writeFileSync(file, JSON.stringify(edited));
+    expect(refusal(() => readSnapshot(file)).pointer).toBe("/sha256");
+  });
 
   it("its module compiles under the strict flags and isolatedDeclarations, and misuse is a compile error", () => {
     const use = join(dir, "use.ts");
@@ -290,6 +315,18 @@ describe("a tool whose x-mcp-header annotations a client would drop", () => {
     ]);
     expect(legacy[0]!.content).toContain('export type ToolName = "bad-token" | "good" | "on-an-object";');
   }, 120_000);
+});
+
+describe("a server offering no prompts or resource templates", () => {
+  it("writes the snapshot it always did: the same keys, the sha256 of the tools alone", async () => {
+    const { createHash } = await import("node:crypto");
+    const tools = [{ inputSchema: { type: "object" }, name: "t" }]; // keys sorted, as a snapshot keeps them
+    const snapshot = snapshotOf("s.json", "s", "2025-11-25", tools, "/tools", {});
+    const sha = createHash("sha256").update(JSON.stringify(tools)).digest("hex");
+    expect(snapshotText(snapshot)).toBe(
+      JSON.stringify({ server: "s", release: "2025-11-25", sha256: sha, tools }, null, 2) + "\n",
+    );
+  });
 });
 
 describe("the config's servers", () => {
