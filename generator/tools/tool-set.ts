@@ -3,7 +3,7 @@ import { CONTAINER, DIALECTS, normaliseNode, rejectAliasCycles, type SchemaConte
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { FORMATS } from "../runtime/validation/table-format.ts";
 import { acceptsToolKeyword } from "./accepted-keywords.ts";
-import type { SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
+import type { SnapshotPrompt, SnapshotTemplate, SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
 
 /** One tool as the emitters see it: its type names and what it declares. */
 export interface ToolModel {
@@ -44,6 +44,9 @@ export interface ToolSet {
   readonly schema: NormalisedSchema;
   /** Tools whose schemas cannot be generated, in the file's order: left out of the module, each told to `warn`. */
   readonly leftOut: readonly LeftOutTool[];
+  /** The server's prompts and resource templates, as snapshotted (none when it offers none). */
+  readonly prompts: readonly SnapshotPrompt[];
+  readonly resourceTemplates: readonly SnapshotTemplate[];
 }
 
 /**
@@ -83,7 +86,17 @@ export function toolSet(file: string, snapshot: ToolsSnapshot): ToolSet {
     definitions: sorted,
     sha256: snapshot.sha256,
   };
-  return { file, server: snapshot.server, release: snapshot.release, sha256: snapshot.sha256, tools, schema, leftOut };
+  return {
+    file,
+    server: snapshot.server,
+    release: snapshot.release,
+    sha256: snapshot.sha256,
+    tools,
+    schema,
+    leftOut,
+    prompts: snapshot.prompts ?? [],
+    resourceTemplates: snapshot.resourceTemplates ?? [],
+  };
 }
 
 /** Where a tool stands in its array: `/tools/9` comes before `/tools/10`. */

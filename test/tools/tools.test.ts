@@ -120,7 +120,23 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     writeFileSync(
       use,
       [
-        `import { ANNOTATIONS, callTool, createToolServer, type ToolSession } from "./gen/servers/everything.js";`,
+        `import { ANNOTATIONS, callTool, createToolServer, getPrompt, readResource, type ToolSession } from "./gen/servers/everything.js";`,
+        `import type { Session as ClientSession } from "./gen/2025-11-25/client.js";`,
+        `declare const connected: ClientSession;`,
+        `export async function surface(): Promise<string> {`,
+        `  const prompt = await getPrompt(connected, "args-prompt", { city: "Oslo" });`,
+        `  await getPrompt(connected, "simple-prompt", {});`,
+        `  // @ts-expect-error a required argument left out`,
+        `  await getPrompt(connected, "args-prompt", { state: "x" });`,
+        `  // @ts-expect-error a misspelt prompt`,
+        `  await getPrompt(connected, "args-promt", { city: "Oslo" });`,
+        `  const read = await readResource(connected, "Dynamic Text Resource", { resourceId: 1 });`,
+        `  // @ts-expect-error a URI variable left out`,
+        `  await readResource(connected, "Dynamic Text Resource", {});`,
+        `  // @ts-expect-error a misspelt template`,
+        `  await readResource(connected, "Dynamic Txt Resource", { resourceId: 1 });`,
+        `  return String(prompt.messages.length) + read.contents[0]!.uri;`,
+        `}`,
         `import { createRequester } from "./gen/2025-11-25/requester.js";`,
         `import { createServerDispatcher } from "./gen/2025-11-25/dispatch.js";`,
         `declare const session: ToolSession;`,
@@ -174,6 +190,14 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
       expect(result.isError).not.toBe(true);
       expect(typeof (result.structuredContent as { temperature: unknown }).temperature).toBe("number");
       expect(ToolResultError.name).toBe("ToolResultError");
+      const surface = (await import(join(dir, "gen", "servers", "everything.ts"))) as {
+        getPrompt(session: object, name: string, args: object): Promise<{ messages: { content: { text?: string } }[] }>;
+        readResource(session: object, template: string, params: object): Promise<{ contents: { uri: string }[] }>;
+      };
+      const prompt = await surface.getPrompt(session, "args-prompt", { city: "Oslo" });
+      expect(JSON.stringify(prompt.messages)).toContain("Oslo");
+      const read = await surface.readResource(session, "Dynamic Text Resource", { resourceId: 7 });
+      expect(read.contents[0]!.uri).toBe("demo://resource/dynamic/text/7");
     } finally {
       await session.close();
     }
