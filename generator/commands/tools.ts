@@ -167,6 +167,7 @@ function runOptions(ctx: CliContext, a: ToolsArgs): ToolsRunOptions {
     offer,
     auth,
     headers,
+    warn: (line) => ctx.stderr(`warning: ${line}\n`),
     ...(a.from !== undefined ? { from: resolve(ctx.cwd, a.from) } : {}),
     ...(a.release !== undefined ? { release: a.release } : {}),
   };

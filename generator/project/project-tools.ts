@@ -13,6 +13,7 @@ import {
   type ToolSource,
 } from "../tools/list-tools.ts";
 import {
+  asWritten,
   checkServerName,
   readSnapshot,
   snapshotOf,
@@ -21,6 +22,7 @@ import {
   type ToolsSnapshot,
 } from "../tools/snapshot.ts";
 import { toolSet } from "../tools/tool-set.ts";
+import { leftOutWarnings } from "../tools/usable-tools.ts";
 
 /** How `tools add` and `tools update` reach a server this run; `headers` are for this run only. */
 export interface ToolsRunOptions {
@@ -36,6 +38,8 @@ export interface ToolsRunOptions {
   readonly from?: string;
   /** The release a saved result was listed in (default: the snapshot's, else the newest the project speaks). */
   readonly release?: string;
+  /** Receives a line per tool that generate will leave out of the server's module, and why. */
+  readonly warn?: (line: string) => void;
   /** How the server is reached: the shipped client transport by default; tests pass a fake. */
   readonly listTools?: ListTools;
 }
@@ -143,10 +147,10 @@ async function take(
         : { kind: "command", server: name, command: (source as { command: string }).command };
   const listed = await (options.listTools ?? defaultListTools)(run, offer);
   const where = run.kind === "file" ? run.file : run.kind === "url" ? run.url : run.command;
-  const snapshot = snapshotOf(where, name, listed.release, listed.tools);
-  // Refused now rather than at the next generate: a snapshot that cannot be typed is not written.
-  toolSet(where, snapshot);
-  return snapshot;
+  const snapshot = snapshotOf(where, name, listed.release, listed.tools, listed.at, listed.surface);
+  // Told now as well as at each generate: the pointers here are into what the server (or the saved file) listed.
+  for (const line of leftOutWarnings(toolSet(where, snapshot))) options.warn?.(line);
+  return asWritten(snapshot);
 }
 
 function snapshotFile(configFile: string, name: string): string {

@@ -7,6 +7,7 @@ import { connect, type ClientRelease } from "../runtime/client/connect.ts";
 import { httpTransport } from "../runtime/client/http-client.ts";
 import { isObject } from "../runtime/core/json.ts";
 import { stdioTransport, type ChildLike } from "../runtime/client/stdio-client.ts";
+import type { ListedSurface } from "./snapshot.ts";
 
 /**
  * Where a server's tools come from; `server` is its name in the config, for messages. `headers`
@@ -31,6 +32,10 @@ export interface ListedTools {
   /** The release the server spoke. */
   readonly release: string;
   readonly tools: readonly unknown[];
+  /** Where the tools array stands in a saved file (`/tools`, or `/result/tools` in a whole response); `/tools` otherwise. */
+  readonly at?: string;
+  /** The server's prompts and resource templates, each where its capabilities offer them. */
+  readonly surface?: ListedSurface;
 }
 
 /** Connects, agrees a release and pages through `tools/list`; tests pass their own to `tools add`. */
@@ -47,18 +52,18 @@ const STDERR_QUOTED = 3;
 const CLIENT_INFO = { name: "mcp-bindgen", version: "tools" };
 
 export const listTools: ListTools = async (source, offer) => {
-  if (source.kind === "file") return { release: source.release, tools: savedTools(source.file) };
+  if (source.kind === "file") return { release: source.release, ...savedTools(source.file) };
   return listToolsLive(source, offer);
 };
 
 /** A saved `tools/list` result (`{"tools": […]}`), or a whole JSON-RPC response holding one. */
-function savedTools(file: string): unknown[] {
+function savedTools(file: string): { tools: unknown[]; at: string } {
   const doc = parseJson(file, readRaw(file, "a saved tools/list result").bytes);
   const result = isObject(doc) && isObject(doc["result"]) ? doc["result"] : doc;
   const pointer = result === doc ? "/tools" : "/result/tools";
   if (!isObject(result) || !Array.isArray(result["tools"]))
     throw new BindgenError(file, pointer, "an array of tools (a tools/list result)");
-  return result["tools"] as unknown[];
+  return { tools: result["tools"] as unknown[], at: pointer };
 }
 
 /**
@@ -109,8 +114,16 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
     },
   );
   try {
-    const list = (params: object): Promise<unknown> => session.request("tools/list" as never, params as never);
-    return { release: session.version, tools: await pages(where, list) };
+    const list = (method: string, key: string): Promise<unknown[]> =>
+      pages(where, method, key, (params) => session.request(method as never, params as never));
+    const tools = await list("tools/list", "tools");
+    // Prompts and templates where the server's capabilities offer them: a server without them lists as it always did.
+    const capabilities = isObject(session.server) ? session.server["capabilities"] : undefined;
+    const offers = (name: string) => isObject(capabilities) && isObject(capabilities[name]);
+    const surface: { -readonly [K in keyof ListedSurface]: ListedSurface[K] } = {};
+    if (offers("prompts")) surface.prompts = await list("prompts/list", "prompts");
+    if (offers("resources")) surface.resourceTemplates = await list("resources/templates/list", "resourceTemplates");
+    return { release: session.version, tools, surface };
   } catch (error) {
     throw failure(`tools/list answered in ${session.version}`, error);
   } finally {
@@ -118,19 +131,24 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   }
 }
 
-async function pages(where: string, list: (params: object) => Promise<unknown>): Promise<unknown[]> {
-  const tools: unknown[] = [];
+async function pages(
+  where: string,
+  method: string,
+  key: string,
+  list: (params: object) => Promise<unknown>,
+): Promise<unknown[]> {
+  const items: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await list(cursor === undefined ? {} : { cursor });
-    if (!isObject(result) || !Array.isArray(result["tools"]))
-      throw new BindgenError(where, "", "a tools/list result with a tools array");
-    tools.push(...(result["tools"] as unknown[]));
+    if (!isObject(result) || !Array.isArray(result[key]))
+      throw new BindgenError(where, "", `a ${method} result with a ${key} array`);
+    items.push(...(result[key] as unknown[]));
     const next = result["nextCursor"];
-    if (typeof next !== "string") return tools;
+    if (typeof next !== "string") return items;
     cursor = next;
   }
-  throw new BindgenError(where, "", `tools/list done within ${MAX_PAGES} pages`);
+  throw new BindgenError(where, "", `${method} done within ${MAX_PAGES} pages`);
 }
 
 /** `--command`'s words, no shell: the program and its arguments. A failure to start is the transport's to report. */
