@@ -3,6 +3,7 @@ import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { requestHeaderSpec } from "../model/http-spec.ts";
+import { traceContextKeys } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
@@ -58,6 +59,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
             "(message, params) => requestHeaders(REQUEST_HEADERS, message as Parameters<typeof requestHeaders>[1], params)",
           params: "(tool) => listedToolParams(REQUEST_HEADERS, tool)",
         });
+  const trace = traceContextKeys(model);
   const release = objectLiteral({
     version,
     era,
@@ -65,6 +67,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     dispatcher: "dispatcher",
     methodNotFound: code("MethodNotFound"),
     http: httpFunctions,
+    ...(trace === null ? {} : { traceContext: JSON.stringify(trace) }),
   });
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ClientRequests"], moduleSpecifier: "./methods.js" });

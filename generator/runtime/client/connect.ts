@@ -17,6 +17,11 @@ import {
 } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
 import type { HeaderParam } from "../core/http-headers.js";
+import {
+  withTraceContext,
+  type TraceContextKeys,
+  type TraceContextSource,
+} from "../core/trace-context.js";
 
 /** A requester with its release's typed `request`. */
 export interface TypedRequester extends RequesterLifecycle {
@@ -111,6 +116,8 @@ export interface ClientRelease<
   readonly http: ReleaseHttp | undefined;
   /** Only a type: what the server said when the era was agreed (discovery's or `initialize`'s result). */
   readonly server?: S;
+  /** The `_meta` keys of W3C trace context, where the release reserves them: `ConnectOptions.traceContext` fills them. */
+  readonly traceContext?: TraceContextKeys;
 }
 
 /** A session with a server, typed by the release agreed on: narrow on `version` for its methods. */
@@ -141,6 +148,12 @@ export interface ConnectOptions<D extends readonly ClientRelease[]> {
   readonly signal?: AbortSignal;
   /** Told why an era was tried and left (a log line). */
   readonly onFallback?: (reason: string) => void;
+  /**
+   * The caller's trace context, asked as each request goes out and put into its `_meta` where the agreed
+   * release reserves the keys (elsewhere never asked); an invalid one is not sent. The `opentelemetry`
+   * extra's `activeTraceContext` gives OpenTelemetry's active context.
+   */
+  readonly traceContext?: TraceContextSource;
 }
 
 const DEFAULT_NEGOTIATION_TIMEOUT_MS = 30_000;
@@ -209,7 +222,13 @@ export async function connect<const D extends readonly ClientRelease[]>(
     if (supersede) current?.requester.close(new Error("superseded by another protocol version"));
     wire.begin(release.version, release.era.httpSession);
     // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
-    const send = (message: object, sent: SendOptions = {}): Promise<void> => {
+    const keys = release.traceContext;
+    const source = options.traceContext;
+    const send = (sending: object, sent: SendOptions = {}): Promise<void> => {
+      const message =
+        keys === undefined || source === undefined
+          ? sending
+          : withTraceContext(sending, keys, source);
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
       // A missing name, or one that is no string, finds no tool; `headers` ignores what another method's finds.
