@@ -30,6 +30,6 @@ export function contextFromTrace(
 }
 
 /** Runs `work` with the caller's span (`ctx.traceContext`) as the active context's parent: a handler's spans are its children. */
-export function withTraceContext<T>(trace: TraceContext | undefined, work: () => T): T {
+export function inTraceContext<T>(trace: TraceContext | undefined, work: () => T): T {
   return context.with(contextFromTrace(trace), work);
 }
