@@ -13,7 +13,9 @@ export function missingExtraPackages(root: string, extras: readonly ExtraName[])
     const { package: pkg, range } = EXTRAS[name];
     try {
       resolveFrom.resolve(`${pkg}/package.json`);
-    } catch {
+    } catch (error) {
+      // A package whose `exports` leave out package.json (@opentelemetry/api) is there all the same.
+      if ((error as { code?: unknown }).code === "ERR_PACKAGE_PATH_NOT_EXPORTED") continue;
       missing.set(`${pkg}@${range}`, [...(missing.get(`${pkg}@${range}`) ?? []), name]);
     }
   }

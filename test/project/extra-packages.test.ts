@@ -24,6 +24,8 @@ describe("missingExtraPackages: what generate tells a project that asked for an 
     writeFileSync(join(root, "node_modules", "ioredis", "package.json"), '{"name":"ioredis"}');
     expect(missingExtraPackages(root, ["redis"])).toEqual([]);
     expect(missingExtraPackages(PACKAGE_ROOT, ["introspection", "jwt", "oauth", "redis"])).toEqual([]);
+    // @opentelemetry/api's `exports` do not list its package.json.
+    expect(missingExtraPackages(PACKAGE_ROOT, ["opentelemetry"])).toEqual([]);
     expect(missingExtraPackages(root, [])).toEqual([]);
   });
 });
