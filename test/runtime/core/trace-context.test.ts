@@ -9,7 +9,7 @@ import {
   MAX_BAGGAGE,
   MAX_TRACESTATE,
   type TraceContext,
-} from "../../../generated/runtime/core/trace-context.ts";
+} from "../../../generator/runtime/core/trace-context.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
 import { CLIENT_INFO, fakeFetch, INITIALIZED, json, result, URL_ } from "../../support/fake-fetch.ts";
 
@@ -121,7 +121,7 @@ describe("the client: connect's traceContext", () => {
     const session = await connect(httpTransport(URL_, { fetch: fake.fetch }), {
       releases: [v2026_07_28.clientRelease()],
       clientInfo: CLIENT_INFO,
-      traceContext: source as () => TraceContext | undefined,
+      traceContext: source,
     });
     await session.request("tools/list", {});
     await session.close();

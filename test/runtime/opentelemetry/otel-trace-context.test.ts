@@ -22,7 +22,7 @@ import {
   activeTraceContext,
   contextFromTrace,
   inTraceContext,
-} from "../../../generated/runtime/opentelemetry/otel-trace-context.ts";
+} from "../../../generator/runtime/opentelemetry/otel-trace-context.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
 
 const exporter = new InMemorySpanExporter();
@@ -97,7 +97,10 @@ async function tracedCall(release: v2026_07_28.Release | v2025_11_25.Release): P
     const baggage = propagation.createBaggage({ user: { value: "alice" } });
     return await context.with(propagation.setBaggage(context.active(), baggage), () =>
       tracer.startActiveSpan("client tools/call", async (span: Span) => {
-        await session.request("tools/call", { name: "weather", arguments: {} });
+        const params = { name: "weather", arguments: {} };
+        // Each era's request is typed by its release: narrowed one at a time.
+        if (session.version === "2026-07-28") await session.request("tools/call", params);
+        else await session.request("tools/call", params);
         span.end();
         return span.spanContext().traceId;
       }),
