@@ -112,6 +112,11 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     file.addExportDeclaration({ namedExports: ["connect"], moduleSpecifier: runtimeImport("connect", 1) });
     file.addExportDeclaration({ namedExports: ["httpTransport"], moduleSpecifier: runtimeImport("http-client", 1) });
     file.addExportDeclaration({ namedExports: ["stdioTransport"], moduleSpecifier: runtimeImport("stdio-client", 1) });
+    if (trace !== null)
+      file.addExportDeclaration({
+        namedExports: ["traceContextFrom", { name: "TraceContext", isTypeOnly: true }],
+        moduleSpecifier: runtimeImport("trace-context", 1),
+      });
     file.addTypeAlias({
       name: "Session",
       isExported: true,

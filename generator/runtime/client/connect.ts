@@ -17,11 +17,7 @@ import {
 } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
 import type { HeaderParam } from "../core/http-headers.js";
-import {
-  withTraceContext,
-  type TraceContextKeys,
-  type TraceContextSource,
-} from "../core/trace-context.js";
+import type { TraceContextCarrier, TraceContextKeys } from "../core/trace-context.js";
 
 /** A requester with its release's typed `request`. */
 export interface TypedRequester extends RequesterLifecycle {
@@ -149,11 +145,11 @@ export interface ConnectOptions<D extends readonly ClientRelease[]> {
   /** Told why an era was tried and left (a log line). */
   readonly onFallback?: (reason: string) => void;
   /**
-   * The caller's trace context, asked as each request goes out and put into its `_meta` where the agreed
-   * release reserves the keys (elsewhere never asked); an invalid one is not sent. The `opentelemetry`
-   * extra's `activeTraceContext` gives OpenTelemetry's active context.
+   * The caller's trace context, `traceContextFrom(source)`: asked as each request goes out and put into its
+   * `_meta` where the agreed release reserves the keys (elsewhere never asked); an invalid one is not sent. The
+   * `opentelemetry` extra's `openTelemetryTraceContext()` carries OpenTelemetry's active context.
    */
-  readonly traceContext?: TraceContextSource;
+  readonly traceContext?: TraceContextCarrier;
 }
 
 const DEFAULT_NEGOTIATION_TIMEOUT_MS = 30_000;
@@ -223,12 +219,10 @@ export async function connect<const D extends readonly ClientRelease[]>(
     wire.begin(release.version, release.era.httpSession);
     // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
     const keys = release.traceContext;
-    const source = options.traceContext;
+    const carrier = options.traceContext;
     const send = (sending: object, sent: SendOptions = {}): Promise<void> => {
       const message =
-        keys === undefined || source === undefined
-          ? sending
-          : withTraceContext(sending, keys, source);
+        keys === undefined || carrier === undefined ? sending : carrier.carry(sending, keys);
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
       // A missing name, or one that is no string, finds no tool; `headers` ignores what another method's finds.

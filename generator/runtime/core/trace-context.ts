@@ -28,6 +28,20 @@ export interface TraceContextKeys {
 /** The caller's trace context at the moment a request goes out; undefined when there is none. */
 export type TraceContextSource = () => TraceContext | undefined;
 
+/**
+ * What `connect`'s `traceContext` option takes (`traceContextFrom(source)`): puts a context into an outgoing
+ * message's `_meta` under the agreed release's keys. An object rather than the source itself, so that a client
+ * that traces nothing bundles none of this module.
+ */
+export interface TraceContextCarrier {
+  carry(message: object, keys: TraceContextKeys): object;
+}
+
+/** The carrier for `connect`'s `traceContext`: each request gets the context `source` gives as it goes out. */
+export function traceContextFrom(source: TraceContextSource): TraceContextCarrier {
+  return { carry: (message, keys) => withTraceContext(message, keys, source) };
+}
+
 /** W3C Trace Context asks that at least 512 characters of `tracestate` be propagated; more is dropped here. */
 export const MAX_TRACESTATE = 512;
 /** W3C Baggage's limit for the whole header (8192 bytes; printable ASCII is a byte a character). */

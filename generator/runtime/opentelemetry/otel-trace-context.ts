@@ -6,16 +6,23 @@
  * that writes them fits; what it writes is checked before it is sent.
  */
 import { context, propagation, type Context } from "@opentelemetry/api";
-import { checkedTraceContext, type TraceContext } from "../core/trace-context.js";
+import {
+  checkedTraceContext,
+  traceContextFrom,
+  type TraceContext,
+  type TraceContextCarrier,
+} from "../core/trace-context.js";
 
-/**
- * The active OpenTelemetry context as W3C trace context, for `connect(…, { traceContext: activeTraceContext })`:
- * undefined without a recording or remote span (or without a registered propagator).
- */
+/** The active OpenTelemetry context as W3C trace context: undefined without a span (or a registered propagator). */
 export function activeTraceContext(): TraceContext | undefined {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return checkedTraceContext(carrier);
+}
+
+/** For `connect(…, { traceContext: openTelemetryTraceContext() })`: each request carries the context active as it goes out. */
+export function openTelemetryTraceContext(): TraceContextCarrier {
+  return traceContextFrom(activeTraceContext);
 }
 
 /**

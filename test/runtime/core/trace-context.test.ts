@@ -8,6 +8,7 @@ import {
   isTraceparent,
   MAX_BAGGAGE,
   MAX_TRACESTATE,
+  traceContextFrom,
   type TraceContext,
 } from "../../../generator/runtime/core/trace-context.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
@@ -82,7 +83,7 @@ describe("the client: connect's traceContext", () => {
     const session = await connect(httpTransport(URL_, { fetch: fake.fetch }), {
       releases: [v2026_07_28.clientRelease()],
       clientInfo: CLIENT_INFO,
-      traceContext: () => (asked++, TRACE),
+      traceContext: traceContextFrom(() => (asked++, TRACE)),
     });
     await session.request("tools/list", {});
     await session.close();
@@ -99,7 +100,7 @@ describe("the client: connect's traceContext", () => {
     const session = await connect(httpTransport(URL_, { fetch: fake.fetch }), {
       releases: [v2026_07_28.clientRelease()],
       clientInfo: CLIENT_INFO,
-      traceContext: () => TRACE,
+      traceContext: traceContextFrom(() => TRACE),
     });
     await session.request("tools/list", { _meta: { traceparent: own } });
     await session.close();
@@ -121,7 +122,7 @@ describe("the client: connect's traceContext", () => {
     const session = await connect(httpTransport(URL_, { fetch: fake.fetch }), {
       releases: [v2026_07_28.clientRelease()],
       clientInfo: CLIENT_INFO,
-      traceContext: source,
+      traceContext: traceContextFrom(source),
     });
     await session.request("tools/list", {});
     await session.close();
@@ -137,7 +138,7 @@ describe("the client: connect's traceContext", () => {
     const session = await connect(httpTransport(URL_, { fetch: fake.fetch }), {
       releases: [v2025_11_25.clientRelease()],
       clientInfo: CLIENT_INFO,
-      traceContext: () => (asked++, TRACE),
+      traceContext: traceContextFrom(() => (asked++, TRACE)),
     });
     await session.request("tools/list", {});
     await session.close();

@@ -22,6 +22,7 @@ import {
   activeTraceContext,
   contextFromTrace,
   inTraceContext,
+  openTelemetryTraceContext,
 } from "../../../generator/runtime/opentelemetry/otel-trace-context.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
 
@@ -91,7 +92,7 @@ async function tracedCall(release: v2026_07_28.Release | v2025_11_25.Release): P
   const session = await connect(httpTransport(url), {
     releases: [release],
     clientInfo: CLIENT_INFO,
-    traceContext: activeTraceContext,
+    traceContext: openTelemetryTraceContext(),
   });
   try {
     const baggage = propagation.createBaggage({ user: { value: "alice" } });
