@@ -7,6 +7,7 @@ import { readLock } from "../../generator/load/lock.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
 import type { MethodModel, ProtocolModel } from "../../generator/model/protocol-model.ts";
+import { traceContextKeys } from "../../generator/model/runtime-data.ts";
 import { PACKAGE_FACTS, PACKAGE_LOCK } from "../../generator/project/project.ts";
 import { FIXTURES, REAL_SCHEMA_DIR } from "../support/tmp-project.ts";
 
@@ -511,6 +512,18 @@ describe("reserved _meta keys", () => {
     expect(keys.get("serverInfo")?.scopes).toEqual(["result"]);
     expect(keys.get("progressToken")).toMatchObject({ key: "progressToken", scopes: ["request"], requiredIn: [] });
     expect(model("2026-07-28").eraEvidence.requestMetaRequired).toBe(true);
+  });
+
+  it("2026-07-28 reserves W3C trace context's keys, unprefixed (facts: no schema definition names them)", () => {
+    const keys = new Map(model("2026-07-28").metaKeys.map((k) => [k.name, k]));
+    for (const name of ["traceparent", "tracestate", "baggage"])
+      expect(keys.get(name)).toMatchObject({ key: name, scopes: ["notification", "request"], requiredIn: [] });
+    expect(traceContextKeys(model("2026-07-28"))).toEqual({
+      traceparent: "traceparent",
+      tracestate: "tracestate",
+      baggage: "baggage",
+    });
+    for (const v of LEGACY) expect(traceContextKeys(model(v))).toBeNull();
   });
 
   it.each(LEGACY.filter((v) => v !== "2025-11-25"))("%s has only progressToken, optional", (v) => {
