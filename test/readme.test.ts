@@ -63,7 +63,11 @@ const diagnostics = typecheck(files, {
   typeRoots: [join(PACKAGE_ROOT, "node_modules", "@types")],
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  paths: { "mcp-bindgen": [join(PACKAGE_ROOT, "generator", "index.ts")] },
+  paths: {
+    "mcp-bindgen": [join(PACKAGE_ROOT, "generator", "index.ts")],
+    // The optional redis part's one package, as the user's project would have it installed.
+    ioredis: [join(PACKAGE_ROOT, "node_modules", "ioredis")],
+  },
 });
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));

@@ -16,10 +16,9 @@ import * as modern from "../../generated/2026-07-28/index.js";
 import { createRedisStores } from "../../generated/runtime/redis/redis-stores.js";
 import { run } from "../../examples/client.ts";
 import { startServer, type ExampleServer } from "../../examples/server.ts";
-import { REDIS_MISSING, redisServerPath, startRedis, until, type RedisServer } from "../support/redis-server.ts";
+import { redisMissing, startRedis, until, type RedisServer } from "../support/redis-server.ts";
 
-const missing = redisServerPath() === undefined;
-if (missing) console.warn(REDIS_MISSING);
+const missing = redisMissing();
 
 const SECRET = "a fleet's requestState key, 32+ characters long";
 

@@ -1,10 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeRedis, duplicateRedis, openRedis, whenReady } from "../../../generator/runtime/redis/redis-connection.ts";
-import { REDIS_MISSING, redisServerPath, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
+import { redisMissing, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
 
-const missing = redisServerPath() === undefined;
-if (missing) console.warn(REDIS_MISSING);
+const missing = redisMissing();
 
 describe.skipIf(missing)("openRedis against redis-server", () => {
   let server: RedisServer;

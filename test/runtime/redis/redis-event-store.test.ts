@@ -1,10 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisEventStore } from "../../../generator/runtime/redis/redis-event-store.ts";
-import { REDIS_MISSING, redisServerPath, startRedis, type RedisServer } from "../../support/redis-server.ts";
+import { redisMissing, startRedis, type RedisServer } from "../../support/redis-server.ts";
 
-const missing = redisServerPath() === undefined;
-if (missing) console.warn(REDIS_MISSING);
+const missing = redisMissing();
 
 const frame = (n: number) => `id: s_${n}\nevent: message\ndata: {"n":${n},"text":"héllo"}\n\n`;
 

@@ -2,10 +2,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisMessageBus } from "../../../generator/runtime/redis/redis-message-bus.ts";
 import type { MessageBus } from "../../../generator/runtime/server/message-bus.ts";
-import { REDIS_MISSING, redisServerPath, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
+import { redisMissing, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
 
-const missing = redisServerPath() === undefined;
-if (missing) console.warn(REDIS_MISSING);
+const missing = redisMissing();
 
 describe.skipIf(missing)("createRedisMessageBus against redis-server", () => {
   let server: RedisServer;

@@ -2,10 +2,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisSessionStore } from "../../../generator/runtime/redis/redis-session-store.ts";
 import type { SessionRecord } from "../../../generator/runtime/server/session-store.ts";
-import { REDIS_MISSING, redisServerPath, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
+import { redisMissing, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
 
-const missing = redisServerPath() === undefined;
-if (missing) console.warn(REDIS_MISSING);
+const missing = redisMissing();
 
 const record: SessionRecord = {
   version: "2025-11-25",

@@ -1,10 +1,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisStores } from "../../../generator/runtime/redis/redis-stores.ts";
-import { REDIS_MISSING, redisServerPath, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
+import { redisMissing, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
 
-const missing = redisServerPath() === undefined;
-if (missing) console.warn(REDIS_MISSING);
+const missing = redisMissing();
 
 describe.skipIf(missing)("createRedisStores against redis-server", () => {
   let server: RedisServer;
