@@ -59,6 +59,8 @@ export interface LiveSession {
   readonly era: SessionEra;
   record: SessionRecord;
   lastSeen: number;
+  /** When its record's expiry in the store was last pushed (stored or touched). */
+  lastStored: number;
   /**
    * Its streams by id (the standalone GET stream and the request streams, for `Last-Event-ID`), each
    * with what a resumption must undo. Made with the first, as is `running`: an idle session holds neither.
@@ -189,6 +191,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       era,
       record,
       lastSeen: now(),
+      // Unknown for a record found in the store: its first use here pushes it.
+      lastStored: Number.NEGATIVE_INFINITY,
       streams: undefined,
       standalone: undefined,
       active: 0,
@@ -216,10 +220,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     return session;
   };
 
-  const save = (session: LiveSession): Promise<void> =>
-    needed(
+  const save = (session: LiveSession): Promise<void> => {
+    session.lastStored = now();
+    return needed(
       store.set(session.id, session.record, session.record.initialized ? idleMs : handshakeMs),
     );
+  };
 
   /** The oldest session that never finished initializing and runs nothing: the one a new session may replace. */
   const evictable = (): LiveSession | undefined => {
@@ -318,7 +324,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const time = now();
       const first = !session.record.initialized;
       if (first) session.record = { ...session.record, initialized: true };
-      else if (time - session.lastSeen > idleMs / 4) quietly(store.touch(session.id, idleMs));
+      // Counted from the last push, not the last use: a session in steady use must not expire in the store.
+      else if (time - session.lastStored > idleMs / 4) {
+        session.lastStored = time;
+        quietly(store.touch(session.id, idleMs));
+      }
       session.lastSeen = time;
       return first ? save(session) : undefined;
     },

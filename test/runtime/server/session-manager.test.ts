@@ -127,6 +127,31 @@ describe("createSessionManager: finding", () => {
   });
 });
 
+describe("createSessionManager: the record's expiry in the store", () => {
+  it("a session in steady use keeps its record alive, however short the gaps between its requests", async () => {
+    const { sessions, options, at } = manager({ sharedStore: true });
+    const session = await open(sessions);
+    await sessions.used(session);
+    for (let time = 100; time <= 3000; time += 100) {
+      at(time);
+      await sessions.used(session);
+    }
+    expect(await options.store.get(session.id)).toBeDefined();
+  });
+
+  it("an instance that takes over a session pushes its record's expiry at its first use there", async () => {
+    const a = manager({ sharedStore: true });
+    const b = createSessionManager({ ...a.options });
+    const session = await open(a.sessions);
+    await a.sessions.used(session);
+    a.at(900); // 100 ms left in the store
+    const there = (await b.find(era, session.id, undefined))!;
+    await b.used(there);
+    a.at(1500);
+    expect(await a.options.store.get(session.id)).toBeDefined();
+  });
+});
+
 describe("createSessionManager: closing with shared stores", () => {
   it("idleness and shutdown close a session here but leave its record and events to a shared store's expiry", async () => {
     const a = manager({ sharedStore: true, sharedEvents: true, maxSessions: 10 });
