@@ -131,6 +131,13 @@ export interface SessionManager {
   closeAll(): void;
 }
 
+/** Work a request's answer depends on: its failure is the request's 503. */
+function needed<T>(work: Promise<T>): Promise<T> {
+  return work.catch((cause: unknown) => {
+    throw new StoreUnavailableError(cause);
+  });
+}
+
 /** Streams kept per session for resumption after they ended. */
 const ENDED_STREAMS_KEPT = 8;
 
@@ -156,11 +163,6 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const eventKey = (session: LiveSession, stream: string): string => `${session.id}/${stream}`;
 
   const quietly = (work: Promise<unknown>): void => void work.catch(report);
-  /** Work a request's answer depends on: its failure is the request's 503. */
-  const needed = <T>(work: Promise<T>): Promise<T> =>
-    work.catch((cause: unknown) => {
-      throw new StoreUnavailableError(cause);
-    });
 
   const subscribe = (
     topic: string,
