@@ -3,6 +3,7 @@ import { cpus, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PACKAGE_ROOT } from "../generator/project/project.ts";
+import { AUTH_COMMANDS, benchAuth } from "./auth.ts";
 import { BUNDLE_COMMANDS, benchBundle } from "./bundle.ts";
 import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
 import { SERVER_COMMANDS, benchServer } from "./server.ts";
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     ["tools", benchTools],
     ["server", benchServer],
     ["redis", benchRedis],
+    ["auth", benchAuth],
   ];
   const rows: BenchRow[] = [];
   for (const [name, run] of sections) {
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
     ...TOOLS_COMMANDS,
     ...SERVER_COMMANDS,
     ...REDIS_COMMANDS,
+    ...AUTH_COMMANDS,
   ];
   writeFileSync(
     join(PACKAGE_ROOT, "bench", "RESULTS.md"),

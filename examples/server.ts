@@ -6,6 +6,7 @@
  *   npm run example:server -- --port 3000      # listens on http://127.0.0.1:3000/mcp
  *   npm run example:server -- --stdio          # newline-delimited JSON-RPC on stdin/stdout
  *   npm run example:server -- --redis <url>    # one of many instances sharing a Redis (redis-fleet.ts)
+ *   npm run example:server -- --auth-issuer https://as.example   # JWT access tokens from that issuer (auth.ts)
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -37,6 +38,7 @@ import {
   text,
   toolsOf,
 } from "./fixture.js";
+import { exampleAuth } from "./auth.js";
 import { joinFleet, type Fleet } from "./redis-fleet.js";
 
 export interface ExampleServerOptions extends OriginPolicy {
@@ -54,6 +56,8 @@ export interface ExampleServerOptions extends OriginPolicy {
   readonly redis?: string;
   /** The fleet's requestState key (32 characters or more); default `MCP_REQUEST_STATE_SECRET`. */
   readonly requestStateSecret?: string;
+  /** Take only JWT access tokens from this issuer, for this server's URL (auth.ts). Default: no auth. */
+  readonly authIssuer?: string;
 }
 
 export interface ExampleServer {
@@ -510,8 +514,10 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
       ? undefined
       : await joinFleet(options.redis, options.requestStateSecret ?? process.env["MCP_REQUEST_STATE_SECRET"], onError);
   await fleet?.hear((change) => notifyHere(listeners, change as ListChange));
+  const auth = options.authIssuer === undefined ? undefined : exampleAuth(options.authIssuer);
   const handler = createHttpHandler({
     ...fleet?.transport,
+    ...auth?.transport,
     stateless: modernEra(listeners, fleet),
     sessions: legacyEra(),
     path: PATH,
@@ -521,15 +527,17 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
   });
-  const server: Server = createServer(toNodeListener(handler));
+  const server: Server = createServer(toNodeListener(auth?.serve(handler) ?? handler));
   server.on("clientError", (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}${PATH}`;
+  auth?.listening(url);
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${PATH}`,
+    url,
     handler,
     close: async () => {
       for (const listener of listeners) listener.end();
@@ -550,6 +558,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       host: { type: "string", default: "127.0.0.1" },
       stdio: { type: "boolean", default: false },
       redis: { type: "string" },
+      "auth-issuer": { type: "string" },
     },
   });
   if (values.stdio) {
@@ -567,6 +576,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       port: Number(values.port),
       host: values.host,
       ...(values.redis === undefined ? {} : { redis: values.redis }),
+      ...(values["auth-issuer"] === undefined ? {} : { authIssuer: values["auth-issuer"] }),
     });
     console.log(`MCP example server on ${server.url}`);
     const stop = (): void => void server.close().then(() => process.exit(0));
