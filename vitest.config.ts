@@ -22,6 +22,7 @@ const INTEGRATION = [
   "test/runtime/conformance.test.ts",
   "test/runtime/interop.test.ts",
   "test/runtime/wire-interop.test.ts",
+  "test/runtime/redis-fleet.test.ts",
   "test/runtime/server-fuzz.test.ts",
   "test/runtime/server-transport.test.ts",
   "test/runtime/example-client.test.ts",

@@ -8,6 +8,7 @@ import { BUNDLE_COMMANDS, benchBundle } from "./bundle.ts";
 import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
 import { SERVER_COMMANDS, benchServer } from "./server.ts";
 import { GENERATION_COMMANDS, benchGeneration } from "./generation.ts";
+import { REDIS_COMMANDS, benchRedis } from "./redis.ts";
 import { missingRow, renderTable, row, type BenchRow } from "./table.ts";
 import { TOOLS_COMMANDS, benchTools } from "./tools.ts";
 import { TYPECHECK_COMMANDS, benchTypecheck } from "./typecheck.ts";
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     ["validation", validationRows],
     ["tools", benchTools],
     ["server", benchServer],
+    ["redis", benchRedis],
     ["auth", benchAuth],
   ];
   const rows: BenchRow[] = [];
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
     "validation: runValidationBench() from bench/validate.bench.ts",
     ...TOOLS_COMMANDS,
     ...SERVER_COMMANDS,
+    ...REDIS_COMMANDS,
     ...AUTH_COMMANDS,
   ];
   writeFileSync(

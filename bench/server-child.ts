@@ -1,6 +1,7 @@
 /**
  * One server of the transport bench, in its own process so its CPU time is its own: `ours` (the shipped
- * createHttpHandler on node:http, both eras), `sdk` (SDK v2's createMcpHandler behind node:http, the same two
+ * createHttpHandler on node:http, both eras), `redis <url>` (the same with the Redis stores of
+ * generated/runtime/redis: bench/redis.ts), `sdk` (SDK v2's createMcpHandler behind node:http, the same two
  * tools) or `bare` (node:http answering the same JSON without MCP: the limit). Reports its port, answers
  * "cpu" with its process.cpuUsage(), and "sessions" with the heap bytes per idle 2025 session (run with
  * --expose-gc).
@@ -11,6 +12,7 @@ import { createMcpHandler, McpServer, WebStandardStreamableHTTPServerTransport }
 import { createHttpHandler, toNodeListener } from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
+import { createRedisStores, type RedisStores } from "../generated/runtime/redis/redis-stores.js";
 import { readBody, serveFetch } from "../test/support/serve-fetch.ts";
 
 export const TOOL_TEXT = "hello";
@@ -24,9 +26,12 @@ const TOOLS = [
 ];
 const SESSIONS = 2000;
 
-function oursHandler() {
+function oursHandler(stores?: RedisStores) {
   const content = [{ type: "text" as const, text: TOOL_TEXT }];
   return createHttpHandler({
+    ...(stores === undefined
+      ? {}
+      : { sessionStore: stores.sessionStore, eventStore: stores.eventStore, messageBus: stores.messageBus }),
     stateless: modern.statelessEra({
       "tools/list": () => ({ tools: TOOLS, ttlMs: 1000, cacheScope: "public" }),
       "tools/call": () => ({ content }),
@@ -86,8 +91,8 @@ async function bytesPerSession(kind: string): Promise<number> {
   if (gc === undefined) throw new Error("run with --expose-gc");
   const keep: unknown[] = [];
   let open: (i: number) => Promise<unknown>;
-  if (kind === "ours") {
-    const handler = oursHandler();
+  if (kind === "ours" || kind === "redis") {
+    const handler = oursHandler(redis);
     keep.push(handler);
     open = (i) =>
       handler
@@ -117,9 +122,11 @@ async function bytesPerSession(kind: string): Promise<number> {
 }
 
 const kind = process.argv[2] ?? "ours";
+const redis = kind === "redis" ? createRedisStores(process.argv[3] ?? "redis://127.0.0.1:6379") : undefined;
+await redis?.ready();
 const listener =
-  kind === "ours"
-    ? toNodeListener(oursHandler())
+  kind === "ours" || kind === "redis"
+    ? toNodeListener(oursHandler(redis))
     : kind === "sdk"
       ? (
           (handler) => (req: IncomingMessage, res: ServerResponse) =>

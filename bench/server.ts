@@ -23,13 +23,13 @@ export const SERVER_COMMANDS = [
   `bench/server-child.ts in one process per server (ours: createHttpHandler + toNodeListener; SDK v2 2.4.0: createMcpHandler behind node:http; bare: node:http answering the same JSON); a keep-alive node:http client in the bench process; ${ROUNDS} alternating ${WINDOW_MS} ms windows per figure after ${WARMUP_MS} ms warm-up, best of each; CPU is the server process's user+system time; memory is heap after gc per idle 2025 session over 2,000 (SDK v2: its sessionful WebStandardStreamableHTTPServerTransport, one McpServer per session)`,
 ];
 
-interface Child {
+export interface Child {
   readonly process: ChildProcess;
   readonly port: number;
 }
 
-function start(kind: Kind): Promise<Child> {
-  const child = fork(CHILD, [kind], {
+export function start(kind: Kind | "redis", ...args: string[]): Promise<Child> {
+  const child = fork(CHILD, [kind, ...args], {
     execArgv: ["--import", "tsx", "--expose-gc"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -39,7 +39,7 @@ function start(kind: Kind): Promise<Child> {
   });
 }
 
-function ask<T>(child: Child, question: string): Promise<T> {
+export function ask<T>(child: Child, question: string): Promise<T> {
   return new Promise((resolve) => {
     child.process.once("message", (message) => resolve(message as T));
     child.process.send(question);
@@ -132,7 +132,7 @@ async function caller(child: Child, era: Era, agent: Agent): Promise<(id: number
   };
 }
 
-interface Figures {
+export interface Figures {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
@@ -140,7 +140,7 @@ interface Figures {
   readonly cpu: number;
 }
 
-async function measure(child: Child, era: Era, concurrency: number): Promise<Figures> {
+export async function measure(child: Child, era: Era, concurrency: number): Promise<Figures> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const call = await caller(child, era, agent);
   const run = async (ms: number, latencies: number[] | undefined): Promise<number> => {
@@ -176,7 +176,7 @@ async function measure(child: Child, era: Era, concurrency: number): Promise<Fig
   };
 }
 
-function best(a: Figures | undefined, b: Figures): Figures {
+export function best(a: Figures | undefined, b: Figures): Figures {
   if (a === undefined) return b;
   return {
     rps: Math.max(a.rps, b.rps),

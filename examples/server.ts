@@ -5,6 +5,7 @@
  *
  *   npm run example:server -- --port 3000      # listens on http://127.0.0.1:3000/mcp
  *   npm run example:server -- --stdio          # newline-delimited JSON-RPC on stdin/stdout
+ *   npm run example:server -- --redis <url>    # one of many instances sharing a Redis (redis-fleet.ts)
  *   npm run example:server -- --auth-issuer https://as.example   # JWT access tokens from that issuer (auth.ts)
  */
 import { createServer, type Server } from "node:http";
@@ -38,6 +39,7 @@ import {
   toolsOf,
 } from "./fixture.js";
 import { exampleAuth } from "./auth.js";
+import { joinFleet, type Fleet } from "./redis-fleet.js";
 
 export interface ExampleServerOptions extends OriginPolicy {
   /** Loopback unless told otherwise: a local server must not be reachable from the network. */
@@ -50,6 +52,10 @@ export interface ExampleServerOptions extends OriginPolicy {
   readonly resumeWindowMs?: number;
   /** Sees what went wrong inside (a handler's throw, a bug); the peer only ever gets a generic -32603. */
   readonly onError?: (error: unknown) => void;
+  /** A Redis URL: serve as one of many instances sharing it (sessions, streams, list changes); needs `requestStateSecret`. */
+  readonly redis?: string;
+  /** The fleet's requestState key (32 characters or more); default `MCP_REQUEST_STATE_SECRET`. */
+  readonly requestStateSecret?: string;
   /** Take only JWT access tokens from this issuer, for this server's URL (auth.ts). Default: no auth. */
   readonly authIssuer?: string;
 }
@@ -202,13 +208,19 @@ interface Listener {
   end(): void;
 }
 
-function modernEra(listeners: Set<Listener>): modern.StatelessEra {
-  const notifyListeners = (
-    wanted: "toolsListChanged" | "promptsListChanged",
-    method: "notifications/tools/list_changed" | "notifications/prompts/list_changed",
-  ): void => {
-    for (const listener of listeners) if (listener.filter[wanted] === true) listener.notify(method, listener.id);
-  };
+type ListChange = {
+  readonly wanted: "toolsListChanged" | "promptsListChanged";
+  readonly method: "notifications/tools/list_changed" | "notifications/prompts/list_changed";
+};
+
+function notifyHere(listeners: Set<Listener>, { wanted, method }: ListChange): void {
+  for (const listener of listeners) if (listener.filter[wanted] === true) listener.notify(method, listener.id);
+}
+
+function modernEra(listeners: Set<Listener>, fleet?: Fleet): modern.StatelessEra {
+  // In a fleet the change goes to every instance, each telling the listeners it holds (startServer).
+  const notifyListeners = (wanted: ListChange["wanted"], method: ListChange["method"]): void =>
+    fleet === undefined ? notifyHere(listeners, { wanted, method }) : fleet.announce({ wanted, method });
   const tools = toolsOf("modern");
 
   const callTool: NonNullable<modern.StatelessServerHandlers["tools/call"]> = async (params, ctx) => {
@@ -391,7 +403,10 @@ function modernEra(listeners: Set<Listener>): modern.StatelessEra {
         });
       },
     },
-    { toolOf: (name) => tools.find((tool) => tool.name === name) },
+    {
+      toolOf: (name) => tools.find((tool) => tool.name === name),
+      ...(fleet === undefined ? {} : { requestState: fleet.requestState }),
+    },
   );
 }
 
@@ -494,10 +509,16 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
   const host = options.host ?? "127.0.0.1";
   const listeners = new Set<Listener>();
   const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const fleet =
+    options.redis === undefined
+      ? undefined
+      : await joinFleet(options.redis, options.requestStateSecret ?? process.env["MCP_REQUEST_STATE_SECRET"], onError);
+  await fleet?.hear((change) => notifyHere(listeners, change as ListChange));
   const auth = options.authIssuer === undefined ? undefined : exampleAuth(options.authIssuer);
   const handler = createHttpHandler({
+    ...fleet?.transport,
     ...auth?.transport,
-    stateless: modernEra(listeners),
+    stateless: modernEra(listeners, fleet),
     sessions: legacyEra(),
     path: PATH,
     onError,
@@ -525,6 +546,7 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await fleet?.close();
     },
   };
 }
@@ -535,6 +557,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       port: { type: "string", default: "3000" },
       host: { type: "string", default: "127.0.0.1" },
       stdio: { type: "boolean", default: false },
+      redis: { type: "string" },
       "auth-issuer": { type: "string" },
     },
   });
@@ -552,6 +575,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     const server = await startServer({
       port: Number(values.port),
       host: values.host,
+      ...(values.redis === undefined ? {} : { redis: values.redis }),
       ...(values["auth-issuer"] === undefined ? {} : { authIssuer: values["auth-issuer"] }),
     });
     console.log(`MCP example server on ${server.url}`);

@@ -67,6 +67,8 @@ const diagnostics = typecheck(files, {
     "mcp-bindgen": [join(PACKAGE_ROOT, "generator", "index.ts")],
     // The Trace context snippet's, and the opentelemetry extra's, one package, as the user's project has it installed.
     "@opentelemetry/api": [join(PACKAGE_ROOT, "node_modules", "@opentelemetry", "api", "build", "src", "index.d.ts")],
+    // The optional redis part's one package, as the user's project would have it installed.
+    ioredis: [join(PACKAGE_ROOT, "node_modules", "ioredis")],
   },
 });
 

@@ -49,7 +49,11 @@ import {
   type StatelessEra,
   type TransportContext,
 } from "./server-eras.js";
-import { createSessionManager, type LiveSession } from "./session-manager.js";
+import {
+  createSessionManager,
+  StoreUnavailableError,
+  type LiveSession,
+} from "./session-manager.js";
 import { createMemorySessionStore, type SessionStore } from "./session-store.js";
 import { createEventStream, type EventStream } from "./sse.js";
 
@@ -219,6 +223,9 @@ const DEFAULT_MAX_SESSIONS = 10_000;
 const DEFAULT_RESUME_MS = 30_000;
 /** One empty list for every new session's record, which is replaced, never changed, when it grows. */
 const NO_SUBSCRIPTIONS: readonly string[] = [];
+/** What a request that needed a failed store gets: 503, try again shortly. */
+const UNAVAILABLE = "Service unavailable: session storage cannot be reached; try again";
+const RETRY_SOON = { "retry-after": "1" };
 
 /** What one request is served with: who sent it, and the session it belongs to, if any. */
 interface Caller {
@@ -363,7 +370,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         return { status: 200, headers: {}, stream };
       }
       if (response === undefined) return { status: 202, headers: extraHeaders, body: undefined };
-      return jsonReply(status, response, extraHeaders);
+      // A refused request names no session it did not open.
+      if (status === 503) return jsonReply(status, response, RETRY_SOON);
+      return jsonReply(status, response, status < 400 ? extraHeaders : {});
     };
     return { base, signal: controller, streamed, finish };
   };
@@ -386,6 +395,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       .then(({ response, status }) => reply.finish(response, status))
       .catch((error: unknown) => {
         report(error);
+        if (error instanceof StoreUnavailableError)
+          return reply.finish(errorBody(BASE_CODES.internalError, UNAVAILABLE) as never, 503);
         return reply.finish(errorBody(BASE_CODES.internalError, "Internal error") as never, 500);
       })
       .finally(() => {
@@ -449,7 +460,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         const response = await era.handle(core, message, base, signal, () => undefined);
         if (response !== undefined && "result" in response) {
           const agreed = response.result["protocolVersion"];
-          slot.commit(core, era, {
+          await slot.commit(core, era, {
             version: typeof agreed === "string" ? agreed : undefined,
             clientCapabilities: objectOr(params["capabilities"]),
             clientInfo: objectOr(params["clientInfo"]),
@@ -480,7 +491,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined)
       return failReply(404, codes.invalidRequest, "Session not found", {}, id);
-    sessions.used(session);
+    await sessions.used(session);
     const version = header(exchange.headers, VERSION_HEADER);
     const agreed = session.record.version;
     if (version !== undefined && agreed !== undefined && version !== agreed)
@@ -508,7 +519,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const session = await sessionOf(era, exchange, sessionId, identity, id);
     if (!("core" in session)) return session;
     if (message.kind === "result" || message.kind === "error") {
-      sessions.answer(session, message);
+      await sessions.answer(session, message);
       return { status: 202, headers: {}, body: undefined };
     }
     if (isInitialize(era.spec, message))
@@ -522,7 +533,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const fallback = () => sessions.fallback(session);
     return replyTo(exchange, plan, { identity, session }, {}, async (base, signal) => {
       const response = await era.handle(session.core, message, base, signal, fallback);
-      if (response !== undefined && "result" in response) sessions.observe(session, message);
+      if (response !== undefined && "result" in response) await sessions.observe(session, message);
       return { response, status: 200 };
     });
   };
@@ -580,7 +591,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       });
     const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined) return failReply(404, codes.invalidRequest, "Session not found");
-    sessions.used(session);
+    await sessions.used(session);
     const headers = { "content-type": SSE_TYPE, "cache-control": "no-cache" };
     const lastEventId = header(exchange.headers, "last-event-id");
     if (lastEventId !== undefined) {
@@ -608,7 +619,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return failReply(400, codes.invalidRequest, "Bad request: no Mcp-Session-Id");
     const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined) return failReply(404, codes.invalidRequest, "Session not found");
-    sessions.end(session);
+    await sessions.end(session);
     return { status: 204, headers: {}, body: undefined };
   };
 
@@ -681,6 +692,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     route(exchange)
       .catch((error: unknown) => {
         report(error);
+        if (error instanceof StoreUnavailableError)
+          return failReply(503, BASE_CODES.internalError, UNAVAILABLE, RETRY_SOON);
         return failReply(500, BASE_CODES.internalError, "Internal error");
       })
       .then((reply) => withCors(exchange.headers, reply, facts.cors));

@@ -41,6 +41,17 @@ export interface SessionManagerOptions {
   readonly report: (error: unknown) => void;
 }
 
+/**
+ * A shared store or bus failed where a request depends on it (Redis away or restarting): the request
+ * gets 503 and may be sent again; nothing it asked for was acknowledged.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("mcp http: the session store or message bus failed", { cause });
+    this.name = "StoreUnavailableError";
+  }
+}
+
 /** A session as this instance serves it. */
 export interface LiveSession {
   readonly id: string;
@@ -48,6 +59,8 @@ export interface LiveSession {
   readonly era: SessionEra;
   record: SessionRecord;
   lastSeen: number;
+  /** When its record's expiry in the store was last pushed (stored or touched). */
+  lastStored: number;
   /**
    * Its streams by id (the standalone GET stream and the request streams, for `Last-Event-ID`), each
    * with what a resumption must undo. Made with the first, as is `running`: an idle session holds neither.
@@ -70,7 +83,8 @@ export interface KeptStream {
 export interface Reservation {
   /** The session's id, for the era's session and the reply's header. */
   readonly id: string;
-  commit(core: ServerSession, era: SessionEra, record: SessionRecord): LiveSession;
+  /** Opens the session once its record is stored; rejects with `StoreUnavailableError`, the session closed, when it cannot be. */
+  commit(core: ServerSession, era: SessionEra, record: SessionRecord): Promise<LiveSession>;
   release(): void;
 }
 
@@ -83,10 +97,13 @@ export interface SessionManager {
   reserve(): Reservation | undefined;
   /** Session `id` of `era`, when it exists and belongs to `subject`; served from the store's record when another instance opened it. */
   find(era: SessionEra, id: string, subject: string | undefined): Promise<LiveSession | undefined>;
-  /** Marks `session` used by its client: it is initialized from here on, and its idle time starts over. */
-  used(session: LiveSession): void;
-  /** Records what a successful request changed in the session's state (log level, subscriptions). */
-  observe(session: LiveSession, message: WireMessage): void;
+  /**
+   * Marks `session` used by its client: it is initialized from here on, and its idle time starts over.
+   * The first use stores the record and returns the promise of that (a failure is `StoreUnavailableError`).
+   */
+  used(session: LiveSession): Promise<void> | undefined;
+  /** Records what a successful request changed in the session's state (log level, subscriptions); a promise when it stores it. */
+  observe(session: LiveSession, message: WireMessage): Promise<void> | undefined;
   /** A new stream of `session` whose events are kept for resumption; `onResume` runs when a client resumes it. */
   stream(session: LiveSession, onDetach?: () => void, onResume?: () => void): EventStream;
   /** Counts `controller` among the session's running handlers until the returned function is called. */
@@ -97,18 +114,28 @@ export interface SessionManager {
   resume(session: LiveSession, lastEventId: string): Promise<EventStream | undefined>;
   /** Where requests to the client go once their own stream has ended: the session's standalone stream, wherever it is held. */
   fallback(session: LiveSession): ((message: object) => void) | undefined;
-  /** A response from the client: to the request waiting for it here, or on the bus to the instance where it waits. */
-  answer(session: LiveSession, message: WireMessage): void;
+  /**
+   * A response from the client: to the request waiting for it here, or on the bus to the instance where
+   * it waits (a promise then, rejecting with `StoreUnavailableError` when the bus fails).
+   */
+  answer(session: LiveSession, message: WireMessage): Promise<void> | undefined;
   /**
    * Closes a session here: its handlers are aborted, its streams ended; its record and events are dropped unless a
    * shared store keeps them for other instances.
    */
   close(session: LiveSession): void;
-  /** Closes a session its client ended (DELETE): here, and on every instance the bus reaches. */
-  end(session: LiveSession): void;
+  /** Closes a session its client ended (DELETE): here, in the store, and on every instance the bus reaches. */
+  end(session: LiveSession): Promise<void>;
   /** Closes expired sessions; at most every quarter of the shortest expiry unless `force`. */
   sweep(force: boolean): void;
   closeAll(): void;
+}
+
+/** Work a request's answer depends on: its failure is the request's 503. */
+function needed<T>(work: Promise<T>): Promise<T> {
+  return work.catch((cause: unknown) => {
+    throw new StoreUnavailableError(cause);
+  });
 }
 
 /** Streams kept per session for resumption after they ended. */
@@ -166,6 +193,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       era,
       record,
       lastSeen: now(),
+      // Unknown for a record found in the store: its first use here pushes it.
+      lastStored: Number.NEGATIVE_INFINITY,
       streams: undefined,
       standalone: undefined,
       active: 0,
@@ -193,10 +222,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     return session;
   };
 
-  const save = (session: LiveSession): void =>
-    quietly(
+  const save = (session: LiveSession): Promise<void> => {
+    session.lastStored = now();
+    return needed(
       store.set(session.id, session.record, session.record.initialized ? idleMs : handshakeMs),
     );
+  };
 
   /** The oldest session that never finished initializing and runs nothing: the one a new session may replace. */
   const evictable = (): LiveSession | undefined => {
@@ -263,10 +294,15 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const id = randomId();
       return {
         id,
-        commit(core, era, record) {
+        async commit(core, era, record) {
           release();
           const session = adopt(core, era, record, id);
-          save(session);
+          try {
+            await save(session);
+          } catch (error) {
+            teardown(session, false, false);
+            throw error;
+          }
           return session;
         },
         release,
@@ -275,7 +311,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     async find(era, id, subject) {
       let session = sessions.get(id);
       if (session === undefined) {
-        const record = await store.get(id);
+        const record = await needed(store.get(id));
         // Another instance opened it: serve it here from its record (its handlers' per-session state starts anew).
         if (record === undefined || sessions.has(id)) session = sessions.get(id);
         else if (record.version === undefined || era.spec.versions.includes(record.version))
@@ -288,14 +324,18 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     },
     used(session) {
       const time = now();
-      if (!session.record.initialized) {
-        session.record = { ...session.record, initialized: true };
-        save(session);
-      } else if (time - session.lastSeen > idleMs / 4) quietly(store.touch(session.id, idleMs));
+      const first = !session.record.initialized;
+      if (first) session.record = { ...session.record, initialized: true };
+      // Counted from the last push, not the last use: a session in steady use must not expire in the store.
+      else if (time - session.lastStored > idleMs / 4) {
+        session.lastStored = time;
+        quietly(store.touch(session.id, idleMs));
+      }
       session.lastSeen = time;
+      return first ? save(session) : undefined;
     },
     observe(session, message) {
-      if (message.kind !== "request" || !isObject(message.params)) return;
+      if (message.kind !== "request" || !isObject(message.params)) return undefined;
       const params = message.params;
       const record = session.record;
       if (message.method === "logging/setLevel" && typeof params["level"] === "string")
@@ -313,8 +353,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
           ...record,
           subscriptions: record.subscriptions.filter((u) => u !== params["uri"]),
         };
-      else return;
-      save(session);
+      else return undefined;
+      return save(session);
     },
     stream(session, onDetach, onResume) {
       const id = randomId();
@@ -345,7 +385,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     async resume(session, lastEventId) {
       const position = parseEventId(lastEventId);
       if (position === undefined) return undefined;
-      const replayed = await events.replay(eventKey(session, position.stream), position.seq);
+      const replayed = await needed(
+        events.replay(eventKey(session, position.stream), position.seq),
+      );
       if (replayed === undefined) return undefined;
       const kept = session.streams?.get(position.stream);
       kept?.onResume?.();
@@ -361,17 +403,19 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return (message) => quietly(bus.publish(topic, message as JsonObject));
     },
     answer(session, message) {
-      if (session.core.receive(message) || !options.sharedBus) return;
+      if (session.core.receive(message) || !options.sharedBus) return undefined;
       // The bus carries the JSON-RPC message as the client sent it, without the parser's `kind`.
       const { kind: _kind, ...wire } = message;
-      quietly(bus.publish(sessionTopics(session.id).answers, wire));
+      return needed(bus.publish(sessionTopics(session.id).answers, wire)).then(() => undefined);
     },
     // Expiry, eviction and shutdown stay local: another instance may still be serving the session's client.
     close(session) {
       teardown(session, !options.sharedStore, !options.sharedEvents);
     },
-    end(session) {
-      teardown(session, true, true);
+    async end(session) {
+      teardown(session, false, true);
+      // The DELETE is acknowledged only once no instance can serve the session from its record.
+      await needed(store.delete(session.id));
       if (options.sharedBus) quietly(bus.publish(sessionTopics(session.id).closed, {}));
     },
     // Idle sessions are swept when requests come in and, while any is open, on a timer: a server

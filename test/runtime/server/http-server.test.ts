@@ -8,8 +8,11 @@ import {
   createMemoryMessageBus,
   createMemorySessionStore,
   sessionTopics,
+  type EventStore,
   type HttpHandler,
   type HttpServerOptions,
+  type MessageBus,
+  type SessionStore,
 } from "../../../generated/index.js";
 import * as legacy from "../../../generated/2025-11-25/index.js";
 import * as modern from "../../../generated/2026-07-28/index.js";
@@ -482,5 +485,87 @@ describe("two instances sharing a bus: DELETE reaches the session everywhere", (
     expect((await post(b, legacyCall(2, "x"), inSession(session))).status).toBe(404);
     expect([b.sessions, b.pending]).toEqual([0, 0]);
     await reader.cancel();
+  });
+});
+
+describe("shared stores that fail (Redis away or restarting)", () => {
+  /** A store, an event store and a bus shared by instances, each of whose calls fails while `down`. */
+  function flaky() {
+    const state = { down: false };
+    const fail = <T>(work: () => Promise<T>): Promise<T> =>
+      state.down ? Promise.reject(new Error("connection refused")) : work();
+    const store = createMemorySessionStore();
+    const events = createMemoryEventStore();
+    const bus = createMemoryMessageBus();
+    const sessionStore: SessionStore = {
+      get: (id) => fail(() => store.get(id)),
+      set: (id, record, ttl) => fail(() => store.set(id, record, ttl)),
+      touch: (id, ttl) => fail(() => store.touch(id, ttl)),
+      delete: (id) => fail(() => store.delete(id)),
+    };
+    const eventStore: EventStore = {
+      append: (stream, seq, frame) => fail(() => events.append(stream, seq, frame)),
+      replay: (stream, after) => fail(() => events.replay(stream, after)),
+      drop: (stream) => fail(() => events.drop(stream)),
+    };
+    const messageBus: MessageBus = {
+      publish: (topic, message) => fail(() => bus.publish(topic, message)),
+      subscribe: (topic, deliver) => bus.subscribe(topic, deliver),
+    };
+    return { state, shared: { sessionStore, eventStore, messageBus } };
+  }
+
+  it("a request that needs them gets 503 with Retry-After, never a 500; a refused initialize names no session; all is served again once they are back", async () => {
+    const { state, shared } = flaky();
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    const a = serve(probe(), { ...shared, onError });
+    const b = serve(probe(), { ...shared, onError });
+    const session = await openSession(a);
+    state.down = true;
+    const refused = await post(a, initializeBody);
+    expect([refused.status, refused.headers.get("mcp-session-id"), refused.headers.get("retry-after")]).toEqual([
+      503,
+      null,
+      "1",
+    ]);
+    expect(await refused.json()).toMatchObject({
+      error: { code: -32603, message: expect.stringContaining("try again") },
+    });
+    // b never saw the session: finding it needs the store. a holds it, and serves it without.
+    expect((await post(b, legacyCall(1, "on-b"), inSession(session))).status).toBe(503);
+    expect((await send(b, "GET", { ...inSession(session), "last-event-id": "s_1" })).status).toBe(503);
+    expect((await post(a, legacyCall(2, "on-a"), inSession(session))).status).toBe(200);
+    // A DELETE is not acknowledged before the record is gone from the store.
+    expect((await send(a, "DELETE", inSession(session))).status).toBe(503);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((error) => (error as Error).name === "StoreUnavailableError")).toBe(true);
+    state.down = false;
+    expect(await (await post(b, legacyCall(3, "on-b"), inSession(session))).json()).toMatchObject({
+      result: { content: [{ text: "on-b" }] },
+    });
+    expect((await send(b, "DELETE", inSession(session))).status).toBe(204);
+    expect((await post(a, legacyCall(4, "on-a"), inSession(session))).status).toBe(404);
+    expect(await openSession(a)).toBeTruthy();
+  });
+
+  it("a client's answer that must cross to another instance gets 503 when the bus fails, and reaches the handler when re-sent", async () => {
+    const { state, shared } = flaky();
+    const a = serve(probe(), shared);
+    const b = serve(probe(), shared);
+    const session = await openSession(a);
+    expect((await post(b, legacyCall(1, "warm"), inSession(session))).status).toBe(200);
+    const reply = await post(a, legacyCall(2, "elicit"), inSession(session));
+    const reader = reply.body!.getReader();
+    const asked = events(new TextDecoder().decode((await reader.read()).value))[0]!.data as { id: number };
+    const answer = { jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: {} } };
+    state.down = true;
+    expect((await post(b, answer, inSession(session))).status).toBe(503);
+    state.down = false;
+    expect((await post(b, answer, inSession(session))).status).toBe(202);
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
+    expect(events(rest).at(-1)?.data).toMatchObject({ id: 2, result: { content: [{ text: "accept" }] } });
   });
 });

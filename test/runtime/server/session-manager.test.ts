@@ -93,15 +93,15 @@ describe("createSessionManager: opening", () => {
 
   it("at the limit the oldest session that never finished initializing gives way; initialized ones hold", async () => {
     const { sessions } = manager();
-    const [a, b, c] = [open(sessions), open(sessions), open(sessions)];
-    sessions.used(a);
-    const d = open(sessions);
+    const [a, b, c] = [await open(sessions), await open(sessions), await open(sessions)];
+    await sessions.used(a);
+    const d = await open(sessions);
     expect(await sessions.find(era, b.id, undefined)).toBeUndefined();
     expect(await sessions.find(era, c.id, undefined)).toBe(c);
-    sessions.used(c);
-    const e = open(sessions);
+    await sessions.used(c);
+    const e = await open(sessions);
     expect(await sessions.find(era, d.id, undefined)).toBeUndefined();
-    sessions.used(e);
+    await sessions.used(e);
     expect(sessions.reserve()).toBeUndefined();
     expect(sessions.size).toBe(3);
   });
@@ -110,7 +110,7 @@ describe("createSessionManager: opening", () => {
 describe("createSessionManager: finding", () => {
   it("finds a session only for the subject that opened it", async () => {
     const { sessions } = manager();
-    const mine = open(sessions, "alice");
+    const mine = await open(sessions, "alice");
     expect(await sessions.find(era, mine.id, "alice")).toBe(mine);
     expect(await sessions.find(era, mine.id, "mallory")).toBeUndefined();
     expect(await sessions.find(era, mine.id, undefined)).toBeUndefined();
@@ -119,12 +119,37 @@ describe("createSessionManager: finding", () => {
   it("serves a session another instance opened, from the shared store's record", async () => {
     const shared = manager();
     const other = createSessionManager({ ...shared.options });
-    const session = open(shared.sessions, "alice");
-    shared.sessions.used(session);
+    const session = await open(shared.sessions, "alice");
+    await shared.sessions.used(session);
     const here = await other.find(era, session.id, "alice");
     expect(here?.record).toEqual(session.record);
     expect(here?.core).not.toBe(session.core);
     expect(await other.find(era, "unknown", "alice")).toBeUndefined();
+  });
+});
+
+describe("createSessionManager: the record's expiry in the store", () => {
+  it("a session in steady use keeps its record alive, however short the gaps between its requests", async () => {
+    const { sessions, options, at } = manager({ sharedStore: true });
+    const session = await open(sessions);
+    await sessions.used(session);
+    for (let time = 100; time <= 3000; time += 100) {
+      at(time);
+      await sessions.used(session);
+    }
+    expect(await options.store.get(session.id)).toBeDefined();
+  });
+
+  it("an instance that takes over a session pushes its record's expiry at its first use there", async () => {
+    const a = manager({ sharedStore: true });
+    const b = createSessionManager({ ...a.options });
+    const session = await open(a.sessions);
+    await a.sessions.used(session);
+    a.at(900); // 100 ms left in the store
+    const there = (await b.find(era, session.id, undefined))!;
+    await b.used(there);
+    a.at(1500);
+    expect(await a.options.store.get(session.id)).toBeDefined();
   });
 });
 
@@ -133,18 +158,18 @@ describe("createSessionManager: closing with shared stores", () => {
     const a = manager({ sharedStore: true, sharedEvents: true, maxSessions: 10 });
     const b = createSessionManager({ ...a.options });
     const c = createSessionManager({ ...a.options });
-    const idle = open(a.sessions, "alice");
-    const kept = open(a.sessions, "alice");
-    a.sessions.used(idle);
-    a.sessions.used(kept);
+    const idle = await open(a.sessions, "alice");
+    const kept = await open(a.sessions, "alice");
+    await a.sessions.used(idle);
+    await a.sessions.used(kept);
     const stream = a.sessions.standalone(idle)!;
     stream.write({ jsonrpc: "2.0", method: "notifications/message", params: {} });
     a.at(600);
-    a.sessions.used(kept);
+    await a.sessions.used(kept);
     // Instance b serves `idle` from now on, which keeps its record alive in the store.
     const there = (await b.find(era, idle.id, "alice"))!;
     a.at(900);
-    b.used(there);
+    await b.used(there);
     a.at(1100);
     a.sessions.sweep(true); // idle here since 0: closed here
     expect(a.sessions.size).toBe(1);
@@ -157,19 +182,19 @@ describe("createSessionManager: closing with shared stores", () => {
 
   it("a DELETE (end) forgets the record and events even in a shared store", async () => {
     const shared = manager({ sharedStore: true, sharedEvents: true });
-    const session = open(shared.sessions, "alice");
-    shared.sessions.used(session);
+    const session = await open(shared.sessions, "alice");
+    await shared.sessions.used(session);
     const stream = shared.sessions.standalone(session)!;
     stream.write({ jsonrpc: "2.0", method: "notifications/message", params: {} });
-    shared.sessions.end(session);
+    await shared.sessions.end(session);
     expect(await shared.options.store.get(session.id)).toBeUndefined();
     expect(await shared.options.events.replay(`${session.id}/${stream.id}`, 0)).toBeUndefined();
   });
 
   it("without shared stores a closed session's record and events are dropped, so memory holds no orphans", async () => {
     const { sessions, options } = manager();
-    const session = open(sessions);
-    sessions.used(session);
+    const session = await open(sessions);
+    await sessions.used(session);
     const stream = sessions.standalone(session)!;
     stream.write({ jsonrpc: "2.0", method: "notifications/message", params: {} });
     sessions.closeAll();
@@ -179,13 +204,13 @@ describe("createSessionManager: closing with shared stores", () => {
 });
 
 describe("createSessionManager: expiry", () => {
-  it("an uninitialized session expires after handshakeMs, an initialized one after idleMs, a busy one never", () => {
+  it("an uninitialized session expires after handshakeMs, an initialized one after idleMs, a busy one never", async () => {
     const { sessions, at } = manager({ maxSessions: 10 });
-    open(sessions); // never used: uninitialized
-    const used = open(sessions);
-    const busy = open(sessions);
-    sessions.used(used);
-    sessions.used(busy);
+    await open(sessions); // never used: uninitialized
+    const used = await open(sessions);
+    const busy = await open(sessions);
+    await sessions.used(used);
+    await sessions.used(busy);
     busy.active = 1;
     at(500);
     sessions.sweep(true);
@@ -200,7 +225,7 @@ describe("createSessionManager: expiry", () => {
 
   it("closing aborts the session's running handlers, ends its streams and drops its record", async () => {
     const { sessions, options } = manager();
-    const session = open(sessions);
+    const session = await open(sessions);
     const controller = new AbortController();
     sessions.run(session, controller);
     const stream = sessions.stream(session);
@@ -222,7 +247,7 @@ describe("createSessionManager: ending a session everywhere", () => {
     };
     const a = manager(shared);
     const b = manager(shared);
-    const opened = open(a.sessions);
+    const opened = await open(a.sessions);
     const there = (await b.sessions.find(era, opened.id, undefined))!;
     expect(there).toBeDefined();
     return { a: a.sessions, b: b.sessions, here: opened, there, bus: shared.bus };
@@ -233,7 +258,7 @@ describe("createSessionManager: ending a session everywhere", () => {
     const controller = new AbortController();
     b.run(there, controller);
     const stream = b.stream(there);
-    a.end(here);
+    await a.end(here);
     expect([a.size, b.size, controller.signal.aborted, stream.ended]).toEqual([0, 0, true, true]);
   });
 
@@ -243,15 +268,15 @@ describe("createSessionManager: ending a session everywhere", () => {
     await bus.subscribe(sessionTopics(here.id).closed, (message) => published.push(message));
     a.close(here);
     expect([a.size, b.size, published]).toEqual([0, 1, []]);
-    b.end(there);
+    await b.end(there);
   });
 
   it("with the process's own bus, end publishes nothing", async () => {
     const { sessions, options } = manager();
-    const session = open(sessions);
+    const session = await open(sessions);
     const published: unknown[] = [];
     await options.bus.subscribe(sessionTopics(session.id).closed, (message) => published.push(message));
-    sessions.end(session);
+    await sessions.end(session);
     expect([sessions.size, published]).toEqual([0, []]);
   });
 });
@@ -259,7 +284,7 @@ describe("createSessionManager: ending a session everywhere", () => {
 describe("createSessionManager: streams", () => {
   it("a resumption replays from the event store after the given event, runs the stream's onResume, then goes live", async () => {
     const { sessions } = manager();
-    const session = open(sessions);
+    const session = await open(sessions);
     let resumed = 0;
     const stream = sessions.stream(session, undefined, () => resumed++);
     const first: string[] = [];
@@ -280,7 +305,7 @@ describe("createSessionManager: streams", () => {
 
   it("only one standalone stream is held at a time; requests to the client reach it through the bus", async () => {
     const { sessions, options } = manager();
-    const session = open(sessions);
+    const session = await open(sessions);
     expect(sessions.fallback(session)).toBeUndefined();
     const standalone = sessions.standalone(session)!;
     const got: string[] = [];
@@ -293,9 +318,9 @@ describe("createSessionManager: streams", () => {
     expect(got.join("")).toContain('"method":"ping"');
   });
 
-  it("with a shared bus a request to the client is published even with no stream here", () => {
+  it("with a shared bus a request to the client is published even with no stream here", async () => {
     const { sessions } = manager({ sharedBus: true });
-    expect(sessions.fallback(open(sessions))).toBeDefined();
+    expect(sessions.fallback(await open(sessions))).toBeDefined();
   });
 
   it("a client's answer that no handler here waits for goes on the bus, as plain JSON-RPC", async () => {
@@ -303,12 +328,12 @@ describe("createSessionManager: streams", () => {
     const local = fakeEra(received);
     const { sessions, options } = manager({ sharedBus: true });
     const slot = sessions.reserve()!;
-    const session = slot.commit(local.open(slot.id), local, record());
+    const session = await slot.commit(local.open(slot.id), local, record());
     const published: unknown[] = [];
     await options.bus.subscribe(sessionTopics(session.id).answers, (message) => published.push(message));
-    sessions.answer(session, { kind: "result", jsonrpc: "2.0", id: "mine", result: {} });
+    await sessions.answer(session, { kind: "result", jsonrpc: "2.0", id: "mine", result: {} });
     expect(published).toEqual([]);
-    sessions.answer(session, { kind: "result", jsonrpc: "2.0", id: "theirs", result: {} });
+    await sessions.answer(session, { kind: "result", jsonrpc: "2.0", id: "theirs", result: {} });
     expect(published).toEqual([{ jsonrpc: "2.0", id: "theirs", result: {} }]);
   });
 });
@@ -316,14 +341,14 @@ describe("createSessionManager: streams", () => {
 describe("createSessionManager: state", () => {
   it("records the log level and subscriptions a session's successful requests set", async () => {
     const { sessions, options } = manager();
-    const session = open(sessions);
+    const session = await open(sessions);
     const request = (method: string, params: Record<string, unknown>) =>
       sessions.observe(session, { kind: "request", jsonrpc: "2.0", id: 1, method, params });
-    request("logging/setLevel", { level: "debug" });
-    request("resources/subscribe", { uri: "a" });
-    request("resources/subscribe", { uri: "b" });
-    request("resources/unsubscribe", { uri: "a" });
-    request("tools/list", {});
+    await request("logging/setLevel", { level: "debug" });
+    await request("resources/subscribe", { uri: "a" });
+    await request("resources/subscribe", { uri: "b" });
+    await request("resources/unsubscribe", { uri: "a" });
+    await request("tools/list", {});
     const stored = await options.store.get(session.id);
     expect([stored?.logLevel, stored?.subscriptions]).toEqual(["debug", ["b"]]);
   });

@@ -1,0 +1,78 @@
+import { isObject } from "../core/json.js";
+import type { SessionRecord, SessionStore } from "../server/session-store.js";
+import type { RedisClient } from "./redis-connection.js";
+
+/**
+ * The `SessionStore` on Redis: each session's record is one string key, JSON, whose TTL is the
+ * session's idle expiry (`SET … PX`, `PEXPIRE` on `touch`), so Redis itself forgets a session
+ * nobody uses, whichever instances served it, and a restart of every instance loses none.
+ */
+
+export interface RedisSessionStoreOptions {
+  /** Prefix of every key. Default `"mcp:"`: records are `mcp:session:<id>`. */
+  readonly prefix?: string;
+}
+
+export function createRedisSessionStore(
+  client: RedisClient,
+  options: RedisSessionStoreOptions = {},
+): SessionStore {
+  const prefix = `${options.prefix ?? "mcp:"}session:`;
+  return {
+    async get(id) {
+      const text = await client.get(prefix + id);
+      return text === null ? undefined : recordOf(text);
+    },
+    async set(id, record, ttlMs) {
+      await client.set(prefix + id, JSON.stringify(record), "PX", milliseconds(ttlMs));
+    },
+    async touch(id, ttlMs) {
+      return (await client.pexpire(prefix + id, milliseconds(ttlMs))) === 1;
+    },
+    async delete(id) {
+      await client.del(prefix + id);
+    },
+  };
+}
+
+/** A TTL Redis takes: a whole number of ms, at least 1. */
+export function milliseconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms));
+}
+
+/** The record a key holds; undefined for anything else (a key another program wrote): a missing session. */
+function recordOf(text: string): SessionRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  const { version, clientCapabilities, clientInfo, logLevel, subscriptions, subject, initialized } =
+    value;
+  if (
+    !optionalString(version) ||
+    !optionalString(logLevel) ||
+    !optionalString(subject) ||
+    !(clientCapabilities === undefined || isObject(clientCapabilities)) ||
+    !(clientInfo === undefined || isObject(clientInfo)) ||
+    !Array.isArray(subscriptions) ||
+    !subscriptions.every((uri) => typeof uri === "string") ||
+    typeof initialized !== "boolean"
+  )
+    return undefined;
+  return {
+    version,
+    clientCapabilities: clientCapabilities,
+    clientInfo: clientInfo,
+    logLevel,
+    subscriptions: subscriptions,
+    subject,
+    initialized,
+  };
+}
+
+function optionalString(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === "string";
+}

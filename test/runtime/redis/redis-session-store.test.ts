@@ -1,0 +1,61 @@
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisSessionStore } from "../../../generator/runtime/redis/redis-session-store.ts";
+import type { SessionRecord } from "../../../generator/runtime/server/session-store.ts";
+import { redisMissing, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
+
+const missing = redisMissing();
+
+const record: SessionRecord = {
+  version: "2025-11-25",
+  clientCapabilities: { elicitation: {} },
+  clientInfo: { name: "c", version: "1" },
+  logLevel: "debug",
+  subscriptions: ["file:///a"],
+  subject: "alice",
+  initialized: true,
+};
+
+describe.skipIf(missing)("createRedisSessionStore against redis-server", () => {
+  let server: RedisServer;
+  let client: Redis;
+  beforeAll(async () => {
+    server = await startRedis();
+    client = new Redis(server.url);
+  });
+  afterAll(async () => {
+    client.disconnect();
+    await server.stop();
+  });
+
+  it("keeps a record as one JSON key under the prefix, and reads back what it stored", async () => {
+    const store = createRedisSessionStore(client, { prefix: "t1:" });
+    await store.set("s1", record, 60_000);
+    expect(await store.get("s1")).toEqual(record);
+    expect(JSON.parse((await client.get("t1:session:s1"))!)).toEqual(record);
+    expect(await store.get("nope")).toBeUndefined();
+  });
+
+  it("the record's TTL is the idle expiry: touch pushes it, and Redis forgets a record nobody touched", async () => {
+    const store = createRedisSessionStore(client, { prefix: "t2:" });
+    await store.set("s", record, 100);
+    expect(await client.pttl("t2:session:s")).toBeLessThanOrEqual(100);
+    expect(await store.touch("s", 60_000)).toBe(true);
+    expect(await client.pttl("t2:session:s")).toBeGreaterThan(100);
+    await store.set("gone", record, 30);
+    await until(async () => (await client.exists("t2:session:gone")) === 0);
+    expect(await store.get("gone")).toBeUndefined();
+    expect(await store.touch("gone", 60_000)).toBe(false);
+  });
+
+  it("delete forgets a record; a key holding anything but a record reads as no session", async () => {
+    const store = createRedisSessionStore(client, { prefix: "t3:" });
+    await store.set("s", record, 60_000);
+    await store.delete("s");
+    expect(await store.get("s")).toBeUndefined();
+    await client.set("t3:session:junk", "{not json");
+    await client.set("t3:session:other", JSON.stringify({ ...record, subscriptions: "all" }));
+    expect(await store.get("junk")).toBeUndefined();
+    expect(await store.get("other")).toBeUndefined();
+  });
+});
