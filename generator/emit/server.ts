@@ -380,7 +380,10 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
       tool: 'ServerAnswerOf<"tools/call">',
       prompt: 'ServerAnswerOf<"prompts/get">',
       resource: filled('ServerAnswerOf<"resources/read">'),
-      completion: 'T.CompleteResult["completion"]',
+      params:
+        era === "stateless" && model.inputRequired !== null
+          ? `{ readonly ${model.inputRequired.responses}?: T.InputResponses | undefined }`
+          : "{}",
       toolInfo: "T.Tool",
       promptInfo: "T.Prompt",
       resourceInfo: "T.Resource",

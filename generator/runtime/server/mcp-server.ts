@@ -30,8 +30,8 @@ export interface ReleaseTypes {
   readonly tool: unknown;
   readonly prompt: unknown;
   readonly resource: unknown;
-  /** The release's `completion/complete` result's `completion`. */
-  readonly completion: unknown;
+  /** What a handler reads of its request's params beside its arguments (a stateless retry's input responses). */
+  readonly params: unknown;
   /** The release's `Tool` listing, `Prompt`, `Resource` and `ResourceTemplate` (`annotations`, `icons`, …). */
   readonly toolInfo: unknown;
   readonly promptInfo: unknown;
@@ -120,6 +120,8 @@ export type McpContext<R> =
         readonly version: T["version"];
         /** The release's own handler `ctx`: input requests (stateless), requests to the client (sessions). */
         readonly raw: T["context"];
+        /** The request's params, for what the arguments do not hold (a retry's `inputResponses`). */
+        readonly params: T["params"];
         /** Aborted when the client cancels or goes away. */
         readonly signal: AbortSignal;
         /** Sends a log message when the client asked for `level` or a more severe one. */
@@ -340,9 +342,12 @@ function listing(declaration: object, drop: readonly string[]): JsonObject {
   return listed;
 }
 
+/** Entries by `<era> <key>`, `* <key>` for every era's: one name may have one entry per era, or one for all. */
 interface ListState {
   readonly entries: Map<string, Entry>;
 }
+
+const slot = (era: ServedEra | undefined, key: string): string => `${era ?? "*"} ${key}`;
 
 /** Stateless clients listening for list changes (`subscriptions/listen`). */
 interface Listener {
@@ -394,9 +399,13 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
     for (const listener of listeners) if (listener.wants(kind)) listener.notify(kind);
   };
   const add = (state: ListState, kind: ListKind, entry: Entry): void => {
-    if (state.entries.has(entry.key))
-      throw new RangeError(`${kind}: ${describeValue(entry.key)} is declared twice`);
-    state.entries.set(entry.key, entry);
+    const taken =
+      entry.era === undefined
+        ? [...state.entries.values()].some((other) => other.key === entry.key)
+        : state.entries.has(slot(entry.era, entry.key)) ||
+          state.entries.has(slot(undefined, entry.key));
+    if (taken) throw new RangeError(`${kind}: ${describeValue(entry.key)} is declared twice`);
+    state.entries.set(slot(entry.era, entry.key), entry);
     changed(kind);
   };
 
@@ -466,7 +475,10 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       remove(kind: ListKind, name: string) {
         const states =
           kind === "tools" ? [tools] : kind === "prompts" ? [prompts] : [resources, templates];
-        const removed = states.some((state) => state.entries.delete(name));
+        let removed = false;
+        for (const state of states)
+          for (const [at, entry] of state.entries)
+            if (entry.key === name) removed = state.entries.delete(at) || removed;
         if (removed) changed(kind);
         return removed;
       },
@@ -511,10 +523,11 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       const level = key === undefined ? undefined : raw._meta?.[key];
       return typeof level === "string" ? level : undefined;
     };
-    const contextOf = (raw: RawContext): McpContext<McpRelease> => ({
+    const contextOf = (raw: RawContext, params: JsonObject): McpContext<McpRelease> => ({
       era: release.era,
       version: release.version,
       raw,
+      params,
       get signal() {
         return raw.signal;
       },
@@ -561,18 +574,20 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       };
     };
     const find = <E extends Entry>(state: ListState, key: unknown): E | undefined => {
-      const entry = typeof key === "string" ? state.entries.get(key) : undefined;
-      return entry !== undefined && served(entry) ? (entry as E) : undefined;
+      if (typeof key !== "string") return undefined;
+      return (state.entries.get(slot(release.era, key)) ??
+        state.entries.get(slot(undefined, key))) as E | undefined;
     };
     const readResource = async (params: JsonObject, raw: RawContext): Promise<JsonObject> => {
       const uri = params["uri"] as string;
       const read = (): unknown => {
         const resource = find(resources, uri);
-        if (resource !== undefined) return resource.handler(uri as never, contextOf(raw) as never);
+        if (resource !== undefined)
+          return resource.handler(uri as never, contextOf(raw, params) as never);
         for (const entry of templates.entries.values() as Iterable<TemplateEntry>) {
           const variables = served(entry) ? entry.template.match(uri) : undefined;
           if (variables !== undefined)
-            return entry.handler(uri as never, variables as never, contextOf(raw) as never);
+            return entry.handler(uri as never, variables as never, contextOf(raw, params) as never);
         }
         throw invalid("Resource not found", { uri });
       };
@@ -602,7 +617,10 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           if (facts.invalidArguments === "invalidParams") throw invalid(message);
           return { content: [{ type: "text", text: message }], isError: true };
         }
-        const result = (await tool.handler(args as never, contextOf(raw) as never)) as JsonObject;
+        const result = (await tool.handler(
+          args as never,
+          contextOf(raw, params) as never,
+        )) as JsonObject;
         if (
           checkResults &&
           tool.output !== undefined &&
@@ -629,7 +647,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         for (const argument of prompt.arguments)
           if (argument.required === true && !own(args, argument.name))
             throw invalid(`Missing required argument: ${argument.name}`);
-        return prompt.handler(args as never, contextOf(raw) as never);
+        return prompt.handler(args as never, contextOf(raw, params) as never);
       },
       "resources/list": (params?: JsonObject) => page(resources, "resources", params),
       "resources/templates/list": (params?: JsonObject) =>
