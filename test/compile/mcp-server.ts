@@ -60,14 +60,19 @@ server.tool(
 server.tool({ name: "bad-content" }, () => ({ content: [{ type: "txt", text: "x" }] }));
 
 // @ts-expect-error an input_required result is no result a 2025 session can carry
-server.tool({ name: "ask" }, (_args, ctx) => (ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] }));
+server.tool({ name: "ask" }, (_args, ctx) =>
+  ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] },
+);
 
 // Declared for the stateless era alone, a tool may answer what only that era carries.
 server.only("stateless").tool({ name: "ask-modern" }, async (_args, ctx) => {
   const sessionOnly: "stateless" = ctx.era;
   void sessionOnly;
   return ctx.raw.context.inputRequired({
-    name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } },
+    name: {
+      method: "elicitation/create",
+      params: { message: "Name?", requestedSchema: { type: "object", properties: {} } },
+    },
   });
 });
 

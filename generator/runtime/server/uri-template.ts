@@ -107,8 +107,10 @@ export function compileUriTemplate(template: string): UriTemplate {
         ? "[^/?#.,]*?"
         : "[^/?#,]*?";
     if (op.named) {
-      // Named pairs may be left out or reordered; the whole expression is read as one group.
-      pattern += `((?:${escape(op.first)}[^/?#&;]*(?:${escape(op.sep)}[^/?#&;]*)*)?)`;
+      // Named pairs may be left out or reordered; the whole expression is read as one group, of its own names only
+      // (a later `{&page}` reads the rest).
+      const pair = `(?:${names.map(escape).join("|")})(?:=[^/?#&;]*)?`;
+      pattern += `((?:${escape(op.first)}${pair}(?:${escape(op.sep)}${pair})*)?)`;
       groups.push({ names, op });
     } else {
       pattern += escape(op.first) + names.map(() => `(${value})`).join(escape(op.sep));
