@@ -59,8 +59,8 @@ server.tool(
 // @ts-expect-error a content block no served release knows
 server.tool({ name: "bad-content" }, () => ({ content: [{ type: "txt", text: "x" }] }));
 
-// @ts-expect-error an input_required result is no result a 2025 session can carry
 server.tool({ name: "ask" }, (_args, ctx) =>
+  // @ts-expect-error an input_required result is no result a 2025 session can carry
   ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] },
 );
 
@@ -123,3 +123,22 @@ createHttpHandler({
 });
 // @ts-expect-error options of an era the server's releases do not speak
 server.eras({ other: {} });
+
+server.tool({ name: "mistakes" }, async (_args, ctx) => {
+  if (ctx.era === "sessions") {
+    // @ts-expect-error a request the server does not send (tools/list is the client's)
+    await ctx.raw.context.request("tools/list", {});
+  }
+  // @ts-expect-error an error code the release does not define
+  throw new modern.RpcError(12345, "quota");
+});
+
+server.prompt({ name: "completed", arguments: [{ name: "who" }] }, () => ({ messages: [] }));
+// @ts-expect-error a completer for an argument the prompt does not declare
+server.prompt({ name: "misspelt", arguments: [{ name: "who" }], complete: { whom: () => [] } }, () => ({
+  messages: [],
+}));
+// @ts-expect-error a list the server does not serve
+server.listChanged("roots");
+// @ts-expect-error a misspelt kind
+server.remove("tool", "weather");
