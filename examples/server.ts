@@ -193,7 +193,7 @@ function declareServer() {
 
   for (const prompt of PROMPTS)
     server.prompt(prompt, (args) => {
-      const messages = renderPrompt(prompt.name, args as Record<string, string>);
+      const messages = renderPrompt(prompt.name, args);
       if (typeof messages === "string") throw new modern.RpcError(modern.ErrorCode.InvalidParams, messages);
       return { messages };
     });

@@ -323,9 +323,9 @@ interface TemplateEntry extends Entry {
 type Check = (value: unknown) => readonly string[];
 
 function checker(schema: object, where: string): Check {
-  const { validate } = compileJsonSchema(schema, { where });
+  const compiled = compileJsonSchema(schema, { where });
   return (value) => {
-    const result = validate(value);
+    const result = compiled.validate(value);
     return result.ok
       ? []
       : result.errors.map(
@@ -445,7 +445,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           },
           handler,
           arguments: args,
-          complete: (declaration.complete ?? {}) as PromptEntry["complete"],
+          complete: declaration.complete ?? {},
         };
         add(prompts, "prompts", entry);
         return face;
@@ -466,7 +466,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           listed: listing(declaration, ["complete"]),
           handler: read,
           template: compileUriTemplate(declaration.uriTemplate),
-          complete: (declaration.complete ?? {}) as TemplateEntry["complete"],
+          complete: declaration.complete ?? {},
         };
         add(templates, "resources", entry);
         return face;

@@ -34,6 +34,7 @@ describe("SchemaValue", () => {
       true,
     );
     expect(same<SchemaValue<{ const: 3 }>, 3>(true)).toBe(true);
+    expect([OBJECT.type, REFS.type]).toEqual(["object", "object"]);
     expect(same<SchemaValue<{ type: readonly ["string", "null"] }>, string | null>(true)).toBe(true);
     expect(same<SchemaValue<{ not: object }>, unknown>(true)).toBe(true);
     expect(same<SchemaValue<{ type: "object" }>, { readonly [key: string]: unknown }>(true)).toBe(true);
