@@ -395,21 +395,16 @@ function wireEntry(line: string): WireEntry {
 }
 
 /**
- * Decodes a release's table (the text of a `WireTable`, table-format.ts) into linked nodes; each release does this
- * once, on first use. Given the decoded `WireTable` as `base`, decodes the text of its `WireNamedTable` and returns
- * both as one. A table with `WireRare` keywords or structured `const`/`enum` values (a server's tools) needs `rare`:
- * `rareKeywords` from rare-keywords.ts.
+ * Links table entries (`wires`, numbered after `base`'s nodes when given) into nodes, every reference resolved: what
+ * `decodeTable` does once it has read the entries, and json-schema.ts once it has built them from a schema.
  */
-export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): Tables {
-  const [version, namesLine, head, ...lines] = text.split("\n") as [
-    string,
-    string,
-    string,
-    ...string[],
-  ];
-  const wires = lines.map(wireEntry);
+export function linkNodes(
+  wires: readonly WireEntry[],
+  names: readonly string[],
+  base?: Tables,
+  rare?: RareKeywords,
+): SchemaNode[] {
   const offset = base ? base.nodes.length : 0;
-  const names = namesLine === "" ? [] : namesLine.split(",");
   // Every node is one literal with every field, so all share one shape; references are linked once all exist.
   const nodes = wires.map((w, j): SchemaNode | null => {
     if (typeof w === "number") return null;
@@ -473,7 +468,25 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
     for (const m of n.members ?? [])
       n.byDiscriminator.set(m.children[m.keys!.indexOf(n.discriminator)]!.constant, m);
   }
-  const all = wires.map((_, j) => at(j + offset));
+  return wires.map((_, j) => at(j + offset));
+}
+
+/**
+ * Decodes a release's table (the text of a `WireTable`, table-format.ts) into linked nodes; each release does this
+ * once, on first use. Given the decoded `WireTable` as `base`, decodes the text of its `WireNamedTable` and returns
+ * both as one. A table with `WireRare` keywords or structured `const`/`enum` values (a server's tools) needs `rare`:
+ * `rareKeywords` from rare-keywords.ts.
+ */
+export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): Tables {
+  const [version, namesLine, head, ...lines] = text.split("\n") as [
+    string,
+    string,
+    string,
+    ...string[],
+  ];
+  const names = namesLine === "" ? [] : namesLine.split(",");
+  const all = linkNodes(lines.map(wireEntry), names, base, rare);
+  const offset = base ? base.nodes.length : 0;
   const index = names.map((name, j): [string, number] => [name, j + offset]);
   const equal = rare?.equal ?? base?.equal ?? null;
   if (base)
@@ -493,14 +506,14 @@ export function decodeTable(text: string, base?: Tables, rare?: RareKeywords): T
         name,
         {
           kind,
-          params: paramsEntry < 0 ? null : at(paramsEntry),
+          params: paramsEntry < 0 ? null : all[paramsEntry]!,
           required: required === 1,
-          results: results.map(at),
+          results: results.map((j) => all[j]!),
         },
       ]),
     ),
-    result: at(result),
-    error: at(error),
+    result: all[result]!,
+    error: all[error]!,
     equal,
   };
 }
