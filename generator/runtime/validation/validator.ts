@@ -381,7 +381,7 @@ export function checkUnion(
 }
 
 /** One entry's line of a table's text (table-format.ts). */
-function wireEntry(line: string): WireEntry {
+export function wireEntry(line: string): WireEntry {
   if (line[0] === "=") return +line.slice(1);
   const w: Record<string, unknown> = {};
   for (const field of line === "" ? [] : line.split(";")) {
