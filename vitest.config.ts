@@ -6,7 +6,7 @@ const tree = fileURLToPath(new URL("test/.tmp/tree", import.meta.url));
 
 /**
  * The slow tier: whole processes (the CLI, the packed package, killed runs, official conformance and
- * SDK peers), tsc or prettier over whole trees, and whole-tree writes checked on disk (bad input leaves
+ * SDK peers, a headless browser), tsc or prettier over whole trees, and whole-tree writes checked on disk (bad input leaves
  * nothing half-written; `--check` against written trees). Everything else is the fast tier (`npm run test:fast`).
  */
 const INTEGRATION = [
@@ -25,6 +25,7 @@ const INTEGRATION = [
   "test/runtime/server-fuzz.test.ts",
   "test/runtime/server-transport.test.ts",
   "test/runtime/example-client.test.ts",
+  "test/runtime/browser-client.test.ts",
   "test/readme.test.ts",
   "test/typescript-versions.test.ts",
   "test/diff/diff-claims.test.ts",

@@ -3,6 +3,7 @@ import { cpus, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PACKAGE_ROOT } from "../generator/project/project.ts";
+import { AUTH_COMMANDS, benchAuth } from "./auth.ts";
 import { BUNDLE_COMMANDS, benchBundle } from "./bundle.ts";
 import { ENVELOPE_COMMANDS, benchEnvelope } from "./envelope.ts";
 import { SERVER_COMMANDS, benchServer } from "./server.ts";
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     ["validation", validationRows],
     ["tools", benchTools],
     ["server", benchServer],
+    ["auth", benchAuth],
   ];
   const rows: BenchRow[] = [];
   for (const [name, run] of sections) {
@@ -106,6 +108,7 @@ async function main(): Promise<void> {
     "validation: runValidationBench() from bench/validate.bench.ts",
     ...TOOLS_COMMANDS,
     ...SERVER_COMMANDS,
+    ...AUTH_COMMANDS,
   ];
   writeFileSync(
     join(PACKAGE_ROOT, "bench", "RESULTS.md"),

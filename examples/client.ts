@@ -1,20 +1,21 @@
 /**
- * An MCP client on the shipped API: `connect` agrees on an era (2026-07-28 first, `initialize` at
- * 2025-11-25 when the server only speaks the session era), over Streamable HTTP or stdio. What is left here
- * is the scenario: list the tools, call them, read a resource, get a prompt, and answer what the server asks
- * of the client (sampling, elicitation, roots) with one set of handlers.
+ * An MCP client on the shipped one-call API: `connectClient` agrees on an era (2026-07-28 first, `initialize`
+ * at 2025-11-25 when the server only speaks the session era), over Streamable HTTP or stdio, and each call
+ * after it is written once for both eras (tool arguments checked against the listed schema before they go).
+ * What is left here is the scenario: list the tools, call them, read a resource, get a prompt, and answer what
+ * the server asks of the client (sampling, elicitation, roots) with one set of handlers.
  *
  *   npm run -s example:client -- http://127.0.0.1:3000/mcp
  *   npm run -s example:client -- http://127.0.0.1:3000/mcp --call echo '{"text":"hi"}'
  *   npm run -s example:client -- --stdio 'node server.js' --call echo '{}'
  *
  * It also follows the conformance suite's client contract: the server URL is the last argument,
- * MCP_CONFORMANCE_PROTOCOL_VERSION names the protocol to speak and MCP_CONFORMANCE_CONTEXT may list the
- * tool calls to make.
+ * MCP_CONFORMANCE_SCENARIO names the scenario (an entry of `SCENARIOS`), MCP_CONFORMANCE_PROTOCOL_VERSION the
+ * protocol to speak, and MCP_CONFORMANCE_CONTEXT may list the tool calls to make.
  */
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { connect, httpTransport, stdioTransport } from "../generated/index.js";
+import { connectClient, httpTransport, stdioTransport } from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
 
@@ -32,6 +33,8 @@ export interface ClientOptions {
   readonly protocolVersion?: string;
   /** The calls to make; defaults to one call of every listed tool with arguments made up from its schema. */
   readonly toolCalls?: readonly ToolCall[];
+  /** The conformance suite's scenario name: picks the entry of `SCENARIOS` to run. */
+  readonly scenario?: string;
   readonly log?: (line: string) => void;
 }
 
@@ -79,9 +82,10 @@ function transportFor(target: Target, log: (line: string) => void) {
   });
 }
 
+/** Connects with both eras on offer: the same calls work whichever the server agrees to. */
 export async function connectTo(target: Target, options: ClientOptions = {}) {
   const log = options.log ?? (() => undefined);
-  const session = await connect(transportFor(target, log), {
+  const client = await connectClient(transportFor(target, log), {
     releases: [
       modern.clientRelease({ capabilities: CAPABILITIES, dispatcher: modern.createClientDispatcher(handlers) }),
       legacy.clientRelease({ capabilities: CAPABILITIES, dispatcher: legacy.createClientDispatcher(handlers) }),
@@ -90,54 +94,56 @@ export async function connectTo(target: Target, options: ClientOptions = {}) {
     ...(options.protocolVersion === undefined ? {} : { protocolVersion: options.protocolVersion }),
     onFallback: log,
   });
-  log(`connected: ${session.version}`);
-  return session;
+  log(`connected: ${client.version}`);
+  return client;
 }
 
-/** What the scenario does with a server, the same in either era once the session is narrowed. */
-interface Steps {
-  listTools(): Promise<readonly { readonly name: string; readonly inputSchema: object }[]>;
-  callTool(call: ToolCall): Promise<unknown>;
-  readFirstResource(): Promise<unknown>;
-  getFirstPrompt(): Promise<unknown>;
+type Client = Awaited<ReturnType<typeof connectTo>>;
+
+/** What a scenario is given besides the client: the calls asked for (the suite's context), and where to say what happened. */
+interface ScenarioContext {
+  readonly toolCalls: readonly ToolCall[] | undefined;
+  readonly log: (line: string) => void;
 }
 
-type Session = Awaited<ReturnType<typeof connectTo>>;
+/** One thing a scenario does; a failure is logged, not fatal, so the steps after it still run. */
+async function step(log: (line: string) => void, what: string, action: () => Promise<unknown>): Promise<void> {
+  const result = await action().catch((error: unknown) => error);
+  if (result !== undefined)
+    log(`${what}: ${result instanceof Error ? `error: ${result.message}` : JSON.stringify(result)}`);
+}
 
-function steps(session: Session): Steps {
-  const capabilities = session.server.capabilities;
-  if (session.version === modern.PROTOCOL_VERSION) {
-    const { request } = session;
-    return {
-      listTools: async () => (await request("tools/list", {})).tools,
-      callTool: (call) => request("tools/call", { name: call.name, arguments: call.arguments ?? {} }),
-      readFirstResource: async () => {
-        if (capabilities.resources === undefined) return undefined;
-        const first = (await request("resources/list", {})).resources[0];
-        return first && request("resources/read", { uri: first.uri });
-      },
-      getFirstPrompt: async () => {
-        if (capabilities.prompts === undefined) return undefined;
-        const first = (await request("prompts/list", {})).prompts[0];
-        return first && request("prompts/get", { name: first.name, arguments: promptArguments(first) });
-      },
-    };
-  }
-  const { request } = session;
-  return {
-    listTools: async () => (await request("tools/list", {})).tools,
-    callTool: (call) => request("tools/call", { name: call.name, arguments: call.arguments ?? {} }),
-    readFirstResource: async () => {
-      if (capabilities.resources === undefined) return undefined;
-      const first = (await request("resources/list", {})).resources[0];
-      return first && request("resources/read", { uri: first.uri });
-    },
-    getFirstPrompt: async () => {
-      if (capabilities.prompts === undefined) return undefined;
-      const first = (await request("prompts/list", {})).prompts[0];
-      return first && request("prompts/get", { name: first.name, arguments: promptArguments(first) });
-    },
-  };
+/** List the tools, call each (or the calls given), read the first resource, get the first prompt. */
+async function everything(client: Client, { toolCalls, log }: ScenarioContext): Promise<void> {
+  const tools = await client.listTools();
+  log(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
+  // Calls the suite lists go out as given: some arguments are off-schema on purpose, to test what reaches the wire.
+  const options = { validate: toolCalls === undefined };
+  const calls = toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema) }));
+  for (const call of calls) await step(log, call.name, () => client.callTool(call.name, call.arguments ?? {}, options));
+  const capabilities = client.server.capabilities;
+  if (capabilities.resources !== undefined)
+    await step(log, "resource", async () => {
+      const [first] = await client.listResources();
+      return first && client.readResource(first.uri);
+    });
+  if (capabilities.prompts !== undefined)
+    await step(log, "prompt", async () => {
+      const [first] = await client.listPrompts();
+      return first && client.getPrompt(first.name, promptArguments(first));
+    });
+}
+
+/**
+ * What the client does, by the suite's scenario name (MCP_CONFORMANCE_SCENARIO); a name not listed runs `everything`,
+ * which is what each of the suite's non-auth client scenarios asks for (they differ in the server they start).
+ */
+const SCENARIOS: Readonly<Record<string, (client: Client, context: ScenarioContext) => Promise<void>>> = {
+  everything,
+};
+
+function scenario(name: string | undefined): (client: Client, context: ScenarioContext) => Promise<void> {
+  return (name !== undefined && Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined) ?? everything;
 }
 
 function promptArguments(prompt: {
@@ -172,36 +178,24 @@ export function sampleArguments(schema: object): Record<string, unknown> {
   return args;
 }
 
-/** Everything the example does with a server; failures of single calls are logged, not fatal. */
+/** Runs a scenario (`everything` unless named) against a server, then closes. */
 export async function run(target: Target, options: ClientOptions = {}): Promise<void> {
   const log = options.log ?? (() => undefined);
-  const session = await connectTo(target, options);
+  const client = await connectTo(target, options);
   try {
-    const server = steps(session);
-    const tools = await server.listTools();
-    log(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
-    const calls =
-      options.toolCalls ?? tools.map((tool) => ({ name: tool.name, arguments: sampleArguments(tool.inputSchema) }));
-    for (const call of calls) {
-      const result = await server.callTool(call).catch((error: unknown) => error);
-      log(`${call.name}: ${result instanceof Error ? `error: ${result.message}` : JSON.stringify(result)}`);
-    }
-    for (const step of [() => server.readFirstResource(), () => server.getFirstPrompt()]) {
-      const result = await step().catch((error: unknown) => error);
-      if (result !== undefined) log(result instanceof Error ? `error: ${result.message}` : JSON.stringify(result));
-    }
+    await scenario(options.scenario)(client, { toolCalls: options.toolCalls, log });
   } finally {
-    await session.close();
+    await client.close();
   }
 }
 
 /** Connects, calls one tool and returns its result, saying on `log` which release was agreed on. */
 export async function callOnce(target: Target, call: ToolCall, options: ClientOptions = {}): Promise<unknown> {
-  const session = await connectTo(target, options);
+  const client = await connectTo(target, options);
   try {
-    return await steps(session).callTool(call);
+    return await client.callTool(call.name, call.arguments ?? {});
   } finally {
-    await session.close();
+    await client.close();
   }
 }
 
@@ -271,8 +265,10 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     }, failed);
   } else {
     const toolCalls = contextToolCalls(process.env["MCP_CONFORMANCE_CONTEXT"]);
+    const scenarioName = process.env["MCP_CONFORMANCE_SCENARIO"];
     run(parsed.target, {
       ...(toolCalls ? { toolCalls } : {}),
+      ...(scenarioName ? { scenario: scenarioName } : {}),
       ...(protocolVersion ? { protocolVersion } : {}),
       log: (line) => console.log(line),
     }).then(() => process.exit(0), failed);

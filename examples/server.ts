@@ -5,6 +5,7 @@
  *
  *   npm run example:server -- --port 3000      # listens on http://127.0.0.1:3000/mcp
  *   npm run example:server -- --stdio          # newline-delimited JSON-RPC on stdin/stdout
+ *   npm run example:server -- --auth-issuer https://as.example   # JWT access tokens from that issuer (auth.ts)
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -38,6 +39,7 @@ import {
   STATIC_TOOL_CONTENT,
   text,
 } from "./fixture.js";
+import { exampleAuth } from "./auth.js";
 
 export interface ExampleServerOptions extends OriginPolicy {
   /** Loopback unless told otherwise: a local server must not be reachable from the network. */
@@ -50,6 +52,8 @@ export interface ExampleServerOptions extends OriginPolicy {
   readonly resumeWindowMs?: number;
   /** Sees what went wrong inside (a handler's throw, a bug); the peer only ever gets a generic -32603. */
   readonly onError?: (error: unknown) => void;
+  /** Take only JWT access tokens from this issuer, for this server's URL (auth.ts). Default: no auth. */
+  readonly authIssuer?: string;
 }
 
 export interface ExampleServer {
@@ -404,7 +408,9 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
   const host = options.host ?? "127.0.0.1";
   const mcp = declareServer();
   const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const auth = options.authIssuer === undefined ? undefined : exampleAuth(options.authIssuer);
   const handler = createHttpHandler({
+    ...auth?.transport,
     ...mcp.eras({ sessions: { versions: LEGACY_VERSIONS } }),
     path: PATH,
     onError,
@@ -413,15 +419,17 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
   });
-  const server: Server = createServer(toNodeListener(handler));
+  const server: Server = createServer(toNodeListener(auth?.serve(handler) ?? handler));
   server.on("clientError", (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}${PATH}`;
+  auth?.listening(url);
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${PATH}`,
+    url,
     handler,
     close: async () => {
       mcp.close();
@@ -440,6 +448,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       port: { type: "string", default: "3000" },
       host: { type: "string", default: "127.0.0.1" },
       stdio: { type: "boolean", default: false },
+      "auth-issuer": { type: "string" },
     },
   });
   if (values.stdio) {
@@ -452,7 +461,11 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       log,
     }).done;
   } else {
-    const server = await startServer({ port: Number(values.port), host: values.host });
+    const server = await startServer({
+      port: Number(values.port),
+      host: values.host,
+      ...(values["auth-issuer"] === undefined ? {} : { authIssuer: values["auth-issuer"] }),
+    });
     console.log(`MCP example server on ${server.url}`);
     const stop = (): void => void server.close().then(() => process.exit(0));
     process.on("SIGINT", stop);

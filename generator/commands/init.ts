@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { ImportExtension } from "../project/config.ts";
 import { EXIT_CODES_HELP } from "../common/failures.ts";
+import { EXTRA_NAMES, EXTRAS } from "../common/extras.ts";
 import { init } from "../project/init-project.ts";
 import { runBinary, runScript } from "../project/package-manager.ts";
 import { IMPORT_EXTENSION_OPTION, type CliContext } from "./options.ts";
@@ -23,14 +24,21 @@ export function initCommand(ctx: CliContext): CommandModule {
           ...IMPORT_EXTENSION_OPTION,
           describe: `${IMPORT_EXTENSION_OPTION.describe} (default: proposed from tsconfig.json)`,
         })
+        .option("extras", {
+          type: "string",
+          array: true,
+          describe: `Optional runtime parts to generate too, each importing one package you install: ${EXTRA_NAMES.map((n) => `${n} (${EXTRAS[n].package})`).join(", ")}`,
+        })
         .option("force", { type: "boolean", default: false, describe: "Replace a config that says something else" })
         .epilogue(EXIT_CODES_HELP)
-        .example("$0 init --out src/mcp -r 2026-07-28 -r 2025-11-25", "Bindings for two releases in src/mcp"),
+        .example("$0 init --out src/mcp -r 2026-07-28 -r 2025-11-25", "Bindings for two releases in src/mcp")
+        .example("$0 init --extras jwt redis", "Also the JWT verifier (jose) and the Redis stores (ioredis)"),
     handler: (argv) => {
       const a = argv as unknown as {
         out?: string;
         release?: string[];
         importExtension?: ImportExtension;
+        extras?: string[];
         force: boolean;
       };
       const r = init({
@@ -38,6 +46,7 @@ export function initCommand(ctx: CliContext): CommandModule {
         ...(a.out !== undefined ? { out: a.out } : {}),
         ...(a.release !== undefined ? { releases: a.release } : {}),
         ...(a.importExtension !== undefined ? { importExtension: a.importExtension } : {}),
+        ...(a.extras !== undefined ? { extras: a.extras.flatMap((e) => e.split(",")).filter((e) => e !== "") } : {}),
         force: a.force,
       });
       const print = (line: string) => ctx.stdout(line + "\n");
@@ -60,6 +69,7 @@ export function initCommand(ctx: CliContext): CommandModule {
         print(
           `${r.eslintFlatConfig}: add { ignores: ["${r.out}/"] } to its array, so ESLint leaves the generated code alone`,
         );
+      for (const line of r.missingPackages) print(line);
       if (r.commonjs) {
         print(
           `package.json has no "type": "module": TypeScript and Node treat your files and the generated ones as CommonJS. That works as it is, except: under verbatimModuleSyntax your CommonJS files import the bindings as "import mcp = require('./${r.out}/index.js')" (path relative to the importing file); with typeCheckOutput the generated modules need a package.json saying {"type": "module"} in ${r.out} (generate keeps it), and then only ES modules (or require(esm): Node 20.19+/22.12+ and TypeScript 5.8+) load them`,

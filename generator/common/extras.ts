@@ -22,6 +22,12 @@ export const EXTRAS = {
     over: "client",
     what: "OAuth 2.1 for the client (discovery, PKCE, registration, refresh, step-up)",
   },
+  opentelemetry: {
+    package: "@opentelemetry/api",
+    range: "^1.9.0",
+    over: "core",
+    what: "an adapter carrying OpenTelemetry's active trace context in requests' _meta (client) and back out (server)",
+  },
   redis: {
     package: "ioredis",
     range: "^6.1.0",
@@ -36,7 +42,7 @@ interface Extra {
   /** The versions it is written and tested against, as `npm install` takes them. */
   readonly range: string;
   /** The part of the runtime it builds on (besides core and validation). */
-  readonly over: "server" | "client";
+  readonly over: "core" | "server" | "client";
   /** What it gives, for `--help`, the config schema and the message naming a missing package. */
   readonly what: string;
 }

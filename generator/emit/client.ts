@@ -3,8 +3,10 @@ import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { requestHeaderSpec } from "../model/http-spec.ts";
+import { clientApiFacts, resultTypeFacts } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
-import { buildSourceFile, objectLiteral } from "./source-file.ts";
+import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
+import type { ClientApiFacts } from "../runtime/client/mcp-client.ts";
 
 /**
  * `<version>/client.ts`: this release as `connect` (runtime/client/connect.ts) sees it. `clientRelease()` hands
@@ -103,7 +105,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       file.addImportDeclaration({ namedImports: ["sessionEra"], moduleSpecifier: runtimeImport("session-era", 1) });
     file.addImportDeclaration({
       isTypeOnly: true,
-      namedImports: ["ClientRelease", "ClientSession"],
+      namedImports: ["ClientSession"],
       moduleSpecifier: runtimeImport("connect", 1),
     });
     file.addExportDeclaration({ namedExports: ["connect"], moduleSpecifier: runtimeImport("connect", 1) });
@@ -119,7 +121,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       name: "Release",
       isExported: true,
       docs: ["This release for `connect`."],
-      type: `ClientRelease<${version}, Requester, ${serverType}>`,
+      type: `ClientRelease<${version}, Requester, ${serverType}, ClientRequests>`,
     });
     file.addInterface({
       name: "ClientReleaseOptions",
@@ -145,6 +147,8 @@ export function emitClient(model: ProtocolModel): EmittedFile {
         },
       ],
     });
+    const facts = clientApiFacts(model, resultTypeFacts(model));
+    if (facts !== undefined) addConnectClient(file, facts, 1);
     file.addFunction({
       name: "clientRelease",
       isExported: true,
@@ -159,4 +163,78 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     });
   });
   return { path, content };
+}
+
+/**
+ * `connectClient`, the one-call client (runtime/client/mcp-client.ts) bound to `facts`, with its error class and types;
+ * `depth` is the module's from the output root. A program that does not call it bundles none of it.
+ */
+export function addConnectClient(file: StatementSink, facts: ClientApiFacts, depth: 0 | 1): void {
+  const module = runtimeImport("mcp-client", depth);
+  file.addImportDeclaration({
+    namedImports: [
+      "connectClientWith",
+      { name: "AnyTools", isTypeOnly: true },
+      { name: "ClientApiFacts", isTypeOnly: true },
+      { name: "ClientOptions", isTypeOnly: true },
+      { name: "McpClient", isTypeOnly: true },
+      { name: "ToolTable", isTypeOnly: true },
+    ],
+    moduleSpecifier: module,
+  });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ClientRelease"],
+    moduleSpecifier: runtimeImport("connect", depth),
+  });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["TransportFactory"],
+    moduleSpecifier: runtimeImport("client-transport", depth),
+  });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["HttpSessionFactory"],
+    moduleSpecifier: runtimeImport("http-client", depth),
+  });
+  file.addExportDeclaration({ namedExports: ["ToolValidationError"], moduleSpecifier: module });
+  file.addExportDeclaration({
+    isTypeOnly: true,
+    namedExports: [
+      "AnyTools",
+      "ClientCallOptions",
+      "ClientOptions",
+      "McpClient",
+      "Paged",
+      "ProgressParams",
+      "ToolCallOptions",
+      "ToolResultIn",
+      "ToolTable",
+      "ToolTypes",
+    ],
+    moduleSpecifier: module,
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The method names, progress facts and `resultType` the one-call client uses."],
+    declarations: [{ name: "CLIENT_API", type: "ClientApiFacts", initializer: JSON.stringify(facts) }],
+  });
+  file.addFunction({
+    name: "connectClient",
+    isExported: true,
+    docs: [
+      "Connects as `connect` does and returns the one-call client: `callTool` (arguments checked against the listed `inputSchema`, `structuredContent` against the `outputSchema`), the paged lists, `getPrompt`, `readResource`, `complete`, progress per call; each typed for every release offered.",
+    ],
+    // Named unlike the runtime's own, so that no line of the runtime reappears here (test/emit/output-layout.test.ts).
+    typeParameters: [
+      { name: "const Offered", constraint: "readonly ClientRelease[]" },
+      { name: "Tools", constraint: "ToolTable", default: "AnyTools" },
+    ],
+    parameters: [
+      { name: "transport", type: "TransportFactory<HttpSessionFactory>" },
+      { name: "options", type: "ClientOptions<Offered, Tools>" },
+    ],
+    returnType: "Promise<McpClient<Offered[number], Tools>>",
+    statements: ["return connectClientWith(CLIENT_API, transport, options);"],
+  });
 }

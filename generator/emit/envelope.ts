@@ -109,11 +109,11 @@ function addMessageTypes(file: StatementSink, model: ProtocolModel): void {
   alias(
     "RequestParamsInput",
     modern
-      ? "RequestParamsInputs[M] & { readonly _meta?: JsonObject & Meta & CheckedMeta<Meta> }"
+      ? "RequestParamsInputs[M] & { readonly _meta?: JsonObject & Meta & CheckedMeta<Meta> & MetaValuesOf<ParamsOf<M>> }"
       : "(ParamsOf<M> | ReadonlyInput<ParamsOf<M>>) & CheckedMetaField<Meta, CheckedMeta<Meta>>",
     modern
       ? "The params a caller passes to `request`: the table's params without `_meta`, which the builder writes (extra `_meta` keys may still be passed, " +
-          "reserved ones checked: `CheckedMeta`); readonly data fits."
+          "reserved ones checked: `CheckedMeta`, and the values of the keys the release declares: `MetaValuesOf`); readonly data fits."
       : "The params a caller passes to `request`: exactly the table's params, reserved `_meta` keys checked (`CheckedMeta`); readonly data fits.",
     [
       { name: "M", constraint: "RequestMethod" },
@@ -516,7 +516,7 @@ export function emitEnvelope(model: ProtocolModel): EmittedFile {
     });
     file.addImportDeclaration({
       isTypeOnly: true,
-      namedImports: ["CheckedMetaField"],
+      namedImports: modern ? ["CheckedMetaField", "MetaValuesOf"] : ["CheckedMetaField"],
       moduleSpecifier: runtimeImport("meta-keys", 1),
     });
     file.addImportDeclaration({ namedImports: ["validateMessage"], moduleSpecifier: "./validate.js" });

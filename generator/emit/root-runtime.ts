@@ -6,7 +6,8 @@ import { frozenType } from "./literal-type.ts";
 import { reservedPrefixArguments } from "./meta.ts";
 import { versionNamespace } from "./names.ts";
 import type { ResultTypeFacts } from "../runtime/core/responses.ts";
-import { httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
+import { clientApiFacts, httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
+import { addConnectClient } from "./client.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, type StatementSink } from "./source-file.ts";
 import { compare } from "../common/code-point-order.ts";
@@ -169,9 +170,11 @@ function addImports(
       "sessionTopics",
       { name: "Authorize", isTypeOnly: true },
       { name: "EventStore", isTypeOnly: true },
+      { name: "GateCall", isTypeOnly: true },
       { name: "GateRefusal", isTypeOnly: true },
       { name: "GateRequest", isTypeOnly: true },
       { name: "Identity", isTypeOnly: true },
+      { name: "Permit", isTypeOnly: true },
       { name: "MemoryEventStoreOptions", isTypeOnly: true },
       { name: "MessageBus", isTypeOnly: true },
       { name: "SessionRecord", isTypeOnly: true },
@@ -186,6 +189,34 @@ function addImports(
       { name: "ResponseLike", isTypeOnly: true },
     ],
     moduleSpecifier: runtimeImport("http-server", 0),
+  });
+  // The OAuth resource server on the request gate: each release's server.ts gives its rules.
+  file.addExportDeclaration({
+    namedExports: [
+      "bearerToken",
+      "createBearerGate",
+      "identityOfClaims",
+      { name: "BearerGate", isTypeOnly: true },
+      { name: "BearerGateOptions", isTypeOnly: true },
+      { name: "BearerIdentity", isTypeOnly: true },
+      { name: "ResourceServerRules", isTypeOnly: true },
+      { name: "ScopeTable", isTypeOnly: true },
+      { name: "Verify", isTypeOnly: true },
+      { name: "VerifyFailure", isTypeOnly: true },
+      { name: "VerifyResult", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("bearer-gate", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: [
+      "metadataPaths",
+      "metadataUrl",
+      "protectedResourceMetadata",
+      "serveResourceMetadata",
+      { name: "ProtectedResourceMetadata", isTypeOnly: true },
+      { name: "ProtectedResourceOptions", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("protected-resource", 0),
   });
   file.addExportDeclaration({
     namedExports: [
@@ -748,6 +779,9 @@ export function emitRuntime(models: readonly ProtocolModel[]): EmittedFile {
     // The newest stateless release's Streamable HTTP headers: the transport's rules live in its `http.ts`.
     if (http) addHttpFunctions(file, httpFacts(http.http!, http.metaKeys), { headersFrom: "releaseHttpHeaders" });
     addReaders(file, models, resultType);
+    // Only when every release has what the one-call client makes; the newest's names are every release's.
+    const facts = models.map((m) => clientApiFacts(m, resultType));
+    if (facts.every((f) => f !== undefined)) addConnectClient(file, facts[0]!, 0);
   });
   return { path, content };
 }

@@ -95,6 +95,17 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       moduleSpecifier: validator,
     });
     file.addImportDeclaration({ namedImports: ["rareKeywords"], moduleSpecifier: runtimeImport("rare-keywords", 1) });
+    const standard = runtimeImport("standard-schema", 1);
+    file.addImportDeclaration({
+      namedImports: ["standardSchemas", { name: "StandardSchema", isTypeOnly: true }],
+      moduleSpecifier: standard,
+    });
+    file.addExportDeclaration({ isTypeOnly: true, namedExports: ["StandardSchema"], moduleSpecifier: standard });
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["ToolTypes"],
+      moduleSpecifier: runtimeImport("mcp-client", 1),
+    });
     file.addExportDeclaration({ namedExports: ["ToolResultError"], moduleSpecifier: toolsRuntime });
     file.addExportDeclaration({
       isTypeOnly: true,
@@ -141,6 +152,14 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
         docs: docs(t.description, false, names),
         type: `{ arguments: ${t.arguments}; result: ${t.structured === null ? `{ structuredContent?: ${openObject} }` : `{ structuredContent: ${t.structured} }`} }`,
       })),
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [
+        "The tools for the one-call client: `connectClient(transport, { …, tools: TOOL_TYPES })` types names and arguments.",
+      ],
+      declarations: [{ name: "TOOL_TYPES", type: "ToolTypes<Tools>", initializer: "{ names: TOOL_NAMES }" }],
     });
     file.addTypeAlias({
       name: "ArgumentsOf",
@@ -217,6 +236,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
         "return structured === null ? { ok: true } : validateDefinition(tables(), structured, value);",
       ],
     });
+    addStandardSchemas(file, set);
     file.addFunction({
       name: "callTool",
       isExported: true,
@@ -233,13 +253,74 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       returnType: "Promise<ToolResult<N>>",
       statements: ["return tools.callTool(SPEC, session, name, args, options) as Promise<ToolResult<N>>;"],
     });
-    if (release !== null) addServerSide(file, set);
+    if (release !== null) addServerSide(file);
   });
   return { path, content };
 }
 
+/** Each tool's arguments and structured result as Standard Schema objects, for libraries that take one (the official SDK's `registerTool`). */
+function addStandardSchemas(file: StatementSink, set: ToolSet): void {
+  const structured = set.tools.filter((t) => t.structured !== null).map((t) => JSON.stringify(t.name));
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The tools as `tools/list` lists them (the file's own text)."],
+    declarations: [
+      { name: "LIST", type: "string", initializer: JSON.stringify(JSON.stringify(set.tools.map((t) => t.listed))) },
+    ],
+  });
+  file.addFunction({
+    name: "list",
+    docs: ["A fresh parse on each use, so no caller can change what the next one reads."],
+    returnType: "{ [key: string]: unknown }[]",
+    statements: ["return JSON.parse(LIST) as { [key: string]: unknown }[];"],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "schemas",
+        type: "(definition: string) => StandardSchema<unknown>",
+        initializer:
+          "/* @__PURE__ */ standardSchemas({ tables, texts: () => [TABLE], published: (definition) => tools.publishedSchema(SPEC, list, definition) })",
+      },
+    ],
+  });
+  file.addTypeAlias({
+    name: "StructuredToolName",
+    isExported: true,
+    docs: ["The tools with an `outputSchema`."],
+    type: structured.length === 0 ? "never" : structured.join(" | "),
+  });
+  file.addFunction({
+    name: "argumentsSchema",
+    isExported: true,
+    docs: [
+      "The tool's arguments validator as a Standard Schema v1 object (`validate`, and `jsonSchema` giving draft 2020-12: " +
+        "the tool's `inputSchema` as published, or rebuilt from the validator where the server wrote draft-07): " +
+        "`registerTool`'s `inputSchema` in the official SDK v2. Made on first use.",
+    ],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    parameters: [{ name: "name", type: "N" }],
+    returnType: "StandardSchema<ArgumentsOf<N>>",
+    statements: ["return schemas(SPEC.tools[name]!.arguments) as StandardSchema<ArgumentsOf<N>>;"],
+  });
+  file.addFunction({
+    name: "structuredSchema",
+    isExported: true,
+    docs: [
+      "The tool's `structuredContent` validator (its `outputSchema`) as a Standard Schema v1 object, like `argumentsSchema`.",
+    ],
+    typeParameters: [{ name: "N", constraint: "StructuredToolName" }],
+    parameters: [{ name: "name", type: "N" }],
+    returnType: 'StandardSchema<Tools[N]["result"]["structuredContent"]>',
+    statements: [
+      'return schemas(SPEC.tools[name]!.structured!) as StandardSchema<Tools[N]["result"]["structuredContent"]>;',
+    ],
+  });
+}
+
 /** For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher. */
-function addServerSide(file: StatementSink, set: ToolSet): void {
+function addServerSide(file: StatementSink): void {
   const entries = 'Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list">';
   file.addTypeAlias({
     name: "ToolReply",
@@ -255,13 +336,6 @@ function addServerSide(file: StatementSink, set: ToolSet): void {
     typeParameters: [{ name: "C", default: "undefined" }],
     type: "{ readonly [N in ToolName]: ToolHandler<ArgumentsOf<N>, ToolReply<N>, C> }",
   });
-  file.addVariableStatement({
-    declarationKind: VariableDeclarationKind.Const,
-    docs: ["The tools as `tools/list` lists them (the file's own text), parsed on first use."],
-    declarations: [
-      { name: "LIST", type: "string", initializer: JSON.stringify(JSON.stringify(set.tools.map((t) => t.listed))) },
-    ],
-  });
   file.addFunction({
     name: "createToolServer",
     isExported: true,
@@ -274,10 +348,7 @@ function addServerSide(file: StatementSink, set: ToolSet): void {
       { name: "options", type: "ToolServerOptions", initializer: "{}" },
     ],
     returnType: entries,
-    statements: [
-      "const list = () => JSON.parse(LIST) as { [key: string]: unknown }[];",
-      `return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`,
-    ],
+    statements: [`return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`],
   });
 }
 

@@ -29,7 +29,12 @@ interface EraInputs {
   readonly eras: string;
   readonly dispatcher: string;
   readonly version: string;
+  /** The era's `EraHeaders`, as an object literal. */
+  readonly headers: string;
 }
+
+/** The short name (schema/facts.json `sessionHeaders`) of the one header a session server sends that its client reads. */
+const SESSION_ID = "sessionId";
 
 /**
  * `<version>/server.ts`: the release's side of the shipped server transports (runtime/server/server-eras.ts).
@@ -61,14 +66,21 @@ export const emitServer: VersionEmitter = (model: ProtocolModel) => {
     eras: runtimeImport("server-eras", 1),
     dispatcher: runtimeImport("dispatcher", 1),
     version: JSON.stringify(model.protocolVersion),
+    headers: JSON.stringify({
+      request: model.httpHeaders.map((h) => h.header),
+      ...(model.http === null ? {} : { requestPrefix: model.http.paramHeaderPrefix }),
+      response: model.httpHeaders.filter((h) => h.name === SESSION_ID).map((h) => h.header),
+    }),
   };
-  const content = buildSourceFile((file) =>
-    model.era === "modern" ? addStatelessEra(file, inputs) : addSessionEra(file, inputs),
-  );
+  const content = buildSourceFile((file) => {
+    if (model.era === "modern") addStatelessEra(file, inputs);
+    else addSessionEra(file, inputs);
+    addResourceServerRules(file, model);
+  });
   return { path, content };
 };
 
-function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, version }: EraInputs): void {
+function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, version, headers }: EraInputs): void {
   const input = model.inputRequired;
   const resultTypeKey = model.dispatch.resultTypeDefault?.property;
   if (input === null || resultTypeKey === undefined)
@@ -147,6 +159,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
   const release = objectLiteral({
     versions: `options.supportedVersions ?? [${version}]`,
     codes,
+    headers,
     inputRequired: inputSpec,
     checkHeaders:
       "(headers, message, name) => { const tool = name === undefined ? undefined : toolOf?.(name); return checkHttpHeaders(headers, message, tool === undefined ? {} : { tool }); }",
@@ -202,7 +215,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
   });
 }
 
-function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, version }: EraInputs): void {
+function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, version, headers }: EraInputs): void {
   if (!model.methods.some((m) => m.name === INITIALIZE && m.kind === "request"))
     throw new BindgenError(
       model.file,
@@ -271,6 +284,7 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
   const release = objectLiteral({
     versions: `versions ?? [${version}]`,
     codes,
+    headers,
     initialize: JSON.stringify(INITIALIZE),
     createRequester: "createServerRequester",
     batches: String(model.dispatch.batch !== null),
@@ -301,6 +315,52 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
     ],
   });
   addMcpRelease(file, model, "sessions");
+}
+
+/**
+ * The release's rules for `createBearerGate` (runtime/server/bearer-gate.ts), from the facts, and the scope table typed
+ * by its method names.
+ */
+function addResourceServerRules(file: StatementSink, model: ProtocolModel): void {
+  const rules = model.resourceServerAuth;
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ResourceServerRules", { name: "ScopeTable", alias: "ScopeRows" }],
+    moduleSpecifier: runtimeImport("bearer-gate", 1),
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: [
+      [
+        `How a ${model.version} server answers as an OAuth resource server, for \`createBearerGate\`'s \`rules\`.`,
+        ...rules.sources.map((source) => `@see ${source}`),
+      ].join("\n"),
+    ],
+    declarations: [
+      {
+        name: "RESOURCE_SERVER_RULES",
+        type: "ResourceServerRules",
+        initializer: `Object.freeze(${objectLiteral({
+          version: JSON.stringify(model.protocolVersion),
+          resourceMetadataInChallenge: String(rules.resourceMetadataInChallenge),
+          scopeInChallenge: String(rules.scopeInChallenge),
+          grantedScopesInChallenge: String(rules.grantedScopesInChallenge),
+          withheldScopes: `Object.freeze(${JSON.stringify(rules.withheldScopes)})`,
+          toolCallMethod: JSON.stringify(rules.toolCallMethod),
+        })})`,
+      },
+    ],
+  });
+  file.addTypeAlias({
+    name: "ScopeTable",
+    isExported: true,
+    docs: [
+      `Scopes by ${model.version} method and by tool (\`Tool\`: a \`servers/<name>.ts\` \`ToolName\`), for \`createBearerGate\`'s \`scopes\`: a misspelt method or tool does not compile.`,
+    ],
+    typeParameters: [{ name: "Tool", constraint: "string", default: "never" }],
+    type: "ScopeRows<keyof ClientRequests & string, Tool>",
+  });
 }
 
 /** An era's table, inferred as written (`Handlers`) and checked as the server dispatcher checks its own (`CheckedResults`). */

@@ -1,5 +1,6 @@
 import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { VersionEmitter } from "./emitted.ts";
+import { propertyKey } from "./names.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile } from "./source-file.ts";
 import { buildWireTables, encodeTable, needsRareKeywords } from "./validate-table.ts";
@@ -41,6 +42,16 @@ export const emitValidate: VersionEmitter = (model) => {
     file.addExportDeclaration({ namedExports: ["VALIDATION_LIMITS"], moduleSpecifier: validator });
     if (rare !== "")
       file.addImportDeclaration({ namedImports: ["rareKeywords"], moduleSpecifier: runtimeImport("rare-keywords", 1) });
+    const standard = runtimeImport("standard-schema", 1);
+    file.addImportDeclaration({
+      namedImports: ["standardSchemas", { name: "StandardSchema", isTypeOnly: true }],
+      moduleSpecifier: standard,
+    });
+    file.addExportDeclaration({
+      isTypeOnly: true,
+      namedExports: ["JsonSchemaOptions", "StandardIssue", "StandardResult", "StandardSchema"],
+      moduleSpecifier: standard,
+    });
     file.addVariableStatement({
       declarationKind: VariableDeclarationKind.Const,
       docs: [
@@ -91,6 +102,35 @@ export const emitValidate: VersionEmitter = (model) => {
       ],
       returnType: "ValidationResult",
       statements: ["return validateDefinition(allTables(), definitionName, value);"],
+    });
+    file.addInterface({
+      name: "DefinitionTypes",
+      isExported: true,
+      docs: ["Each definition's TypeScript type, by name: what `standardSchema(name)` types its values as."],
+      properties: names.map((name) => ({ name: propertyKey(name), type: `T.${name}` })),
+    });
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [
+        {
+          name: "schemas",
+          type: "(definition: string) => StandardSchema<unknown>",
+          initializer: "/* @__PURE__ */ standardSchemas({ tables: allTables, texts: () => [TABLE, NAMED] })",
+        },
+      ],
+    });
+    file.addFunction({
+      name: "standardSchema",
+      isExported: true,
+      docs: [
+        "One definition's validator as a Standard Schema v1 object (`~standard`: `validate`, and `jsonSchema` giving the " +
+          "draft 2020-12 JSON Schema it checks), for libraries that take one: tRPC, Hono, the official SDK. Made on " +
+          "first use.",
+      ],
+      typeParameters: [{ name: "N", constraint: "DefinitionName" }],
+      parameters: [{ name: "definitionName", type: "N" }],
+      returnType: "StandardSchema<DefinitionTypes[N]>",
+      statements: ["return schemas(definitionName) as StandardSchema<DefinitionTypes[N]>;"],
     });
     file.addFunction({
       name: "validateMessage",

@@ -11,6 +11,7 @@ import {
   type Direction,
   type EnvelopeModel,
   type Era,
+  type ResourceServerAuthModel,
   type EraEvidence,
   type ErrorCodeModel,
   type InputRequiredModel,
@@ -157,6 +158,7 @@ export function buildModel(
     deprecations,
     http,
     httpHeaders: httpHeaders(version, era, facts, http),
+    resourceServerAuth: resourceServerAuth(version, era, facts),
     dispatch,
     tasks: methods.some((m) => m.results.includes(TASK_RESULT)) ? { param: TASK_PARAM, result: TASK_RESULT } : null,
     inputRequired:
@@ -170,6 +172,24 @@ export function buildModel(
     typescript: typescript?.source ?? null,
     protocolVersion: typescript?.protocolVersion ?? version,
   };
+}
+
+/** A release's resource-server rules: each off (or empty) unless a fact that applies sets it. */
+function resourceServerAuth(version: string, era: Era, facts: Facts): ResourceServerAuthModel {
+  const rules = {
+    resourceMetadataInChallenge: false,
+    scopeInChallenge: false,
+    grantedScopesInChallenge: false,
+    withheldScopes: [] as readonly string[],
+  };
+  const sources: string[] = [];
+  for (const fact of facts.resourceServerAuth) {
+    if (!appliesTo(fact.versions, version, era)) continue;
+    if (fact.rule === "withheldScopes") rules.withheldScopes = fact.value;
+    else rules[fact.rule] = fact.value;
+    sources.push(fact.source);
+  }
+  return { ...rules, toolCallMethod: facts.http.toolCall.method, sources };
 }
 
 /** A release's header names: the session facts that apply, or a stateless release's routing headers (facts.http). */

@@ -123,6 +123,8 @@ export interface Facts {
   }[];
   /** The Streamable HTTP headers of session-based releases (the stateless ones name theirs under `http`), by constant name. */
   readonly sessionHeaders: readonly { name: string; header: string; versions: VersionSelector; source: string }[];
+  /** How an HTTP server answers as an OAuth resource server (basic/authorization), by rule; a rule no entry sets is off. */
+  readonly resourceServerAuth: readonly ResourceServerAuthFact[];
   /** The `_meta` key prefixes a release reserves for MCP: those whose label at `position` is one of `labels`. */
   readonly reservedMetaPrefixes: readonly {
     labels: readonly string[];
@@ -141,6 +143,19 @@ export interface Facts {
     source: string;
   };
 }
+
+/** The resource-server rules that are on or off by release (runtime/server/bearer-gate.ts `ResourceServerRules`). */
+export const BOOLEAN_AUTH_RULES = [
+  "resourceMetadataInChallenge",
+  "scopeInChallenge",
+  "grantedScopesInChallenge",
+] as const;
+export type BooleanAuthRule = (typeof BOOLEAN_AUTH_RULES)[number];
+
+export type ResourceServerAuthFact = { readonly versions: VersionSelector; readonly source: string } & (
+  | { readonly rule: BooleanAuthRule; readonly value: boolean }
+  | { readonly rule: "withheldScopes"; readonly value: readonly string[] }
+);
 
 export function appliesTo(selector: VersionSelector, version: string, era: Era): boolean {
   if (selector === "*") return true;
@@ -225,6 +240,15 @@ export function loadFacts(file: string): Facts {
       source: c.string(o, p, "source"),
     };
   });
+  const resourceServerAuth = c.array(root, "resourceServerAuth").map(([v, p]): ResourceServerAuthFact => {
+    const o = c.object(v, p);
+    const rule = c.string(o, p, "rule");
+    const common = { versions: c.selector(o, p), source: c.string(o, p, "source") };
+    if (rule === "withheldScopes") return { rule, value: c.strings(o, p, "value"), ...common };
+    if (BOOLEAN_AUTH_RULES.includes(rule as BooleanAuthRule))
+      return { rule: rule as BooleanAuthRule, value: c.boolean(o, p, "value"), ...common };
+    throw new BindgenError(file, p + "/rule", `one of ${[...BOOLEAN_AUTH_RULES, "withheldScopes"].join(", ")}`);
+  });
   const reservedMetaPrefixes = c.array(root, "reservedMetaPrefixes").map(([v, p]) => {
     const o = c.object(v, p);
     const position = c.string(o, p, "position");
@@ -301,6 +325,7 @@ export function loadFacts(file: string): Facts {
     openEnums,
     openObjects,
     sessionHeaders,
+    resourceServerAuth,
     reservedMetaPrefixes,
     http: {
       protocolVersionHeader: c.string(http, "/http", "protocolVersionHeader"),

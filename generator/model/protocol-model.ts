@@ -236,6 +236,8 @@ export interface ProtocolModel {
   readonly httpHeaders: readonly { readonly name: string; readonly header: string; readonly source: string }[];
   /** Present for eras whose HTTP transport routes on headers. */
   readonly http: HttpModel | null;
+  /** How this release's HTTP server answers as an OAuth resource server (facts `resourceServerAuth`). */
+  readonly resourceServerAuth: ResourceServerAuthModel;
   readonly dispatch: DispatchModel;
   /** Task augmentation (2025-11-25): a request whose params carry `param` may be answered with `result` instead; null elsewhere. */
   readonly tasks: { readonly param: string; readonly result: string } | null;
@@ -265,3 +267,19 @@ export const MESSAGE_UNIONS: readonly MessageUnionModel[] = [
   { name: "ServerResult", direction: "server-to-client", role: "result" },
   { name: "JSONRPCMessage", direction: null, role: "message" },
 ];
+
+/** The resource-server rules of one release (runtime/server/bearer-gate.ts `ResourceServerRules`); a rule no fact sets is off. */
+export interface ResourceServerAuthModel {
+  /** A 401 names the protected resource metadata (`WWW-Authenticate: Bearer resource_metadata=…`). */
+  readonly resourceMetadataInChallenge: boolean;
+  /** A 401 carries the `scope` the request needs. */
+  readonly scopeInChallenge: boolean;
+  /** An `insufficient_scope` 403 names the scopes already granted beside the missing ones. */
+  readonly grantedScopesInChallenge: boolean;
+  /** Scopes never named in a challenge or in `scopes_supported`. */
+  readonly withheldScopes: readonly string[];
+  /** The method whose `params.name` names a tool (facts `http.toolCall`). */
+  readonly toolCallMethod: string;
+  /** The spec pages of the facts that apply. */
+  readonly sources: readonly string[];
+}

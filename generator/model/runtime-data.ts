@@ -3,6 +3,7 @@ import type { HttpModel, MetaKeyModel, ProtocolModel } from "./protocol-model.ts
 import type { InputRequiredSpec } from "../runtime/core/requester.ts";
 import type { ResultTypeFacts } from "../runtime/core/responses.ts";
 import type { RoutingFacts } from "../runtime/core/routing.ts";
+import type { ClientApiFacts } from "../runtime/client/mcp-client.ts";
 
 /**
  * The data a generated module hands to the shared runtime (generator/runtime/), read from the
@@ -54,5 +55,36 @@ export function inputRequiredSpec(model: ProtocolModel): InputRequiredSpec | nul
     requests: input.requests,
     responses: input.responses,
     state: input.state,
+  };
+}
+
+/** The methods the one-call client makes (runtime/client/mcp-client.ts), by its name for each. */
+const CLIENT_API_METHODS = {
+  callTool: "tools/call",
+  listTools: "tools/list",
+  listPrompts: "prompts/list",
+  getPrompt: "prompts/get",
+  listResources: "resources/list",
+  listResourceTemplates: "resources/templates/list",
+  readResource: "resources/read",
+  complete: "completion/complete",
+} as const;
+const PROGRESS_NOTIFICATION = "notifications/progress";
+
+/**
+ * The model's facts as the one-call client's `ClientApiFacts`, or undefined when the release lacks a method it makes
+ * or the progress key (a partial or synthetic schema): such a release has no `connectClient`, and the rest of its
+ * bindings are generated as ever. The progress notification carries the token under the same name the request's
+ * `_meta` key has (basic/utilities/progress), so one key serves both.
+ */
+export function clientApiFacts(model: ProtocolModel, resultType: ResultTypeFacts | null): ClientApiFacts | undefined {
+  for (const name of [...Object.values(CLIENT_API_METHODS), PROGRESS_NOTIFICATION])
+    if (!model.methods.some((m) => m.name === name)) return undefined;
+  const token = model.metaKeys.find((k) => k.name === "progressToken")?.key;
+  if (token === undefined) return undefined;
+  return {
+    methods: CLIENT_API_METHODS,
+    progress: { notification: PROGRESS_NOTIFICATION, tokenKey: token, tokenParam: token },
+    resultType,
   };
 }

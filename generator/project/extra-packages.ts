@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { EXTRAS, type ExtraName } from "../common/extras.ts";
@@ -11,11 +12,9 @@ export function missingExtraPackages(root: string, extras: readonly ExtraName[])
   const missing = new Map<string, ExtraName[]>();
   for (const name of extras) {
     const { package: pkg, range } = EXTRAS[name];
-    try {
-      resolveFrom.resolve(`${pkg}/package.json`);
-    } catch {
-      missing.set(`${pkg}@${range}`, [...(missing.get(`${pkg}@${range}`) ?? []), name]);
-    }
+    // Looked up where Node would look, by folder: a package's `exports` may hide its package.json and its main.
+    const found = (resolveFrom.resolve.paths(pkg) ?? []).some((dir) => existsSync(join(dir, pkg, "package.json")));
+    if (!found) missing.set(`${pkg}@${range}`, [...(missing.get(`${pkg}@${range}`) ?? []), name]);
   }
   return [...missing].map(
     ([spec, names]) =>

@@ -8,6 +8,8 @@ import { parseJson } from "../load/read.ts";
 import { packageManager, type PackageManager } from "./package-manager.ts";
 import { readTsconfig } from "./tsconfig.ts";
 import { atomicWriteFile } from "../common/files.ts";
+import { EXTRA_NAMES, isExtraName, type ExtraName } from "../common/extras.ts";
+import { missingExtraPackages } from "./extra-packages.ts";
 
 export interface InitOptions {
   /** Where to start looking for the project (the nearest folder with a package.json); default the working directory. */
@@ -18,6 +20,8 @@ export interface InitOptions {
   readonly releases?: readonly string[];
   /** Default: proposed from the project's tsconfig.json. */
   readonly importExtension?: ImportExtension;
+  /** Optional runtime parts to generate too (common/extras.ts); each needs its package installed. */
+  readonly extras?: readonly string[];
   /** Replace an existing config that says something else. */
   readonly force?: boolean;
 }
@@ -39,6 +43,8 @@ export interface InitResult {
   readonly commonjs: boolean;
   /** The project's package manager (its lockfile, else the one running init), for the commands init names. */
   readonly packageManager: PackageManager;
+  /** For each optional part asked for whose package the project lacks, what to install. */
+  readonly missingPackages: readonly string[];
 }
 
 const DEFAULT_OUT = "src/mcp";
@@ -73,12 +79,24 @@ export function init(options: InitOptions = {}): InitResult {
     },
     true,
   );
+  const extras = [...new Set(options.extras ?? [])].sort();
+  const unknown = extras.find((name) => !isExtraName(name));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--extras: unknown part "${unknown}"; the optional runtime parts are ${EXTRA_NAMES.map((n) => `"${n}"`).join(", ")}`,
+    );
   const proposed = options.importExtension
     ? { ext: options.importExtension, reason: "--import-extension" }
     : proposeImportExtension(root);
   const text =
     JSON.stringify(
-      { $schema: schemaReference(root), out: out.split(sep).join("/"), releases, importExtension: proposed.ext },
+      {
+        $schema: schemaReference(root),
+        out: out.split(sep).join("/"),
+        releases,
+        importExtension: proposed.ext,
+        ...(extras.length > 0 ? { extras } : {}),
+      },
       null,
       2,
     ) + "\n";
@@ -111,6 +129,7 @@ export function init(options: InitOptions = {}): InitResult {
     eslintFlatConfig: ESLINT_FLAT_CONFIGS.map((name) => join(root, name)).find((file) => existsSync(file)),
     commonjs: script.commonjs,
     packageManager: packageManager(root, process.env["npm_config_user_agent"]),
+    missingPackages: missingExtraPackages(root, extras as ExtraName[]),
   };
 }
 

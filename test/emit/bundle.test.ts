@@ -65,6 +65,15 @@ describe("tree-shaking a release", () => {
     expect(messages).not.toContain("JSONRPCMessage");
     expect(await bundle(`export { validate } from ${JSON.stringify(INDEX)};`)).toContain("JSONRPCMessage");
   });
+
+  it("validators leave the Standard Schema objects out; standardSchema brings them (the witness can fail)", async () => {
+    const witness = "function standardSchemas";
+    const checking = await bundle(
+      `export { parse, validateMessage, validateResult, validate } from ${JSON.stringify(INDEX)};`,
+    );
+    expect(checking).not.toContain(witness);
+    expect(await bundle(`export { standardSchema } from ${JSON.stringify(INDEX)};`)).toContain(witness);
+  });
 });
 
 describe("the browser client (the bench's 12.5 KB row)", () => {

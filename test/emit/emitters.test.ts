@@ -467,9 +467,9 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
       has: 'CheckedMetaOf<M,MetaKey,"acme","penultimate">',
     },
     {
-      rule: "a release's request infers the caller's _meta and checks its reserved keys",
+      rule: "a release's request infers the caller's _meta and checks its reserved keys and their values",
       text: emitEnvelope(modern).content,
-      has: "readonly_meta?:JsonObject&Meta&CheckedMeta<Meta>}",
+      has: "readonly_meta?:JsonObject&Meta&CheckedMeta<Meta>&MetaValuesOf<ParamsOf<M>>}",
     },
     {
       rule: "and its extraMeta",
@@ -699,6 +699,25 @@ describe("the thin release modules: declarations from the model, bodies over the
       hasNot: ["errorStatus", "acceptedStatus", 'from "./http.js"'],
     },
     {
+      rule: "client.ts binds connectClient to the model's progress key and resultType facts",
+      text: emitClient({
+        ...modern,
+        metaKeys: modern.metaKeys.map((k) => (k.name === "progressToken" ? { ...k, key: "made.up/progress" } : k)),
+        dispatch: { ...modern.dispatch, resultTypeDefault: { ...modern.dispatch.resultTypeDefault!, value: "done" } },
+      }).content,
+      has: [
+        '"tokenKey":"made.up/progress"',
+        '"complete":"done"',
+        '"callTool":"tools/call"',
+        "return connectClientWith(CLIENT_API, transport, options);",
+      ],
+    },
+    {
+      rule: "servers/<name>.ts hands the one-call client its tool names, typed by Tools",
+      text: emitServerTools(tools("2026-07-28"), [modern]).content,
+      has: ["export const TOOL_TYPES: ToolTypes<Tools> = { names: TOOL_NAMES };"],
+    },
+    {
       rule: "client.ts hands connect a session release's initialize, and no header functions",
       text: emitClient(realModel("2025-06-18")).content,
       has: ['initialized: "notifications/initialized"', "http: undefined", "export function clientRelease("],
@@ -851,5 +870,16 @@ describe("output helpers", () => {
       path: "2026-07-28/x.ts",
       content: `${header}\nx;\n`,
     });
+  });
+});
+
+describe("the one-call client's facts", () => {
+  it("a release without a method connectClient makes has no connectClient, and the rest of its client module", () => {
+    const modern = realModel("2026-07-28");
+    const without = { ...modern, methods: modern.methods.filter((m) => m.name !== "completion/complete") };
+    expect(emitClient(modern).content).toContain("export function connectClient");
+    const content = emitClient(without).content;
+    expect(content).not.toContain("connectClient");
+    expect(content).toContain("export function clientRelease");
   });
 });

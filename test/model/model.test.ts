@@ -338,6 +338,52 @@ describe("HTTP header names per release", () => {
   });
 });
 
+describe("resource-server rules per release (facts.resourceServerAuth)", () => {
+  const S = "https://modelcontextprotocol.io/specification";
+  it.each([
+    ["2024-11-05", [false, false, false, []], []],
+    ["2025-03-26", [false, false, false, []], []],
+    ["2025-06-18", [true, false, false, []], [`${S}/2025-06-18/basic/authorization#authorization-server-location`]],
+    [
+      "2025-11-25",
+      [true, true, true, []],
+      [
+        `${S}/2025-06-18/basic/authorization#authorization-server-location`,
+        `${S}/2025-11-25/basic/authorization#protected-resource-metadata-discovery-requirements`,
+        `${S}/2025-11-25/basic/authorization#runtime-insufficient-scope-errors`,
+      ],
+    ],
+    ["2026-07-28", [true, true, false, ["offline_access"]], 3],
+  ] as const)(
+    "%s: resource_metadata, scope in a 401, granted scopes in a 403, withheld scopes",
+    (version, want, sources) => {
+      const rules = model(version).resourceServerAuth;
+      expect([
+        rules.resourceMetadataInChallenge,
+        rules.scopeInChallenge,
+        rules.grantedScopesInChallenge,
+        rules.withheldScopes,
+      ]).toEqual(want);
+      expect(rules.toolCallMethod).toBe("tools/call");
+      if (typeof sources === "number") expect(rules.sources).toHaveLength(sources);
+      else expect(rules.sources).toEqual(sources);
+    },
+  );
+
+  it("refuses a rule it does not know, naming its pointer", () => {
+    const dir = mkdtempSync(join(tmpdir(), "facts-"));
+    try {
+      const raw = JSON.parse(readFileSync(PACKAGE_FACTS, "utf8")) as { resourceServerAuth: { rule: string }[] };
+      raw.resourceServerAuth[0]!.rule = "audienceOptional";
+      const file = join(dir, "facts.json");
+      writeFileSync(file, JSON.stringify(raw));
+      expect(() => loadFacts(file)).toThrow("/resourceServerAuth/0/rule");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("type corrections (facts.typeCorrections)", () => {
   it.each(["2025-06-18", "2025-11-25", "2026-07-28"])(
     "%s: ElicitResult.content takes numbers in the types and in what the validators check; the schema keeps integer",

@@ -45,7 +45,7 @@ describe("a bad config: exit 1 naming the file and the key, nothing written", ()
     [
       "an unknown extra",
       `{ "out": "generated", "extras": ["jwt", "kerberos"] }`,
-      '#/extras/1: expected an array of optional runtime parts, each one of "introspection", "jwt", "oauth", "redis" (got "kerberos")',
+      '#/extras/1: expected an array of optional runtime parts, each one of "introspection", "jwt", "oauth", "opentelemetry", "redis" (got "kerberos")',
     ],
     ["an extra twice", `{ "out": "generated", "extras": ["redis", "redis"] }`, "#/extras/1: expected each part once"],
     ["malformed JSON", `{ "out": "generated", }`, ": expected JSON text ("],
@@ -206,6 +206,23 @@ describe("init", () => {
     const again = await init("-r", "2026-07-28");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("already set up, unchanged");
+    expect(snapshotTree(app)).toEqual(before);
+  });
+
+  it("--extras writes the optional parts into the config and names each missing package's install; an unknown part is a usage error", async () => {
+    const r = await init("-r", "2026-07-28", "--extras", "redis,jwt");
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(config()).toMatchObject({ extras: ["jwt", "redis"] });
+    expect(r.stdout).toContain(`extras "jwt" import jose, which this project does not have: npm install 'jose@^6.2.0'`);
+    expect(r.stdout).toContain(
+      `extras "redis" import ioredis, which this project does not have: npm install 'ioredis@^6.1.0'`,
+    );
+    const before = snapshotTree(app);
+    const bad = await init("-r", "2026-07-28", "--extras", "kerberos", "--force");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--extras: unknown part "kerberos"; the optional runtime parts are "introspection", "jwt", "oauth", "opentelemetry", "redis"',
+    );
     expect(snapshotTree(app)).toEqual(before);
   });
 

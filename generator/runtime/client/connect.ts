@@ -96,6 +96,7 @@ export interface ClientRelease<
   V extends string = string,
   R extends TypedRequester = TypedRequester,
   S = unknown,
+  T = unknown,
 > {
   readonly version: V;
   readonly era: StatelessEra | SessionEra;
@@ -111,6 +112,8 @@ export interface ClientRelease<
   readonly http: ReleaseHttp | undefined;
   /** Only a type: what the server said when the era was agreed (discovery's or `initialize`'s result). */
   readonly server?: S;
+  /** Only a type: the release's client requests by method (`ClientRequests`), which the one-call client reads. */
+  readonly requests?: T;
 }
 
 /** A session with a server, typed by the release agreed on: narrow on `version` for its methods. */

@@ -81,6 +81,15 @@ export type CheckedMetaOf<
  */
 export type CheckedMetaField<Meta, Checked> = { readonly _meta?: Meta & Checked } | undefined;
 
+/**
+ * The `_meta` a release's params declare (`Params["_meta"]`), every key optional: what a caller's own `_meta` is
+ * intersected with where the builder writes the required keys, so the value of a key the release declares
+ * (`progressToken`, `io.modelcontextprotocol/logLevel`) must have its type. Its open index signature leaves other keys as they are.
+ */
+export type MetaValuesOf<Params> = Params extends { readonly _meta?: infer Meta }
+  ? { readonly [K in keyof Meta]?: Meta[K] }
+  : unknown;
+
 /** The keys of one `_meta` (a union is taken member by member) under a reserved prefix that are no `Known` key. */
 type UnknownReservedKeysOf<
   Meta,

@@ -8,6 +8,7 @@ import {
   type HttpReply,
   type ReplyPlan,
 } from "./http-exchange.js";
+import { preflight, type CorsFacts } from "./cors.js";
 import { checkOrigin, type HeaderValues, type OriginPolicy } from "./origin.js";
 import type { EraCodes } from "./server-eras.js";
 
@@ -27,11 +28,16 @@ export interface RouteFacts {
   /** Whether a session era is served: GET and DELETE exist only then. */
   readonly sessions: boolean;
   readonly codes: EraCodes;
+  /** What a browser's preflight (`OPTIONS`) is answered with. */
+  readonly cors: CorsFacts;
 }
 
 export type Verb = "GET" | "POST" | "DELETE";
 
-/** The request's verb once its origin, path and method are acceptable, or the reply refusing it. */
+/**
+ * The request's verb once its origin, path and method are acceptable, or the reply refusing it; an
+ * `OPTIONS` (a browser's CORS preflight) is answered here, before any gate, as it carries no credentials.
+ */
 export function routeOf(exchange: HttpExchange, facts: RouteFacts): Verb | HttpReply {
   const codes = facts.codes;
   if (facts.checkOrigin) {
@@ -45,9 +51,15 @@ export function routeOf(exchange: HttpExchange, facts: RouteFacts): Verb | HttpR
   }
   const method = exchange.method;
   if (method === "GET" || method === "DELETE" || method === "POST") return method;
+  if (method === "OPTIONS") return preflight(exchange.headers, facts.cors, codes.invalidRequest);
   return failReply(405, codes.invalidRequest, "Method not allowed", {
-    allow: facts.sessions ? "GET, POST, DELETE" : "POST",
+    allow: servedMethods(facts.sessions),
   });
+}
+
+/** The verbs an endpoint serves, as `Allow` lists them: GET and DELETE only with a session era. */
+export function servedMethods(sessions: boolean): string {
+  return sessions ? "GET, POST, DELETE" : "POST";
 }
 
 /** How a POST's reply may go (what it accepts), once its content type is JSON; else the refusal. */

@@ -21,13 +21,21 @@ import {
   type HttpReply,
   type ReplyPlan,
 } from "./http-exchange.js";
-import { postPlan, routeOf, toSessionEra, type RouteFacts } from "./http-routing.js";
+import { corsFacts, withCors } from "./cors.js";
+import { postPlan, routeOf, servedMethods, toSessionEra, type RouteFacts } from "./http-routing.js";
 import { isObject, type JsonObject } from "../core/json.js";
 import { parseText, type WireMessage } from "../core/jsonrpc.js";
 import { concatBytes } from "../core/text-codec.js";
 import { createMemoryMessageBus, type MessageBus } from "./message-bus.js";
-import type { OriginPolicy } from "./origin.js";
-import { passGate, type Authorize, type Identity } from "./request-gate.js";
+import type { HeaderValues, OriginPolicy } from "./origin.js";
+import {
+  passGate,
+  passPermit,
+  type Authorize,
+  type GateCall,
+  type Identity,
+  type Permit,
+} from "./request-gate.js";
 import {
   createOutbox,
   DEFAULT_MAX_UNSENT_BYTES,
@@ -46,7 +54,14 @@ import { createMemorySessionStore, type SessionStore } from "./session-store.js"
 import { createEventStream, type EventStream } from "./sse.js";
 
 export type { HttpExchange, HttpReply } from "./http-exchange.js";
-export type { Authorize, GateRefusal, GateRequest, Identity } from "./request-gate.js";
+export type {
+  Authorize,
+  GateCall,
+  GateRefusal,
+  GateRequest,
+  Identity,
+  Permit,
+} from "./request-gate.js";
 export { createMemorySessionStore } from "./session-store.js";
 export type { SessionRecord, SessionStore } from "./session-store.js";
 export { createMemoryEventStore } from "./event-store.js";
@@ -84,6 +99,11 @@ export interface HttpServerOptions extends OriginPolicy {
    * `subject`) or a `Response` to send instead (a 401, a 403). Default: none, every identity undefined.
    */
   readonly authorize?: Authorize;
+  /**
+   * The gate's second look, at each request of a POST body once it is parsed (the method, a tool's
+   * name): a `Response` it returns (a 403) is sent instead. Default: none.
+   */
+  readonly permit?: Permit;
   /**
    * A session nobody used for this long, and whose GET stream no client holds open, is closed; its id then gets
    * 404. Default 30 min. Checked when requests arrive and on a timer while sessions are open (a
@@ -226,15 +246,20 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   const resumeMs = options.resumeWindowMs ?? DEFAULT_RESUME_MS;
   const now = options.now ?? Date.now;
   const codes = stateless?.spec.codes ?? sessionEra?.spec.codes ?? BASE_CODES;
+  const policy: OriginPolicy = {
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+  };
   const facts: RouteFacts = {
     path: options.path,
     checkOrigin: options.checkOrigin !== false,
-    policy: {
-      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
-    },
+    policy,
     sessions: sessionEra !== undefined,
     codes,
+    cors: corsFacts(policy, servedMethods(sessionEra !== undefined), [
+      stateless?.spec.headers,
+      sessionEra?.spec.headers,
+    ]),
   };
   const running = new Set<AbortHandle>();
 
@@ -303,7 +328,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return stream;
     };
     const base: TransportContext = {
-      headers: exchange.headers,
+      // The credential stops at the gate: handlers get the identity it named, never the token.
+      headers:
+        caller.identity === undefined ? exchange.headers : withoutCredentials(exchange.headers),
       streaming: plan.sse,
       identity: caller.identity,
       // Stateless requests of one identity share its ids; without one, nothing but closing this
@@ -613,6 +640,16 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     if (text === undefined)
       return failReply(400, codes.invalidRequest, "Bad request: unreadable body");
     const parsed = parseText(text);
+    if (options.permit !== undefined) {
+      const refused = await passPermit(
+        options.permit,
+        identity,
+        callsIn(parsed.ok ? [parsed.message] : (batchOf(text) ?? [])),
+        exchange,
+        report,
+      );
+      if (refused !== undefined) return refused;
+    }
     const sessionId = header(exchange.headers, SESSION_HEADER);
     const toSessions =
       sessionEra !== undefined &&
@@ -641,10 +678,12 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
   };
 
   const serve = (exchange: HttpExchange): Promise<HttpReply> =>
-    route(exchange).catch((error: unknown) => {
-      report(error);
-      return failReply(500, BASE_CODES.internalError, "Internal error");
-    });
+    route(exchange)
+      .catch((error: unknown) => {
+        report(error);
+        return failReply(500, BASE_CODES.internalError, "Internal error");
+      })
+      .then((reply) => withCors(exchange.headers, reply, facts.cors));
 
   const maxUnsentBytes = options.maxUnsentBytes ?? DEFAULT_MAX_UNSENT_BYTES;
   const outbox: OutboxOptions = {
@@ -675,6 +714,22 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return running.size + sessions.pending;
     },
   };
+}
+
+function withoutCredentials(headers: HeaderValues): HeaderValues {
+  const kept: Record<string, string | readonly string[] | undefined> = {};
+  for (const name in headers) if (name !== "authorization") kept[name] = headers[name];
+  return kept;
+}
+
+/** The requests among a body's messages, as `permit` sees them. */
+function callsIn(messages: readonly unknown[]): GateCall[] {
+  const calls: GateCall[] = [];
+  for (const message of messages) {
+    if (!isObject(message) || typeof message["method"] !== "string" || !("id" in message)) continue;
+    calls.push({ method: message["method"], params: objectOr(message["params"]) });
+  }
+  return calls;
 }
 
 function objectOr(value: unknown): JsonObject | undefined {

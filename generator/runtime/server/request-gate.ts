@@ -38,6 +38,24 @@ export type Authorize<I extends Identity = Identity> = (
   request: GateRequest,
 ) => I | GateRefusal | Promise<I | GateRefusal>;
 
+/** One request of a POST body, as `permit` is shown it once the body is parsed. */
+export interface GateCall {
+  readonly method: string;
+  /** The request's `params`, unchecked: a tool's name, a prompt's. */
+  readonly params: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * The gate's second look, once a POST's body is parsed: for each request in it, with the identity
+ * `authorize` returned, a reply to send in place of the answer (a 403 naming the scopes the method or
+ * tool needs), or undefined to let it through.
+ */
+export type Permit = (
+  identity: Identity | undefined,
+  call: GateCall,
+  request: GateRequest,
+) => GateRefusal | undefined | Promise<GateRefusal | undefined>;
+
 /** The gate's verdict: the caller (undefined without a gate), or the reply to send instead. */
 export type GateResult =
   | { readonly ok: true; readonly identity: Identity | undefined }
@@ -82,4 +100,32 @@ async function refusalReply(refusal: GateRefusal): Promise<HttpReply> {
   refusal.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
   const body = await refusal.text();
   return { status: refusal.status, headers, body: body === "" ? undefined : body };
+}
+
+/**
+ * Runs `permit` on each request of a parsed body: the first refusal is the reply for the whole body.
+ * A hook that throws refuses with a bare 500, as `passGate` does.
+ */
+export async function passPermit(
+  permit: Permit,
+  identity: Identity | undefined,
+  calls: readonly GateCall[],
+  exchange: HttpExchange,
+  report: (error: unknown) => void,
+): Promise<HttpReply | undefined> {
+  const request: GateRequest = {
+    method: exchange.method,
+    path: exchange.path,
+    headers: exchange.headers,
+  };
+  try {
+    for (const call of calls) {
+      const refusal = await permit(identity, call, request);
+      if (refusal !== undefined) return await refusalReply(refusal);
+    }
+    return undefined;
+  } catch (error) {
+    report(error);
+    return failReply(500, BASE_CODES.internalError, "Internal error");
+  }
 }

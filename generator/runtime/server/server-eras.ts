@@ -80,6 +80,19 @@ export interface SessionContext<Request, S> extends TransportContext {
   readonly request: Request;
 }
 
+/**
+ * The MCP headers of one era's HTTP wire, as the release's facts spell them: what a browser's CORS
+ * preflight may ask to send, and what a page's script must be let read.
+ */
+export interface EraHeaders {
+  /** Headers a client sends beside the body (`MCP-Protocol-Version`, `Mcp-Session-Id`, `Mcp-Method`…). */
+  readonly request: readonly string[];
+  /** The prefix of headers mirrored from tool arguments (`Mcp-Param-`), where the era has them. */
+  readonly requestPrefix?: string;
+  /** Headers of the server's replies that a client reads (`Mcp-Session-Id`). */
+  readonly response: readonly string[];
+}
+
 export interface EraCodes {
   readonly invalidRequest: number;
   readonly invalidParams: number;
@@ -119,6 +132,7 @@ export interface StatelessSpec {
   /** The versions this era serves (`MCP-Protocol-Version` and `_meta`). */
   readonly versions: readonly string[];
   readonly codes: EraCodes;
+  readonly headers: EraHeaders;
   /**
    * The `input_required` result: its `resultType` key and value, the members holding the input
    * requests and the state, and the retry's params member holding the answers.
@@ -235,6 +249,7 @@ export interface SessionSpec {
   /** The versions this era serves: `MCP-Protocol-Version` headers that route here. */
   readonly versions: readonly string[];
   readonly codes: EraCodes;
+  readonly headers: EraHeaders;
   /** The request that opens a session. */
   readonly initialize: string;
   readonly createRequester: RequesterFactory;

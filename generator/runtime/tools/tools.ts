@@ -115,6 +115,30 @@ export async function callTool(
   return result;
 }
 
+/**
+ * The JSON Schema the server published for one of its tools' definitions, from the tools as listed (`list()`, a fresh
+ * parse): a tool's `inputSchema` for its arguments, its `outputSchema` for its structured result; undefined for any other.
+ */
+export function publishedSchema(
+  spec: ToolsSpec,
+  list: () => readonly JsonObject[],
+  definition: string,
+): JsonObject | undefined {
+  for (const name of Object.keys(spec.tools)) {
+    const entry = spec.tools[name]!;
+    const key =
+      entry.arguments === definition
+        ? "inputSchema"
+        : entry.structured === definition
+          ? "outputSchema"
+          : null;
+    if (key === null) continue;
+    const schema = list().find((t) => t["name"] === name)?.[key];
+    return isObject(schema) ? schema : undefined;
+  }
+  return undefined;
+}
+
 /** A server's tool handler: the arguments already checked against `inputSchema`. */
 export type ToolHandler<A, R, C> = (args: A, ctx: RequestContext<C>) => R | Promise<R>;
 

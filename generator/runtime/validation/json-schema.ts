@@ -112,7 +112,12 @@ const CONSTRAINING = new Set([
   "minLength",
   "maxLength",
   "pattern",
-  ...UNSUPPORTED,
+  // UNSUPPORTED's, spelt out: a spread is no pure expression to a bundler, so it kept both sets in every bundle
+  // that reaches this module, whether or not it compiles a schema.
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$dynamicRef",
+  "$recursiveRef",
 ]);
 
 type Raw = { readonly [key: string]: unknown };
@@ -625,7 +630,8 @@ class Compiler {
     const w = this.wires[j]!;
     if (typeof w === "number") return [w];
     const k = w.k ?? {};
-    const rare = [k.no, k.if, k.th, k.el].filter((i) => i !== undefined);
+    // A declared predicate: TypeScript before 5.5 infers none, and typeCheckOutput compiles this on 5.0.
+    const rare = [k.no, k.if, k.th, k.el].filter((i): i is number => i !== undefined);
     const deps = this.extras.get(j)?.dependentSchemas.map(([, i]) => i) ?? [];
     return [...(w.u ?? []), ...(w.o ?? []), ...(w.l ?? []), ...rare, ...deps];
   }

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { BASE_CODES, type HttpReply } from "../../../generator/runtime/server/http-exchange.ts";
+import { corsFacts } from "../../../generator/runtime/server/cors.ts";
 import { postPlan, routeOf, toSessionEra, type RouteFacts } from "../../../generator/runtime/server/http-routing.ts";
 
-const facts: RouteFacts = { path: "/mcp", checkOrigin: true, policy: {}, sessions: true, codes: BASE_CODES };
+const facts: RouteFacts = {
+  path: "/mcp",
+  checkOrigin: true,
+  policy: {},
+  sessions: true,
+  codes: BASE_CODES,
+  cors: corsFacts({}, "GET, POST, DELETE", []),
+};
 const exchange = (method: string, path: string, headers: Record<string, string> = { host: "localhost" }) => ({
   method,
   path,
@@ -31,6 +39,14 @@ describe("routeOf", () => {
     expect(status(routeOf(exchange("POST", "/mcp", { host: "evil.example" }), facts))).toBe(403);
     expect(routeOf(exchange("POST", "/mcp", { host: "evil.example" }), { ...facts, checkOrigin: false })).toBe("POST");
     expect(routeOf(exchange("POST", "/anything"), { ...facts, path: undefined })).toBe("POST");
+  });
+
+  it("answers OPTIONS (a CORS preflight) itself, once Host, Origin and path pass", () => {
+    const own = { host: "localhost:3000", origin: "http://localhost:3000" };
+    const preflight = routeOf(exchange("OPTIONS", "/mcp", own), facts) as HttpReply;
+    expect([preflight.status, preflight.headers["access-control-allow-origin"]]).toEqual([204, own.origin]);
+    expect(status(routeOf(exchange("OPTIONS", "/mcp", { ...own, origin: "http://evil.example" }), facts))).toBe(403);
+    expect(status(routeOf(exchange("OPTIONS", "/other", own), facts))).toBe(404);
   });
 });
 

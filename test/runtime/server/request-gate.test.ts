@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passGate, type Authorize } from "../../../generator/runtime/server/request-gate.ts";
+import { passGate, passPermit, type Authorize, type Permit } from "../../../generator/runtime/server/request-gate.ts";
 
 const exchange = {
   method: "POST",
@@ -68,6 +68,48 @@ describe("passGate", () => {
     if (result.ok || !("body" in result.reply)) throw new Error("expected a refusal with a body");
     expect(result.reply.status).toBe(500);
     expect(result.reply.body).not.toContain("secret");
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe("passPermit", () => {
+  const calls = [
+    { method: "tools/list", params: undefined },
+    { method: "tools/call", params: { name: "deploy" } },
+  ];
+
+  it("lets a body through when permit refuses none of its requests, showing it each with the identity", async () => {
+    const seen: unknown[] = [];
+    const permit: Permit = (identity, call) => void seen.push([identity, call]);
+    expect(await passPermit(permit, { subject: "alice" }, calls, exchange, () => undefined)).toBeUndefined();
+    expect(seen).toEqual(calls.map((call) => [{ subject: "alice" }, call]));
+  });
+
+  it("answers the whole body with the first refusal", async () => {
+    const permit: Permit = (_identity, call) =>
+      call.method === "tools/call"
+        ? new Response(null, { status: 403, headers: { "www-authenticate": "Bearer" } })
+        : undefined;
+    expect(await passPermit(permit, { subject: "alice" }, calls, exchange, () => undefined)).toEqual({
+      status: 403,
+      headers: { "www-authenticate": "Bearer" },
+      body: undefined,
+    });
+  });
+
+  it("refuses with a bare 500 and reports when permit throws", async () => {
+    const errors: unknown[] = [];
+    const reply = await passPermit(
+      () => {
+        throw new Error("secret-token");
+      },
+      undefined,
+      calls,
+      exchange,
+      (error) => errors.push(error),
+    );
+    expect(reply?.status).toBe(500);
+    expect(JSON.stringify(reply)).not.toContain("secret");
     expect(errors).toHaveLength(1);
   });
 });

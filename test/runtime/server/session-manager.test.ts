@@ -13,6 +13,7 @@ function fakeEra(received: unknown[] = []): SessionEra {
     spec: {
       versions: ["2025-11-25"],
       codes: { invalidRequest: -32600, invalidParams: -32602, internalError: -32603 },
+      headers: { request: [], response: [] },
       initialize: "initialize",
       createRequester: () => {
         throw new Error("unused");

@@ -6,6 +6,7 @@ import { toolHeaderParams } from "../../../generator/runtime/core/http-headers.t
 import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
 import {
   callTool,
+  publishedSchema,
   toolServer,
   ToolResultError,
   type ToolCallOptions,
@@ -226,5 +227,17 @@ describe("toolServer", () => {
     const failing = { isError: true, content: [{ type: "text", text: "no" }] };
     const server = toolServer(SPEC, list, { weather: () => failing }, { checkResults: true });
     await expect(server["tools/call"]({ name: "weather", arguments: { city: "Oslo" } }, ctx)).resolves.toBe(failing);
+  });
+});
+
+describe("publishedSchema", () => {
+  const list = () => snapshot.tools.map((t) => structuredClone(t) as { [key: string]: unknown });
+
+  it("gives a tool's inputSchema for its arguments, its outputSchema for its structured result, nothing for the rest", () => {
+    expect(publishedSchema(SPEC, list, "WeatherArguments")).toEqual(snapshot.tools[1]!.inputSchema);
+    expect(publishedSchema(SPEC, list, "WeatherResult")).toEqual(snapshot.tools[1]!.outputSchema);
+    expect(publishedSchema(SPEC, list, "EchoArguments")).toEqual(snapshot.tools[0]!.inputSchema);
+    expect(publishedSchema(SPEC, list, "EchoResult")).toBeUndefined();
+    expect(publishedSchema(SPEC, list, "toString")).toBeUndefined();
   });
 });
