@@ -253,7 +253,7 @@ function addImports(
       { name: "UriTemplate", isTypeOnly: true },
       { name: "UriTemplateVariables", isTypeOnly: true },
     ],
-    moduleSpecifier: runtimeImport("uri-template", 0),
+    moduleSpecifier: runtimeImport("uri-match", 0),
   });
   file.addExportDeclaration({
     namedExports: [{ name: "SchemaValue", isTypeOnly: true }],

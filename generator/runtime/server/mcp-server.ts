@@ -15,7 +15,7 @@ import { RpcError } from "../core/rpc-error.js";
 import { compileJsonSchema } from "../validation/json-schema.js";
 import type { SchemaValue } from "./schema-literal.js";
 import type { SessionEra, StatelessEra } from "./server-eras.js";
-import { compileUriTemplate, type UriTemplate, type UriTemplateVariables } from "./uri-template.js";
+import { compileUriTemplate, type UriTemplate, type UriTemplateVariables } from "./uri-match.js";
 
 /** The two eras: 2026-07-28 on, stateless requests; up to 2025-11-25, sessions. */
 export type ServedEra = "stateless" | "sessions";

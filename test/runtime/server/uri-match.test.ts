@@ -1,6 +1,6 @@
-// runtime/server/uri-template.ts from outside: RFC 6570 levels 1-3 read backwards, URI by URI.
+// runtime/server/uri-match.ts from outside: RFC 6570 levels 1-3 read backwards, URI by URI.
 import { describe, expect, it } from "vitest";
-import { compileUriTemplate } from "../../../generated/runtime/server/uri-template.js";
+import { compileUriTemplate } from "../../../generated/runtime/server/uri-match.js";
 
 describe("compileUriTemplate", () => {
   it.each([
