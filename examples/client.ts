@@ -18,6 +18,7 @@ import { pathToFileURL } from "node:url";
 import { connectClient, httpTransport, stdioTransport } from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
+import { exampleAuth } from "./client-auth.js";
 
 const CLIENT_INFO = { name: "mcp-bindgen-example-client", version: "0.1.0" };
 const CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
@@ -73,8 +74,8 @@ const handlers = {
   "roots/list": () => ({ roots: ROOTS }),
 };
 
-function transportFor(target: Target, log: (line: string) => void) {
-  if ("url" in target) return httpTransport(target.url);
+function transportFor(target: Target, log: (line: string) => void, protocolVersion?: string) {
+  if ("url" in target) return httpTransport(target.url, { auth: exampleAuth(target.url, protocolVersion) });
   // The server's stderr is its log: each line goes to ours.
   return stdioTransport({
     spawn: () => spawn(target.command, { shell: true, stdio: ["pipe", "pipe", "pipe"] }),
@@ -85,7 +86,7 @@ function transportFor(target: Target, log: (line: string) => void) {
 /** Connects with both eras on offer: the same calls work whichever the server agrees to. */
 export async function connectTo(target: Target, options: ClientOptions = {}) {
   const log = options.log ?? (() => undefined);
-  const client = await connectClient(transportFor(target, log), {
+  const client = await connectClient(transportFor(target, log, options.protocolVersion), {
     releases: [
       modern.clientRelease({ capabilities: CAPABILITIES, dispatcher: modern.createClientDispatcher(handlers) }),
       legacy.clientRelease({ capabilities: CAPABILITIES, dispatcher: legacy.createClientDispatcher(handlers) }),

@@ -63,7 +63,11 @@ const diagnostics = typecheck(files, {
   typeRoots: [join(PACKAGE_ROOT, "node_modules", "@types")],
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  paths: { "mcp-bindgen": [join(PACKAGE_ROOT, "generator", "index.ts")] },
+  paths: {
+    "mcp-bindgen": [join(PACKAGE_ROOT, "generator", "index.ts")],
+    // The Trace context snippet's, and the opentelemetry extra's, one package, as the user's project has it installed.
+    "@opentelemetry/api": [join(PACKAGE_ROOT, "node_modules", "@opentelemetry", "api", "build", "src", "index.d.ts")],
+  },
 });
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));

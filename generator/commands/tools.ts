@@ -4,6 +4,8 @@ import { openProject } from "../api.ts";
 import { CONFIG_FILE, type ServerSource } from "../project/config.ts";
 import { CommandFailure, EXIT_CODES_HELP, UsageError } from "../common/failures.ts";
 import { loadModels } from "../model/load-models.ts";
+import type { ProtocolModel } from "../model/protocol-model.ts";
+import { cliAuthorizer, fileTokenStore, tokenFile } from "../tools/oauth-login.ts";
 import type { ToolsDiffReport } from "../tools/compare.ts";
 import { addServer, releaseOffer, updateServers, type ToolsRunOptions } from "../project/project-tools.ts";
 import { renderToolsMarkdown } from "../tools/render-markdown.ts";
@@ -15,6 +17,7 @@ interface ToolsArgs {
   readonly from?: string;
   readonly release?: string;
   readonly header?: readonly string[];
+  readonly oauth?: boolean;
   readonly project?: string;
   readonly format: "md" | "json";
   readonly failOn?: "breaking" | "any";
@@ -26,6 +29,11 @@ function common<T>(y: Argv<T>) {
       type: "string",
       array: true,
       describe: "K=V: a header sent to the one HTTP server named (auth); never written to disk",
+    })
+    .option("oauth", {
+      type: "boolean",
+      describe:
+        "Authorize with OAuth: prints the URL to open, waits on 127.0.0.1:8976; tokens go to your config directory, never the project (update reuses them)",
     })
     .option("from", { type: "string", describe: "A saved tools/list result (JSON) instead of the live server" })
     .option("release", { type: "string", describe: "With --from: the release the result was listed in" })
@@ -139,14 +147,27 @@ function runOptions(ctx: CliContext, a: ToolsArgs): ToolsRunOptions {
     headers[pair.slice(0, at).trim()] = pair.slice(at + 1);
   }
   const env = process.env["MCP_SCHEMA_DIR"];
-  const offer = async () =>
-    releaseOffer(
-      await loadModels(project.paths, { releases, ...(env && env.trim() !== "" ? { env } : {}), offline: false }),
-    );
+  let models: Promise<ProtocolModel[]> | undefined;
+  const loaded = () =>
+    (models ??= loadModels(project.paths, { releases, ...(env && env.trim() !== "" ? { env } : {}), offline: false }));
+  const offer = async () => releaseOffer(await loaded());
+  const store = fileTokenStore(tokenFile());
+  // OAuth when asked for, or for a server whose tokens an earlier run kept.
+  const auth = async (url: string) => {
+    if (a.oauth !== true && (await store.get(`tokens ${url}`)) === undefined) return undefined;
+    const facts = [...(await loaded())]
+      .sort((x, y) => (x.version < y.version ? 1 : -1))
+      .find((model) => model.clientAuth !== null)?.clientAuth;
+    if (facts === undefined || facts === null)
+      throw new UsageError("--oauth: the project generates no release with authorization");
+    return cliAuthorizer(url, facts, { store, print: ctx.stderr });
+  };
   return {
     configFile: project.configFile,
     offer,
+    auth,
     headers,
+    warn: (line) => ctx.stderr(`warning: ${line}\n`),
     ...(a.from !== undefined ? { from: resolve(ctx.cwd, a.from) } : {}),
     ...(a.release !== undefined ? { release: a.release } : {}),
   };

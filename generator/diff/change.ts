@@ -161,6 +161,8 @@ export interface Cause {
   readonly indexSignature?: "gained" | "lost";
   /** The definitions the old and the new state name (a property's type, a union member, a method's results). */
   readonly references?: { readonly old: readonly string[]; readonly new: readonly string[] };
+  /** A property no longer declared by an object that keeps its index signature: the signature types its key now. */
+  readonly undeclared?: boolean;
   /** An error code removed: the code the spec uses instead (facts.json). */
   readonly replacedBy?: number;
 }

@@ -273,6 +273,8 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
         "wire",
         { required: q.required, references: { old: [], new: namedIn(q.schema) } },
       );
+    } else if (p && !q && isOpen(a) && typesAnything(b.additionalProperties)) {
+      widenedIntoIndex(ctx, p, b, at);
     } else if (p && !q) {
       record(
         ctx,
@@ -306,6 +308,44 @@ function compareProperties(ctx: NodeContext, a: SchemaNode, b: SchemaNode, path:
       compareNodes(ctx, p.schema, q.schema, at, seen);
     }
   }
+}
+
+function isOpen(n: SchemaNode): boolean {
+  return n.additionalProperties !== undefined && n.additionalProperties !== false;
+}
+
+/** An index signature of `unknown`: `additionalProperties` true or a schema that admits every value. */
+function typesAnything(index: SchemaNode["additionalProperties"]): boolean {
+  return (
+    index === true ||
+    (typeof index === "object" && Object.keys(index).every((k) => k === "pointer" || k === "description"))
+  );
+}
+
+/**
+ * A property dropped from an object whose type keeps its index signature is not gone: its key now has the index
+ * signature's type (`unknown` for an open object), so it widened, and code reading the old type breaks as it does
+ * for any widened value (rated as `structuredContent` turning `unknown` is). Still a removal for the id, so a move
+ * folds it and `diff b a` mirrors it as the property added.
+ */
+function widenedIntoIndex(ctx: NodeContext, p: SchemaProperty, b: SchemaNode, at: Path): void {
+  const index: SchemaNode =
+    typeof b.additionalProperties === "object"
+      ? b.additionalProperties
+      : { pointer: `${b.pointer}/additionalProperties` };
+  record(
+    ctx,
+    "property-removed",
+    at,
+    `type of ${label(ctx, at)} widened (\`${describe(p.schema)}\` → \`${describe(index)}\`): no longer declared, so its key is typed like any other${p.required ? ", and it may be missing" : ""}`,
+    describe(p.schema),
+    null,
+    p.schema.pointer,
+    b.pointer,
+    EFFECT.widened,
+    "wire",
+    { required: p.required, undeclared: true, references: { old: namedIn(p.schema), new: [] } },
+  );
 }
 
 /** Own properties plus those of `allOf` members (through refs): what an object value may hold. */

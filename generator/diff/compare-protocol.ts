@@ -285,15 +285,20 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
   }
   for (const [id, e] of before) {
     if (!after.has(id)) {
+      // A key no `_meta` type declared (named only in prose) was never more than an open key: code writing or
+      // reading it compiles and runs the same once it is no longer reserved. A declared or required one is lost to readers.
+      const typed = e.required || e.definition !== null;
       push(
         "meta-key-removed",
         e,
-        `_meta key \`${e.key}\` removed from ${e.scope}s`,
+        typed
+          ? `_meta key \`${e.key}\` removed from ${e.scope}s`
+          : `_meta key \`${e.key}\` is no longer reserved in ${e.scope}s; \`_meta\` stays open, so code that writes or reads it still compiles`,
         state(e.required),
         null,
         pointer(oldModel, e.definition),
         null,
-        EFFECT.removed,
+        typed ? EFFECT.removed : EFFECT.removedOptional,
         oldWriters,
       );
     }

@@ -3,7 +3,7 @@ import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { requestHeaderSpec } from "../model/http-spec.ts";
-import { clientApiFacts, resultTypeFacts } from "../model/runtime-data.ts";
+import { clientApiFacts, resultTypeFacts, traceContextKeys } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
 import type { ClientApiFacts } from "../runtime/client/mcp-client.ts";
@@ -60,6 +60,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
             "(message, params) => requestHeaders(REQUEST_HEADERS, message as Parameters<typeof requestHeaders>[1], params)",
           params: "(tool) => listedToolParams(REQUEST_HEADERS, tool)",
         });
+  const trace = traceContextKeys(model);
   const release = objectLiteral({
     version,
     era,
@@ -67,6 +68,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     dispatcher: "dispatcher",
     methodNotFound: code("MethodNotFound"),
     http: httpFunctions,
+    ...(trace === null ? {} : { traceContext: JSON.stringify(trace) }),
   });
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ClientRequests"], moduleSpecifier: "./methods.js" });
@@ -103,6 +105,21 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     }
     if (!modern)
       file.addImportDeclaration({ namedImports: ["sessionEra"], moduleSpecifier: runtimeImport("session-era", 1) });
+    if (model.clientAuth !== null) {
+      file.addImportDeclaration({
+        isTypeOnly: true,
+        namedImports: ["ClientAuthFacts"],
+        moduleSpecifier: runtimeImport("client-auth", 1),
+      });
+      file.addVariableStatement({
+        declarationKind: VariableDeclarationKind.Const,
+        isExported: true,
+        docs: [
+          `What ${model.version}'s authorization page asks of a client where releases differ, for \`oauthClient({ facts: CLIENT_AUTH, … })\` (${model.clientAuth.source}).`,
+        ],
+        declarations: [{ name: "CLIENT_AUTH", type: "ClientAuthFacts", initializer: JSON.stringify(model.clientAuth) }],
+      });
+    }
     file.addImportDeclaration({
       isTypeOnly: true,
       namedImports: ["ClientSession"],
@@ -111,6 +128,11 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     file.addExportDeclaration({ namedExports: ["connect"], moduleSpecifier: runtimeImport("connect", 1) });
     file.addExportDeclaration({ namedExports: ["httpTransport"], moduleSpecifier: runtimeImport("http-client", 1) });
     file.addExportDeclaration({ namedExports: ["stdioTransport"], moduleSpecifier: runtimeImport("stdio-client", 1) });
+    if (trace !== null)
+      file.addExportDeclaration({
+        namedExports: ["traceContextFrom", { name: "TraceContext", isTypeOnly: true }],
+        moduleSpecifier: runtimeImport("trace-context", 1),
+      });
     file.addTypeAlias({
       name: "Session",
       isExported: true,

@@ -3,6 +3,7 @@ import { BindgenError } from "../common/failures.ts";
 import type { MethodModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { methodsIn } from "./methods.ts";
+import { traceContextKeys } from "../model/runtime-data.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral } from "./source-file.ts";
 
@@ -47,6 +48,7 @@ export const emitDispatch: VersionEmitter = (model) => {
     return key;
   };
   const { cancel, progress, resultTypeDefault } = model.dispatch;
+  const trace = traceContextKeys(model);
   const requestMeta = modern
     ? objectLiteral({
         protocolVersion: JSON.stringify(metaKey("protocolVersion")),
@@ -359,6 +361,7 @@ export const emitDispatch: VersionEmitter = (model) => {
             progress: JSON.stringify(progress),
             unreadableId: JSON.stringify(model.envelope.errorIdOptional ? "omit" : "null"),
             validate: "(message) => validateMessage(message)",
+            ...(trace === null ? {} : { traceContext: JSON.stringify(trace) }),
           }),
         },
       ],

@@ -141,6 +141,16 @@ function addImports(
     ],
     moduleSpecifier: runtimeImport("connect", 0),
   });
+  // W3C trace context in requests' `_meta`, for `connect`'s `traceContext` and a handler's `ctx.traceContext`.
+  file.addExportDeclaration({
+    namedExports: [
+      "traceContextFrom",
+      { name: "TraceContext", isTypeOnly: true },
+      { name: "TraceContextCarrier", isTypeOnly: true },
+      { name: "TraceContextSource", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("trace-context", 0),
+  });
   file.addExportDeclaration({
     namedExports: ["httpTransport", { name: "HttpTransportOptions", isTypeOnly: true }],
     moduleSpecifier: runtimeImport("http-client", 0),

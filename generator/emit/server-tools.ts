@@ -2,6 +2,7 @@ import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } fro
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/core/http-headers.ts";
+import { uriTemplateVariables } from "../runtime/tools/uri-template.ts";
 import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
 import type { ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
@@ -253,9 +254,142 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       returnType: "Promise<ToolResult<N>>",
       statements: ["return tools.callTool(SPEC, session, name, args, options) as Promise<ToolResult<N>>;"],
     });
+    if (set.prompts.length > 0) addPrompts(file, set, release);
+    if (set.resourceTemplates.length > 0) addResourceTemplates(file, set, release);
     if (release !== null) addServerSide(file);
   });
   return { path, content };
+}
+
+/** `PromptName`, each prompt's arguments (strings, as `prompts/get` takes them) and a typed `getPrompt`. */
+function addPrompts(file: StatementSink, set: ToolSet, release: string | null): void {
+  const names = set.prompts.map((p) => JSON.stringify(p.name));
+  file.addTypeAlias({ name: "PromptName", isExported: true, docs: ["Every prompt's name."], type: names.join(" | ") });
+  file.addInterface({
+    name: "Prompts",
+    isExported: true,
+    docs: ["Per prompt, the arguments `prompts/get` takes: strings, the ones not marked required optional."],
+    properties: set.prompts.map((p) => {
+      const args = p.arguments ?? [];
+      const members = args.map((a) => `${propertyKey(a.name)}${a.required === true ? "" : "?"}: string`);
+      return {
+        name: propertyKey(p.name),
+        docs: docs(typeof p["description"] === "string" ? p["description"] : undefined, false, new Set()),
+        type: members.length === 0 ? "Record<string, never>" : `{ ${members.join("; ")} }`,
+      };
+    }),
+  });
+  file.addInterface({
+    name: "PromptSession",
+    isExported: true,
+    docs: ["What `getPrompt` needs of a session: a connected session (or a release's requester) has it."],
+    methods: [
+      {
+        name: "request",
+        parameters: [
+          { name: "method", type: '"prompts/get"' },
+          { name: "params", type: "{ name: string; arguments: { [key: string]: string } }" },
+          { name: "options", type: "ToolCallOptions", hasQuestionToken: true },
+        ],
+        returnType: "Promise<unknown>",
+      },
+    ],
+  });
+  const result = release === null ? "{ messages: unknown[]; description?: string }" : "Release.GetPromptResult";
+  file.addFunction({
+    name: "getPrompt",
+    isExported: true,
+    docs: ["Gets a prompt (`prompts/get`) with its arguments typed."],
+    typeParameters: [{ name: "N", constraint: "PromptName" }],
+    parameters: [
+      { name: "session", type: "PromptSession" },
+      { name: "name", type: "N" },
+      { name: "args", type: "Prompts[N]" },
+      { name: "options", type: "ToolCallOptions", initializer: "{}" },
+    ],
+    returnType: `Promise<${result}>`,
+    statements: [
+      `return session.request("prompts/get", { name, arguments: args as { [key: string]: string } }, options) as Promise<${result}>;`,
+    ],
+  });
+}
+
+/** `ResourceTemplateName`, each template's URI parameters (its RFC 6570 variables) and a typed `readResource`. */
+function addResourceTemplates(file: StatementSink, set: ToolSet, release: string | null): void {
+  const names = set.resourceTemplates.map((t) => JSON.stringify(t.name));
+  file.addImportDeclaration({
+    namedImports: ["expandUriTemplate", { name: "UriValue", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("uri-template", 1),
+  });
+  file.addTypeAlias({
+    name: "ResourceTemplateName",
+    isExported: true,
+    docs: ["Every resource template's name."],
+    type: names.join(" | "),
+  });
+  file.addInterface({
+    name: "ResourceTemplates",
+    isExported: true,
+    docs: [
+      "Per resource template, the values of its URI's variables: those of query and path-parameter expressions (`?`, `&`, `;`) may be left out.",
+    ],
+    properties: set.resourceTemplates.map((t) => {
+      const required = new Map<string, boolean>();
+      for (const v of uriTemplateVariables(t.uriTemplate))
+        required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
+      const members = [...required].map(([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: UriValue`);
+      return {
+        name: propertyKey(t.name),
+        docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
+        type: members.length === 0 ? "Record<string, never>" : `{ ${members.join("; ")} }`,
+      };
+    }),
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "TEMPLATES",
+        type: "{ readonly [N in ResourceTemplateName]: string }",
+        initializer: JSON.stringify(Object.fromEntries(set.resourceTemplates.map((t) => [t.name, t.uriTemplate]))),
+      },
+    ],
+  });
+  file.addInterface({
+    name: "ResourceSession",
+    isExported: true,
+    docs: ["What `readResource` needs of a session: a connected session (or a release's requester) has it."],
+    methods: [
+      {
+        name: "request",
+        parameters: [
+          { name: "method", type: '"resources/read"' },
+          { name: "params", type: "{ uri: string }" },
+          { name: "options", type: "ToolCallOptions", hasQuestionToken: true },
+        ],
+        returnType: "Promise<unknown>",
+      },
+    ],
+  });
+  const result = release === null ? "{ contents: unknown[] }" : "Release.ReadResourceResult";
+  file.addFunction({
+    name: "readResource",
+    isExported: true,
+    docs: [
+      "Reads the resource a template names (`resources/read`), its URI expanded from typed parameters (RFC 6570).",
+    ],
+    typeParameters: [{ name: "N", constraint: "ResourceTemplateName" }],
+    parameters: [
+      { name: "session", type: "ResourceSession" },
+      { name: "template", type: "N" },
+      { name: "params", type: "ResourceTemplates[N]" },
+      { name: "options", type: "ToolCallOptions", initializer: "{}" },
+    ],
+    returnType: `Promise<${result}>`,
+    statements: [
+      `return session.request("resources/read", { uri: expandUriTemplate(TEMPLATES[template], params) }, options) as Promise<${result}>;`,
+    ],
+  });
 }
 
 /** Each tool's arguments and structured result as Standard Schema objects, for libraries that take one (the official SDK's `registerTool`). */

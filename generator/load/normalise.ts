@@ -176,6 +176,8 @@ export interface SchemaContext {
    * `format` an annotation unless a vocabulary asserts it, and tool schemas name many (`email`, `date-time`).
    */
   readonly formatsAsAnnotations?: readonly string[];
+  /** Keywords outside the pipeline's set a reader accepts and drops, because they cannot constrain a value it checks. */
+  readonly accepts?: (keyword: string, value: unknown) => boolean;
 }
 
 /** One schema node of a document read by another reader (a server's tool schemas), with the same rules as a release's. */
@@ -193,7 +195,7 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
   if (raw === true || (isObject(raw) && Object.keys(raw).length === 0)) return { pointer };
   if (!isObject(raw)) throw new BindgenError(ctx.file, pointer, "a schema object", `got ${describe(raw)}`);
   for (const key of Object.keys(raw)) {
-    if (!HANDLED.has(key) && !IGNORED.has(key) && !isExtension(key)) {
+    if (!HANDLED.has(key) && !IGNORED.has(key) && !isExtension(key) && ctx.accepts?.(key, raw[key]) !== true) {
       throw new BindgenError(
         ctx.file,
         joinPointer(pointer, key),
@@ -212,7 +214,8 @@ function node(ctx: SchemaContext, raw: unknown, pointer: string, depth: number):
   if (ref !== undefined) {
     out.ref = refName(ctx, ref, joinPointer(pointer, "$ref"));
     const siblings = Object.keys(raw).filter(
-      (k) => k !== "$ref" && k !== "description" && !IGNORED.has(k) && !isExtension(k),
+      (k) =>
+        k !== "$ref" && k !== "description" && !IGNORED.has(k) && !isExtension(k) && ctx.accepts?.(k, raw[k]) !== true,
     );
     if (siblings.length > 0) {
       throw new BindgenError(ctx.file, joinPointer(pointer, siblings[0]!), "only a description beside $ref");

@@ -3,7 +3,7 @@ import { BindgenError, joinPointer } from "../common/failures.ts";
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import type { SourceDeprecation } from "../load/typescript-deprecations.ts";
-import { appliesTo, type Facts } from "./facts.ts";
+import { appliesTo, clientAuthFor, type Facts } from "./facts.ts";
 import {
   MESSAGE_UNIONS,
   type DefinitionModel,
@@ -159,6 +159,7 @@ export function buildModel(
     http,
     httpHeaders: httpHeaders(version, era, facts, http),
     resourceServerAuth: resourceServerAuth(version, era, facts),
+    clientAuth: clientAuthFor(facts, version, era),
     dispatch,
     tasks: methods.some((m) => m.results.includes(TASK_RESULT)) ? { param: TASK_PARAM, result: TASK_RESULT } : null,
     inputRequired:

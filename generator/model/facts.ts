@@ -3,6 +3,7 @@ import { parseJson, readRaw } from "../load/read.ts";
 import type { JsonType } from "../load/schema-node.ts";
 import { compareReleases, DRAFT_RELEASE, RELEASE_NAME } from "../load/lock.ts";
 import type { Era } from "./protocol-model.ts";
+import type { ClientAuthFacts } from "../runtime/client/client-auth.ts";
 
 const JSON_TYPES: readonly JsonType[] = ["array", "boolean", "integer", "null", "number", "object", "string"];
 
@@ -134,6 +135,8 @@ export interface Facts {
   }[];
   /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
   readonly schemaPage: { url: string; versions: VersionSelector; source: string };
+  /** The client's authorization rules that differ by release, each with the releases it holds for (`clientAuthFor` resolves them). */
+  readonly clientAuth: readonly ClientAuthRule[];
   readonly uiExtension: {
     id: string;
     metaKey: string;
@@ -156,6 +159,55 @@ export type ResourceServerAuthFact = { readonly versions: VersionSelector; reado
   | { readonly rule: BooleanAuthRule; readonly value: boolean }
   | { readonly rule: "withheldScopes"; readonly value: readonly string[] }
 );
+/** The rules of ClientAuthFacts, each a value some releases share. */
+export type ClientAuthRuleName = Exclude<keyof ClientAuthFacts, "release" | "source">;
+
+export interface ClientAuthRule {
+  readonly rule: ClientAuthRuleName;
+  readonly versions: VersionSelector;
+  readonly value: ClientAuthFacts[ClientAuthRuleName];
+  readonly source: string;
+}
+
+const CLIENT_AUTH_RULES: Readonly<Record<ClientAuthRuleName, "strings" | "boolean">> = {
+  resourceMetadata: "strings",
+  serverMetadata: "strings",
+  requireS256: "boolean",
+  registration: "strings",
+  applicationType: "boolean",
+  stepUpUnion: "boolean",
+  offlineAccess: "boolean",
+};
+
+/**
+ * A release's client authorization rules, or null when some rule has no value for it (a release before
+ * protected resource metadata). `source` is the page of the rule that names the newest release.
+ */
+export function clientAuthFor(facts: Facts, version: string, era: Era): ClientAuthFacts | null {
+  const picked = new Map<string, ClientAuthRule>();
+  for (const rule of facts.clientAuth) if (appliesTo(rule.versions, version, era)) picked.set(rule.rule, rule);
+  const names = Object.keys(CLIENT_AUTH_RULES) as ClientAuthRuleName[];
+  if (!names.every((name) => picked.has(name))) return null;
+  const value = <K extends ClientAuthRuleName>(name: K): ClientAuthFacts[K] =>
+    picked.get(name)!.value as ClientAuthFacts[K];
+  return {
+    release: version,
+    resourceMetadata: value("resourceMetadata"),
+    serverMetadata: value("serverMetadata"),
+    requireS256: value("requireS256"),
+    registration: value("registration"),
+    applicationType: value("applicationType"),
+    stepUpUnion: value("stepUpUnion"),
+    offlineAccess: value("offlineAccess"),
+    source: newest([...picked.values()]).source.replace(/#.*$/, ""),
+  };
+}
+
+/** The rule whose span starts with the latest release: its page is the release's own. */
+function newest(rules: readonly ClientAuthRule[]): ClientAuthRule {
+  const from = (rule: ClientAuthRule): string => (typeof rule.versions === "object" ? rule.versions.from : "");
+  return rules.reduce((best, rule) => (compareReleases(from(rule), from(best)) > 0 ? rule : best));
+}
 
 export function appliesTo(selector: VersionSelector, version: string, era: Era): boolean {
   if (selector === "*") return true;
@@ -312,6 +364,20 @@ export function loadFacts(file: string): Facts {
     };
   });
   const page = c.object(root["schemaPage"], "/schemaPage");
+  const clientAuth = c.array(c.object(root["clientAuth"], "/clientAuth"), "rules", "/clientAuth").map(([v, p]) => {
+    const o = c.object(v, p);
+    const rule = c.string(o, p, "rule");
+    if (!Object.hasOwn(CLIENT_AUTH_RULES, rule))
+      throw new BindgenError(file, p + "/rule", `one of ${Object.keys(CLIENT_AUTH_RULES).join(", ")}`);
+    const name = rule as ClientAuthRuleName;
+    const value = CLIENT_AUTH_RULES[name] === "boolean" ? c.boolean(o, p, "value") : c.strings(o, p, "value");
+    return {
+      rule: name,
+      versions: c.selector(o, p),
+      value: value as ClientAuthFacts[ClientAuthRuleName],
+      source: c.string(o, p, "source"),
+    };
+  });
   return {
     file,
     sha256: raw.sha256,
@@ -388,6 +454,7 @@ export function loadFacts(file: string): Facts {
       },
     },
     typeCorrections,
+    clientAuth,
     openMeta: { versions: c.selector(openMeta, "/openMeta"), source: c.string(openMeta, "/openMeta", "source") },
     schemaPage: {
       url: c.string(page, "/schemaPage", "url"),

@@ -1,4 +1,5 @@
 import type { Dialect, NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
+import type { ClientAuthFacts } from "../runtime/client/client-auth.ts";
 
 /**
  * What one spec release IS, as far as bindings care. Built only from the normalised schema and
@@ -238,6 +239,8 @@ export interface ProtocolModel {
   readonly http: HttpModel | null;
   /** How this release's HTTP server answers as an OAuth resource server (facts `resourceServerAuth`). */
   readonly resourceServerAuth: ResourceServerAuthModel;
+  /** The client's authorization rules for this release (schema/facts.json `clientAuth`); null before protected resource metadata. */
+  readonly clientAuth: ClientAuthFacts | null;
   readonly dispatch: DispatchModel;
   /** Task augmentation (2025-11-25): a request whose params carry `param` may be answered with `result` instead; null elsewhere. */
   readonly tasks: { readonly param: string; readonly result: string } | null;

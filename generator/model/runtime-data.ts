@@ -4,6 +4,7 @@ import type { InputRequiredSpec } from "../runtime/core/requester.ts";
 import type { ResultTypeFacts } from "../runtime/core/responses.ts";
 import type { RoutingFacts } from "../runtime/core/routing.ts";
 import type { ClientApiFacts } from "../runtime/client/mcp-client.ts";
+import type { TraceContextKeys } from "../runtime/core/trace-context.ts";
 
 /**
  * The data a generated module hands to the shared runtime (generator/runtime/), read from the
@@ -22,6 +23,26 @@ export function httpFacts(http: HttpModel, metaKeys: readonly MetaKeyModel[]): R
     nameParam: Object.fromEntries(http.nameParam),
     protocolVersionKey,
   };
+}
+
+/**
+ * The `_meta` keys of W3C trace context a release reserves for requests (schema/facts.json `metaKeys`), as the
+ * runtime's `TraceContextKeys` (trace-context.ts); null where it reserves none. A release reserving only some of
+ * them fails: the runtime carries all three or none.
+ */
+export function traceContextKeys(model: ProtocolModel): TraceContextKeys | null {
+  const keyOf = (name: string): string | undefined =>
+    model.metaKeys.find((k) => k.name === name && k.scopes.includes("request"))?.key;
+  const [traceparent, tracestate, baggage] = ["traceparent", "tracestate", "baggage"].map(keyOf);
+  if (traceparent === undefined && tracestate === undefined && baggage === undefined) return null;
+  if (traceparent === undefined || tracestate === undefined || baggage === undefined)
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      "the _meta keys traceparent, tracestate and baggage together (schema/facts.json)",
+      "the runtime carries W3C trace context as a whole",
+    );
+  return { traceparent, tracestate, baggage };
 }
 
 /** Fails with the schema's file and pointer when the model lacks a reserved `_meta` key the builders write. */

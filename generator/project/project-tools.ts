@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import type { ClientAuthorizer } from "../runtime/client/client-auth.ts";
 import { readConfig, type ServerSource } from "./config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
@@ -12,6 +13,7 @@ import {
   type ToolSource,
 } from "../tools/list-tools.ts";
 import {
+  asWritten,
   checkServerName,
   readSnapshot,
   snapshotOf,
@@ -20,6 +22,7 @@ import {
   type ToolsSnapshot,
 } from "../tools/snapshot.ts";
 import { toolSet } from "../tools/tool-set.ts";
+import { leftOutWarnings } from "../tools/usable-tools.ts";
 
 /** How `tools add` and `tools update` reach a server this run; `headers` are for this run only. */
 export interface ToolsRunOptions {
@@ -29,10 +32,14 @@ export interface ToolsRunOptions {
   readonly offer: () => Promise<ReleaseOffer>;
   /** Auth headers for an HTTP server: sent, never written. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The OAuth authorizer for an HTTP server's URL, if it is to have one (tools/oauth-login.ts). */
+  readonly auth?: (url: string) => Promise<ClientAuthorizer | undefined>;
   /** A saved tools/list result instead of the server. */
   readonly from?: string;
   /** The release a saved result was listed in (default: the snapshot's, else the newest the project speaks). */
   readonly release?: string;
+  /** Receives a line per tool that generate will leave out of the server's module, and why. */
+  readonly warn?: (line: string) => void;
   /** How the server is reached: the shipped client transport by default; tests pass a fake. */
   readonly listTools?: ListTools;
 }
@@ -131,18 +138,19 @@ async function take(
   const known = options.release ?? previous?.release;
   const offer = saved !== undefined && known !== undefined ? [] : await options.offer();
   const release = known ?? offer[0]?.version ?? "";
+  const auth = saved === undefined && "url" in source ? await options.auth?.(source.url) : undefined;
   const run: ToolSource =
     saved !== undefined
       ? { kind: "file", file: saved, release }
       : "url" in source
-        ? { kind: "url", server: name, url: source.url, headers: options.headers ?? {} }
+        ? { kind: "url", server: name, url: source.url, headers: options.headers ?? {}, ...(auth ? { auth } : {}) }
         : { kind: "command", server: name, command: (source as { command: string }).command };
   const listed = await (options.listTools ?? defaultListTools)(run, offer);
   const where = run.kind === "file" ? run.file : run.kind === "url" ? run.url : run.command;
-  const snapshot = snapshotOf(where, name, listed.release, listed.tools);
-  // Refused now rather than at the next generate: a snapshot that cannot be typed is not written.
-  toolSet(where, snapshot);
-  return snapshot;
+  const snapshot = snapshotOf(where, name, listed.release, listed.tools, listed.at, listed.surface);
+  // Told now as well as at each generate: the pointers here are into what the server (or the saved file) listed.
+  for (const line of leftOutWarnings(toolSet(where, snapshot))) options.warn?.(line);
+  return asWritten(snapshot);
 }
 
 function snapshotFile(configFile: string, name: string): string {

@@ -63,8 +63,10 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
   const changes: ToolChange[] = [];
   const newByName = new Map(newSet.tools.map((t) => [t.name, t]));
   const oldByName = new Map(oldSet.tools.map((t) => [t.name, t]));
-  for (const tool of oldSet.tools) {
-    const now = newByName.get(tool.name);
+  const newLeftOut = new Map(newSet.leftOut.map((t) => [t.name, t]));
+  const oldLeftOut = new Map(oldSet.leftOut.map((t) => [t.name, t]));
+  for (const tool of [...oldSet.tools, ...oldSet.leftOut]) {
+    const now = newByName.get(tool.name) ?? newLeftOut.get(tool.name);
     if (now === undefined) {
       changes.push(
         change(
@@ -79,10 +81,27 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
       );
       continue;
     }
-    changes.push(...compareTool(oldSet, newSet, tool, now));
+    const before = oldByName.get(tool.name);
+    const after = newByName.get(tool.name);
+    if (before !== undefined && after !== undefined) changes.push(...compareTool(oldSet, newSet, before, after));
+    else if (JSON.stringify(tool.listed) !== JSON.stringify(now.listed)) {
+      // A tool that cannot be generated on either side has no schemas to walk: any change may break its callers.
+      const reason = (oldLeftOut.get(tool.name) ?? newLeftOut.get(tool.name))!.error.message;
+      changes.push(
+        change(
+          "type-changed",
+          tool.name,
+          "",
+          `tool \`${tool.name}\` changed, and its schemas cannot be compared: ${reason}`,
+          "breaking",
+          tool.pointer,
+          now.pointer,
+        ),
+      );
+    }
   }
-  for (const tool of newSet.tools) {
-    if (!oldByName.has(tool.name))
+  for (const tool of [...newSet.tools, ...newSet.leftOut]) {
+    if (!oldByName.has(tool.name) && !oldLeftOut.has(tool.name))
       changes.push(
         change("tool-added", tool.name, "", `tool \`${tool.name}\` was added`, "compatible", null, tool.pointer),
       );
@@ -210,6 +229,18 @@ class Walker {
     for (const [name, p] of props) {
       const q = newProps.get(name);
       const at = `${path}.${name}`;
+      if (q === undefined && typesAnything(a) && typesAnything(b)) {
+        // Still typed, by the index signature: a value of any type fits now, which callers may send and readers must handle.
+        this.push(
+          "type-widened",
+          at,
+          `type of \`${at}\` widened to any value: no longer declared, so its key is typed like any other${p.required ? ", and it may be missing" : ""}`,
+          role === "arguments" ? "compatible" : "breaking",
+          p.schema.pointer,
+          b.pointer,
+        );
+        continue;
+      }
       if (q === undefined) {
         // A caller still sending a removed argument gets a compile error; one reading a removed result member reads nothing.
         const breaks = role === "arguments" || p.required;
@@ -305,6 +336,15 @@ class Walker {
   ): void {
     this.out.push(change(id, this.tool, path, message, severity, oldPointer, newPointer, before, after));
   }
+}
+
+/** An object whose index signature types its other keys `unknown` (`additionalProperties` true or `{}`). */
+function typesAnything(n: SchemaNode): boolean {
+  const index = n.additionalProperties;
+  return (
+    index === true ||
+    (typeof index === "object" && Object.keys(index).every((k) => k === "pointer" || k === "description"))
+  );
 }
 
 function sameCombinators(a: SchemaNode, b: SchemaNode): boolean {

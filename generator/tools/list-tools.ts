@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
 import { BindgenError } from "../common/failures.ts";
 import { parseJson, readRaw } from "../load/read.ts";
+import type { ClientAuthorizer } from "../runtime/client/client-auth.ts";
 import { CONNECTION_ERROR, type TransportFactory } from "../runtime/client/client-transport.ts";
 import { connect, type ClientRelease } from "../runtime/client/connect.ts";
 import { httpTransport } from "../runtime/client/http-client.ts";
 import { isObject } from "../runtime/core/json.ts";
 import { stdioTransport, type ChildLike } from "../runtime/client/stdio-client.ts";
+import type { ListedSurface } from "./snapshot.ts";
 
 /**
  * Where a server's tools come from; `server` is its name in the config, for messages. `headers`
@@ -17,6 +19,8 @@ export type ToolSource =
       readonly server: string;
       readonly url: string;
       readonly headers: Readonly<Record<string, string>>;
+      /** OAuth (`--oauth`, or tokens kept from an earlier run): authorizes on a 401. */
+      readonly auth?: ClientAuthorizer;
     }
   | { readonly kind: "command"; readonly server: string; readonly command: string }
   | { readonly kind: "file"; readonly file: string; readonly release: string };
@@ -28,6 +32,10 @@ export interface ListedTools {
   /** The release the server spoke. */
   readonly release: string;
   readonly tools: readonly unknown[];
+  /** Where the tools array stands in a saved file (`/tools`, or `/result/tools` in a whole response); `/tools` otherwise. */
+  readonly at?: string;
+  /** The server's prompts and resource templates, each where its capabilities offer them. */
+  readonly surface?: ListedSurface;
 }
 
 /** Connects, agrees a release and pages through `tools/list`; tests pass their own to `tools add`. */
@@ -36,24 +44,26 @@ export type ListTools = (source: ToolSource, offer: ReleaseOffer) => Promise<Lis
 /** Pages a server may make us follow: a bound, so a server that always answers with a cursor cannot loop us. */
 const MAX_PAGES = 100;
 const TIMEOUT_MS = 30_000;
+/** With OAuth the first request waits for the user's login in a browser. */
+const LOGIN_TIMEOUT_MS = 300_000;
 /** Stderr lines kept from a stdio server, and how many a failure quotes: enough to say why, never its whole log. */
 const STDERR_KEPT = 100;
 const STDERR_QUOTED = 3;
 const CLIENT_INFO = { name: "mcp-bindgen", version: "tools" };
 
 export const listTools: ListTools = async (source, offer) => {
-  if (source.kind === "file") return { release: source.release, tools: savedTools(source.file) };
+  if (source.kind === "file") return { release: source.release, ...savedTools(source.file) };
   return listToolsLive(source, offer);
 };
 
 /** A saved `tools/list` result (`{"tools": […]}`), or a whole JSON-RPC response holding one. */
-function savedTools(file: string): unknown[] {
+function savedTools(file: string): { tools: unknown[]; at: string } {
   const doc = parseJson(file, readRaw(file, "a saved tools/list result").bytes);
   const result = isObject(doc) && isObject(doc["result"]) ? doc["result"] : doc;
   const pointer = result === doc ? "/tools" : "/result/tools";
   if (!isObject(result) || !Array.isArray(result["tools"]))
     throw new BindgenError(file, pointer, "an array of tools (a tools/list result)");
-  return result["tools"] as unknown[];
+  return { tools: result["tools"] as unknown[], at: pointer };
 }
 
 /**
@@ -66,7 +76,10 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   const stderr: string[] = [];
   const transport: TransportFactory =
     source.kind === "url"
-      ? httpTransport(source.url, { headers: source.headers })
+      ? httpTransport(source.url, {
+          headers: source.headers,
+          ...(source.auth === undefined ? {} : { auth: source.auth }),
+        })
       : stdioTransport({
           spawn: () => spawnServer(source.command),
           onStderr: (line) => {
@@ -85,21 +98,32 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
         "a server it can connect to",
         [
           reason.message,
-          ...(/^HTTP 40[13] /.test(reason.message) ? ["credentials go with --header K=V"] : []),
+          ...(/^HTTP 40[13] /.test(reason.message)
+            ? ["credentials go with --header K=V, or authorize with --oauth"]
+            : []),
           ...quoted(stderr),
         ].join("; "),
       );
     return new BindgenError(where, "", expected, [reason.message, ...quoted(stderr)].join("; "));
   };
   const versions = offer.map((release) => release.version).join(", ");
-  const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs: TIMEOUT_MS }).catch(
+  const timeoutMs = source.kind === "url" && source.auth !== undefined ? LOGIN_TIMEOUT_MS : TIMEOUT_MS;
+  const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs }).catch(
     (error: unknown) => {
       throw failure(`an MCP server speaking one of ${versions}`, error);
     },
   );
   try {
-    const list = (params: object): Promise<unknown> => session.request("tools/list" as never, params as never);
-    return { release: session.version, tools: await pages(where, list) };
+    const list = (method: string, key: string): Promise<unknown[]> =>
+      pages(where, method, key, (params) => session.request(method as never, params as never));
+    const tools = await list("tools/list", "tools");
+    // Prompts and templates where the server's capabilities offer them: a server without them lists as it always did.
+    const capabilities = isObject(session.server) ? session.server["capabilities"] : undefined;
+    const offers = (name: string) => isObject(capabilities) && isObject(capabilities[name]);
+    const surface: { -readonly [K in keyof ListedSurface]: ListedSurface[K] } = {};
+    if (offers("prompts")) surface.prompts = await list("prompts/list", "prompts");
+    if (offers("resources")) surface.resourceTemplates = await list("resources/templates/list", "resourceTemplates");
+    return { release: session.version, tools, surface };
   } catch (error) {
     throw failure(`tools/list answered in ${session.version}`, error);
   } finally {
@@ -107,19 +131,24 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
   }
 }
 
-async function pages(where: string, list: (params: object) => Promise<unknown>): Promise<unknown[]> {
-  const tools: unknown[] = [];
+async function pages(
+  where: string,
+  method: string,
+  key: string,
+  list: (params: object) => Promise<unknown>,
+): Promise<unknown[]> {
+  const items: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await list(cursor === undefined ? {} : { cursor });
-    if (!isObject(result) || !Array.isArray(result["tools"]))
-      throw new BindgenError(where, "", "a tools/list result with a tools array");
-    tools.push(...(result["tools"] as unknown[]));
+    if (!isObject(result) || !Array.isArray(result[key]))
+      throw new BindgenError(where, "", `a ${method} result with a ${key} array`);
+    items.push(...(result[key] as unknown[]));
     const next = result["nextCursor"];
-    if (typeof next !== "string") return tools;
+    if (typeof next !== "string") return items;
     cursor = next;
   }
-  throw new BindgenError(where, "", `tools/list done within ${MAX_PAGES} pages`);
+  throw new BindgenError(where, "", `${method} done within ${MAX_PAGES} pages`);
 }
 
 /** `--command`'s words, no shell: the program and its arguments. A failure to start is the transport's to report. */

@@ -2,7 +2,8 @@ import { BindgenError, joinPointer } from "../common/failures.ts";
 import { CONTAINER, DIALECTS, normaliseNode, rejectAliasCycles, type SchemaContext } from "../load/normalise.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { FORMATS } from "../runtime/validation/table-format.ts";
-import type { SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
+import { acceptsToolKeyword } from "./accepted-keywords.ts";
+import type { SnapshotPrompt, SnapshotTemplate, SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
 
 /** One tool as the emitters see it: its type names and what it declares. */
 export interface ToolModel {
@@ -21,6 +22,17 @@ export interface ToolModel {
   readonly definitions: readonly string[];
 }
 
+/** A tool the snapshot lists that cannot be generated: what was found, and where in the file it was read from. */
+export interface LeftOutTool {
+  readonly name: string;
+  /** The tool's own pointer in `file`. */
+  readonly pointer: string;
+  /** The refusal, its pointer at the offending keyword or value in the same file. */
+  readonly error: BindgenError;
+  /** As listed, so a diff can still tell whether it changed. */
+  readonly listed: SnapshotTool;
+}
+
 /** A server's tools, their schemas normalised into one set of named definitions with the same rules as a release's. */
 export interface ToolSet {
   readonly file: string;
@@ -30,26 +42,42 @@ export interface ToolSet {
   readonly tools: readonly ToolModel[];
   /** Every tool's arguments, structured result and `$defs`, by type name. */
   readonly schema: NormalisedSchema;
+  /** Tools whose schemas cannot be generated, in the file's order: left out of the module, each told to `warn`. */
+  readonly leftOut: readonly LeftOutTool[];
+  /** The server's prompts and resource templates, as snapshotted (none when it offers none). */
+  readonly prompts: readonly SnapshotPrompt[];
+  readonly resourceTemplates: readonly SnapshotTemplate[];
 }
 
-/** Reads the snapshot's schemas; a problem is a `BindgenError` naming the file, the JSON pointer and the tool. */
+/**
+ * Reads the snapshot's schemas. A tool that cannot be generated (a keyword the validators lack, a remote `$ref`, a
+ * cycle) is left out, its refusal naming the file, the JSON pointer and the tool; the others are read as if it were not there.
+ */
 export function toolSet(file: string, snapshot: ToolsSnapshot): ToolSet {
   const definitions = new Map<string, SchemaNode>();
   const bases = new Set<string>();
-  const tools = snapshot.tools.map((tool, i) => {
-    const pointer = joinPointer("/tools", i);
+  const tools: ToolModel[] = [];
+  const leftOut: LeftOutTool[] = [];
+  snapshot.tools.forEach((tool, i) => {
+    const pointer = snapshot.pointers?.[i] ?? joinPointer("/tools", i);
+    // Taken before the tool is read, so a tool left out never renames the others' types.
+    const base = uniqueBase(typeBase(tool.name), bases);
     try {
-      return readTool(file, tool, pointer, uniqueBase(typeBase(tool.name), bases), definitions);
+      tools.push(readTool(file, tool, pointer, base, definitions));
     } catch (err) {
-      if (!(err instanceof BindgenError) || err.detail?.startsWith("tool ")) throw err;
-      throw new BindgenError(
-        err.file,
-        err.pointer,
-        err.expected,
-        [`tool "${tool.name}"`, err.detail].filter((d) => d !== undefined).join("; "),
-      );
+      if (!(err instanceof BindgenError)) throw err;
+      const named = err.detail?.startsWith("tool ")
+        ? err
+        : new BindgenError(
+            err.file,
+            err.pointer,
+            err.expected,
+            [`tool "${tool.name}"`, err.detail].filter((d) => d !== undefined).join("; "),
+          );
+      leftOut.push({ name: tool.name, pointer, error: named, listed: tool });
     }
   });
+  leftOut.sort((a, b) => indexOf(a.pointer) - indexOf(b.pointer));
   const sorted = new Map([...definitions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const schema: NormalisedSchema = {
     file,
@@ -58,7 +86,22 @@ export function toolSet(file: string, snapshot: ToolsSnapshot): ToolSet {
     definitions: sorted,
     sha256: snapshot.sha256,
   };
-  return { file, server: snapshot.server, release: snapshot.release, sha256: snapshot.sha256, tools, schema };
+  return {
+    file,
+    server: snapshot.server,
+    release: snapshot.release,
+    sha256: snapshot.sha256,
+    tools,
+    schema,
+    leftOut,
+    prompts: snapshot.prompts ?? [],
+    resourceTemplates: snapshot.resourceTemplates ?? [],
+  };
+}
+
+/** Where a tool stands in its array: `/tools/9` comes before `/tools/10`. */
+function indexOf(pointer: string): number {
+  return Number(pointer.slice(pointer.lastIndexOf("/") + 1));
 }
 
 function readTool(
@@ -79,7 +122,16 @@ function readTool(
   }
   // References stay inside a tool, so a cycle of them does too: refused here, where the tool is known.
   rejectAliasCycles(file, into);
-  for (const [name, node] of into) add(all, file, node.pointer, name, node);
+  // Checked whole before any is added, so a tool left out here leaves nothing of itself behind.
+  for (const [name, node] of into)
+    if (all.has(name))
+      throw new BindgenError(
+        file,
+        node.pointer,
+        "type names that differ between tools",
+        `two schemas would both be named ${name}`,
+      );
+  for (const [name, node] of into) all.set(name, node);
   const description = tool["description"];
   const annotations = tool["annotations"];
   if (annotations !== undefined && !isRecord(annotations))
@@ -145,6 +197,7 @@ function readSchema(
     refNames,
     rootRef: name,
     formatsAsAnnotations: FORMATS,
+    accepts: acceptsToolKeyword,
   };
   const root = Object.fromEntries(Object.entries(raw).filter(([k]) => k !== "$schema" && k !== container));
   add(into, file, pointer, name, normaliseNode(ctx, root, pointer));

@@ -26,11 +26,19 @@ beforeAll(async () => {
   }
 }, 300_000);
 
+const alias = (version: string) => `V${version.replaceAll("-", "_")}`;
+/** The type at `path` (`a.b[]`, `{}` for an index signature) of a definition, through optional parents. */
+const at = (version: string, subject: string, path: string) =>
+  (path === "" ? [] : path.split(/\.|(?=\[\])|(?=\{\})/)).reduce(
+    (t, part) => `NonNullable<${t}>[${part === "[]" ? "number" : part === "{}" ? "string" : JSON.stringify(part)}]`,
+    `${alias(version)}.${subject}`,
+  );
+
 describe("breaking claims, checked by the compiler", () => {
   it("over the four adjacent release pairs, none is refuted", () => {
-    const alias = (version: string) => `V${version.replaceAll("-", "_")}`;
     const imports = models.map((m) => `import type * as ${alias(m.version)} from "./${m.version}/types.ts";`);
-    const claims: { text: string; checks: string[] }[] = [];
+    // A check counts only where its types resolve: `guard` names both types alone, and must compile.
+    const claims: { text: string; checks: { code: string; guard?: string }[] }[] = [];
     for (const [i, older] of models.slice(0, -1).entries()) {
       const newer = models[i + 1]!;
       const report = diffModels(older, newer);
@@ -53,13 +61,29 @@ describe("breaking claims, checked by the compiler", () => {
           continue;
         const writers = new Set<Side>([...(oldWriters.get(oldName) ?? []), ...(newWriters.get(l.subject) ?? [])]);
         const [before, after] = [`${alias(older.version)}.${oldName}`, `${alias(newer.version)}.${l.subject}`];
+        // The value at the changed place as well as the whole: TypeScript lets an index signature stand in for a
+        // missing optional property, so only reading the place itself shows a key that turned `unknown`.
+        const places: [string, string, boolean][] = [
+          [before, after, false],
+          ...(l.path === ""
+            ? []
+            : [
+                [at(older.version, oldName, l.path), at(newer.version, l.subject, l.path), true] as [
+                  string,
+                  string,
+                  boolean,
+                ],
+              ]),
+        ];
         for (const side of ["client", "server"] as const) {
           if (l.severity[side] !== "breaking") continue;
           const reads = writers.size === 0 || writers.has(side === "client" ? "server" : "client");
-          const checks = [
-            ...(writers.size === 0 || writers.has(side) ? [`(x: ${before}): ${after} => x`] : []),
-            ...(reads ? [`(x: ${after}): ${before} => x`] : []),
-          ];
+          const checks = places.flatMap(([old, now, guarded]) =>
+            [
+              ...(writers.size === 0 || writers.has(side) ? [`(x: ${old}): ${now} => x`] : []),
+              ...(reads ? [`(x: ${now}): ${old} => x`] : []),
+            ].map((code) => (guarded ? { code, guard: `[${old}, ${now}]` } : { code })),
+          );
           claims.push({
             text: `${older.version} → ${newer.version} ${side} ${l.id} ${l.subject}${l.path === "" ? "" : "." + l.path}`,
             checks,
@@ -68,27 +92,73 @@ describe("breaking claims, checked by the compiler", () => {
       }
     }
     const lines = [...imports];
-    const lineOf = claims.map((c) => c.checks.map((check) => lines.push(`export const c${lines.length} = ${check};`)));
+    const lineOf = claims.map((c) =>
+      c.checks.map((check) => ({
+        line: lines.push(`export const c${lines.length} = ${check.code};`),
+        guard: check.guard === undefined ? undefined : lines.push(`export type t${lines.length} = ${check.guard};`),
+      })),
+    );
     writeFileSync(join(dir, "claims.ts"), lines.join("\n") + "\n");
     const failing = new Set(
       typecheck([join(dir, "claims.ts")])
         .filter((d) => d.file.endsWith("claims.ts"))
         .map((d) => d.line),
     );
-    const refuted = claims.filter((_, i) => !lineOf[i]!.some((line) => failing.has(line))).map((c) => c.text);
+    const confirms = ({ line, guard }: { line: number; guard: number | undefined }) =>
+      failing.has(line) && (guard === undefined || !failing.has(guard));
+    const refuted = claims.filter((_, i) => !lineOf[i]!.some(confirms)).map((c) => c.text);
     expect(claims.length).toBeGreaterThan(80);
     expect([...new Set(refuted)]).toEqual([]);
   });
 
+  it("reserved _meta keys: every breaking claim fails to compile, and a key no longer reserved still compiles for code that writes or reads it", () => {
+    const lines = [
+      ...models.map((m) => `import type * as ${alias(m.version)} from "./${m.version}/types.ts";`),
+      // The key as a `_meta` of the scope declares it (required or not), or as an open key where none does.
+      "type Declared<M> = { [P in keyof M as string extends P ? never : P]: M[P] };",
+      "type Slice<M, K extends string> = K extends keyof Declared<M> ? Pick<Declared<M>, K> : { [P in K]?: unknown };",
+      "type MetaOf<T> = T extends { _meta?: infer M } ? NonNullable<M> : { [key: string]: unknown };",
+    ];
+    const container = (version: string, scope: string) =>
+      `MetaOf<${alias(version)}.${scope === "request" ? 'CallToolRequest["params"]' : scope === "notification" ? 'ProgressNotification["params"]' : "CallToolResult"}>`;
+    const claims: { text: string; breaking: boolean; checks: number[] }[] = [];
+    for (const [i, older] of models.slice(0, -1).entries()) {
+      const newer = models[i + 1]!;
+      for (const l of diffModels(older, newer).changes.flatMap((c) => c.locations)) {
+        if (l.subjectKind !== "meta-key") continue;
+        const [old, now] = [container(older.version, l.path), container(newer.version, l.path)];
+        const key = JSON.stringify(l.subject);
+        const checks = [
+          lines.push(`export const c${lines.length} = (m: Slice<${old}, ${key}>): Slice<${now}, ${key}> => m;`),
+          lines.push(`export const c${lines.length} = (m: Slice<${now}, ${key}>): Slice<${old}, ${key}> => m;`),
+        ];
+        const breaking = l.severity.client === "breaking" || l.severity.server === "breaking";
+        claims.push({
+          text: `${older.version} → ${newer.version} ${l.id} ${l.subject} (${l.path}s)`,
+          breaking,
+          checks,
+        });
+      }
+    }
+    writeFileSync(join(dir, "meta-keys.ts"), lines.join("\n") + "\n");
+    const diagnostics = typecheck([join(dir, "meta-keys.ts")]).filter((d) => d.file.endsWith("meta-keys.ts"));
+    const failing = new Set(diagnostics.map((d) => d.line));
+    // Every line that fails is a check: the helpers and containers resolve in every release.
+    expect(diagnostics.filter((d) => !claims.some((c) => c.checks.includes(d.line))).map((d) => d.message)).toEqual([]);
+    // A compatible claim is checked where it says code keeps compiling: a key removed. One added is new to old code,
+    // which writes nothing there, so the checks (any old value under that key) say nothing about it.
+    const wrong = claims
+      .filter((c) => c.breaking || c.text.includes(" meta-key-removed "))
+      .filter((c) => c.checks.some((line) => failing.has(line)) !== c.breaking)
+      .map((c) => c.text);
+    expect(claims.some((c) => c.text.includes("meta-key-removed io.modelcontextprotocol/related-task"))).toBe(true);
+    expect(claims.some((c) => c.breaking)).toBe(true);
+    expect(wrong).toEqual([]);
+  });
+
   it("names an index signature only where the generated type gains or loses one", () => {
-    const alias = (version: string) => `V${version.replaceAll("-", "_")}`;
     const lines = models.map((m) => `import type * as ${alias(m.version)} from "./${m.version}/types.ts";`);
     // `string extends keyof T` holds exactly when T has a string index signature.
-    const at = (version: string, subject: string, path: string) =>
-      (path === "" ? [] : path.split(/\.|(?=\[\])|(?=\{\})/)).reduce(
-        (t, part) => `NonNullable<${t}>[${part === "[]" ? "number" : part === "{}" ? "string" : JSON.stringify(part)}]`,
-        `${alias(version)}.${subject}`,
-      );
     const indexed = (type: string) => `string extends keyof NonNullable<${type}> ? true : false`;
     const claims: string[] = [];
     for (const [i, older] of models.slice(0, -1).entries()) {

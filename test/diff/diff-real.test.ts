@@ -400,17 +400,27 @@ describe("every change once, nothing lost", () => {
     ).toContain("union-member-added");
   });
 
-  it("reports the Tool schema loosening as what the bindings see: typed keys of an open object gone, breaking no one", () => {
+  it("reports the Tool schema keywords that turned `unknown` as widened, rated as structuredContent turning `unknown` is", () => {
     const d = diff(...PAIRS[3]);
-    const tool = d.changes.filter((c) => c.subject === "Tool" && c.path.startsWith("inputSchema"));
+    const tool = d.changes.filter((c) => c.subject === "Tool" && /^(?:in|out)putSchema/.test(c.path));
     expect(tool.find((c) => c.id === "description-changed")!.message).toContain("`x-mcp-header`");
-    // Both releases' bindings keep inputSchema open (facts.openObjects): only its typed keys go, and an optional key
-    // that goes breaks no caller (its value still fits the index signature).
-    expect(tool.map((c) => c.id).sort()).toEqual(["description-changed", "property-removed", "property-removed"]);
-    expect(tool.filter((c) => c.id === "property-removed").map((c) => c.severity)).toEqual([
-      { client: "compatible", server: "compatible" },
-      { client: "compatible", server: "compatible" },
+    // Both releases' bindings keep the schemas open (facts.openObjects): a typed key that goes is typed `unknown` by
+    // the index signature now, which breaks code reading it (clients read tools) and no code writing it.
+    const widened = tool.filter((c) => c.id === "property-removed");
+    expect(widened.map((c) => c.path).sort()).toEqual([
+      "inputSchema.properties",
+      "inputSchema.required",
+      "outputSchema.properties",
+      "outputSchema.required",
+      "outputSchema.type",
     ]);
+    for (const c of widened) {
+      expect(c.message).toMatch(/^type of `Tool\.\w+Schema\.\w+` widened \(`[^`]+` → `any`\)/);
+      expect(c.severity).toEqual({ client: "breaking", server: "compatible" });
+    }
+    const structured = d.changes.find((c) => c.subject === "CallToolResult" && c.path === "structuredContent")!;
+    expect(structured.message).toMatch(/^type of `CallToolResult\.structuredContent` widened/);
+    expect(structured.locations[0]!.severity).toEqual({ client: "breaking", server: "compatible" });
   });
 
   it("keeps wire-neutral churn out of the wire changes", () => {

@@ -94,8 +94,19 @@ describe("the browser client (the bench's 12.5 KB row)", () => {
       "DEFAULT_MAX_LINE_BYTES",
       "is not reachable from the root",
       "function inputHandlerFor",
+      "function isTraceparent",
     ])
       expect(code, left).not.toContain(left);
+  });
+
+  it("a trace context carrier brings its checks (the witness above can fail)", async () => {
+    const tracing = client
+      .replace(
+        `clientInfo: { name: "b", version: "1" }`,
+        `clientInfo: { name: "b", version: "1" }, traceContext: traceContextFrom(() => undefined)`,
+      )
+      .replace("{ clientRelease,", "{ traceContextFrom, clientRelease,");
+    expect(await bundle(tracing)).toContain("function isTraceparent");
   });
 
   it("a client dispatcher brings the input rounds (the witness above can fail)", async () => {

@@ -7,6 +7,7 @@ import { readLock } from "../../generator/load/lock.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
 import type { MethodModel, ProtocolModel } from "../../generator/model/protocol-model.ts";
+import { traceContextKeys } from "../../generator/model/runtime-data.ts";
 import { PACKAGE_FACTS, PACKAGE_LOCK } from "../../generator/project/project.ts";
 import { FIXTURES, REAL_SCHEMA_DIR } from "../support/tmp-project.ts";
 
@@ -513,6 +514,18 @@ describe("reserved _meta keys", () => {
     expect(model("2026-07-28").eraEvidence.requestMetaRequired).toBe(true);
   });
 
+  it("2026-07-28 reserves W3C trace context's keys, unprefixed (facts: no schema definition names them)", () => {
+    const keys = new Map(model("2026-07-28").metaKeys.map((k) => [k.name, k]));
+    for (const name of ["traceparent", "tracestate", "baggage"])
+      expect(keys.get(name)).toMatchObject({ key: name, scopes: ["notification", "request"], requiredIn: [] });
+    expect(traceContextKeys(model("2026-07-28"))).toEqual({
+      traceparent: "traceparent",
+      tracestate: "tracestate",
+      baggage: "baggage",
+    });
+    for (const v of LEGACY) expect(traceContextKeys(model(v))).toBeNull();
+  });
+
   it.each(LEGACY.filter((v) => v !== "2025-11-25"))("%s has only progressToken, optional", (v) => {
     expect(model(v).metaKeys).toEqual([
       expect.objectContaining({ name: "progressToken", key: "progressToken", requiredIn: [] }),
@@ -614,5 +627,46 @@ describe("era detection on a release nobody has heard of", () => {
   it("a real legacy release renamed to a future date stays legacy, and the real modern one stays modern", () => {
     expect(buildModel("2099-12-31", model("2025-11-25").schema, facts).era).toBe("legacy");
     expect(buildModel("2000-01-01", model("2026-07-28").schema, facts).era).toBe("modern");
+  });
+});
+
+describe("client authorization facts (schema/facts.json clientAuth)", () => {
+  it("none before protected resource metadata; each later release its own discovery, registration and scope rules", () => {
+    expect(model("2024-11-05").clientAuth).toBeNull();
+    expect(model("2025-03-26").clientAuth).toBeNull();
+    expect(model("2025-06-18").clientAuth).toMatchObject({
+      resourceMetadata: ["challenge"],
+      serverMetadata: ["oauth-insert"],
+      requireS256: false,
+      registration: ["preregistered", "dynamic"],
+    });
+    expect(model("2025-11-25").clientAuth).toMatchObject({
+      resourceMetadata: ["challenge", "path", "root"],
+      serverMetadata: ["oauth-insert", "oidc-insert", "oidc-append"],
+      requireS256: true,
+      registration: ["preregistered", "metadata-document", "dynamic"],
+      applicationType: false,
+      stepUpUnion: false,
+      offlineAccess: false,
+    });
+    expect(model("2026-07-28").clientAuth).toMatchObject({
+      release: "2026-07-28",
+      applicationType: true,
+      stepUpUnion: true,
+      offlineAccess: true,
+      source: "https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/client-registration",
+    });
+  });
+
+  it("a rule the model does not know fails with its pointer", () => {
+    const dir = mkdtempSync(join(tmpdir(), "facts-"));
+    try {
+      const raw = JSON.parse(readFileSync(PACKAGE_FACTS, "utf8")) as { clientAuth: { rules: { rule: string }[] } };
+      raw.clientAuth.rules[0]!.rule = "resourceMetadta";
+      writeFileSync(join(dir, "facts.json"), JSON.stringify(raw));
+      expect(() => loadFacts(join(dir, "facts.json"))).toThrow(/\/clientAuth\/rules\/0\/rule/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

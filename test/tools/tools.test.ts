@@ -75,7 +75,7 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
 
   beforeAll(async () => {
     const listed = await listTools({ kind: "command", server: "everything", command: EVERYTHING }, offer);
-    snapshot = snapshotOf("everything", "everything", listed.release, listed.tools);
+    snapshot = snapshotOf("everything", "everything", listed.release, listed.tools, listed.at, listed.surface);
     await generateInto(dir, [{ file: "mcp-tools/everything.json", snapshot }]);
   }, 120_000);
 
@@ -85,17 +85,58 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     expect(names).toEqual([...names].sort());
     expect(names).toContain("get-structured-content");
     const again = await listTools({ kind: "command", server: "everything", command: EVERYTHING }, offer);
-    expect(snapshotText(snapshotOf("everything", "everything", again.release, again.tools))).toBe(
-      snapshotText(snapshot),
-    );
+    expect(
+      snapshotText(snapshotOf("everything", "everything", again.release, again.tools, again.at, again.surface)),
+    ).toBe(snapshotText(snapshot));
   }, 60_000);
+
+  it("its prompts and resource templates are snapshotted too, sorted by name, under the same sha256 and release", () => {
+    expect(snapshot.prompts?.map((p) => p.name)).toEqual([
+      "args-prompt",
+      "completable-prompt",
+      "resource-prompt",
+      "simple-prompt",
+    ]);
+    expect(snapshot.prompts?.find((p) => p.name === "args-prompt")?.arguments).toEqual([
+      { description: "Name of the city", name: "city", required: true },
+      { name: "state", required: false },
+    ]);
+    expect(snapshot.resourceTemplates?.map((t) => [t.name, t.uriTemplate])).toEqual([
+      ["Dynamic Blob Resource", "demo://resource/dynamic/blob/{resourceId}"],
+      ["Dynamic Text Resource", "demo://resource/dynamic/text/{resourceId}"],
+    ]);
+    // The file reads back to the same bytes, its sha256 covering the prompts and templates: an edit to one is noticed.
+    const file = join(tmp(), "everything.json");
+    writeFileSync(file, snapshotText(snapshot));
+    expect(snapshotText(readSnapshot(file))).toBe(snapshotText(snapshot));
+    const edited = JSON.parse(snapshotText(snapshot)) as { prompts: { name: string }[] };
+    edited.prompts[0]!.name = "renamed";
+    writeFileSync(file, JSON.stringify(edited));
+    expect(refusal(() => readSnapshot(file)).pointer).toBe("/sha256");
+  });
 
   it("its module compiles under the strict flags and isolatedDeclarations, and misuse is a compile error", () => {
     const use = join(dir, "use.ts");
     writeFileSync(
       use,
       [
-        `import { ANNOTATIONS, callTool, createToolServer, type ToolSession } from "./gen/servers/everything.js";`,
+        `import { ANNOTATIONS, callTool, createToolServer, getPrompt, readResource, type ToolSession } from "./gen/servers/everything.js";`,
+        `import type { Session as ClientSession } from "./gen/2025-11-25/client.js";`,
+        `declare const connected: ClientSession;`,
+        `export async function surface(): Promise<string> {`,
+        `  const prompt = await getPrompt(connected, "args-prompt", { city: "Oslo" });`,
+        `  await getPrompt(connected, "simple-prompt", {});`,
+        `  // @ts-expect-error a required argument left out`,
+        `  await getPrompt(connected, "args-prompt", { state: "x" });`,
+        `  // @ts-expect-error a misspelt prompt`,
+        `  await getPrompt(connected, "args-promt", { city: "Oslo" });`,
+        `  const read = await readResource(connected, "Dynamic Text Resource", { resourceId: 1 });`,
+        `  // @ts-expect-error a URI variable left out`,
+        `  await readResource(connected, "Dynamic Text Resource", {});`,
+        `  // @ts-expect-error a misspelt template`,
+        `  await readResource(connected, "Dynamic Txt Resource", { resourceId: 1 });`,
+        `  return String(prompt.messages.length) + read.contents[0]!.uri;`,
+        `}`,
         `import { createRequester } from "./gen/2025-11-25/requester.js";`,
         `import { createServerDispatcher } from "./gen/2025-11-25/dispatch.js";`,
         `declare const session: ToolSession;`,
@@ -149,6 +190,14 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
       expect(result.isError).not.toBe(true);
       expect(typeof (result.structuredContent as { temperature: unknown }).temperature).toBe("number");
       expect(ToolResultError.name).toBe("ToolResultError");
+      const surface = (await import(join(dir, "gen", "servers", "everything.ts"))) as {
+        getPrompt(session: object, name: string, args: object): Promise<{ messages: { content: { text?: string } }[] }>;
+        readResource(session: object, template: string, params: object): Promise<{ contents: { uri: string }[] }>;
+      };
+      const prompt = await surface.getPrompt(session, "args-prompt", { city: "Oslo" });
+      expect(JSON.stringify(prompt.messages)).toContain("Oslo");
+      const read = await surface.readResource(session, "Dynamic Text Resource", { resourceId: 7 });
+      expect(read.contents[0]!.uri).toBe("demo://resource/dynamic/text/7");
     } finally {
       await session.close();
     }
@@ -290,6 +339,18 @@ describe("a tool whose x-mcp-header annotations a client would drop", () => {
     ]);
     expect(legacy[0]!.content).toContain('export type ToolName = "bad-token" | "good" | "on-an-object";');
   }, 120_000);
+});
+
+describe("a server offering no prompts or resource templates", () => {
+  it("writes the snapshot it always did: the same keys, the sha256 of the tools alone", async () => {
+    const { createHash } = await import("node:crypto");
+    const tools = [{ inputSchema: { type: "object" }, name: "t" }]; // keys sorted, as a snapshot keeps them
+    const snapshot = snapshotOf("s.json", "s", "2025-11-25", tools, "/tools", {});
+    const sha = createHash("sha256").update(JSON.stringify(tools)).digest("hex");
+    expect(snapshotText(snapshot)).toBe(
+      JSON.stringify({ server: "s", release: "2025-11-25", sha256: sha, tools }, null, 2) + "\n",
+    );
+  });
 });
 
 describe("the config's servers", () => {
@@ -587,7 +648,7 @@ describe("credentials given on the command line", () => {
         (error: unknown) => error as Error,
       );
       expect(failure.message).toBe(
-        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: credentials missing or refused; credentials go with --header K=V)`,
+        `server "locked" (${url}): expected a server it can connect to (HTTP 401 from ${url}: credentials missing or refused; credentials go with --header K=V, or authorize with --oauth)`,
       );
     } finally {
       await new Promise((done) => server.close(done));
@@ -662,11 +723,17 @@ describe("the tool schema corpus", () => {
   );
 });
 
-describe("hostile tool schemas are refused with the tool's name and the JSON pointer, never a stack", () => {
+describe("hostile tool schemas leave their tool out, with the tool's name and the JSON pointer, never a stack", () => {
   let deep: unknown = { type: "string" };
   for (let i = 0; i < 5000; i++) deep = { type: "object", properties: { a: deep } };
+  it("5,000 levels deep refuses the listing: no snapshot could hold it", () => {
+    const err = refusal(() =>
+      snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema: deep }]),
+    );
+    expect(err.message).toContain('tool "evil"');
+    expect(err.pointer.startsWith("/tools/0/inputSchema/properties/a")).toBe(true);
+  });
   const cases: [string, unknown, string][] = [
-    ["5,000 levels deep", deep, "/tools/0/inputSchema/properties/a"],
     [
       "a cyclic $ref",
       {
@@ -689,13 +756,130 @@ describe("hostile tool schemas are refused with the tool's name and the JSON poi
     ["a root that is itself a $ref to it", { $ref: "#" }, "/tools/0/inputSchema"],
   ];
   it.each(cases)("%s", (_, inputSchema, pointer) => {
-    const err = refusal(() =>
-      toolSet("hostile.json", snapshotOf("hostile.json", "hostile", "2025-11-25", [{ name: "evil", inputSchema }])),
+    const set = toolSet(
+      "hostile.json",
+      snapshotOf("hostile.json", "hostile", "2025-11-25", [
+        { name: "evil", inputSchema },
+        { name: "fine", inputSchema: { type: "object", properties: { a: { type: "string" } } } },
+      ]),
     );
+    expect(set.tools.map((t) => t.name)).toEqual(["fine"]);
+    expect(set.leftOut.map((t) => [t.name, t.pointer])).toEqual([["evil", "/tools/0"]]);
+    const err = set.leftOut[0]!.error;
     expect(err.message).toContain('tool "evil"');
     expect(err.pointer.startsWith(pointer)).toBe(true);
     expect(err.file).toBe("hostile.json");
   });
+});
+
+describe("tools as servers publish them", () => {
+  const saved = (file: string) => JSON.parse(readFileSync(file, "utf8")) as { tools: unknown[] };
+  const servers = ["firecrawl", "playwright"].map((name) => {
+    const file = join(PACKAGE_ROOT, "test", "fixtures", "tools", "servers", `${name}.json`);
+    return { name, file, snapshot: snapshotOf(file, name, "2025-11-25", saved(file).tools) };
+  });
+
+  it("the published tool lists of real servers generate whole: no tool left out, no warning, the modules compile", async () => {
+    const warnings: string[] = [];
+    const sets = servers.map((s) => toolSet(s.file, s.snapshot));
+    expect(sets.map((set) => [set.server, set.tools.length, set.leftOut.length])).toEqual([
+      ["firecrawl", 26, 0],
+      ["playwright", 24, 0],
+    ]);
+    const files = await render(
+      models,
+      {},
+      (path) => path.startsWith("servers/"),
+      sets,
+      (line) => warnings.push(line),
+    );
+    expect(warnings).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(["servers/firecrawl.ts", "servers/playwright.ts"]);
+    const dir = tmp();
+    await generateInto(dir, servers);
+    const use = join(dir, "use.ts");
+    writeFileSync(
+      use,
+      [
+        `import type { ArgumentsOf } from "./gen/servers/playwright.js";`,
+        `export const drop: ArgumentsOf<"browser_drop"> = { target: "e1", element: "box", data: { "text/plain": "x" } };`,
+        `// @ts-expect-error a record of strings holds no numbers`,
+        `export const bad: ArgumentsOf<"browser_drop"> = { target: "e1", element: "box", data: { "text/plain": 1 } };`,
+      ].join("\n"),
+    );
+    expect(
+      formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true })),
+    ).toBe("");
+  }, 180_000);
+
+  // propertyNames {"type": "string"} is accepted as what it is, a check every JSON key passes: Ajv, which checks it, agrees.
+  it.each(servers.map((s) => [s.name, s] as const))(
+    "%s: the arguments validators agree with Ajv",
+    (_, server) => {
+      const set = toolSet(server.file, server.snapshot);
+      const tables = decodeTable(encodeTable(buildDefinitionTable(set.schema, server.name)), undefined, rareKeywords);
+      const runs = 300;
+      for (const tool of set.tools) {
+        const ajv = new Ajv2020({ strict: false, ownProperties: true });
+        addFormats.default(ajv, { mode: "fast", formats: ["uri", "uri-template", "byte"] });
+        const check = ajv.compile(tool.listed.inputSchema);
+        const node = set.schema.definitions.get(tool.arguments)!;
+        fc.assert(
+          fc.property(fc.integer(), fc.nat(2), fc.jsonValue({ maxDepth: 2 }), (seed, how, other) => {
+            const rand = rng(seed);
+            const built = sample(set.schema, node, rand);
+            const value =
+              how === 0 ? built : how === 1 ? mutate(built, rand) : substitute(built, rand, other as JsonValue);
+            return validateDefinition(tables, tool.arguments, value).ok === check(value);
+          }),
+          { numRuns: runs },
+        );
+      }
+    },
+    300_000,
+  );
+
+  it("a tool that still cannot be generated is left out, each offender named with its keyword and a pointer into the user's own file", async () => {
+    const { main } = await import("../../generator/cli.ts");
+    const dir = tmp();
+    writeFileSync(join(dir, "mcp-bindgen.config.json"), '{ "out": "gen" }\n');
+    const object = (properties: object) => ({ type: "object", properties });
+    // Unsorted, as a server lists them: "zeta" is /result/tools/0 here and /tools/3 in the sorted snapshot.
+    const tools = [
+      { name: "zeta", inputSchema: object({ pair: { type: "array", prefixItems: [{ type: "number" }] } }) },
+      { name: "alpha", inputSchema: object({ a: { type: "string", contentEncoding: "base64" } }) },
+      { name: "mid", inputSchema: object({ m: { type: "object", propertyNames: { pattern: "^[a-z]+$" } } }) },
+      {
+        name: "beta",
+        inputSchema: object({ b: { type: "object", propertyNames: { type: "string" }, additionalProperties: {} } }),
+      },
+    ];
+    writeFileSync(join(dir, "listed.json"), JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools } }));
+    let out = "";
+    let err = "";
+    const io = { cwd: dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (err += t) };
+    expect(await main(["tools", "add", "mixed", "--from", "listed.json", "--release", "2025-11-25"], io), err).toBe(0);
+    const file = join(dir, "listed.json");
+    expect(err.trimEnd().split("\n")).toEqual([
+      `warning: ${file}#/result/tools/0/inputSchema/properties/pair/prefixItems: left out of servers/mixed.ts, as it cannot be generated: expected a JSON Schema keyword that MCP schemas use (tool "zeta"; "prefixItems" is not supported)`,
+      `warning: ${file}#/result/tools/2/inputSchema/properties/m/propertyNames: left out of servers/mixed.ts, as it cannot be generated: expected a JSON Schema keyword that MCP schemas use (tool "mid"; "propertyNames" is not supported)`,
+    ]);
+    // At generate, the user's own file is the snapshot, and the pointers are into it.
+    const snapshotFile = join(dir, "mcp-tools", "mixed.json");
+    const warnings: string[] = [];
+    const files = await render(
+      models,
+      {},
+      (path) => path.startsWith("servers/"),
+      [toolSet(snapshotFile, readSnapshot(snapshotFile))],
+      (line) => warnings.push(line),
+    );
+    expect(warnings.map((w) => w.slice(0, w.indexOf(":", snapshotFile.length)))).toEqual([
+      `${snapshotFile}#/tools/2/inputSchema/properties/m/propertyNames`,
+      `${snapshotFile}#/tools/3/inputSchema/properties/pair/prefixItems`,
+    ]);
+    expect(files[0]!.content).toContain('export type ToolName = "alpha" | "beta";');
+  }, 120_000);
 });
 
 describe("a property named __proto__", () => {
@@ -807,6 +991,34 @@ describe("diff --tools: each change rated for callers", () => {
       "breaking",
     ],
     [
+      "an argument an open object stops declaring widened: still sent, so nothing breaks",
+      [tool({ ...obj({ a: { type: "string" } }), additionalProperties: true })],
+      [tool({ ...obj({}), additionalProperties: true })],
+      "type-widened",
+      "compatible",
+    ],
+    [
+      "a result member an open object stops declaring widened to unknown: its readers break",
+      [tool(obj({}), { ...obj({ n: { type: "number" } }), additionalProperties: {} })],
+      [tool(obj({}), { ...obj({}), additionalProperties: {} })],
+      "type-widened",
+      "breaking",
+    ],
+    [
+      "a tool that cannot be generated and changed is rated breaking, its schemas not compared",
+      [tool(obj({ a: { type: "array", prefixItems: [{ type: "number" }] } }))],
+      [tool(obj({ a: { type: "array", prefixItems: [{ type: "string" }] } }))],
+      "type-changed",
+      "breaking",
+    ],
+    [
+      "a tool that can no longer be generated is not removed",
+      [tool(obj({ a: { type: "array" } }))],
+      [tool(obj({ a: { type: "array", prefixItems: [{ type: "string" }] } }))],
+      "type-changed",
+      "breaking",
+    ],
+    [
       "a changed not on an argument breaks",
       [tool(obj({ s: { type: "string", not: { const: "a" } } }))],
       [tool(obj({ s: { type: "string", not: { const: "b" } } }))],
@@ -818,5 +1030,17 @@ describe("diff --tools: each change rated for callers", () => {
     const set = (tools: object[]) => toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", tools));
     const report = compareToolSets(set(before), set(after));
     expect(report.changes.map((c) => [c.id, c.severity])).toContainEqual([id, severity]);
+  });
+
+  it("a tool left out on both sides and unchanged reports nothing", () => {
+    const listed = [tool(obj({ a: { type: "array", prefixItems: [{ type: "number" }] } }))];
+    const set = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", listed));
+    expect(set.leftOut.map((t) => t.name)).toEqual(["t"]);
+    expect(compareToolSets(set, set).changes).toEqual([]);
+    const before = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", [tool(obj({ a: { type: "array" } }))]));
+    // Still listed by the server: not removed, and its callers are told it changed.
+    expect(compareToolSets(before, set).changes.map((c) => [c.id, c.tool, c.newPointer])).toEqual([
+      ["type-changed", "t", "/tools/0"],
+    ]);
   });
 });

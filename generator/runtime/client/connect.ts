@@ -17,6 +17,7 @@ import {
 } from "./client-transport.js";
 import type { HttpSessionFactory } from "./http-client.js";
 import type { HeaderParam } from "../core/http-headers.js";
+import type { TraceContextCarrier, TraceContextKeys } from "../core/trace-context.js";
 
 /** A requester with its release's typed `request`. */
 export interface TypedRequester extends RequesterLifecycle {
@@ -114,6 +115,8 @@ export interface ClientRelease<
   readonly server?: S;
   /** Only a type: the release's client requests by method (`ClientRequests`), which the one-call client reads. */
   readonly requests?: T;
+  /** The `_meta` keys of W3C trace context, where the release reserves them: `ConnectOptions.traceContext` fills them. */
+  readonly traceContext?: TraceContextKeys;
 }
 
 /** A session with a server, typed by the release agreed on: narrow on `version` for its methods. */
@@ -144,6 +147,12 @@ export interface ConnectOptions<D extends readonly ClientRelease[]> {
   readonly signal?: AbortSignal;
   /** Told why an era was tried and left (a log line). */
   readonly onFallback?: (reason: string) => void;
+  /**
+   * The caller's trace context, `traceContextFrom(source)`: asked as each request goes out and put into its
+   * `_meta` where the agreed release reserves the keys (elsewhere never asked); an invalid one is not sent. The
+   * `opentelemetry` extra's `openTelemetryTraceContext()` carries OpenTelemetry's active context.
+   */
+  readonly traceContext?: TraceContextCarrier;
 }
 
 const DEFAULT_NEGOTIATION_TIMEOUT_MS = 30_000;
@@ -212,7 +221,11 @@ export async function connect<const D extends readonly ClientRelease[]>(
     if (supersede) current?.requester.close(new Error("superseded by another protocol version"));
     wire.begin(release.version, release.era.httpSession);
     // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
-    const send = (message: object, sent: SendOptions = {}): Promise<void> => {
+    const keys = release.traceContext;
+    const carrier = options.traceContext;
+    const send = (sending: object, sent: SendOptions = {}): Promise<void> => {
+      const message =
+        keys === undefined || carrier === undefined ? sending : carrier.carry(sending, keys);
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
       // A missing name, or one that is no string, finds no tool; `headers` ignores what another method's finds.

@@ -21,6 +21,7 @@ import { responseError } from "../core/responses.js";
 import { rpcErrorOf } from "../core/rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 import { utf8Decoder } from "../core/text-codec.js";
+import type { ClientAuthorizer } from "./client-auth.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
 export interface FetchResponse {
@@ -61,6 +62,11 @@ export interface HttpTransportOptions {
   readonly maxEventChars?: number;
   /** A JSON reply larger than this fails its call. Defaults to 16 MiB. */
   readonly maxReplyBytes?: number;
+  /**
+   * Authorizes requests (`oauthClient` of the `oauth/` part, say): its token goes on every request; a 401
+   * authorizes and retries the request once, a 403 `insufficient_scope` steps up and retries it once.
+   */
+  readonly auth?: ClientAuthorizer;
 }
 
 /** What the transport lends the session era's part (`http-session.ts`). */
@@ -148,6 +154,33 @@ export function httpTransport(
 
     async function request(init: EndpointRequest, signal = life.signal): Promise<FetchResponse> {
       if (closed) throw new Error("the transport is closed");
+      const auth = options.auth;
+      // One retry for each kind of refusal: a loop of authorizations the server keeps refusing ends here.
+      const retried = new Set<number>();
+      for (;;) {
+        const token = await auth?.authorization(url);
+        const sent =
+          token === undefined
+            ? init
+            : { ...init, headers: { ...init.headers, Authorization: token } };
+        const response = await follow(sent, signal);
+        const status = response.status;
+        if (auth === undefined || (status !== 401 && status !== 403) || retried.has(status))
+          return checked(response, sent.headers);
+        retried.add(status);
+        const challenge = response.headers.get("www-authenticate");
+        // A failed authorization is no reason to try another protocol version: a connection error.
+        const again = await auth.refused(url, status, challenge).catch(async (error: unknown) => {
+          await discard(response);
+          throw connectionError(error instanceof Error ? error.message : String(error));
+        });
+        if (!again) return checked(response, sent.headers);
+        await discard(response);
+      }
+    }
+
+    /** Sends a request, following a same-origin 307 or 308. */
+    async function follow(init: EndpointRequest, signal: AbortSignal): Promise<FetchResponse> {
       let target = url;
       for (let hops = 0; ; hops++) {
         const response = await fetchFn(target, { ...init, redirect: "manual", signal }).catch(
@@ -156,7 +189,7 @@ export function httpTransport(
           },
         );
         const next = redirectTarget(response, target);
-        if (next === undefined) return checked(response, init.headers);
+        if (next === undefined) return response;
         await discard(response);
         if (hops === MAX_REDIRECTS) throw connectionError(`too many redirects from ${shown}`);
         target = next;

@@ -2,6 +2,7 @@ import { LazyAbort, onAbort, type AbortHandle, type AbortSource } from "./abort.
 import { isObject, own, type JsonObject } from "./json.js";
 import { checkEnvelope, isRequestId, nestingFailure, parseText, refusalAnswer } from "./jsonrpc.js";
 import { RpcError, type RpcErrorBody } from "./rpc-error.js";
+import { readTraceContext, type TraceContext, type TraceContextKeys } from "./trace-context.js";
 
 /**
  * The version-independent core of `createServerDispatcher` / `createClientDispatcher`: routes a
@@ -64,6 +65,8 @@ export interface DispatchRelease<Batches extends boolean = boolean> {
    */
   readonly unreadableId: "null" | "omit";
   readonly validate: DispatchValidate;
+  /** The `_meta` keys of W3C trace context, where the release reserves them: read into `ctx.traceContext`. */
+  readonly traceContext?: TraceContextKeys;
 }
 
 /** What differs between a release's server and client dispatcher. */
@@ -103,6 +106,8 @@ export interface RequestContext<C = unknown> {
     ((update: { progress: number; total?: number; message?: string }) => void) | undefined;
   /** Modern releases: throws the -32021 `RpcError` naming what the request's `clientCapabilities` lack. */
   requireClientCapability(required: string | JsonObject): void;
+  /** The caller's W3C trace context, where the release reserves its `_meta` keys and the request carried a valid one. */
+  readonly traceContext: TraceContext | undefined;
 }
 
 export interface NotificationContext<C = unknown> {
@@ -222,6 +227,7 @@ class HandlerContext<C> implements RequestContext<C> {
   readonly _meta: JsonObject | undefined;
   readonly context: C;
   readonly #abort: LazyAbort;
+  readonly #trace: TraceContextKeys | undefined;
   readonly notify: RequestContext<C>["notify"];
   readonly progress: RequestContext<C>["progress"];
   readonly requireClientCapability: RequestContext<C>["requireClientCapability"];
@@ -235,6 +241,7 @@ class HandlerContext<C> implements RequestContext<C> {
     notify: RequestContext<C>["notify"],
     progress: RequestContext<C>["progress"],
     requireClientCapability: RequestContext<C>["requireClientCapability"],
+    trace: TraceContextKeys | undefined,
   ) {
     this.id = id;
     this.method = method;
@@ -244,10 +251,16 @@ class HandlerContext<C> implements RequestContext<C> {
     this.notify = notify;
     this.progress = progress;
     this.requireClientCapability = requireClientCapability;
+    this.#trace = trace;
   }
 
   get signal(): AbortSignal {
     return this.#abort.signal;
+  }
+
+  // Read on demand, like `signal`: most handlers never ask.
+  get traceContext(): TraceContext | undefined {
+    return this.#trace === undefined ? undefined : readTraceContext(this.#trace, this._meta);
   }
 }
 
@@ -481,6 +494,7 @@ export function createDispatcher<C>(
       notify,
       progress,
       requireClientCapability,
+      spec.traceContext,
     );
     try {
       const outcome = await Promise.race([

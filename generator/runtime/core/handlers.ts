@@ -1,5 +1,6 @@
 import type { RequestId } from "./dispatcher.js";
 import type { ReadonlyInput } from "./json.js";
+import type { TraceContext } from "./trace-context.js";
 
 /**
  * The typed face of the dispatchers, written once for every release: each release's `dispatch.ts`
@@ -51,6 +52,8 @@ export interface HandlerContext<M extends string, P, Sends, Progress, C> {
   readonly notify: Notify<Sends>;
   /** Present when the request carried a progress token. */
   readonly progress: ((update: Progress) => void) | undefined;
+  /** The caller's W3C trace context, where the release reserves its `_meta` keys and the request carried a valid one. */
+  readonly traceContext: TraceContext | undefined;
 }
 
 /** What a modern server's request handler may also call: answers -32021 naming what the request's `clientCapabilities` lack. */

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, httpTransport, v2025_11_25, v2026_07_28 } from "../../../generated/index.ts";
+import type { ClientAuthorizer } from "../../../generated/runtime/client/client-auth.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
 import {
   callTool,
@@ -319,5 +320,73 @@ describe("every POST carries its era's headers", () => {
           : { "MCP-Protocol-Version": "2025-11-25", "Mcp-Session-Id": "s-1" },
       );
     }
+  });
+});
+
+describe("an authorizer (the auth option)", () => {
+  /** An authorizer that hands out token-N, counting what it was asked; `again` says whether a refusal is worth a retry. */
+  function authorizer(again: (status: number) => boolean | Promise<boolean> = () => true) {
+    const refusals: { status: number; challenge: string | null }[] = [];
+    let token: string | undefined;
+    const auth: ClientAuthorizer = {
+      authorization: async () => token && `Bearer ${token}`,
+      refused: async (_endpoint, status, challenge) => {
+        refusals.push({ status, challenge });
+        token = `token-${refusals.length}`;
+        return again(status);
+      },
+    };
+    return { auth, refusals };
+  }
+
+  it("a 401 authorizes and retries the request once with the token; a 403 insufficient_scope steps up once", async () => {
+    const { auth, refusals } = authorizer();
+    const server = fakeFetch(({ body, headers }) => {
+      const token = headers["Authorization"];
+      if (token === undefined) return json({}, 401, { "www-authenticate": 'Bearer scope="read"' });
+      if (body?.method === "server/discover") return json(result(body.id, DISCOVERED));
+      if (token === "Bearer token-1")
+        return json({}, 403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="write"' });
+      return json(result(body?.id, { resultType: "complete", content: [] }));
+    });
+    const session = await connect(httpTransport(URL_, { fetch: server.fetch, auth }), {
+      releases: [v2026_07_28.clientRelease()],
+      clientInfo: CLIENT_INFO,
+    });
+    await expect(callTool(session)).resolves.toMatchObject({ content: [] });
+    await session.close();
+    expect(refusals).toEqual([
+      { status: 401, challenge: 'Bearer scope="read"' },
+      { status: 403, challenge: 'Bearer error="insufficient_scope", scope="write"' },
+    ]);
+    expect(server.seen.map(({ headers }) => headers["Authorization"])).toEqual([
+      undefined,
+      "Bearer token-1",
+      "Bearer token-1",
+      "Bearer token-2",
+    ]);
+  });
+
+  it("a server that keeps refusing gets one retry per status, then the request fails as before", async () => {
+    const { auth, refusals } = authorizer();
+    const server = fakeFetch(() => json({}, 401));
+    const failure = await connect(httpTransport(URL_, { fetch: server.fetch, auth }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+    }).catch((error: unknown) => error as Error);
+    expect(failure).toMatchObject({ name: "ConnectionError", message: expect.stringMatching(/^HTTP 401/) });
+    expect(refusals).toHaveLength(1);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("an authorization that fails is a connection error with its message, and no other era is tried", async () => {
+    const { auth } = authorizer(() => Promise.reject(new Error("the authorization server is refused")));
+    const server = fakeFetch(() => json({}, 401));
+    const failure = await connect(httpTransport(URL_, { fetch: server.fetch, auth }), {
+      releases: RELEASES(),
+      clientInfo: CLIENT_INFO,
+    }).catch((error: unknown) => error as Error);
+    expect(failure).toMatchObject({ name: "ConnectionError", message: "the authorization server is refused" });
+    expect(server.seen).toHaveLength(1);
   });
 });

@@ -1,0 +1,128 @@
+/**
+ * The package-free side of a client's authorization: what the HTTP transport asks of an authorizer (a token
+ * for each request; a 401 or a 403 to answer), where tokens are kept, and how the user is sent to the
+ * authorization URL. The OAuth protocol steps are the optional `oauth/` part, which needs `oauth4webapi`;
+ * everything here ships with every client, so a program can plug in its own authorizer or store.
+ */
+
+/**
+ * The rules of a release's authorization page that differ by release, from schema/facts.json: each release's
+ * `client.ts` exports its own as `CLIENT_AUTH`, and the OAuth client follows the one it is given.
+ */
+export interface ClientAuthFacts {
+  /** The release whose authorization page these are. */
+  readonly release: string;
+  /**
+   * Where protected resource metadata is looked for, in order: the `resource_metadata` URL of the
+   * `WWW-Authenticate` challenge, the path-aware well-known URI, the root one.
+   */
+  readonly resourceMetadata: readonly ("challenge" | "path" | "root")[];
+  /**
+   * The well-known URIs of authorization server metadata, in order: OAuth with the issuer's path inserted,
+   * OpenID Connect inserted, OpenID Connect appended (one issuer without a path has just the two root forms).
+   */
+  readonly serverMetadata: readonly ("oauth-insert" | "oidc-insert" | "oidc-append")[];
+  /** An authorization server whose metadata does not list S256 in `code_challenge_methods_supported` is refused. */
+  readonly requireS256: boolean;
+  /** How the client gets a client id, in order: pre-registered, a client ID metadata document, dynamic registration. */
+  readonly registration: readonly ("preregistered" | "metadata-document" | "dynamic")[];
+  /** Dynamic registration sends `application_type`. */
+  readonly applicationType: boolean;
+  /** A step-up asks for the scopes asked for before plus the challenge's, not the challenge's alone. */
+  readonly stepUpUnion: boolean;
+  /** The client may add `offline_access` when the authorization server lists it in `scopes_supported`. */
+  readonly offlineAccess: boolean;
+  /** The spec page the rules come from. */
+  readonly source: string;
+}
+
+/** What the HTTP transport asks of whatever authorizes its requests (the `oauth/` part makes one). */
+export interface ClientAuthorizer {
+  /** The `Authorization` header for a request to `endpoint`, or undefined while no token is held. */
+  authorization(endpoint: string): Promise<string | undefined>;
+  /**
+   * The server at `endpoint` refused a request with `status` (401, or 403) and this `WWW-Authenticate` header:
+   * authorizes again (a refresh, a new grant, a step-up to more scopes) and says whether the request is worth
+   * one more try. Throws a clear error when authorization cannot go on (no token is kept then).
+   */
+  refused(endpoint: string, status: number, challenge: string | null): Promise<boolean>;
+}
+
+/** A JSON object a token store keeps: tokens under one key, a client registration under another. */
+export type StoredRecord = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/**
+ * Where an authorizer keeps tokens and client registrations, by key (a resource's tokens, an authorization
+ * server's registration). The memory store is the default; a command-line tool keeps them in a file in the
+ * user's config directory instead, never inside a project.
+ */
+export interface TokenStore {
+  get(key: string): Promise<StoredRecord | undefined>;
+  set(key: string, value: StoredRecord): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** A token store in memory: what a process authorizes dies with it. */
+export function memoryTokenStore(): TokenStore {
+  const records = new Map<string, StoredRecord>();
+  return {
+    get: (key) => Promise.resolve(records.get(key)),
+    set: (key, value) => Promise.resolve(void records.set(key, value)),
+    delete: (key) => Promise.resolve(void records.delete(key)),
+  };
+}
+
+/**
+ * Sends the user to the authorization URL `url` and resolves with the URL the authorization server redirected
+ * back to (`redirectUri` with `code`, `state`, `iss`): a browser and a loopback listener for a command-line
+ * tool, `followRedirect` for tests and headless use.
+ */
+export type AuthorizationUrlHandler = (url: string, redirectUri: string) => Promise<string>;
+
+/** The members of a `fetch` this module uses; the platform's `fetch` has them. */
+export type RedirectFetch = (
+  url: string,
+  init: { readonly method: "GET"; readonly redirect: "manual" },
+) => Promise<{ readonly status: number; readonly headers: { get(name: string): string | null } }>;
+
+const MAX_HOPS = 5;
+
+const platform = globalThis as unknown as {
+  readonly URL: new (
+    url: string,
+    base?: string,
+  ) => { readonly href: string; readonly origin: string; readonly pathname: string };
+  readonly fetch: RedirectFetch;
+};
+
+/**
+ * The headless way through the authorization endpoint: requests the URL and follows its redirects, within its
+ * origin, until one goes to `redirectUri`, which it returns. For an authorization server that approves without
+ * a user (a test's, a machine's); anything else (a login page, a redirect to another host) is an error.
+ */
+export function followRedirect(
+  options: { readonly fetch?: RedirectFetch } = {},
+): AuthorizationUrlHandler {
+  return async (url, redirectUri) => {
+    const fetchFn = options.fetch ?? platform.fetch.bind(globalThis);
+    const back = new platform.URL(redirectUri);
+    const origin = new platform.URL(url).origin;
+    let target = url;
+    for (let hop = 0; hop < MAX_HOPS; hop++) {
+      const response = await fetchFn(target, { method: "GET", redirect: "manual" });
+      const location = response.headers.get("location");
+      if (response.status < 300 || response.status > 399 || location === null)
+        throw new Error(
+          `the authorization endpoint answered HTTP ${response.status}, not a redirect: it wants a user (give an authorization URL handler that opens a browser)`,
+        );
+      const next = new platform.URL(location, target);
+      if (next.origin === back.origin && next.pathname === back.pathname) return next.href;
+      if (next.origin !== origin)
+        throw new Error(
+          `the authorization endpoint redirects to ${next.origin}, neither itself nor the redirect URI`,
+        );
+      target = next.href;
+    }
+    throw new Error(`the authorization endpoint redirected more than ${MAX_HOPS} times`);
+  };
+}

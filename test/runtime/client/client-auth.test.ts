@@ -1,0 +1,51 @@
+// The package-free side of client authorization (runtime/client/client-auth.ts): the memory token store and the
+// headless authorization URL handler, which follows the authorization endpoint's redirects within its origin to
+// the redirect URI and refuses anything else (a login page, a redirect to another host).
+import { afterEach, describe, expect, it } from "vitest";
+import { followRedirect, memoryTokenStore } from "../../../generated/runtime/client/client-auth.ts";
+import { fakeServer, type FakeServer } from "../../support/fake-oauth.ts";
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe("memoryTokenStore", () => {
+  it("keeps records by key until deleted", async () => {
+    const store = memoryTokenStore();
+    await store.set("tokens a", { accessToken: "x" });
+    expect(await store.get("tokens a")).toEqual({ accessToken: "x" });
+    expect(await store.get("tokens b")).toBeUndefined();
+    await store.delete("tokens a");
+    expect(await store.get("tokens a")).toBeUndefined();
+  });
+});
+
+describe("followRedirect", () => {
+  const REDIRECT = "http://127.0.0.1:1/callback";
+
+  async function authorizationServer(location: (url: string) => string | undefined): Promise<string> {
+    const server = await fakeServer({
+      "/authorize": (_request, response) => {
+        const target = location(server.url);
+        if (target === undefined) return void response.writeHead(200, { "content-type": "text/html" }).end("<form>");
+        response.writeHead(302, { location: target }).end();
+      },
+      "/login": (_request, response) => void response.writeHead(302, { location: `${REDIRECT}?code=c&state=s` }).end(),
+    });
+    servers.push(server);
+    return `${server.url}/authorize?client_id=x`;
+  }
+
+  it("follows redirects within the authorization server's origin to the redirect URI, and returns it", async () => {
+    const url = await authorizationServer((base) => `${base}/login`);
+    expect(await followRedirect()(url, REDIRECT)).toBe(`${REDIRECT}?code=c&state=s`);
+  });
+
+  it("refuses a page that wants a user, and a redirect to another host", async () => {
+    const page = await authorizationServer(() => undefined);
+    await expect(followRedirect()(page, REDIRECT)).rejects.toThrow(/HTTP 200, not a redirect/);
+    const away = await authorizationServer(() => "https://evil.example/steal");
+    await expect(followRedirect()(away, REDIRECT)).rejects.toThrow(/redirects to https:\/\/evil.example/);
+  });
+});
