@@ -1,7 +1,7 @@
 /**
  * One server of the transport bench, in its own process so its CPU time is its own: `ours` (the shipped
  * createHttpHandler on node:http, both eras), `redis <url>` (the same with the Redis stores of
- * generated/runtime/redis: bench/redis.ts), `sdk` (SDK v2's createMcpHandler behind node:http, the same two
+ * generated/runtime/redis: bench/redis.ts), `high` (the same tools on createMcpServer), `sdk` (SDK v2's createMcpHandler behind node:http, the same two
  * tools) or `bare` (node:http answering the same JSON without MCP: the limit). Reports its port, answers
  * "cpu" with its process.cpuUsage(), and "sessions" with the heap bytes per idle 2025 session (run with
  * --expose-gc).
@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import { createHttpHandler, toNodeListener } from "../generated/index.js";
+import { createHttpHandler, createMcpServer, LEGACY_VERSIONS, toNodeListener } from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
 import * as modern from "../generated/2026-07-28/index.js";
 import { createRedisStores, type RedisStores } from "../generated/runtime/redis/redis-stores.js";
@@ -47,6 +47,14 @@ function oursHandler(stores?: RedisStores) {
       "tools/call": () => ({ content }),
     }),
   });
+}
+
+/** The same two tools declared once on the high-level API (createMcpServer), served in both eras. */
+function highLevelHandler() {
+  const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "bench", version: "1" } });
+  const content = [{ type: "text" as const, text: TOOL_TEXT }];
+  for (const tool of TOOLS) server.tool(tool, () => ({ content }));
+  return createHttpHandler(server.eras({ sessions: { versions: LEGACY_VERSIONS } }));
 }
 
 function sdkServer(): McpServer {
@@ -127,12 +135,14 @@ await redis?.ready();
 const listener =
   kind === "ours" || kind === "redis"
     ? toNodeListener(oursHandler(redis))
-    : kind === "sdk"
-      ? (
-          (handler) => (req: IncomingMessage, res: ServerResponse) =>
-            void serveFetch(handler.fetch, req, res)
-        )(createMcpHandler(sdkServer))
-      : bare;
+    : kind === "high"
+      ? toNodeListener(highLevelHandler())
+      : kind === "sdk"
+        ? (
+            (handler) => (req: IncomingMessage, res: ServerResponse) =>
+              void serveFetch(handler.fetch, req, res)
+          )(createMcpHandler(sdkServer))
+        : bare;
 const server = createServer(listener);
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
 process.on("message", (message: string) => {

@@ -15,12 +15,12 @@ const CHILD = join(PACKAGE_ROOT, "bench", "server-child.ts");
 const WINDOW_MS = 1500;
 const WARMUP_MS = 300;
 const ROUNDS = 2;
-const KINDS = ["ours", "sdk", "bare"] as const;
+const KINDS = ["ours", "high", "sdk", "bare"] as const;
 type Kind = (typeof KINDS)[number];
 type Era = "2026-07-28" | "2025-11-25";
 
 export const SERVER_COMMANDS = [
-  `bench/server-child.ts in one process per server (ours: createHttpHandler + toNodeListener; SDK v2 2.4.0: createMcpHandler behind node:http; bare: node:http answering the same JSON); a keep-alive node:http client in the bench process; ${ROUNDS} alternating ${WINDOW_MS} ms windows per figure after ${WARMUP_MS} ms warm-up, best of each; CPU is the server process's user+system time; memory is heap after gc per idle 2025 session over 2,000 (SDK v2: its sessionful WebStandardStreamableHTTPServerTransport, one McpServer per session)`,
+  `bench/server-child.ts in one process per server (ours: createHttpHandler + toNodeListener; high: the same tools on createMcpServer; SDK v2 2.4.0: createMcpHandler behind node:http; bare: node:http answering the same JSON); a keep-alive node:http client in the bench process; ${ROUNDS} alternating ${WINDOW_MS} ms windows per figure after ${WARMUP_MS} ms warm-up, best of each; CPU is the server process's user+system time; memory is heap after gc per idle 2025 session over 2,000 (SDK v2: its sessionful WebStandardStreamableHTTPServerTransport, one McpServer per session)`,
 ];
 
 export interface Child {
@@ -213,6 +213,7 @@ export async function benchServer(): Promise<BenchRow[]> {
     for (const { era, concurrency } of configs) {
       const ours = figures.get(`ours ${era} ${concurrency}`)!;
       const sdk = figures.get(`sdk ${era} ${concurrency}`)!;
+      const high = figures.get(`high ${era} ${concurrency}`)!;
       const bare = figures.get(`bare ${era} ${concurrency}`)!;
       const at = `${era}, concurrency ${concurrency}`;
       rows.push(
@@ -220,6 +221,17 @@ export async function benchServer(): Promise<BenchRow[]> {
           op: "≥",
           value: 2,
         }),
+        row(
+          SECTION,
+          `tools/call round trips, ${at}: high-level createMcpServer vs SDK v2 registerTool`,
+          high.rps,
+          sdk.rps,
+          "ops/s",
+          {
+            op: "≥",
+            value: 2,
+          },
+        ),
         row(SECTION, `tools/call round trips, ${at}: ours vs bare node:http (the limit)`, ours.rps, bare.rps, "ops/s"),
         row(SECTION, `p50 latency, ${at}: ours vs SDK v2`, ours.p50, sdk.p50, "ms"),
         row(SECTION, `p99 latency, ${at}: ours vs SDK v2`, ours.p99, sdk.p99, "ms"),

@@ -1,7 +1,7 @@
 /**
- * An MCP server on the shipped transports: scenario logic only. One endpoint speaks both eras
- * (2026-07-28 stateless, 2025-11-25 sessions); `createHttpHandler` routes each request to its era,
- * and `serveStdio` serves the same handlers over stdin/stdout.
+ * An MCP server on the high-level API: its tools, prompts and resources declared once, served to
+ * 2026-07-28 (stateless) and 2025 (sessions) clients alike on one endpoint (`createHttpHandler`
+ * routes each request to its era) or over stdio (`serveStdio`).
  *
  *   npm run example:server -- --port 3000      # listens on http://127.0.0.1:3000/mcp
  *   npm run example:server -- --stdio          # newline-delimited JSON-RPC on stdin/stdout
@@ -14,10 +14,14 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
   createHttpHandler,
+  createMcpServer,
   LEGACY_VERSIONS,
   serveStdio,
   toNodeListener,
   type HttpHandler,
+  type ListKind,
+  type McpContext,
+  type McpServer,
   type OriginPolicy,
 } from "../generated/index.js";
 import * as legacy from "../generated/2025-11-25/index.js";
@@ -36,10 +40,9 @@ import {
   SERVER_INFO,
   STATIC_TOOL_CONTENT,
   text,
-  toolsOf,
 } from "./fixture.js";
 import { exampleAuth } from "./auth.js";
-import { joinFleet, type Fleet } from "./redis-fleet.js";
+import { joinFleet } from "./redis-fleet.js";
 
 export interface ExampleServerOptions extends OriginPolicy {
   /** Loopback unless told otherwise: a local server must not be reachable from the network. */
@@ -67,34 +70,7 @@ export interface ExampleServer {
 }
 
 const PATH = "/mcp";
-const LIST_TTL_MS = 300_000;
-const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
-// ---- Shared by both eras -------------------------------------------------------------------------------
-
-function logAllowed(requested: unknown, level: string): boolean {
-  return (
-    typeof requested === "string" &&
-    LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(requested) &&
-    LOG_LEVELS.includes(requested)
-  );
-}
-
-function missingResource(uri: string): never {
-  throw new modern.RpcError(modern.ErrorCode.InvalidParams, "Resource not found", { uri });
-}
-
-function promptMessages(name: string, args: Readonly<Record<string, string>> | undefined) {
-  const messages = renderPrompt(name, args ?? {});
-  if (typeof messages === "string") throw new modern.RpcError(modern.ErrorCode.InvalidParams, messages);
-  return messages;
-}
-
-/** A string argument, or "" when the caller sent something else. */
-function stringArg(args: Readonly<Record<string, unknown>>, name: string): string {
-  const value = args[name];
-  return typeof value === "string" ? value : "";
-}
+const NO_RESPONSE = "No response";
 
 /** A pause in a handler that a cancelled request cuts short. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -102,58 +78,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
-}
-
-/** The tools both eras serve alike, given the era's logging and progress; `undefined` for the others. */
-async function sharedTool(
-  name: string,
-  args: Readonly<Record<string, unknown>>,
-  io: {
-    readonly log: (level: "info", data: string) => void;
-    readonly progress: ((update: { progress: number; total: number; message: string }) => void) | undefined;
-    readonly progressToken: string | number | undefined;
-    readonly signal: AbortSignal;
-  },
-): Promise<{ content: ReturnType<typeof text>[]; isError?: true } | undefined> {
-  const content = Object.hasOwn(STATIC_TOOL_CONTENT, name) ? STATIC_TOOL_CONTENT[name] : undefined;
-  if (content !== undefined) return { content: [...content] };
-  switch (name) {
-    case "echo":
-      return { content: [text(stringArg(args, "text"))] };
-    case "test_error_handling":
-      return { content: [text(ERROR_TOOL_TEXT)], isError: true };
-    case "test_tool_with_logging":
-      for (const line of LOG_LINES) {
-        io.log("info", line);
-        await sleep(20, io.signal);
-      }
-      return { content: [text("Tool with logging executed successfully")] };
-    case "test_tool_with_progress":
-      for (const progress of [0, 50, 100]) {
-        io.progress?.({ progress, total: 100, message: `Completed step ${progress} of 100` });
-        await sleep(20, io.signal);
-      }
-      return { content: [text(String(io.progressToken ?? "no progress token"))] };
-    case "json_schema_2020_12_tool":
-      return { content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] };
-  }
-  return undefined;
-}
-
-/** The form each elicitation test tool asks for. */
-function elicitationForm(name: string, args: Readonly<Record<string, unknown>>) {
-  return name === "test_elicitation"
-    ? {
-        message: stringArg(args, "message"),
-        requestedSchema: {
-          type: "object" as const,
-          properties: { response: { type: "string" as const } },
-          required: ["response"],
-        },
-      }
-    : name === "test_elicitation_sep1034_defaults"
-      ? DEFAULTS_FORM
-      : ENUMS_FORM;
 }
 
 function askFor(field: string, message: string): modern.InputRequest {
@@ -183,9 +107,7 @@ const ELICIT_CONFIRM = {
 } satisfies modern.InputRequest;
 const LIST_ROOTS = { method: "roots/list", params: {} } satisfies modern.InputRequest;
 
-// ---- 2026-07-28: stateless ---------------------------------------------------------------------------------
-
-type Answers = { readonly inputResponses?: modern.InputResponses };
+type Answers = { readonly inputResponses?: modern.InputResponses | undefined };
 
 /** A field of an accepted elicitation, or undefined. */
 function elicited(params: Answers, key: string, field: string): unknown {
@@ -198,328 +120,319 @@ function sampledText(params: Answers, key: string): string | undefined {
   return content !== undefined && !Array.isArray(content) && content.type === "text" ? content.text : undefined;
 }
 
-interface Listener {
-  readonly filter: modern.SubscriptionFilter;
-  readonly notify: (
-    method: "notifications/tools/list_changed" | "notifications/prompts/list_changed",
-    subscription: modern.RequestId,
-  ) => void;
-  readonly id: modern.RequestId;
-  end(): void;
-}
+const userResponse = (action: string, content: object | undefined) =>
+  ({ content: [text(`User response: action=${action}, content=${JSON.stringify(content ?? {})}`)] }) as const;
 
-type ListChange = {
-  readonly wanted: "toolsListChanged" | "promptsListChanged";
-  readonly method: "notifications/tools/list_changed" | "notifications/prompts/list_changed";
-};
+const PROMPT_ARGS = { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] } as const;
+const MESSAGE_ARGS = { type: "object", properties: { message: { type: "string" } }, required: ["message"] } as const;
 
-function notifyHere(listeners: Set<Listener>, { wanted, method }: ListChange): void {
-  for (const listener of listeners) if (listener.filter[wanted] === true) listener.notify(method, listener.id);
-}
+/** Everything the server serves, declared once for both eras. */
+/**
+ * The example's server. `announce` tells subscribers that a list changed: by default this instance's own; in a fleet
+ * every instance's, through the bus (each then calls `listChanged` for the listeners it holds).
+ */
+function declareServer(announce?: (kind: ListKind) => void) {
+  const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: SERVER_INFO });
+  const changed = announce ?? ((kind: ListKind) => server.listChanged(kind));
 
-function modernEra(listeners: Set<Listener>, fleet?: Fleet): modern.StatelessEra {
-  // In a fleet the change goes to every instance, each telling the listeners it holds (startServer).
-  const notifyListeners = (wanted: ListChange["wanted"], method: ListChange["method"]): void =>
-    fleet === undefined ? notifyHere(listeners, { wanted, method }) : fleet.announce({ wanted, method });
-  const tools = toolsOf("modern");
+  for (const [name, content] of Object.entries(STATIC_TOOL_CONTENT))
+    server.tool({ name, description: `Returns ${name.slice(5).replaceAll("_", " ")}` }, () => ({
+      content: [...content],
+    }));
+  server
+    .tool(
+      {
+        name: "echo",
+        description: "Returns the text it is given",
+        inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      },
+      ({ text: value }) => ({ content: [text(value)] }),
+    )
+    .tool({ name: "test_error_handling", description: "Always fails with isError: true" }, () => ({
+      content: [text(ERROR_TOOL_TEXT)],
+      isError: true,
+    }))
+    .tool({ name: "test_tool_with_logging", description: "Logs three messages while it runs" }, async (_args, ctx) => {
+      for (const line of LOG_LINES) {
+        ctx.log("info", line);
+        await sleep(20, ctx.signal);
+      }
+      return { content: [text("Tool with logging executed successfully")] };
+    })
+    .tool(
+      { name: "test_tool_with_progress", description: "Reports progress 0, 50 and 100 of 100" },
+      async (_args, ctx) => {
+        for (const progress of [0, 50, 100]) {
+          ctx.progress(progress, 100, `Completed step ${progress} of 100`);
+          await sleep(20, ctx.signal);
+        }
+        return { content: [text(String(ctx.raw._meta?.progressToken ?? "no progress token"))] };
+      },
+    )
+    .tool(
+      {
+        name: "json_schema_2020_12_tool",
+        description: "Declares its arguments with JSON Schema 2020-12 keywords",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          $defs: {
+            address: {
+              $anchor: "addressDef",
+              type: "object",
+              properties: { street: { type: "string" }, city: { type: "string" } },
+            },
+          },
+          properties: {
+            name: { type: "string" },
+            address: { $ref: "#/$defs/address" },
+            contactMethod: { type: "string", enum: ["phone", "email"] },
+            phone: { type: "string" },
+            email: { type: "string" },
+          },
+          allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+          if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+          then: { required: ["phone"] },
+          else: { required: ["email"] },
+          additionalProperties: false,
+        },
+      },
+      (args) => ({ content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] }),
+    );
 
-  const callTool: NonNullable<modern.StatelessServerHandlers["tools/call"]> = async (params, ctx) => {
-    const { name } = params;
-    const args = params.arguments ?? {};
-    // A state comes back only on the request it was issued for (the runtime binds it to the method and params).
-    const { state, inputRequired } = ctx.context;
-    const logLevel = ctx._meta[modern.MetaKey.logLevel];
-    const log = (level: modern.LoggingLevel, data: string): void => {
-      if (logAllowed(logLevel, level)) ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
-    };
-    const shared = await sharedTool(name, args, {
-      log,
-      progress: ctx.progress,
-      progressToken: ctx._meta.progressToken,
-      signal: ctx.signal,
+  declareSessionsOnly(server.only("sessions"));
+  declareStatelessOnly(server.only("stateless"), changed);
+
+  for (const resource of RESOURCES) server.resource(resource, (uri) => ({ contents: readResource(uri) ?? [] }));
+  for (const template of RESOURCE_TEMPLATES)
+    server.resourceTemplate(template, (uri) => ({ contents: readResource(uri) ?? [] }));
+
+  for (const prompt of PROMPTS)
+    server.prompt(prompt, (args) => {
+      const messages = renderPrompt(prompt.name, args);
+      if (typeof messages === "string") throw new modern.RpcError(modern.ErrorCode.InvalidParams, messages);
+      return { messages };
     });
-    if (shared !== undefined) return shared;
+  server.only("stateless").prompt(INPUT_REQUIRED_PROMPT, (_args, ctx) => {
+    const context = elicited(ctx.params, "user_context", "context");
+    if (typeof context === "string")
+      return { messages: [{ role: "user", content: text(`Prompt with context: ${context}`) }] };
+    return ctx.raw.context.inputRequired({ user_context: askFor("context", "What context should the prompt use?") });
+  });
+  return server;
+}
 
-    switch (name) {
-      case "test_sampling": {
-        ctx.requireClientCapability("sampling");
-        const answer = sampledText(params, "sample");
-        return answer !== undefined
-          ? { content: [text(`LLM response: ${answer}`)] }
-          : inputRequired({ sample: sampleRequest(stringArg(args, "prompt"), 100) });
-      }
-      case "test_elicitation":
-      case "test_elicitation_sep1034_defaults":
-      case "test_elicitation_sep1330_enums": {
-        ctx.requireClientCapability("elicitation");
-        const answer = modern.inputResponse(params, "form", "elicitation/create");
-        if (answer !== undefined)
-          return {
-            content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)],
-          };
-        return inputRequired({ form: { method: "elicitation/create", params: elicitationForm(name, args) } });
-      }
-      case "test_missing_capability":
-        ctx.requireClientCapability("sampling");
-        return { content: [text("Success")] };
-      case "test_input_required_result_elicitation": {
-        const userName = elicited(params, "user_name", "name");
+const SAMPLING = {
+  name: "test_sampling",
+  description: "Asks the client's LLM for a completion",
+  inputSchema: PROMPT_ARGS,
+};
+const ELICITATION = { name: "test_elicitation", description: "Asks the user for input", inputSchema: MESSAGE_ARGS };
+const ENUMS = { name: "test_elicitation_sep1330_enums", description: "Elicits single- and multi-select enums" };
+const messageForm = (message: string) => ({
+  message,
+  requestedSchema: {
+    type: "object" as const,
+    properties: { response: { type: "string" as const } },
+    required: ["response"],
+  },
+});
+
+/** The tools that ask the client something, in a 2025 session: a request to the client on the request's stream. */
+function declareSessionsOnly(server: McpServer<typeof legacy.MCP_RELEASE>): void {
+  const elicit = async (form: legacy.ElicitRequestParams, ctx: McpContext<typeof legacy.MCP_RELEASE>) => {
+    const result = await ctx.raw.context.request("elicitation/create", form, { signal: ctx.signal });
+    return "action" in result
+      ? userResponse(result.action, result.content)
+      : { content: [text(NO_RESPONSE)], isError: true };
+  };
+  server
+    .tool(SAMPLING, async ({ prompt }, ctx) => {
+      const messages = [{ role: "user" as const, content: { type: "text" as const, text: prompt } }];
+      const result = await ctx.raw.context.request(
+        "sampling/createMessage",
+        { messages, maxTokens: 100 },
+        { signal: ctx.signal },
+      );
+      // A client may answer with a task instead (task-augmented requests); this server never asks for one.
+      const content = "content" in result ? result.content : undefined;
+      const answer =
+        content !== undefined && !Array.isArray(content) && content.type === "text" ? content.text : NO_RESPONSE;
+      return { content: [text(`LLM response: ${answer}`)] };
+    })
+    .tool(ELICITATION, ({ message }, ctx) => elicit(messageForm(message), ctx))
+    .tool(ENUMS, (_args, ctx) => elicit(ENUMS_FORM, ctx))
+    // 2026-07-28's ElicitResult admits no fractional number, so a form defaulting to 95.5 is a 2025 tool alone.
+    .tool(
+      { name: "test_elicitation_sep1034_defaults", description: "Elicits a form whose fields have defaults" },
+      (_args, ctx) => elicit(DEFAULTS_FORM, ctx),
+    );
+}
+
+/** What only 2026-07-28 has: `input_required` rounds, signed request state, subscriptions, Mcp-Param headers. */
+function declareStatelessOnly(server: McpServer<typeof modern.MCP_RELEASE>, changed: (kind: ListKind) => void): void {
+  const answer = (value: string) => ({ content: [text(value)] });
+  const elicit = (form: modern.ElicitRequestParams, ctx: McpContext<typeof modern.MCP_RELEASE>) => {
+    ctx.raw.requireClientCapability("elicitation");
+    const reply = modern.inputResponse(ctx.params, "form", "elicitation/create");
+    if (reply !== undefined) return userResponse(reply.action, reply.content);
+    return ctx.raw.context.inputRequired({ form: { method: "elicitation/create", params: form } });
+  };
+  server
+    .tool(SAMPLING, ({ prompt }, ctx) => {
+      ctx.raw.requireClientCapability("sampling");
+      const reply = sampledText(ctx.params, "sample");
+      return reply === undefined
+        ? ctx.raw.context.inputRequired({ sample: sampleRequest(prompt, 100) })
+        : answer(`LLM response: ${reply}`);
+    })
+    .tool(ELICITATION, ({ message }, ctx) => elicit(messageForm(message), ctx))
+    .tool(ENUMS, (_args, ctx) => elicit(ENUMS_FORM, ctx))
+    .tool({ name: "test_missing_capability", description: "Needs the client's sampling capability" }, (_args, ctx) => {
+      ctx.raw.requireClientCapability("sampling");
+      return answer("Success");
+    })
+    .tool(
+      { name: "test_input_required_result_elicitation", description: "Asks for the user's name, then greets" },
+      (_args, ctx) => {
+        const userName = elicited(ctx.params, "user_name", "name");
         return typeof userName === "string"
-          ? { content: [text(`Hello, ${userName}!`)] }
-          : inputRequired({ user_name: ELICIT_NAME });
-      }
-      case "test_input_required_result_sampling": {
-        const answer = sampledText(params, "capital_question");
-        return answer !== undefined
-          ? { content: [text(`Sampling result: ${answer}`)] }
-          : inputRequired({ capital_question: sampleRequest("What is the capital of France?", 100) });
-      }
-      case "test_input_required_result_list_roots": {
-        const roots = modern.inputResponse(params, "client_roots", "roots/list")?.roots;
+          ? answer(`Hello, ${userName}!`)
+          : ctx.raw.context.inputRequired({ user_name: ELICIT_NAME });
+      },
+    )
+    .tool(
+      { name: "test_input_required_result_sampling", description: "Asks the client's LLM a question" },
+      (_args, ctx) => {
+        const reply = sampledText(ctx.params, "capital_question");
+        return reply !== undefined
+          ? answer(`Sampling result: ${reply}`)
+          : ctx.raw.context.inputRequired({ capital_question: sampleRequest("What is the capital of France?", 100) });
+      },
+    )
+    .tool(
+      { name: "test_input_required_result_list_roots", description: "Asks for the client's roots" },
+      (_args, ctx) => {
+        const roots = modern.inputResponse(ctx.params, "client_roots", "roots/list")?.roots;
         return roots !== undefined
-          ? { content: [text(`Found ${roots.length} root(s)`)] }
-          : inputRequired({ client_roots: LIST_ROOTS });
-      }
-      case "test_input_required_result_request_state":
-      case "test_input_required_result_tampered_state":
-        if (state !== undefined && elicited(params, "confirm", "ok") === true) {
-          return {
-            content: [
-              text(
-                name.endsWith("tampered_state") ? "integrity-ok: state verified" : "state-ok: requestState validated",
-              ),
-            ],
-          };
-        }
-        return inputRequired({ confirm: ELICIT_CONFIRM }, { tool: name });
-      case "test_input_required_result_multiple_inputs": {
-        const userName = elicited(params, "user_name", "name");
-        const greeting = sampledText(params, "greeting");
-        const roots = modern.inputResponse(params, "client_roots", "roots/list")?.roots;
-        if (state !== undefined && typeof userName === "string" && greeting !== undefined && roots !== undefined) {
-          return { content: [text(`Name: ${userName}; Greeting: ${greeting}; Roots: ${roots.length}`)] };
-        }
-        return inputRequired(
+          ? answer(`Found ${roots.length} root(s)`)
+          : ctx.raw.context.inputRequired({ client_roots: LIST_ROOTS });
+      },
+    );
+  for (const [name, ok] of [
+    ["test_input_required_result_request_state", "state-ok: requestState validated"],
+    ["test_input_required_result_tampered_state", "integrity-ok: state verified"],
+  ] as const)
+    server.tool({ name, description: "Asks for a confirmation and checks its requestState" }, (_args, ctx) =>
+      ctx.raw.context.state !== undefined && elicited(ctx.params, "confirm", "ok") === true
+        ? answer(ok)
+        : ctx.raw.context.inputRequired({ confirm: ELICIT_CONFIRM }, { tool: name }),
+    );
+  server
+    .tool(
+      {
+        name: "test_input_required_result_multiple_inputs",
+        description: "Asks for a name, a greeting and the roots at once",
+      },
+      (_args, ctx) => {
+        const userName = elicited(ctx.params, "user_name", "name");
+        const greeting = sampledText(ctx.params, "greeting");
+        const roots = modern.inputResponse(ctx.params, "client_roots", "roots/list")?.roots;
+        if (
+          ctx.raw.context.state !== undefined &&
+          typeof userName === "string" &&
+          greeting !== undefined &&
+          roots !== undefined
+        )
+          return answer(`Name: ${userName}; Greeting: ${greeting}; Roots: ${roots.length}`);
+        return ctx.raw.context.inputRequired(
           { user_name: ELICIT_NAME, greeting: sampleRequest("Generate a greeting", 50), client_roots: LIST_ROOTS },
-          { tool: name },
+          { tool: "multiple_inputs" },
         );
-      }
-      case "test_input_required_result_multi_round": {
-        const userName = elicited(params, "step1", "name");
-        if (state?.["round"] === 1 && typeof userName === "string") {
+      },
+    )
+    .tool(
+      { name: "test_input_required_result_multi_round", description: "Asks two questions, one round each" },
+      (_args, ctx) => {
+        const { state, inputRequired } = ctx.raw.context;
+        const userName = elicited(ctx.params, "step1", "name");
+        if (state?.["round"] === 1 && typeof userName === "string")
           return inputRequired(
             { step2: askFor("color", "Step 2: What is your favorite color?") },
-            { tool: name, round: 2, name: userName },
+            { round: 2, name: userName },
           );
-        }
-        const color = elicited(params, "step2", "color");
+        const color = elicited(ctx.params, "step2", "color");
         if (state?.["round"] === 2 && typeof color === "string")
-          return { content: [text(`Multi-round complete for ${String(state["name"])} who likes ${color}`)] };
-        return inputRequired({ step1: askFor("name", "Step 1: What is your name?") }, { tool: name, round: 1 });
-      }
-      case "test_input_required_result_capabilities": {
-        const answered = Object.keys(params.inputResponses ?? {});
-        if (answered.length > 0) return { content: [text(`capabilities-ok: received ${answered.join(",")}`)] };
-        const declared = ctx._meta[modern.MetaKey.clientCapabilities];
+          return answer(`Multi-round complete for ${String(state["name"])} who likes ${color}`);
+        return inputRequired({ step1: askFor("name", "Step 1: What is your name?") }, { round: 1 });
+      },
+    )
+    .tool(
+      { name: "test_input_required_result_capabilities", description: "Asks only for what the client declared" },
+      (_args, ctx) => {
+        const answered = Object.keys(ctx.params.inputResponses ?? {});
+        if (answered.length > 0) return answer(`capabilities-ok: received ${answered.join(",")}`);
+        const declared = ctx.raw._meta[modern.MetaKey.clientCapabilities];
         const requests: Record<string, modern.InputRequest> = {};
         if (declared.elicitation !== undefined) requests["elicit_input"] = askFor("value", "Elicitation input");
         if (declared.sampling !== undefined) requests["sample_input"] = sampleRequest("Sample request", 50);
-        if (Object.keys(requests).length === 0) return { content: [text("No supported capabilities declared")] };
-        return inputRequired(requests, { tool: name });
-      }
-      case "test_streaming_elicitation":
-        return { content: [text("Streaming complete")] };
-      case "test_logging_tool":
-        log("info", "Diagnostic trace logging activated");
-        return { content: [text("Logging evaluated")] };
-      case "test_trigger_tool_change":
-        notifyListeners("toolsListChanged", "notifications/tools/list_changed");
-        return { content: [text("Mutation triggered")] };
-      case "test_header_param":
-        return { content: [text(`Region: ${stringArg(args, "region")}`)] };
-      case "test_trigger_prompt_change":
-        notifyListeners("promptsListChanged", "notifications/prompts/list_changed");
-        return { content: [text("Mutation triggered")] };
-    }
-    throw new modern.RpcError(modern.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  };
-
-  return modern.statelessEra(
-    {
-      "server/discover": () => ({
-        supportedVersions: [modern.PROTOCOL_VERSION],
-        capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: {}, completions: {} },
-        ttlMs: LIST_TTL_MS,
-        cacheScope: "public",
-        _meta: { [modern.MetaKey.serverInfo]: SERVER_INFO },
-      }),
-      "tools/list": () => ({
-        tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-        ttlMs: LIST_TTL_MS,
-        cacheScope: "public",
-      }),
-      "tools/call": callTool,
-      "resources/list": () => ({ resources: RESOURCES, ttlMs: LIST_TTL_MS, cacheScope: "public" }),
-      "resources/templates/list": () => ({
-        resourceTemplates: RESOURCE_TEMPLATES,
-        ttlMs: LIST_TTL_MS,
-        cacheScope: "public",
-      }),
-      "resources/read": ({ uri }) => ({
-        contents: readResource(uri) ?? missingResource(uri),
-        ttlMs: LIST_TTL_MS,
-        cacheScope: "private",
-      }),
-      "prompts/list": () => ({
-        prompts: [...PROMPTS, INPUT_REQUIRED_PROMPT],
-        ttlMs: LIST_TTL_MS,
-        cacheScope: "public",
-      }),
-      "prompts/get": (params, ctx) => {
-        if (params.name !== INPUT_REQUIRED_PROMPT.name)
-          return { messages: promptMessages(params.name, params.arguments) };
-        const context = elicited(params, "user_context", "context");
-        if (typeof context === "string")
-          return { messages: [{ role: "user", content: text(`Prompt with context: ${context}`) }] };
-        return ctx.context.inputRequired({ user_context: askFor("context", "What context should the prompt use?") });
+        if (Object.keys(requests).length === 0) return answer("No supported capabilities declared");
+        return ctx.raw.context.inputRequired(requests, { tool: "capabilities" });
       },
-      "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
-      // The stream stays open until the client goes away (the signal) or the server shuts down (end()).
-      "subscriptions/listen": ({ notifications }, ctx) => {
-        const honoured: modern.SubscriptionFilter = {};
-        if (notifications.toolsListChanged === true) honoured.toolsListChanged = true;
-        if (notifications.promptsListChanged === true) honoured.promptsListChanged = true;
-        const subscription = { [modern.MetaKey.subscriptionId]: ctx.id };
-        ctx.notify("notifications/subscriptions/acknowledged", { _meta: subscription, notifications: honoured });
-        return new Promise<modern.HandlerResult<modern.SubscriptionsListenResult>>((resolve) => {
-          const listener: Listener = {
-            id: ctx.id,
-            filter: honoured,
-            notify: (method, id) => ctx.notify(method, { _meta: { [modern.MetaKey.subscriptionId]: id } }),
-            end: () => resolve({ _meta: subscription }),
-          };
-          listeners.add(listener);
-          ctx.signal.addEventListener("abort", () => listeners.delete(listener), { once: true });
-        });
+    )
+    .tool(
+      { name: "test_streaming_elicitation", description: "Streams a progress notification before its result" },
+      () => answer("Streaming complete"),
+    )
+    .tool(
+      { name: "test_logging_tool", description: "Logs only when the request asked for a log level" },
+      (_args, ctx) => {
+        ctx.log("info", "Diagnostic trace logging activated");
+        return answer("Logging evaluated");
       },
-    },
-    {
-      toolOf: (name) => tools.find((tool) => tool.name === name),
-      ...(fleet === undefined ? {} : { requestState: fleet.requestState }),
-    },
-  );
-}
-
-// ---- 2025-11-25: sessions ----------------------------------------------------------------------------------
-
-interface SessionData {
-  logLevel: string | undefined;
-  readonly subscriptions: Set<string>;
-}
-
-function legacyEra(): legacy.SessionEra {
-  const callTool: NonNullable<legacy.SessionServerHandlers<SessionData>["tools/call"]> = async (
-    { name, arguments: args = {} },
-    ctx,
-  ) => {
-    const session = ctx.context.session.state;
-    const log = (level: legacy.LoggingLevel, data: string): void => {
-      if (logAllowed(session.logLevel ?? "debug", level))
-        ctx.notify("notifications/message", { level, logger: SERVER_INFO.name, data });
-    };
-    const shared = await sharedTool(name, args, {
-      log,
-      progress: ctx.progress,
-      progressToken: ctx._meta?.progressToken,
-      signal: ctx.signal,
-    });
-    if (shared !== undefined) return shared;
-    switch (name) {
-      case "test_sampling": {
-        const messages = [
-          { role: "user" as const, content: { type: "text" as const, text: stringArg(args, "prompt") } },
-        ];
-        const result = await ctx.context.request(
-          "sampling/createMessage",
-          { messages, maxTokens: 100 },
-          { signal: ctx.signal },
-        );
-        // A client may answer with a task instead (task-augmented requests); this server never asks for one.
-        const answer =
-          "content" in result && !Array.isArray(result.content) && result.content.type === "text"
-            ? result.content.text
-            : "No response";
-        return { content: [text(`LLM response: ${answer}`)] };
-      }
-      case "test_elicitation":
-      case "test_elicitation_sep1034_defaults":
-      case "test_elicitation_sep1330_enums": {
-        const result = await ctx.context.request("elicitation/create", elicitationForm(name, args), {
-          signal: ctx.signal,
-        });
-        if (!("action" in result))
-          return {
-            content: [text("The client answered with a task, which this server never asks for")],
-            isError: true,
-          };
-        return {
-          content: [text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`)],
-        };
-      }
-    }
-    throw new legacy.RpcError(legacy.ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  };
-
-  return legacy.sessionEra<SessionData>(
-    {
-      initialize: () => ({
-        protocolVersion: legacy.PROTOCOL_VERSION,
-        capabilities: {
-          tools: { listChanged: true },
-          prompts: { listChanged: true },
-          resources: { subscribe: true },
-          logging: {},
-          completions: {},
+    )
+    .tool({ name: "test_trigger_tool_change", description: "Announces a tools/list change to subscribers" }, () => {
+      changed("tools");
+      return answer("Mutation triggered");
+    })
+    .tool({ name: "test_trigger_prompt_change", description: "Announces a prompts/list change to subscribers" }, () => {
+      changed("prompts");
+      return answer("Mutation triggered");
+    })
+    // Mirrored into an Mcp-Param-Region header by clients; the era checks that header against the body.
+    .tool(
+      {
+        name: "test_header_param",
+        description: "Echoes a region that also travels as an Mcp-Param header",
+        inputSchema: {
+          type: "object",
+          properties: { region: { type: "string", description: "Where to run", "x-mcp-header": "Region" } },
+          required: ["region"],
         },
-        serverInfo: SERVER_INFO,
-      }),
-      ping: () => ({}),
-      "tools/list": () => ({
-        tools: toolsOf("legacy").map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-      }),
-      "tools/call": callTool,
-      "resources/list": () => ({ resources: RESOURCES }),
-      "resources/templates/list": () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
-      "resources/read": ({ uri }) => ({ contents: readResource(uri) ?? missingResource(uri) }),
-      "resources/subscribe": ({ uri }, ctx) => (ctx.context.session.state.subscriptions.add(uri), {}),
-      "resources/unsubscribe": ({ uri }, ctx) => (ctx.context.session.state.subscriptions.delete(uri), {}),
-      "prompts/list": () => ({ prompts: PROMPTS }),
-      "prompts/get": ({ name, arguments: args }) => ({ messages: promptMessages(name, args) }),
-      "logging/setLevel": ({ level }, ctx) => ((ctx.context.session.state.logLevel = level), {}),
-      "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
-      "notifications/initialized": () => undefined,
-    },
-    { sessionState: () => ({ logLevel: undefined, subscriptions: new Set() }), versions: LEGACY_VERSIONS },
-  );
+      },
+      ({ region }) => answer(`Region: ${region}`),
+    );
 }
 
 // ---- Transports ---------------------------------------------------------------------------------------------
 
 export async function startServer(options: ExampleServerOptions = {}): Promise<ExampleServer> {
   const host = options.host ?? "127.0.0.1";
-  const listeners = new Set<Listener>();
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const fleet =
     options.redis === undefined
       ? undefined
       : await joinFleet(options.redis, options.requestStateSecret ?? process.env["MCP_REQUEST_STATE_SECRET"], onError);
-  await fleet?.hear((change) => notifyHere(listeners, change as ListChange));
+  const mcp = declareServer(fleet === undefined ? undefined : (kind) => fleet.announce({ kind }));
+  await fleet?.hear((change) => mcp.listChanged(change["kind"] as ListKind));
   const auth = options.authIssuer === undefined ? undefined : exampleAuth(options.authIssuer);
   const handler = createHttpHandler({
     ...fleet?.transport,
     ...auth?.transport,
-    stateless: modernEra(listeners, fleet),
-    sessions: legacyEra(),
+    ...mcp.eras({
+      sessions: { versions: LEGACY_VERSIONS },
+      ...(fleet === undefined ? {} : { stateless: { requestState: fleet.requestState } }),
+    }),
     path: PATH,
     onError,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
@@ -540,7 +453,7 @@ export async function startServer(options: ExampleServerOptions = {}): Promise<E
     url,
     handler,
     close: async () => {
-      for (const listener of listeners) listener.end();
+      mcp.close();
       handler.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -565,8 +478,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     // stdout carries messages only; everything else goes to stderr.
     const log = (line: string): void => void process.stderr.write(`${line}\n`);
     await serveStdio({
-      stateless: modernEra(new Set()),
-      sessions: legacyEra(),
+      ...declareServer().eras({ sessions: { versions: LEGACY_VERSIONS } }),
       input: process.stdin,
       output: process.stdout,
       log,

@@ -246,6 +246,32 @@ function addImports(
   });
   file.addExportDeclaration({
     namedExports: [
+      "createMcpServer",
+      { name: "Completer", isTypeOnly: true },
+      { name: "ListKind", isTypeOnly: true },
+      { name: "McpContext", isTypeOnly: true },
+      { name: "McpRelease", isTypeOnly: true },
+      { name: "McpServer", isTypeOnly: true },
+      { name: "McpServerInfo", isTypeOnly: true },
+      { name: "McpServerOptions", isTypeOnly: true },
+      { name: "ServedEras", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("mcp-server", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: [
+      "compileUriTemplate",
+      { name: "UriTemplate", isTypeOnly: true },
+      { name: "UriTemplateVariables", isTypeOnly: true },
+    ],
+    moduleSpecifier: runtimeImport("uri-match", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: [{ name: "SchemaValue", isTypeOnly: true }],
+    moduleSpecifier: runtimeImport("schema-literal", 0),
+  });
+  file.addExportDeclaration({
+    namedExports: [
       "createStateCodec",
       { name: "StateBinding", isTypeOnly: true },
       { name: "StateCodec", isTypeOnly: true },

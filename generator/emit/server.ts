@@ -2,8 +2,21 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
+import { compareReleases } from "../load/lock.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
+
+/**
+ * RFC 5424's severities, least severe first: the order `LoggingLevel`'s description points to (its enum is
+ * alphabetical), which the high-level server filters log messages by.
+ */
+const SYSLOG_SEVERITIES = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/**
+ * The first release whose tools page answers arguments that do not fit `inputSchema` with a tool error
+ * (`isError: true`) rather than -32602: SEP-1303, https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
+ */
+const TOOL_ERROR_ARGUMENTS_FROM = "2025-11-25";
 
 /** The request that opens a session release's session; the model tells eras apart by it too (model/build.ts `eraEvidence`). */
 const INITIALIZE = "initialize";
@@ -170,6 +183,7 @@ function addStatelessEra(file: StatementSink, { model, codes, eras, dispatcher, 
       `return createStatelessEra(${release}, dispatcher.handle, requestState === undefined ? {} : { requestState });`,
     ],
   });
+  addMcpRelease(file, model, "stateless");
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
     declarations: [
@@ -300,6 +314,7 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
       `return createSessionEra<S>(${release}, dispatcher.handle, { ...(sessionState === undefined ? {} : { sessionState }), ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });`,
     ],
   });
+  addMcpRelease(file, model, "sessions");
 }
 
 /**
@@ -351,4 +366,116 @@ function addResourceServerRules(file: StatementSink, model: ProtocolModel): void
 /** An era's table, inferred as written (`Handlers`) and checked as the server dispatcher checks its own (`CheckedResults`). */
 function checkedTable(table: string): string {
   return `${table} & CheckedResults<Handlers, keyof ClientRequests | keyof ClientNotifications>`;
+}
+
+/**
+ * `MCP_RELEASE`: the release as the high-level server (runtime/server/mcp-server.ts `createMcpServer`) serves it, its
+ * facts from the model and the types its handlers answer.
+ */
+function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateless" | "sessions"): void {
+  const levels = model.definitions.get("LoggingLevel")?.schema.enum;
+  const unknownLevel = levels?.find((level) => typeof level !== "string" || !SYSLOG_SEVERITIES.includes(level));
+  if (levels === undefined || unknownLevel !== undefined)
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      "LoggingLevel as an enum of RFC 5424 severities",
+      "the high-level server filters log messages by their order",
+    );
+  // The members a cacheable result carries (2026-07-28 on), written by the server rather than each handler.
+  const cacheable = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
+  const cacheFields =
+    cacheable.includes("ttlMs") && cacheable.includes("cacheScope") ? ['"ttlMs"', '"cacheScope"'] : null;
+  const filled = (answer: string): string =>
+    cacheFields === null ? answer : `ServerFilled<${answer}, ${cacheFields.join(" | ")}>`;
+  const metaKey = (name: string): string | undefined => model.metaKeys.find((k) => k.name === name)?.key;
+  const invalidParams = model.errorCodes.find((e) => e.name === "InvalidParams")?.code ?? -32602;
+  const facts = objectLiteral({
+    logLevels: JSON.stringify(SYSLOG_SEVERITIES.filter((level) => levels.includes(level))),
+    codes: objectLiteral({ invalidParams: String(invalidParams) }),
+    invalidArguments: JSON.stringify(
+      compareReleases(model.version, TOOL_ERROR_ARGUMENTS_FROM) >= 0 ? "toolError" : "invalidParams",
+    ),
+    cache: cacheFields === null ? "null" : JSON.stringify({ ttl: "ttlMs", scope: "cacheScope" }),
+    metaKeys: JSON.stringify(
+      era === "stateless"
+        ? {
+            logLevel: metaKey("logLevel"),
+            serverInfo: metaKey("serverInfo"),
+            subscriptionId: metaKey("subscriptionId"),
+          }
+        : {},
+    ),
+  });
+  const rule = model.reservedMetaPrefix;
+  const literals = (values: readonly string[]): string =>
+    values.length === 0 ? "never" : values.map((v) => JSON.stringify(v)).join(" | ");
+  const context = era === "stateless" ? "StatelessServerContext" : "SessionServerContext<McpSessionData>";
+  if (era === "sessions")
+    file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ServerAnswerOf", "ServerContextOf"],
+    moduleSpecifier: "./dispatch.js",
+  });
+  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
+  file.addImportDeclaration({
+    namedImports: [
+      ...(era === "sessions" ? ["mcpSessionState", { name: "McpSessionData", isTypeOnly: true }] : []),
+      { name: "McpRelease", isTypeOnly: true },
+      ...(cacheFields === null ? [] : [{ name: "ServerFilled", isTypeOnly: true }]),
+    ],
+    moduleSpecifier: runtimeImport("mcp-server", 1),
+  });
+  file.addTypeAlias({
+    name: "McpReleaseTypes",
+    isExported: true,
+    docs: [
+      `What ${model.version}'s handlers take and answer, for \`createMcpServer\` to type a declaration by every release it serves.`,
+    ],
+    type: objectLiteral({
+      era: JSON.stringify(era),
+      version: JSON.stringify(model.protocolVersion),
+      context: `ServerContextOf<"tools/call", ${context}>`,
+      tool: 'ServerAnswerOf<"tools/call">',
+      prompt: 'ServerAnswerOf<"prompts/get">',
+      resource: filled('ServerAnswerOf<"resources/read">'),
+      params:
+        era === "stateless" && model.inputRequired !== null
+          ? `{ readonly ${model.inputRequired.responses}?: T.InputResponses | undefined }`
+          : "{}",
+      toolInfo: "T.Tool",
+      promptInfo: "T.Prompt",
+      resourceInfo: "T.Resource",
+      templateInfo: "T.ResourceTemplate",
+      level: "T.LoggingLevel",
+      metaKnown: "MetaKey",
+      metaLabels: literals(rule?.labels ?? []),
+      metaPosition: JSON.stringify(rule?.position ?? "none"),
+      options: era === "stateless" ? "StatelessEraOptions" : 'Omit<SessionEraOptions<McpSessionData>, "sessionState">',
+    }),
+  });
+  const serve =
+    era === "stateless"
+      ? "(handlers, options) => statelessEra(handlers as StatelessServerHandlers, options)"
+      : "(handlers, options) => sessionEra<McpSessionData>(handlers as SessionServerHandlers<McpSessionData>, { ...options, sessionState: mcpSessionState })";
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: [
+      `${model.version} for \`createMcpServer\`: one declaration of tools, prompts and resources serves it beside other releases.`,
+    ],
+    declarations: [
+      {
+        name: "MCP_RELEASE",
+        type: "McpRelease<McpReleaseTypes>",
+        initializer: objectLiteral({
+          era: JSON.stringify(era),
+          version: JSON.stringify(model.protocolVersion),
+          facts,
+          serve,
+        }),
+      },
+    ],
+  });
 }

@@ -1,0 +1,331 @@
+// runtime/server/mcp-server.ts from outside: one server declared with createMcpServer, served by the
+// eras of 2026-07-28 and 2025-11-25 (each release's MCP_RELEASE) and driven as a transport drives them.
+import { describe, expect, it } from "vitest";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as older from "../../../generated/2025-06-18/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
+import { createMcpServer } from "../../../generated/index.js";
+import { checkEnvelope, type WireMessage } from "../../../generated/runtime/core/jsonrpc.js";
+import type { TransportContext } from "../../../generated/runtime/server/server-eras.js";
+
+const META = {
+  [modern.MetaKey.protocolVersion]: "2026-07-28",
+  [modern.MetaKey.clientCapabilities]: {},
+};
+
+function wire(value: object): WireMessage {
+  const checked = checkEnvelope(value);
+  if (!checked.ok) throw new Error("not a JSON-RPC message");
+  return checked.message;
+}
+
+function base(): TransportContext & { readonly sent: object[] } {
+  const sent: object[] = [];
+  return { headers: {}, send: (message) => sent.push(message), sent };
+}
+
+const WEATHER_IN = {
+  type: "object",
+  properties: { city: { type: "string" } },
+  required: ["city"],
+} as const;
+const WEATHER_OUT = {
+  type: "object",
+  properties: { tempC: { type: "number" } },
+  required: ["tempC"],
+} as const;
+
+/** A server with a tool, a prompt, a resource and a template, and the eras serving it. */
+function declared(options: { pageSize?: number; badOutput?: boolean } = {}) {
+  const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], {
+    info: { name: "test-server", version: "1.0.0" },
+    ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+  });
+  const seen: { era: string; version: string }[] = [];
+  server
+    .tool({ name: "weather", inputSchema: WEATHER_IN, outputSchema: WEATHER_OUT }, ({ city }, ctx) => {
+      seen.push({ era: ctx.era, version: ctx.version });
+      ctx.log("info", `asked for ${city}`);
+      const tempC = (options.badOutput === true ? "hot" : 21) as number;
+      return { content: [{ type: "text", text: `${city}: ${tempC}` }], structuredContent: { tempC } };
+    })
+    .tool({ name: "boom" }, () => {
+      throw new Error("secret internals");
+    })
+    .prompt(
+      {
+        name: "greet",
+        arguments: [{ name: "who", required: true }],
+        complete: { who: (value) => ["world", "wombat", "moon"].filter((v) => v.startsWith(value)) },
+      },
+      ({ who }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello ${who}` } }] }),
+    )
+    .resource({ uri: "test://a", name: "a", mimeType: "text/plain" }, (uri) => ({
+      contents: [{ uri, text: "A" }],
+    }))
+    .resourceTemplate(
+      { uriTemplate: "test://items/{id}{?rev}", name: "items", complete: { id: () => ["1", "2"] } },
+      (uri, { id, rev }) => ({ contents: [{ uri, text: `${id}@${rev ?? "head"}` }] }),
+    );
+  server.only("stateless").tool({ name: "modern-only" }, () => ({ content: [] }));
+  const eras = server.eras();
+  if (eras.stateless === undefined || eras.sessions === undefined) throw new Error("both eras");
+  const stateless = eras.stateless;
+  const sessions = eras.sessions;
+  const session = sessions.open("s1");
+  let id = 0;
+  return {
+    server,
+    seen,
+    /** A 2026-07-28 request's result or error. */
+    async modern(method: string, params: object = {}, context = base()) {
+      const response = await stateless.handle(
+        wire({
+          jsonrpc: "2.0",
+          id: ++id,
+          method,
+          params: { ...params, _meta: { ...META, ...(params as { _meta?: object })._meta } },
+        }),
+        context,
+        undefined,
+      );
+      return response as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+    },
+    /** A 2025-11-25 session request's result or error (the session initialized first by the caller). */
+    async legacy(method: string, params: object = {}, context = base()) {
+      const response = await sessions.handle(
+        session,
+        wire({ jsonrpc: "2.0", id: ++id, method, params }),
+        context,
+        undefined,
+        () => undefined,
+      );
+      return response as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+    },
+  };
+}
+
+const INIT = {
+  protocolVersion: "2025-11-25",
+  capabilities: {},
+  clientInfo: { name: "c", version: "1" },
+};
+
+describe("one declaration, both eras", () => {
+  it("answers the same tool call in 2026-07-28 and in a 2025 session, ctx naming the era and release", async () => {
+    const s = declared();
+    const now = await s.modern("tools/call", { name: "weather", arguments: { city: "Oslo" } });
+    await s.legacy("initialize", INIT);
+    const then = await s.legacy("tools/call", { name: "weather", arguments: { city: "Oslo" } });
+    expect(now.result).toMatchObject({ structuredContent: { tempC: 21 }, resultType: "complete" });
+    expect(then.result).toMatchObject({ structuredContent: { tempC: 21 } });
+    expect(then.result).not.toHaveProperty("resultType");
+    expect(s.seen).toEqual([
+      { era: "stateless", version: "2026-07-28" },
+      { era: "sessions", version: "2025-11-25" },
+    ]);
+  });
+
+  it("derives initialize's and server/discover's capabilities, server info and lists from the declarations", async () => {
+    const s = declared();
+    const discover = await s.modern("server/discover");
+    const init = await s.legacy("initialize", INIT);
+    const capabilities = {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    };
+    expect(discover.result).toMatchObject({
+      supportedVersions: ["2026-07-28"],
+      capabilities: { ...capabilities, resources: { listChanged: true } },
+      _meta: { [modern.MetaKey.serverInfo]: { name: "test-server", version: "1.0.0" } },
+    });
+    expect(init.result).toMatchObject({
+      protocolVersion: "2025-11-25",
+      capabilities: { ...capabilities, resources: { listChanged: true, subscribe: true } },
+      serverInfo: { name: "test-server", version: "1.0.0" },
+    });
+    const modernTools = await s.modern("tools/list");
+    const legacyTools = await s.legacy("tools/list");
+    const names = (result: Record<string, unknown> | undefined) =>
+      (result?.["tools"] as { name: string }[]).map((t) => t.name);
+    expect(names(modernTools.result)).toEqual(["weather", "boom", "modern-only"]);
+    expect(names(legacyTools.result)).toEqual(["weather", "boom"]);
+    expect(modernTools.result).toMatchObject({ cacheScope: "public", ttlMs: 300_000 });
+    expect((modernTools.result?.["tools"] as object[])[0]).toEqual({
+      name: "weather",
+      inputSchema: WEATHER_IN,
+      outputSchema: WEATHER_OUT,
+    });
+  });
+
+  it("pages every list by cursor and refuses a cursor it did not give", async () => {
+    const s = declared({ pageSize: 2 });
+    const first = await s.modern("tools/list");
+    expect(first.result).toMatchObject({ nextCursor: "2" });
+    const second = await s.modern("tools/list", { cursor: first.result?.["nextCursor"] });
+    expect((second.result?.["tools"] as { name: string }[]).map((t) => t.name)).toEqual(["modern-only"]);
+    expect(second.result).not.toHaveProperty("nextCursor");
+    expect((await s.modern("tools/list", { cursor: "x" })).error?.code).toBe(-32602);
+    expect((await s.modern("tools/list", { cursor: "99" })).error?.code).toBe(-32602);
+  });
+});
+
+describe("tools", () => {
+  it("answers arguments that do not fit the inputSchema with a tool error (2025-11-25 on), the handler not run", async () => {
+    const s = declared();
+    const answer = await s.modern("tools/call", { name: "weather", arguments: { city: 42 } });
+    expect(answer.result).toMatchObject({ isError: true });
+    expect(JSON.stringify(answer.result)).toContain("/city: expected string, got 42");
+    expect(s.seen).toEqual([]);
+  });
+
+  it("answers them -32602 in a release before 2025-11-25 (its tools page)", async () => {
+    const server = createMcpServer([older.MCP_RELEASE], { info: { name: "t", version: "1" } });
+    server.tool({ name: "weather", inputSchema: WEATHER_IN }, () => ({ content: [] }));
+    const era = server.eras().sessions!;
+    const session = era.open(undefined);
+    const call = (id: number, method: string, params: object) =>
+      era.handle(session, wire({ jsonrpc: "2.0", id, method, params }), base(), undefined, () => undefined);
+    await call(1, "initialize", { ...INIT, protocolVersion: "2025-06-18" });
+    const answer = (await call(2, "tools/call", { name: "weather", arguments: {} })) as { error?: { code: number } };
+    expect(answer.error?.code).toBe(-32602);
+  });
+
+  it("answers an unknown tool -32602 and a tool of the other era as unknown", async () => {
+    const s = declared();
+    await s.legacy("initialize", INIT);
+    expect((await s.modern("tools/call", { name: "nope", arguments: {} })).error?.code).toBe(-32602);
+    expect((await s.legacy("tools/call", { name: "modern-only", arguments: {} })).error?.code).toBe(-32602);
+  });
+
+  it("refuses a structuredContent that does not fit the outputSchema before it leaves", async () => {
+    const s = declared({ badOutput: true });
+    const answer = await s.modern("tools/call", { name: "weather", arguments: { city: "Oslo" } });
+    expect(answer.error).toEqual({ code: -32603, message: "Internal error" });
+  });
+
+  it("answers a handler's throw -32603 without its message", async () => {
+    const s = declared();
+    const answer = await s.modern("tools/call", { name: "boom", arguments: {} });
+    expect(answer.error).toEqual({ code: -32603, message: "Internal error" });
+    expect(JSON.stringify(answer)).not.toContain("secret");
+  });
+});
+
+describe("logging", () => {
+  it("sends a stateless request's log messages at or above the level its _meta asks for, none without one", async () => {
+    const s = declared();
+    const asked = base();
+    await s.modern(
+      "tools/call",
+      { name: "weather", arguments: { city: "Oslo" }, _meta: { [modern.MetaKey.logLevel]: "info" } },
+      asked,
+    );
+    const quiet = base();
+    await s.modern(
+      "tools/call",
+      { name: "weather", arguments: { city: "Oslo" }, _meta: { [modern.MetaKey.logLevel]: "warning" } },
+      quiet,
+    );
+    const none = base();
+    await s.modern("tools/call", { name: "weather", arguments: { city: "Oslo" } }, none);
+    expect(asked.sent).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: "info", logger: "test-server", data: "asked for Oslo" },
+      },
+    ]);
+    expect(quiet.sent).toEqual([]);
+    expect(none.sent).toEqual([]);
+  });
+
+  it("filters a session's log messages by the level logging/setLevel chose", async () => {
+    const s = declared();
+    await s.legacy("initialize", INIT);
+    const before = base();
+    await s.legacy("tools/call", { name: "weather", arguments: { city: "Oslo" } }, before);
+    await s.legacy("logging/setLevel", { level: "error" });
+    const after = base();
+    await s.legacy("tools/call", { name: "weather", arguments: { city: "Oslo" } }, after);
+    expect(before.sent).toHaveLength(1);
+    expect(after.sent).toEqual([]);
+  });
+});
+
+describe("prompts, resources and completion", () => {
+  it("renders a prompt, refusing a missing required argument and an unknown prompt with -32602", async () => {
+    const s = declared();
+    const ok = await s.modern("prompts/get", { name: "greet", arguments: { who: "you" } });
+    expect(ok.result).toMatchObject({ messages: [{ role: "user", content: { type: "text", text: "Hello you" } }] });
+    const missing = await s.modern("prompts/get", { name: "greet", arguments: {} });
+    expect(missing.error).toMatchObject({ code: -32602, message: "Missing required argument: who" });
+    expect((await s.modern("prompts/get", { name: "nope" })).error?.code).toBe(-32602);
+  });
+
+  it("reads a static resource, a template's URI with its variables, and refuses an unknown URI", async () => {
+    const s = declared();
+    expect((await s.modern("resources/read", { uri: "test://a" })).result).toMatchObject({
+      contents: [{ uri: "test://a", text: "A" }],
+      cacheScope: "private",
+    });
+    expect((await s.modern("resources/read", { uri: "test://items/7?rev=3" })).result).toMatchObject({
+      contents: [{ text: "7@3" }],
+    });
+    expect((await s.modern("resources/read", { uri: "test://items/7" })).result).toMatchObject({
+      contents: [{ text: "7@head" }],
+    });
+    expect((await s.modern("resources/read", { uri: "test://b" })).error?.code).toBe(-32602);
+    const templates = await s.modern("resources/templates/list");
+    expect(templates.result?.["resourceTemplates"]).toEqual([
+      { uriTemplate: "test://items/{id}{?rev}", name: "items" },
+    ]);
+  });
+
+  it("completes prompt arguments and template variables, and answers no values for what has no completer", async () => {
+    const s = declared();
+    const prompt = await s.modern("completion/complete", {
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "who", value: "w" },
+    });
+    expect(prompt.result).toMatchObject({ completion: { values: ["world", "wombat"], total: 2, hasMore: false } });
+    const template = await s.modern("completion/complete", {
+      ref: { type: "ref/resource", uri: "test://items/{id}{?rev}" },
+      argument: { name: "id", value: "" },
+    });
+    expect(template.result).toMatchObject({ completion: { values: ["1", "2"] } });
+    const none = await s.modern("completion/complete", {
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "other", value: "" },
+    });
+    expect(none.result).toMatchObject({ completion: { values: [], total: 0, hasMore: false } });
+  });
+});
+
+describe("list changes", () => {
+  it("tells a stateless subscriber when a tool is declared or removed, and ends its stream on close", async () => {
+    const s = declared();
+    const stream = base();
+    const listening = s.modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, stream);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    s.server.tool({ name: "late" }, () => ({ content: [] }));
+    expect(s.server.remove("tools", "late")).toBe(true);
+    s.server.listChanged("prompts");
+    s.server.close();
+    expect((await listening).result).toBeDefined();
+    expect(stream.sent.map((m) => (m as { method: string }).method)).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+      "notifications/tools/list_changed",
+    ]);
+  });
+
+  it("refuses a name declared twice for the same era", () => {
+    const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "t", version: "1" } });
+    server.only("stateless").tool({ name: "x" }, () => ({ content: [] }));
+    server.only("sessions").tool({ name: "x" }, () => ({ content: [] }));
+    expect(() => server.tool({ name: "x" }, () => ({ content: [] }))).toThrow(RangeError);
+  });
+});
