@@ -368,20 +368,27 @@ function checkedTable(table: string): string {
   return `${table} & CheckedResults<Handlers, keyof ClientRequests | keyof ClientNotifications>`;
 }
 
+/** What the high-level server's types and facts read of a release: without one of them it has no `MCP_RELEASE`. */
+const MCP_RELEASE_NEEDS = {
+  methods: ["tools/call", "prompts/get", "resources/read"],
+  definitions: ["Tool", "Prompt", "Resource", "ResourceTemplate", "LoggingLevel"],
+} as const;
+
 /**
  * `MCP_RELEASE`: the release as the high-level server (runtime/server/mcp-server.ts `createMcpServer`) serves it, its
- * facts from the model and the types its handlers answer.
+ * facts from the model and the types its handlers answer. A release without what it needs (a partial or synthetic
+ * schema: no tools, or log levels that are not RFC 5424 severities, whose order the server filters by) has none; the
+ * rest of its server module is generated as ever.
  */
 function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateless" | "sessions"): void {
   const levels = model.definitions.get("LoggingLevel")?.schema.enum;
-  const unknownLevel = levels?.find((level) => typeof level !== "string" || !SYSLOG_SEVERITIES.includes(level));
-  if (levels === undefined || unknownLevel !== undefined)
-    throw new BindgenError(
-      model.file,
-      model.schema.definitionsPointer,
-      "LoggingLevel as an enum of RFC 5424 severities",
-      "the high-level server filters log messages by their order",
-    );
+  if (
+    levels === undefined ||
+    levels.some((level) => typeof level !== "string" || !SYSLOG_SEVERITIES.includes(level)) ||
+    !MCP_RELEASE_NEEDS.methods.every((name) => model.methods.some((m) => m.name === name)) ||
+    !MCP_RELEASE_NEEDS.definitions.every((name) => model.definitions.has(name))
+  )
+    return;
   // The members a cacheable result carries (2026-07-28 on), written by the server rather than each handler.
   const cacheable = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
   const cacheFields =

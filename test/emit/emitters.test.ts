@@ -873,6 +873,18 @@ describe("output helpers", () => {
   });
 });
 
+describe("the high-level server's release", () => {
+  it("a release without what createMcpServer reads has no MCP_RELEASE, and the rest of its server module", () => {
+    const modern = realModel("2026-07-28");
+    const definitions = new Map(modern.definitions);
+    definitions.delete("LoggingLevel");
+    expect(emitServer(modern).content).toContain("export const MCP_RELEASE");
+    const content = emitServer({ ...modern, definitions }).content;
+    expect(content).not.toContain("MCP_RELEASE");
+    expect(content).toContain("export function statelessEra");
+  });
+});
+
 describe("the one-call client's facts", () => {
   it("a release without a method connectClient makes has no connectClient, and the rest of its client module", () => {
     const modern = realModel("2026-07-28");

@@ -1,6 +1,6 @@
 /**
- * W3C trace context in a request's `_meta`, for releases that reserve the keys (2026-07-28:
- * `traceparent`, `tracestate`, `baggage`, basic/index "OpenTelemetry trace context"). The client puts the
+ * W3C trace context in a request's `_meta`, for releases that reserve the keys (`traceparent`,
+ * `tracestate`, `baggage`: the spec's basic/index, "OpenTelemetry trace context"). The client puts the
  * caller's context into each request it sends; the server reads it back for the handler (`ctx.traceContext`).
  * The keys come from the release's generated code; a release without them carries none. Values are checked
  * and bounded both ways: a malformed `traceparent` is neither sent nor handed on, and with it go its

@@ -17,7 +17,7 @@ import type { SchemaValue } from "./schema-literal.js";
 import type { SessionEra, StatelessEra } from "./server-eras.js";
 import { compileUriTemplate, type UriTemplate, type UriTemplateVariables } from "./uri-match.js";
 
-/** The two eras: 2026-07-28 on, stateless requests; up to 2025-11-25, sessions. */
+/** The two eras: stateless requests (the newer releases) and sessions (the older ones). */
 export type ServedEra = "stateless" | "sessions";
 
 /** What one release's handlers take and answer, as types: the release's `MCP_RELEASE` carries them. */
@@ -237,6 +237,12 @@ export interface ServedEras {
   readonly sessions?: SessionEra;
 }
 
+/**
+ * `T`, not a place to infer it from (TypeScript 5.4's `NoInfer`, written so 5.0 reads it too): a tool's
+ * types come from its declaration's schemas, never from what its handler takes or returns.
+ */
+export type Deferred<T> = [T][T extends unknown ? 0 : never];
+
 /** A server declared once: add tools, prompts and resources, then serve its `eras()` on a transport. */
 export interface McpServer<R> {
   tool<const S = undefined, const O = undefined, Meta = object>(
@@ -244,9 +250,9 @@ export interface McpServer<R> {
     handler: (
       args: [S] extends [undefined]
         ? { readonly [name: string]: unknown }
-        : SchemaValue<NoInfer<S>>,
+        : SchemaValue<Deferred<S>>,
       ctx: McpContext<R>,
-    ) => Promisable<ToolAnswer<R, NoInfer<O>> & { readonly _meta?: Meta }>,
+    ) => Promisable<ToolAnswer<R, Deferred<O>> & { readonly _meta?: Meta }>,
     ...check: CheckedMetaArgs<Meta, R>
   ): this;
   prompt<const A extends readonly PromptArgument[] = [], Meta = object>(
@@ -376,7 +382,7 @@ export interface McpSessionData {
 
 /**
  * A server declared once for `releases` (each release's `MCP_RELEASE`, at most one per era): the
- * same tools, prompts and resources answer a 2026-07-28 request and a 2025 session's, and a handler
+ * same tools, prompts and resources answer a stateless request and a session's, and a handler
  * result one of them cannot carry is a compile error.
  */
 export function createMcpServer<const R extends readonly McpRelease[]>(
