@@ -341,12 +341,12 @@ function addResourceServerRules(file: StatementSink, model: ProtocolModel): void
       {
         name: "RESOURCE_SERVER_RULES",
         type: "ResourceServerRules",
-        initializer: `Object.freeze(${objectLiteral({
+        initializer: `/* @__PURE__ */ Object.freeze(${objectLiteral({
           version: JSON.stringify(model.protocolVersion),
           resourceMetadataInChallenge: String(rules.resourceMetadataInChallenge),
           scopeInChallenge: String(rules.scopeInChallenge),
           grantedScopesInChallenge: String(rules.grantedScopesInChallenge),
-          withheldScopes: `Object.freeze(${JSON.stringify(rules.withheldScopes)})`,
+          withheldScopes: `/* @__PURE__ */ Object.freeze(${JSON.stringify(rules.withheldScopes)})`,
           toolCallMethod: JSON.stringify(rules.toolCallMethod),
         })})`,
       },
