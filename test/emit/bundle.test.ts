@@ -85,7 +85,7 @@ describe("the browser client (the bench's 12.5 KB row)", () => {
     `};`,
   ].join("\n");
 
-  it("leaves out unused constants, the server's codecs, the worded x-mcp-header problems and, with no dispatcher, the input rounds", async () => {
+  it("leaves out unused constants, the server's codecs and tables, the worded x-mcp-header problems and, with no dispatcher, the input rounds", async () => {
     const code = await bundle(client);
     expect(code).toContain("function connect");
     for (const left of [
@@ -95,6 +95,8 @@ describe("the browser client (the bench's 12.5 KB row)", () => {
       "is not reachable from the root",
       "function inputHandlerFor",
       "function isTraceparent",
+      // The release's server-side tables (a bare Object.freeze once kept RESOURCE_SERVER_RULES in every client).
+      "resourceMetadataInChallenge",
     ])
       expect(code, left).not.toContain(left);
   });
