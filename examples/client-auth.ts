@@ -7,7 +7,11 @@
  * MCP_CONFORMANCE_SCENARIO names the scenario and MCP_CONFORMANCE_CONTEXT may carry pre-registered
  * credentials (`client_id`, `client_secret`, `issuer`).
  */
-import { followRedirect, type ClientAuthorizer } from "../generated/runtime/client/client-auth.js";
+import {
+  followRedirect,
+  type ClientAuthorizer,
+  type RequestAuthorizer,
+} from "../generated/runtime/client/client-auth.js";
 import { oauthClient } from "../generated/runtime/oauth/oauth-client.js";
 import { CLIENT_AUTH as LEGACY_AUTH } from "../generated/2025-11-25/index.js";
 import { CLIENT_AUTH as MODERN_AUTH, PROTOCOL_VERSION as MODERN } from "../generated/2026-07-28/index.js";
@@ -36,7 +40,7 @@ function context(text: string | undefined): Context {
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** The authorizer for a server at `url`, speaking `protocolVersion` (the newest by default). */
-export function exampleAuth(url: string, protocolVersion?: string): ClientAuthorizer {
+export function exampleAuth(url: string, protocolVersion?: string): ClientAuthorizer & RequestAuthorizer {
   const given = context(process.env["MCP_CONFORMANCE_CONTEXT"]);
   const clientId = typeof given.client_id === "string" ? given.client_id : undefined;
   const clientSecret = typeof given.client_secret === "string" ? given.client_secret : undefined;

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { ClientAuthorizer } from "../runtime/client/client-auth.ts";
+import type { RequestAuthorizer } from "../runtime/client/client-auth.ts";
 import { readConfig, type ServerSource } from "./config.ts";
 import { BindgenError, UsageError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
@@ -33,7 +33,7 @@ export interface ToolsRunOptions {
   /** Auth headers for an HTTP server: sent, never written. */
   readonly headers?: Readonly<Record<string, string>>;
   /** The OAuth authorizer for an HTTP server's URL, if it is to have one (tools/oauth-login.ts). */
-  readonly auth?: (url: string) => Promise<ClientAuthorizer | undefined>;
+  readonly auth?: (url: string) => Promise<RequestAuthorizer | undefined>;
   /** A saved tools/list result instead of the server. */
   readonly from?: string;
   /** The release a saved result was listed in (default: the snapshot's, else the newest the project speaks). */

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { BindgenError } from "../common/failures.ts";
 import { parseJson, readRaw } from "../load/read.ts";
-import type { ClientAuthorizer } from "../runtime/client/client-auth.ts";
+import type { RequestAuthorizer } from "../runtime/client/client-auth.ts";
 import { CONNECTION_ERROR, type TransportFactory } from "../runtime/client/client-transport.ts";
 import { connect, type ClientRelease } from "../runtime/client/connect.ts";
 import { httpTransport } from "../runtime/client/http-client.ts";
@@ -20,7 +20,7 @@ export type ToolSource =
       readonly url: string;
       readonly headers: Readonly<Record<string, string>>;
       /** OAuth (`--oauth`, or tokens kept from an earlier run): authorizes on a 401. */
-      readonly auth?: ClientAuthorizer;
+      readonly auth?: RequestAuthorizer;
     }
   | { readonly kind: "command"; readonly server: string; readonly command: string }
   | { readonly kind: "file"; readonly file: string; readonly release: string };

@@ -7,6 +7,7 @@ import type {
   AuthorizationUrlHandler,
   ClientAuthFacts,
   ClientAuthorizer,
+  RequestAuthorizer,
   StoredRecord,
   TokenStore,
 } from "../runtime/client/client-auth.ts";
@@ -95,7 +96,7 @@ export async function cliAuthorizer(
   url: string,
   facts: ClientAuthFacts,
   options: { readonly store: TokenStore; readonly print: (line: string) => void; readonly port?: number },
-): Promise<ClientAuthorizer> {
+): Promise<ClientAuthorizer & RequestAuthorizer> {
   const { oauthClient } = await import("../runtime/oauth/oauth-client.ts").catch(() => {
     throw new UsageError("--oauth needs the package oauth4webapi: npm install oauth4webapi");
   });

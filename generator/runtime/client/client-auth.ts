@@ -4,6 +4,7 @@
  * authorization URL. The OAuth protocol steps are the optional `oauth/` part, which needs `oauth4webapi`;
  * everything here ships with every client, so a program can plug in its own authorizer or store.
  */
+import { connectionError } from "./client-transport.js";
 
 /**
  * The rules of a release's authorization page that differ by release, from schema/facts.json: each release's
@@ -46,6 +47,59 @@ export interface ClientAuthorizer {
    * one more try. Throws a clear error when authorization cannot go on (no token is kept then).
    */
   refused(endpoint: string, status: number, challenge: string | null): Promise<boolean>;
+}
+
+/** What `authorizeRequests` reads of a response: its status and its `WWW-Authenticate` header. */
+export interface RefusableResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+}
+
+/**
+ * What `httpTransport`'s `auth` option takes: sends a request through `attempt` (given the `Authorization`
+ * value to put on it, or none) and answers a refusal as it can. `authorizeRequests` makes one from a
+ * `ClientAuthorizer` (`oauthClient` is one already); the transport holds none of this, so a client without
+ * `auth` bundles none of it.
+ */
+export interface RequestAuthorizer {
+  send<R extends RefusableResponse>(
+    endpoint: string,
+    attempt: (authorization: string | undefined) => Promise<R>,
+    discard: (response: R) => Promise<void>,
+  ): Promise<R>;
+}
+
+/**
+ * `authorizer` for the transport: its token goes on every request; a 401 authorizes and retries the request
+ * once, a 403 (`insufficient_scope`) steps up and retries it once. A failed authorization is a connection
+ * error: no reason to try another protocol version.
+ */
+export function authorizeRequests(
+  authorizer: ClientAuthorizer,
+): ClientAuthorizer & RequestAuthorizer {
+  return {
+    authorization: (endpoint) => authorizer.authorization(endpoint),
+    refused: (endpoint, status, challenge) => authorizer.refused(endpoint, status, challenge),
+    async send(endpoint, attempt, discard) {
+      // One retry for each kind of refusal: a loop of authorizations the server keeps refusing ends here.
+      const retried = new Set<number>();
+      for (;;) {
+        const response = await attempt(await authorizer.authorization(endpoint));
+        const status = response.status;
+        if ((status !== 401 && status !== 403) || retried.has(status)) return response;
+        retried.add(status);
+        const challenge = response.headers.get("www-authenticate");
+        const again = await authorizer
+          .refused(endpoint, status, challenge)
+          .catch(async (error: unknown) => {
+            await discard(response);
+            throw connectionError(error instanceof Error ? error.message : String(error));
+          });
+        if (!again) return response;
+        await discard(response);
+      }
+    },
+  };
 }
 
 /** A JSON object a token store keeps: tokens under one key, a client registration under another. */

@@ -21,7 +21,7 @@ import { responseError } from "../core/responses.js";
 import { rpcErrorOf } from "../core/rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 import { utf8Decoder } from "../core/text-codec.js";
-import type { ClientAuthorizer } from "./client-auth.js";
+import type { RequestAuthorizer } from "./client-auth.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
 export interface FetchResponse {
@@ -63,10 +63,11 @@ export interface HttpTransportOptions {
   /** A JSON reply larger than this fails its call. Defaults to 16 MiB. */
   readonly maxReplyBytes?: number;
   /**
-   * Authorizes requests (`oauthClient` of the `oauth/` part, say): its token goes on every request; a 401
-   * authorizes and retries the request once, a 403 `insufficient_scope` steps up and retries it once.
+   * Authorizes requests (`oauthClient` of the `oauth/` part, or `authorizeRequests(yours)`): its token goes on
+   * every request; a 401 authorizes and retries the request once, a 403 `insufficient_scope` steps up and
+   * retries it once.
    */
-  readonly auth?: ClientAuthorizer;
+  readonly auth?: RequestAuthorizer;
 }
 
 /** What the transport lends the session era's part (`http-session.ts`). */
@@ -155,28 +156,20 @@ export function httpTransport(
     async function request(init: EndpointRequest, signal = life.signal): Promise<FetchResponse> {
       if (closed) throw new Error("the transport is closed");
       const auth = options.auth;
-      // One retry for each kind of refusal: a loop of authorizations the server keeps refusing ends here.
-      const retried = new Set<number>();
-      for (;;) {
-        const token = await auth?.authorization(url);
-        const sent =
-          token === undefined
-            ? init
-            : { ...init, headers: { ...init.headers, Authorization: token } };
-        const response = await follow(sent, signal);
-        const status = response.status;
-        if (auth === undefined || (status !== 401 && status !== 403) || retried.has(status))
-          return checked(response, sent.headers);
-        retried.add(status);
-        const challenge = response.headers.get("www-authenticate");
-        // A failed authorization is no reason to try another protocol version: a connection error.
-        const again = await auth.refused(url, status, challenge).catch(async (error: unknown) => {
-          await discard(response);
-          throw connectionError(error instanceof Error ? error.message : String(error));
-        });
-        if (!again) return checked(response, sent.headers);
-        await discard(response);
-      }
+      if (auth === undefined) return checked(await follow(init, signal), init.headers);
+      let sent = init;
+      const response = await auth.send(
+        url,
+        (authorization) => {
+          sent =
+            authorization === undefined
+              ? init
+              : { ...init, headers: { ...init.headers, Authorization: authorization } };
+          return follow(sent, signal);
+        },
+        discard,
+      );
+      return checked(response, sent.headers);
     }
 
     /** Sends a request, following a same-origin 307 or 308. */

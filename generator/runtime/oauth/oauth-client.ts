@@ -9,10 +9,12 @@
  */
 import * as oauth from "oauth4webapi";
 import {
+  authorizeRequests,
   memoryTokenStore,
   type AuthorizationUrlHandler,
   type ClientAuthFacts,
   type ClientAuthorizer,
+  type RequestAuthorizer,
   type StoredRecord,
   type TokenStore,
 } from "../client/client-auth.js";
@@ -84,7 +86,7 @@ interface Registration {
 const EXPIRY_MARGIN_MS = 30_000;
 
 /** An authorizer for `httpTransport(url, { auth })` that runs OAuth 2.1 as the release in `facts` says. */
-export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
+export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & RequestAuthorizer {
   const store = options.store ?? memoryTokenStore();
   const facts = options.facts;
   const http = requestOptions(options);
@@ -319,7 +321,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
     }
   }
 
-  return {
+  return authorizeRequests({
     async authorization(endpoint) {
       let tokens = await held(endpoint);
       if (tokens === undefined) return undefined;
@@ -350,7 +352,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer {
       else await authorize(endpoint, found, withOfflineAccess(wanted, found.server));
       return true;
     },
-  };
+  });
 
   function withOfflineAccess(
     scope: string | undefined,

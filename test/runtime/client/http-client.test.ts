@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, httpTransport, v2025_11_25, v2026_07_28 } from "../../../generated/index.ts";
-import type { ClientAuthorizer } from "../../../generated/runtime/client/client-auth.ts";
+import { authorizeRequests } from "../../../generated/runtime/client/client-auth.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
 import {
   callTool,
@@ -328,14 +328,14 @@ describe("an authorizer (the auth option)", () => {
   function authorizer(again: (status: number) => boolean | Promise<boolean> = () => true) {
     const refusals: { status: number; challenge: string | null }[] = [];
     let token: string | undefined;
-    const auth: ClientAuthorizer = {
+    const auth = authorizeRequests({
       authorization: async () => token && `Bearer ${token}`,
       refused: async (_endpoint, status, challenge) => {
         refusals.push({ status, challenge });
         token = `token-${refusals.length}`;
         return again(status);
       },
-    };
+    });
     return { auth, refusals };
   }
 
