@@ -2,12 +2,54 @@
 // headless authorization URL handler, which follows the authorization endpoint's redirects within its origin to
 // the redirect URI and refuses anything else (a login page, a redirect to another host).
 import { afterEach, describe, expect, it } from "vitest";
-import { followRedirect, memoryTokenStore } from "../../../generated/runtime/client/client-auth.ts";
+import { authorizeRequests, followRedirect, memoryTokenStore } from "../../../generated/runtime/client/client-auth.ts";
 import { fakeServer, type FakeServer } from "../../support/fake-oauth.ts";
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe("authorizeRequests", () => {
+  const refusal = (status: number) => ({ status, headers: { get: () => 'Bearer error="invalid_token"' } });
+
+  it("puts the token on each attempt and tries once more per refusing status, discarding what it retries", async () => {
+    let token = 0;
+    const sent: (string | undefined)[] = [];
+    const discarded: number[] = [];
+    const auth = authorizeRequests({
+      authorization: async () => (token === 0 ? undefined : `Bearer t${token}`),
+      refused: async () => ((token += 1), true),
+    });
+    const statuses = [401, 403, 401];
+    const response = await auth.send(
+      "https://mcp.example/mcp",
+      async (authorization) => (sent.push(authorization), refusal(statuses.shift() ?? 200)),
+      async (r) => void discarded.push(r.status),
+    );
+    expect(response.status).toBe(401);
+    expect(sent).toEqual([undefined, "Bearer t1", "Bearer t2"]);
+    expect(discarded).toEqual([401, 403]);
+  });
+
+  it("an authorization that fails is a ConnectionError with its message, and the response is discarded", async () => {
+    const discarded: number[] = [];
+    const auth = authorizeRequests({
+      authorization: async () => undefined,
+      refused: async () => {
+        throw new Error("no client id for the authorization server");
+      },
+    });
+    const failure = await auth
+      .send(
+        "https://mcp.example/mcp",
+        async () => refusal(401),
+        async (r) => void discarded.push(r.status),
+      )
+      .catch((error: unknown) => error as Error);
+    expect(failure).toMatchObject({ name: "ConnectionError", message: "no client id for the authorization server" });
+    expect(discarded).toEqual([401]);
+  });
 });
 
 describe("memoryTokenStore", () => {
