@@ -2,7 +2,6 @@ import { VariableDeclarationKind } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
-import { compareReleases } from "../load/lock.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
 
@@ -11,12 +10,6 @@ import { buildSourceFile, objectLiteral, type StatementSink } from "./source-fil
  * alphabetical), which the high-level server filters log messages by.
  */
 const SYSLOG_SEVERITIES = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
-/**
- * The first release whose tools page answers arguments that do not fit `inputSchema` with a tool error
- * (`isError: true`) rather than -32602: SEP-1303, https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
- */
-const TOOL_ERROR_ARGUMENTS_FROM = "2025-11-25";
 
 /** The request that opens a session release's session; the model tells eras apart by it too (model/build.ts `eraEvidence`). */
 const INITIALIZE = "initialize";
@@ -400,9 +393,7 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
   const facts = objectLiteral({
     logLevels: JSON.stringify(SYSLOG_SEVERITIES.filter((level) => levels.includes(level))),
     codes: objectLiteral({ invalidParams: String(invalidParams) }),
-    invalidArguments: JSON.stringify(
-      compareReleases(model.version, TOOL_ERROR_ARGUMENTS_FROM) >= 0 ? "toolError" : "invalidParams",
-    ),
+    invalidArguments: JSON.stringify(model.invalidToolArguments),
     cache: cacheFields === null ? "null" : JSON.stringify({ ttl: "ttlMs", scope: "cacheScope" }),
     metaKeys: JSON.stringify(
       era === "stateless"

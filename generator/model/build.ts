@@ -170,6 +170,7 @@ export function buildModel(
     schemaPage: appliesTo(facts.schemaPage.versions, version, era)
       ? facts.schemaPage.url.replace("{version}", version)
       : null,
+    invalidToolArguments: appliesTo(facts.toolArgumentErrors.versions, version, era) ? "toolError" : "invalidParams",
     typescript: typescript?.source ?? null,
     protocolVersion: typescript?.protocolVersion ?? version,
   };

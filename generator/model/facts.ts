@@ -135,6 +135,8 @@ export interface Facts {
   }[];
   /** The spec site's schema reference page, `{version}` filled in, for the releases that have one. */
   readonly schemaPage: { url: string; versions: VersionSelector; source: string };
+  /** The releases whose tools page answers arguments that do not fit `inputSchema` with a tool error (`isError`). */
+  readonly toolArgumentErrors: { versions: VersionSelector; source: string };
   /** The client's authorization rules that differ by release, each with the releases it holds for (`clientAuthFor` resolves them). */
   readonly clientAuth: readonly ClientAuthRule[];
   readonly uiExtension: {
@@ -364,6 +366,7 @@ export function loadFacts(file: string): Facts {
     };
   });
   const page = c.object(root["schemaPage"], "/schemaPage");
+  const argumentErrors = c.object(root["toolArgumentErrors"], "/toolArgumentErrors");
   const clientAuth = c.array(c.object(root["clientAuth"], "/clientAuth"), "rules", "/clientAuth").map(([v, p]) => {
     const o = c.object(v, p);
     const rule = c.string(o, p, "rule");
@@ -460,6 +463,10 @@ export function loadFacts(file: string): Facts {
       url: c.string(page, "/schemaPage", "url"),
       versions: c.selector(page, "/schemaPage"),
       source: c.string(page, "/schemaPage", "source"),
+    },
+    toolArgumentErrors: {
+      versions: c.selector(argumentErrors, "/toolArgumentErrors"),
+      source: c.string(argumentErrors, "/toolArgumentErrors", "source"),
     },
     uiExtension: {
       id: c.string(ui, "/uiExtension", "id"),

@@ -249,6 +249,8 @@ export interface ProtocolModel {
   readonly uiExtension: UiExtensionModel;
   /** This release's schema reference page on the spec site, if it has one. */
   readonly schemaPage: string | null;
+  /** How a tool's arguments that do not fit its `inputSchema` are answered (facts `toolArgumentErrors`). */
+  readonly invalidToolArguments: "toolError" | "invalidParams";
   /** Where the release's schema.ts was read from (its `@deprecated` tags); null when none was pulled, so only facts say what is deprecated. */
   readonly typescript: string | null;
   /**

@@ -339,6 +339,18 @@ describe("HTTP header names per release", () => {
   });
 });
 
+describe("how bad tool arguments are answered (facts.toolArgumentErrors)", () => {
+  it.each([
+    ["2024-11-05", "invalidParams"],
+    ["2025-03-26", "invalidParams"],
+    ["2025-06-18", "invalidParams"],
+    ["2025-11-25", "toolError"],
+    ["2026-07-28", "toolError"],
+  ] as const)("%s: %s", (version, answer) => {
+    expect(model(version).invalidToolArguments).toBe(answer);
+  });
+});
+
 describe("resource-server rules per release (facts.resourceServerAuth)", () => {
   const S = "https://modelcontextprotocol.io/specification";
   it.each([
