@@ -8,6 +8,8 @@ import { httpTransport } from "../runtime/client/http-client.ts";
 import { isObject } from "../runtime/core/json.ts";
 import { stdioTransport, type ChildLike } from "../runtime/client/stdio-client.ts";
 import type { ListedSurface } from "./snapshot.ts";
+// With OAuth the first request waits for the user's login in a browser, as long as the loopback listener does.
+import { LOGIN_WAIT_MS } from "./oauth-login.ts";
 
 /**
  * Where a server's tools come from; `server` is its name in the config, for messages. `headers`
@@ -44,8 +46,6 @@ export type ListTools = (source: ToolSource, offer: ReleaseOffer) => Promise<Lis
 /** Pages a server may make us follow: a bound, so a server that always answers with a cursor cannot loop us. */
 const MAX_PAGES = 100;
 const TIMEOUT_MS = 30_000;
-/** With OAuth the first request waits for the user's login in a browser. */
-const LOGIN_TIMEOUT_MS = 300_000;
 /** Stderr lines kept from a stdio server, and how many a failure quotes: enough to say why, never its whole log. */
 const STDERR_KEPT = 100;
 const STDERR_QUOTED = 3;
@@ -107,7 +107,7 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
     return new BindgenError(where, "", expected, [reason.message, ...quoted(stderr)].join("; "));
   };
   const versions = offer.map((release) => release.version).join(", ");
-  const timeoutMs = source.kind === "url" && source.auth !== undefined ? LOGIN_TIMEOUT_MS : TIMEOUT_MS;
+  const timeoutMs = source.kind === "url" && source.auth !== undefined ? LOGIN_WAIT_MS : TIMEOUT_MS;
   const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs }).catch(
     (error: unknown) => {
       throw failure(`an MCP server speaking one of ${versions}`, error);

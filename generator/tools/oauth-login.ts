@@ -66,11 +66,19 @@ export function fileTokenStore(file: string): TokenStore {
   };
 }
 
+/** How long the loopback listener waits for the user to come back: the login's whole time (list-tools' timeout). */
+export const LOGIN_WAIT_MS = 300_000;
+
 /**
  * Prints the authorization URL and waits for the authorization server to send the user back to
- * `REDIRECT_URI`, on a listener that lives only that long and answers nothing but the callback.
+ * `REDIRECT_URI`, on a listener that lives only that long (at most `waitMs`, so a login never finished does
+ * not keep the command running) and answers nothing but the callback.
  */
-export function loopbackRedirect(print: (line: string) => void, port = REDIRECT_PORT): AuthorizationUrlHandler {
+export function loopbackRedirect(
+  print: (line: string) => void,
+  port = REDIRECT_PORT,
+  waitMs = LOGIN_WAIT_MS,
+): AuthorizationUrlHandler {
   return (url) =>
     new Promise((resolve, reject) => {
       const server = createServer((request, response) => {
@@ -79,14 +87,21 @@ export function loopbackRedirect(print: (line: string) => void, port = REDIRECT_
         response
           .writeHead(200, { "content-type": "text/plain" })
           .end("mcp-bindgen: authorized; you may close this window.\n");
+        clearTimeout(timer);
         server.close();
         resolve(path.href);
       });
-      server.once("error", (error: Error) =>
+      const timer = setTimeout(() => {
+        server.close();
+        server.closeAllConnections();
+        reject(new UsageError(`no authorization came back to 127.0.0.1:${port} within ${waitMs / 1000} s`));
+      }, waitMs);
+      server.once("error", (error: Error) => {
+        clearTimeout(timer);
         reject(
           new UsageError(`cannot listen on 127.0.0.1:${port} for the authorization's redirect (${error.message})`),
-        ),
-      );
+        );
+      });
       server.listen(port, "127.0.0.1", () => print(`open this URL to authorize mcp-bindgen:\n  ${url}\n`));
     });
 }

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLIENT_AUTH } from "../../generated/2026-07-28/index.ts";
-import { cliAuthorizer, fileTokenStore, tokenFile } from "../../generator/tools/oauth-login.ts";
+import { cliAuthorizer, fileTokenStore, loopbackRedirect, tokenFile } from "../../generator/tools/oauth-login.ts";
 import { fakeServer, honestAuthorizationServer, protectedResource, type FakeServer } from "../support/fake-oauth.ts";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -29,6 +29,19 @@ describe("tokenFile", () => {
     expect(tokenFile({ XDG_CONFIG_HOME: "/x" }, "linux")).toBe(join("/x", "mcp-bindgen", "tokens.json"));
     expect(tokenFile({}, "darwin")).toMatch(/\.config[\\/]mcp-bindgen[\\/]tokens\.json$/);
     expect(tokenFile({ APPDATA: "C:\\Users\\u\\AppData\\Roaming" }, "win32")).toMatch(/Roaming[\\/]mcp-bindgen/);
+  });
+});
+
+describe("loopbackRedirect", () => {
+  it("gives up when no authorization comes back in time, and frees its port", async () => {
+    const port = await freePort();
+    const printed: string[] = [];
+    const waiting = loopbackRedirect((line) => printed.push(line), port, 50)("https://as.example/authorize", "");
+    await expect(waiting).rejects.toThrow(`no authorization came back to 127.0.0.1:${port} within 0.05 s`);
+    expect(printed.join("")).toContain("https://as.example/authorize");
+    const again = createServer();
+    await new Promise<void>((done, fail) => again.once("error", fail).listen(port, "127.0.0.1", done));
+    await new Promise((done) => again.close(done));
   });
 });
 
