@@ -14,7 +14,7 @@ import type {
 import { RpcError } from "../core/rpc-error.js";
 import { compileJsonSchema } from "../validation/json-schema.js";
 import type { SchemaValue } from "./schema-literal.js";
-import type { SessionEra, StatelessEra } from "./server-eras.js";
+import type { SessionEra, SessionInfo, StatelessEra } from "./server-eras.js";
 import { compileUriTemplate, type UriTemplate, type UriTemplateVariables } from "./uri-match.js";
 
 /** The two eras: stateless requests (the newer releases) and sessions (the older ones). */
@@ -285,10 +285,16 @@ export interface McpServer<R> {
    * there, and its handlers may answer what only that era carries (an `input_required` result, stateless).
    */
   only<E extends EraIn<R>>(era: E): McpServer<ReleasesOf<R, E>>;
-  /** Removes a tool, prompt, resource (by URI) or template (by its URI template); subscribed clients are told the list changed. */
+  /** Removes a tool, prompt, resource (by URI) or template (by its URI template); clients are told the list changed. */
   remove(kind: ListKind, name: string): boolean;
-  /** Tells subscribed stateless clients that a list changed (declaring or removing entries does this already). */
+  /**
+   * Tells clients that a list changed (declaring or removing entries after `eras()` does this already): stateless
+   * clients listening for it (`subscriptions/listen`) and every initialized session (over HTTP, on its standalone
+   * GET stream if this instance holds it; over stdio, on the output). Through `only(era)`, that era's clients alone.
+   */
   listChanged(kind: ListKind): void;
+  /** Tells the sessions subscribed to `uri` (`resources/subscribe`) that the resource changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): void;
   /** The eras to hand `createHttpHandler` or `serveStdio`, built from what is declared now; later changes reach them too. */
   eras(options?: EraOptionsOf<R>): ServedEras;
   /** Ends the stateless clients' subscription streams (the server is shutting down). */
@@ -372,6 +378,7 @@ const FILTER_KEYS: { readonly [K in ListKind]: string } = {
   prompts: "promptsListChanged",
   resources: "resourcesListChanged",
 };
+const RESOURCE_UPDATED = "notifications/resources/updated";
 const MAX_COMPLETIONS = 100;
 
 /** Per-session data the sessions era keeps: the level `logging/setLevel` chose and the subscribed URIs. */
@@ -398,11 +405,18 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
   const resources: ListState = { entries: new Map() };
   const templates: ListState = { entries: new Map() };
   const listeners = new Set<Listener>();
+  /** The session eras `eras()` built: their transports reach the sessions. */
+  const sessionEras = new Set<SessionEra>();
   let serving = false;
 
-  const changed = (kind: ListKind): void => {
+  /** Tells `era`'s clients (undefined: every era's) that the `kind` list changed. */
+  const changed = (kind: ListKind, era: ServedEra | undefined): void => {
     if (!serving) return;
-    for (const listener of listeners) if (listener.wants(kind)) listener.notify(kind);
+    if (era !== "sessions")
+      for (const listener of listeners) if (listener.wants(kind)) listener.notify(kind);
+    if (era !== "stateless")
+      for (const sessions of sessionEras)
+        sessions.broadcast({ jsonrpc: "2.0", method: LIST_METHODS[kind] });
   };
   const add = (state: ListState, kind: ListKind, entry: Entry): void => {
     const taken =
@@ -412,7 +426,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           state.entries.has(slot(undefined, entry.key));
     if (taken) throw new RangeError(`${kind}: ${describeValue(entry.key)} is declared twice`);
     state.entries.set(slot(entry.era, entry.key), entry);
-    changed(kind);
+    changed(kind, entry.era);
   };
 
   /** The server's face for `era`'s declarations (undefined: every era's). */
@@ -481,14 +495,27 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       remove(kind: ListKind, name: string) {
         const states =
           kind === "tools" ? [tools] : kind === "prompts" ? [prompts] : [resources, templates];
-        let removed = false;
+        const removed: Entry[] = [];
         for (const state of states)
           for (const [at, entry] of state.entries)
-            if (entry.key === name) removed = state.entries.delete(at) || removed;
-        if (removed) changed(kind);
-        return removed;
+            if (entry.key === name && state.entries.delete(at)) removed.push(entry);
+        if (removed.length === 0) return false;
+        // One era's entries removed tell that era's clients; an entry of every era's, all of them.
+        const eraOf = removed[0]!.era;
+        changed(kind, removed.every((entry) => entry.era === eraOf) ? eraOf : undefined);
+        return true;
       },
-      listChanged: changed,
+      listChanged: (kind: ListKind) => changed(kind, era),
+      resourceUpdated(uri: string) {
+        if (era === "stateless") return;
+        const subscribed = (session: SessionInfo<unknown>): boolean =>
+          (session.state as McpSessionData).subscriptions.has(uri);
+        for (const sessions of sessionEras)
+          sessions.broadcast(
+            { jsonrpc: "2.0", method: RESOURCE_UPDATED, params: { uri } },
+            subscribed,
+          );
+      },
       eras(eraOptions: object = {}) {
         serving = true;
         const eras: { stateless?: StatelessEra; sessions?: SessionEra } = {};
@@ -497,7 +524,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           const given = (eraOptions as { readonly [era: string]: object | undefined })[release.era];
           const served = release.serve(table, given ?? {});
           if (served.kind === "stateless") eras.stateless = served;
-          else eras.sessions = served;
+          else sessionEras.add((eras.sessions = served));
         }
         return eras;
       },
