@@ -293,7 +293,10 @@ export interface McpServer<R> {
    * GET stream if this instance holds it; over stdio, on the output). Through `only(era)`, that era's clients alone.
    */
   listChanged(kind: ListKind): void;
-  /** Tells the sessions subscribed to `uri` (`resources/subscribe`) that the resource changed (`notifications/resources/updated`). */
+  /**
+   * Tells the clients subscribed to `uri` that the resource changed (`notifications/resources/updated`): sessions
+   * through `resources/subscribe`, stateless clients through `resourceSubscriptions` in `subscriptions/listen`.
+   */
   resourceUpdated(uri: string): void;
   /** The eras to hand `createHttpHandler` or `serveStdio`, built from what is declared now; later changes reach them too. */
   eras(options?: EraOptionsOf<R>): ServedEras;
@@ -365,6 +368,8 @@ const slot = (era: ServedEra | undefined, key: string): string => `${era ?? "*"}
 interface Listener {
   readonly wants: (kind: ListKind) => boolean;
   notify(kind: ListKind): void;
+  /** Tells the client resource `uri` changed, when it subscribed to it (`resourceSubscriptions`). */
+  updated(uri: string): void;
   end(): void;
 }
 
@@ -379,6 +384,8 @@ const FILTER_KEYS: { readonly [K in ListKind]: string } = {
   resources: "resourcesListChanged",
 };
 const RESOURCE_UPDATED = "notifications/resources/updated";
+/** The filter member of `subscriptions/listen` naming the resources a stateless client watches. */
+const RESOURCE_SUBSCRIPTIONS = "resourceSubscriptions";
 const MAX_COMPLETIONS = 100;
 
 /** Per-session data the sessions era keeps: the level `logging/setLevel` chose and the subscribed URIs. */
@@ -507,6 +514,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       },
       listChanged: (kind: ListKind) => changed(kind, era),
       resourceUpdated(uri: string) {
+        if (era !== "sessions") for (const listener of listeners) listener.updated(uri);
         if (era === "stateless") return;
         const subscribed = (session: SessionInfo<unknown>): boolean =>
           (session.state as McpSessionData).subscriptions.has(uri);
@@ -631,7 +639,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       ...([...tools.entries.values()].some(served) ? { tools: { listChanged: true } } : {}),
       ...([...prompts.entries.values()].some(served) ? { prompts: { listChanged: true } } : {}),
       ...([...resources.entries.values(), ...templates.entries.values()].some(served)
-        ? { resources: stateless ? { listChanged: true } : { listChanged: true, subscribe: true } }
+        ? { resources: { listChanged: true, subscribe: true } }
         : {}),
       completions: {},
       logging: {},
@@ -733,11 +741,19 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           if (asked[FILTER_KEYS[kind]] === true) honoured[FILTER_KEYS[kind]] = true;
         const key = facts.metaKeys.subscriptionId;
         const _meta = key === undefined ? {} : { [key]: raw.id };
+        const uris = asked[RESOURCE_SUBSCRIPTIONS];
+        const watched = new Set(
+          Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [],
+        );
+        if (watched.size > 0) honoured[RESOURCE_SUBSCRIPTIONS] = [...watched];
         raw.notify("notifications/subscriptions/acknowledged", { _meta, notifications: honoured });
         return new Promise((resolve) => {
           const listener: Listener = {
             wants: (kind) => honoured[FILTER_KEYS[kind]] === true,
             notify: (kind) => raw.notify(LIST_METHODS[kind], { _meta }),
+            updated: (uri) => {
+              if (watched.has(uri)) raw.notify(RESOURCE_UPDATED, { uri, _meta });
+            },
             end: () => resolve({ _meta }),
           };
           listeners.add(listener);

@@ -163,7 +163,7 @@ describe("one declaration, both eras", () => {
     };
     expect(discover.result).toMatchObject({
       supportedVersions: ["2026-07-28"],
-      capabilities: { ...capabilities, resources: { listChanged: true } },
+      capabilities: { ...capabilities, resources: { listChanged: true, subscribe: true } },
       _meta: { [modern.MetaKey.serverInfo]: { name: "test-server", version: "1.0.0" } },
     });
     expect(init.result).toMatchObject({
@@ -345,6 +345,25 @@ describe("list changes", () => {
       "notifications/tools/list_changed",
       "notifications/tools/list_changed",
     ]);
+  });
+
+  it("tells a stateless listener of the resources it subscribed to (resourceSubscriptions) when resourceUpdated names one", async () => {
+    const s = declared();
+    const stream = inbox<{ method: string; params: { uri?: string; notifications?: object } }>();
+    const listening = s.modern(
+      "subscriptions/listen",
+      { notifications: { resourceSubscriptions: ["test://a"] } },
+      { headers: {}, send: (message) => stream.push(message as never) },
+    );
+    expect((await stream.next()).params.notifications).toEqual({ resourceSubscriptions: ["test://a"] });
+    s.server.resourceUpdated("test://b");
+    s.server.resourceUpdated("test://a");
+    expect(await stream.next()).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { uri: "test://a" },
+    });
+    s.server.close();
+    expect((await listening).result).toBeDefined();
   });
 
   it("refuses a name declared twice for the same era", () => {
