@@ -353,7 +353,7 @@ describe("list changes", () => {
     const listening = s.modern(
       "subscriptions/listen",
       { notifications: { resourceSubscriptions: ["test://a"] } },
-      { headers: {}, send: (message) => stream.push(message as never) },
+      { ...base(), send: (message: object) => stream.push(message as never) },
     );
     expect((await stream.next()).params.notifications).toEqual({ resourceSubscriptions: ["test://a"] });
     s.server.resourceUpdated("test://b");
