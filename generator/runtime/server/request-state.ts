@@ -1,5 +1,5 @@
 import { isObject, type JsonObject } from "../core/json.js";
-import { StoreUnavailableError } from "./session-manager.js";
+import { StoreUnavailableError } from "./session-store.js";
 
 /**
  * `requestState` that a client cannot forge or replay (basic/utilities, input_required: the state is

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../generated/index.js";
 import * as modern from "../../../generated/2026-07-28/index.js";
 import { createStateCodec, type UsedStateStore } from "../../../generator/runtime/server/request-state.ts";
-import { StoreUnavailableError } from "../../../generator/runtime/server/session-manager.ts";
+import { StoreUnavailableError } from "../../../generator/runtime/server/session-store.ts";
 
 const secret = "x".repeat(32);
 const pay = { method: "tools/call", params: { name: "pay", arguments: { amount: 1 } } };
