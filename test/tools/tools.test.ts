@@ -1039,7 +1039,7 @@ describe("diff --tools: each change rated for callers", () => {
     expect(compareToolSets(set, set).changes).toEqual([]);
     const before = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", [tool(obj({ a: { type: "array" } }))]));
     // Still listed by the server: not removed, and its callers are told it changed.
-    expect(compareToolSets(before, set).changes.map((c) => [c.id, c.tool, c.newPointer])).toEqual([
+    expect(compareToolSets(before, set).changes.map((c) => [c.id, c.name, c.newPointer])).toEqual([
       ["type-changed", "t", "/tools/0"],
     ]);
   });
