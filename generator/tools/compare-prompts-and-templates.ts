@@ -295,7 +295,7 @@ export function compareTemplates(
 }
 
 /** Each variable of `uriTemplate` and whether `readResource` requires it (some use outside `?`, `&` and `;`). */
-export function uriParameters(uriTemplate: string): Map<string, boolean> {
+function uriParameters(uriTemplate: string): Map<string, boolean> {
   const required = new Map<string, boolean>();
   for (const v of uriTemplateVariables(uriTemplate))
     required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
