@@ -30,7 +30,13 @@ import { renderToolsMarkdown } from "../../generator/tools/render-markdown.ts";
 import { emitServerTools } from "../../generator/emit/server-tools.ts";
 import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
 import { addServer, releaseOffer, updateServers } from "../../generator/project/project-tools.ts";
-import { readSnapshot, snapshotOf, snapshotText, type ToolsSnapshot } from "../../generator/tools/snapshot.ts";
+import {
+  readSnapshot,
+  snapshotOf,
+  snapshotText,
+  type ListedSurface,
+  type ToolsSnapshot,
+} from "../../generator/tools/snapshot.ts";
 import { toolSet } from "../../generator/tools/tool-set.ts";
 import type { JsonValue } from "../../generator/load/schema-node.ts";
 import { realModel } from "../support/real-models.ts";
@@ -125,6 +131,35 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     edited.prompts[0]!.name = "renamed";
     writeFileSync(file, JSON.stringify(edited));
     expect(refusal(() => readSnapshot(file)).pointer).toBe("/sha256");
+  });
+
+  it("diff --tools reads its prompts and templates: nothing against itself, a next version's changes each rated", () => {
+    const set = (surface: ListedSurface) =>
+      toolSet("e.json", snapshotOf("e.json", "everything", snapshot.release, snapshot.tools, "/tools", surface));
+    const today = set({ prompts: snapshot.prompts!, resourceTemplates: snapshot.resourceTemplates! });
+    expect(compareToolSets(today, today).changes).toEqual([]);
+    const next = structuredClone({ prompts: snapshot.prompts!, resourceTemplates: snapshot.resourceTemplates! }) as {
+      prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[];
+      resourceTemplates: { name: string; uriTemplate: string }[];
+    };
+    next.prompts = next.prompts.filter((p) => p.name !== "simple-prompt");
+    next.prompts.find((p) => p.name === "args-prompt")!.arguments!.find((a) => a.name === "state")!.required = true;
+    next.resourceTemplates.find((t) => t.name === "Dynamic Text Resource")!.uriTemplate =
+      "demo://resource/dynamic/text/{id}{?format}";
+    expect(compareToolSets(today, set(next)).changes.map((c) => [c.kind, c.name, c.path, c.id, c.severity])).toEqual([
+      ["prompt", "args-prompt", "arguments.state", "prompt-argument-became-required", "breaking"],
+      ["prompt", "simple-prompt", "", "prompt-removed", "breaking"],
+      ["resource-template", "Dynamic Text Resource", "params.format", "template-variable-added", "compatible"],
+      ["resource-template", "Dynamic Text Resource", "params.resourceId", "template-variable-renamed", "breaking"],
+      ["resource-template", "Dynamic Text Resource", "uriTemplate", "template-uri-changed", "compatible"],
+    ]);
+    // A snapshot from before prompts were snapshotted: its tools unchanged, the rest is new to callers and breaks none.
+    const before = compareToolSets(set({}), today);
+    expect(before.changes.map((c) => c.id)).toEqual([
+      ...snapshot.prompts!.map(() => "prompt-added"),
+      ...snapshot.resourceTemplates!.map(() => "template-added"),
+    ]);
+    expect(before.summary.breaking).toBe(0);
   });
 
   it("its module compiles under the strict flags and isolatedDeclarations, and misuse is a compile error", () => {
