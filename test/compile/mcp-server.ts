@@ -79,6 +79,13 @@ server.only("stateless").tool({ name: "ask-modern" }, async (_args, ctx) => {
 // @ts-expect-error a misspelt reserved _meta key in a result
 server.tool({ name: "meta" }, () => ({ content: [], _meta: { "io.modelcontextprotocol/serverInfoo": 1 } }));
 server.tool({ name: "meta-ok" }, () => ({ content: [], _meta: { "com.example/trace": 1 } }));
+// A key 2025-11-25 reserved and 2026-07-28 no longer does is no misspelling in either; misspelt, it is one.
+server.tool({ name: "task" }, () => ({
+  content: [],
+  _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } },
+}));
+// @ts-expect-error a misspelt related-task in a result
+server.tool({ name: "task-typo" }, () => ({ content: [], _meta: { "io.modelcontextprotocol/related-tsk": 1 } }));
 
 server.prompt(
   {

@@ -449,22 +449,22 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
     {
       rule: "a release reserving no prefix checks nothing",
       text: emitMeta(realModel("2024-11-05")).content,
-      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,never,"none">;',
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|FormerMetaKey,never,"none">;',
     },
     {
       rule: "2025-06-18 reserves by the label before the last",
       text: emitMeta(realModel("2025-06-18")).content,
-      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","penultimate">;',
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|FormerMetaKey,"modelcontextprotocol"|"mcp","penultimate">;',
     },
     {
       rule: "2026-07-28 by the second label",
       text: emitMeta(modern).content,
-      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second">;',
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|FormerMetaKey,"modelcontextprotocol"|"mcp","second">;',
     },
     {
       rule: "the labels and position are the model's",
       text: emitMeta(madeUp).content,
-      has: 'CheckedMetaOf<M,MetaKey,"acme","penultimate">',
+      has: 'CheckedMetaOf<M,MetaKey|FormerMetaKey,"acme","penultimate">',
     },
     {
       rule: "a release's request infers the caller's _meta and checks its reserved keys and their values",
@@ -494,12 +494,12 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
     {
       rule: "handler results are checked by the same rule",
       text: emitMeta(madeUp).content,
-      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey,"acme","penultimate">;',
+      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey|FormerMetaKey,"acme","penultimate">;',
     },
     {
       rule: "a release reserving no prefix still checks its tables' method names",
       text: emitMeta(realModel("2024-11-05")).content,
-      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey,never,"none">;',
+      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey|FormerMetaKey,never,"none">;',
     },
     {
       rule: "a server dispatcher infers its table as written to check it",
@@ -527,9 +527,29 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
       has: "result:ResultInput<ResultOf<M>>&{readonly_meta?:Meta&CheckedMeta<Meta>}",
     },
     {
-      rule: "the version-agnostic builders check by every generated release's rule",
+      rule: "a key an earlier release reserved is no misspelling: 2026-07-28 accepts the key 2025-11-25's tasks wrote",
+      text: emitMeta(modern).content,
+      has: 'exporttypeFormerMetaKey="io.modelcontextprotocol/related-task";',
+    },
+    {
+      rule: "a release after which no fact's key ended accepts none beside its own",
+      text: emitMeta(realModel("2025-11-25")).content,
+      has: "exporttypeFormerMetaKey=never;",
+    },
+    {
+      rule: "the high-level server checks a handler's answer by the same keys",
+      text: emitServer(modern).content,
+      has: "metaKnown:MetaKey|FormerMetaKey,",
+    },
+    {
+      rule: "the version-agnostic builders check by every generated release's rule, and accept the keys an earlier release reserved",
       text: emitRuntime([modern, realModel("2025-06-18"), realModel("2024-11-05")]).content,
-      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second"|"penultimate">;',
+      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|"io.modelcontextprotocol/related-task","modelcontextprotocol"|"mcp","second"|"penultimate">;',
+    },
+    {
+      rule: "where a generated release lists a former key, it is a root MetaKey already",
+      text: emitRuntime([modern, realModel("2025-11-25")]).content,
+      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second">;',
     },
     {
       rule: "their request, its params and extraMeta",
