@@ -4,7 +4,7 @@
 // zod, valibot, arktype), checked by its own `validate` and listed as the JSON Schema it gives through
 // Standard JSON Schema (`~standard.jsonSchema`). One member, two forms: a schema listed by one object and
 // checked by another could disagree without anyone noticing.
-import { describeValue, escapeToken, isObject, type JsonObject } from "../core/json.js";
+import { escapeToken, type JsonObject } from "../core/json.js";
 import { compileJsonSchema } from "../validation/json-schema.js";
 import type { StandardIssue } from "../validation/standard-schema.js";
 import type { SchemaValue } from "./schema-literal.js";
@@ -16,7 +16,6 @@ type StandardOutcome =
 /** What the server reads of a Standard Schema v1 object; `validate` may answer a promise (zod's refinements do). */
 interface AnyStandardSchema {
   readonly "~standard": {
-    readonly vendor: string;
     readonly validate: (value: unknown) => StandardOutcome | Promise<StandardOutcome>;
     readonly jsonSchema?: {
       readonly input?: (options: { readonly target: string }) => unknown;
@@ -61,7 +60,7 @@ export interface CompiledToolSchema {
  * Compiles one of a tool's schemas, once, when the tool is declared. A Standard Schema is listed as its
  * `~standard.jsonSchema[io]({ target: "draft-2020-12" })` (`io`: "input" for arguments, "output" for the
  * structured result, which is what its `validate` gives back); one that offers none is refused here,
- * with a `TypeError` naming `where`, rather than listed wrong.
+ * with a `TypeError` naming `where`, rather than listed wrong. What is not a Standard Schema is a literal.
  */
 export function compileToolSchema(
   schema: unknown,
@@ -82,52 +81,33 @@ export function compileToolSchema(
         return result.ok
           ? { value }
           : {
-              issues: result.errors.map(
-                (e) =>
-                  `${e.pointer === "" ? "(root)" : e.pointer}: expected ${e.expected}, got ${e.got}`,
+              issues: result.errors.map((e) =>
+                line(e.pointer, `expected ${e.expected}, got ${e.got}`),
               ),
             };
       },
     };
   }
-  if (!isObject(standard) || typeof standard.validate !== "function")
-    throw new TypeError(`${where}: ~standard has no validate function (Standard Schema v1)`);
-  const validate = standard.validate;
+  const convert = standard.jsonSchema?.[io];
+  if (typeof convert !== "function")
+    throw new TypeError(
+      `${where}: a Standard Schema without ~standard.jsonSchema (Standard JSON Schema), which tools/list ` +
+        "shows: declare a JSON Schema literal instead",
+    );
+  let listed: JsonObject;
+  try {
+    listed = convert({ target: "draft-2020-12" }) as JsonObject;
+  } catch (error) {
+    const reason = (error as Error | undefined)?.message;
+    throw new TypeError(`${where}: ~standard.jsonSchema.${io} threw: ${reason}`, { cause: error });
+  }
   return {
-    listed: listedSchema(standard, io, where),
+    listed,
     check: (value) => {
-      const outcome = validate(value);
+      const outcome = standard.validate(value);
       return outcome instanceof Promise ? outcome.then(checked) : checked(outcome);
     },
   };
-}
-
-function listedSchema(
-  standard: AnyStandardSchema["~standard"],
-  io: "input" | "output",
-  where: string,
-): JsonObject {
-  const convert = standard.jsonSchema?.[io];
-  const call = `~standard.jsonSchema.${io}({ target: "draft-2020-12" })`;
-  if (typeof convert !== "function")
-    throw new TypeError(
-      `${where}: a Standard Schema (vendor ${describeValue(standard.vendor)}) without ${call}, ` +
-        "so tools/list cannot show it: use a version of the library that offers Standard JSON Schema, " +
-        "or declare the schema as a JSON Schema literal",
-    );
-  let listed: unknown;
-  try {
-    listed = convert({ target: "draft-2020-12" });
-  } catch (error) {
-    throw new TypeError(`${where}: ${call} threw: ${(error as Error | undefined)?.message}`, {
-      cause: error,
-    });
-  }
-  if (!isObject(listed))
-    throw new TypeError(
-      `${where}: ${call} gave ${describeValue(listed)}, not a JSON Schema object`,
-    );
-  return listed;
 }
 
 /** Standard Schema v1: issues mean refused (a falsy `issues` is success); each issue as `<pointer>: <message>`. */
@@ -135,13 +115,14 @@ function checked(outcome: StandardOutcome): Checked {
   if (!outcome.issues) return { value: outcome.value };
   return {
     issues: outcome.issues.map((issue) => {
-      const pointer = (issue.path ?? [])
-        .map((segment) => {
-          const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-          return "/" + escapeToken(String(key));
-        })
-        .join("");
-      return `${pointer === "" ? "(root)" : pointer}: ${issue.message}`;
+      let pointer = "";
+      for (const segment of issue.path ?? [])
+        pointer += "/" + escapeToken(String(typeof segment === "object" ? segment.key : segment));
+      return line(pointer, issue.message);
     }),
   };
 }
+
+/** One issue, one line: where (a JSON pointer, `(root)` for the value itself), then what. */
+const line = (pointer: string, message: string): string =>
+  `${pointer === "" ? "(root)" : pointer}: ${message}`;

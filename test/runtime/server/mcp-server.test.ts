@@ -511,7 +511,7 @@ describe("tools declared with Standard Schema objects", () => {
     const server = createMcpServer([modern.MCP_RELEASE], { info: { name: "t", version: "1" } });
     expect(() =>
       server.tool({ name: "bare", inputSchema: library(() => ({ value: 1 }), null) }, () => ({ content: [] })),
-    ).toThrow(/^tool "bare" inputSchema: a Standard Schema \(vendor "lib"\) without ~standard\.jsonSchema\.input/);
+    ).toThrow(/^tool "bare" inputSchema: a Standard Schema without ~standard\.jsonSchema/);
     expect(server.remove("tools", "bare")).toBe(false);
   });
 });
