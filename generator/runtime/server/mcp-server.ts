@@ -230,7 +230,10 @@ export interface McpServerOptions {
    */
   readonly listTtlMs?: number;
   readonly cacheScope?: "public" | "private";
-  /** Check each `structuredContent` against the tool's `outputSchema` before it leaves (a mismatch answers -32603). Default true. */
+  /**
+   * Check each `structuredContent` against the tool's `outputSchema` before it leaves (a mismatch answers -32603;
+   * a Standard Schema's `validate` answers what goes out). Default true.
+   */
   readonly checkResults?: boolean;
 }
 
