@@ -238,6 +238,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       ],
     });
     addStandardSchemas(file, set);
+    addToolDeclarations(file);
     file.addFunction({
       name: "callTool",
       isExported: true,
@@ -500,4 +501,32 @@ function headersOf(
     throw new BindgenError(set.file, `${at}/inputSchema`, `valid ${http.headerAnnotation} annotations`, found.reason);
   }
   return [...found.params];
+}
+
+/** Each tool as `createMcpServer`'s `server.tool` declares it, for a server implementing the snapshotted tools. */
+function addToolDeclarations(file: StatementSink): void {
+  file.addTypeAlias({
+    name: "ToolDeclarationOf",
+    isExported: true,
+    docs: [
+      "Tool `N` as `server.tool` declares it: its listed title, description and annotations, its arguments' and structured result's Standard Schema objects.",
+    ],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    type:
+      "{ readonly name: N; readonly title?: string; readonly description?: string; readonly inputSchema: StandardSchema<ArgumentsOf<N>> }" +
+      " & (N extends keyof typeof ANNOTATIONS ? { readonly annotations: (typeof ANNOTATIONS)[N] } : unknown)" +
+      ' & (N extends StructuredToolName ? { readonly outputSchema: StandardSchema<Tools[N]["result"]["structuredContent"]> } : unknown)',
+  });
+  file.addFunction({
+    name: "toolDeclaration",
+    isExported: true,
+    docs: [
+      "The tool as `createMcpServer`'s `server.tool(toolDeclaration(name), handler)` takes it: listed as the server listed it " +
+        "(its published schemas), the handler's arguments and structured result typed and checked by this module. Spread it to change a member.",
+    ],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    parameters: [{ name: "name", type: "N" }],
+    returnType: "ToolDeclarationOf<N>",
+    statements: ["return tools.toolDeclaration(SPEC, list, schemas, name) as unknown as ToolDeclarationOf<N>;"],
+  });
 }
