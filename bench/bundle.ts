@@ -106,8 +106,7 @@ export async function benchBundle(): Promise<BenchRow[]> {
  * the SDK's `OAuthClientProvider`, which also keeps the tokens: ours keeps them in the bundled memory store).
  */
 export async function benchOAuthClients(): Promise<BenchRow[]> {
-  const what =
-    "the SDK v2 client (@modelcontextprotocol/client Client + StreamableHTTPClientTransport, authProvider: an OAuthClientProvider)";
+  const what = "SDK v2 Client + StreamableHTTPClientTransport with an OAuthClientProvider";
   const sdkOAuth = await sizeOf(
     [
       `import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from "@modelcontextprotocol/client";`,
@@ -132,12 +131,12 @@ export async function benchOAuthClients(): Promise<BenchRow[]> {
     ].join("\n");
   const entries: [string, string, string][] = [
     [
-      "browser client with OAuth: connect (negotiating) + httpTransport({ auth: oauthClient }) + one tools/call",
+      "browser client with OAuth: connect + httpTransport({ auth: oauthClient }) + one tools/call, for the browser",
       "client.ts",
       ours("connect", `client.request("tools/call", { name, arguments: {} })`),
     ],
     [
-      "one-call client with OAuth: connectClient + httpTransport({ auth: oauthClient }) + one callTool",
+      "one-call client with OAuth: connectClient + httpTransport({ auth: oauthClient }) + one callTool, for the browser",
       "client.ts",
       ours("connectClient", "client.callTool(name, {})"),
     ],
