@@ -119,10 +119,12 @@ export function authorizeRequests(
   };
 }
 
+/** A failed authorization, as the connection error that `connect` tries in no other era. */
 function failed(error: unknown): Error {
   return connectionError(error instanceof Error ? error.message : String(error));
 }
 
+/** Frees a refused response before the retry: an unread body holds its connection. */
 async function discard(response: RefusableResponse): Promise<void> {
   await response.body
     ?.getReader()
