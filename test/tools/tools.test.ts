@@ -1139,3 +1139,86 @@ describe("diff --tools: each change rated for callers", () => {
     ]);
   });
 });
+
+describe("the server side of prompts and templates in a stateless release (2026-07-28)", () => {
+  it("answers what the release's validators accept: both lists and every read carry the cache members", async () => {
+    const dir = tmp();
+    const snapshot = snapshotOf(
+      "site",
+      "site",
+      "2026-07-28",
+      [{ name: "noop", inputSchema: { type: "object" } }],
+      "/tools",
+      {
+        prompts: [{ name: "greet", arguments: [{ name: "name", required: true }] }],
+        resourceTemplates: [
+          { name: "tree", uriTemplate: "demo://tree{/path*}" },
+          { name: "user", uriTemplate: "demo://users/{id}{?fields}" },
+        ],
+      },
+    );
+    await generateInto(dir, [{ file: "mcp-tools/site.json", snapshot }]);
+    const module = (await import(join(dir, "gen", "servers", "site.ts"))) as SurfaceServer;
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2026-07-28", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const { validateResult } = (await import(join(dir, "gen", "2026-07-28", "validate.ts"))) as {
+      validateResult: (method: string, result: unknown) => { ok: boolean };
+    };
+    const dispatcher = createServerDispatcher({
+      ...module.createPromptServer({
+        greet: (args: { name: string }) => ({
+          messages: [{ role: "user", content: { type: "text", text: `hi ${args.name}` } }],
+        }),
+      }),
+      ...module.createTemplateServer({
+        user: (uri: string, v: { id: string; fields?: string }) => ({
+          contents: [{ uri, text: `${v.id}:${v.fields ?? "all"}` }],
+        }),
+      }),
+    });
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    let id = 0;
+    const answer = async (method: string, params: object = {}) => {
+      const response = (await dispatcher.handle({
+        jsonrpc: "2.0",
+        id: ++id,
+        method,
+        params: { ...params, _meta },
+      })) as {
+        result?: { [key: string]: unknown };
+        error?: { code: number; message: string; data?: unknown };
+      };
+      if (response.result !== undefined) expect(validateResult(method, response.result), method).toEqual({ ok: true });
+      return response;
+    };
+    expect((await answer("prompts/list")).result).toMatchObject({
+      prompts: snapshot.prompts,
+      ttlMs: 300_000,
+      cacheScope: "public",
+    });
+    expect((await answer("prompts/get", { name: "greet", arguments: { name: "Ada" } })).result).toMatchObject({
+      messages: [{ content: { text: "hi Ada" } }],
+    });
+    // The level 4 template is neither listed nor served: its URIs cannot be read back.
+    expect((await answer("resources/templates/list")).result).toMatchObject({
+      resourceTemplates: [snapshot.resourceTemplates![1]],
+      cacheScope: "public",
+    });
+    expect((await answer("resources/read", { uri: "demo://users/7?fields=name" })).result).toMatchObject({
+      contents: [{ uri: "demo://users/7?fields=name", text: "7:name" }],
+      cacheScope: "private",
+    });
+    expect((await answer("resources/read", { uri: "demo://tree/a/b" })).error).toMatchObject({
+      code: -32602,
+      message: "Resource not found",
+    });
+    expect((await answer("prompts/get", { name: "greet" })).error).toMatchObject({
+      code: -32602,
+      data: { missing: ["name"] },
+    });
+  }, 120_000);
+});
