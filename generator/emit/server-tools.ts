@@ -552,7 +552,6 @@ function addPromptServer(file: StatementSink, set: ToolSet, cache: { ttl: string
         name: "PROMPT_SPEC",
         type: "surface.PromptsSpec",
         initializer: objectLiteral({
-          server: "SERVER",
           prompts: JSON.stringify(required),
           cache: JSON.stringify(cache),
         }),
@@ -639,7 +638,6 @@ function addTemplateServer(
         name: "TEMPLATE_SPEC",
         type: "surface.TemplatesSpec",
         initializer: objectLiteral({
-          server: "SERVER",
           templates: JSON.stringify(Object.fromEntries(served.map((t) => [t.name, t.uriTemplate]))),
           notFound: String(resourceNotFoundCode(model)),
           cache: JSON.stringify(cache),

@@ -1,7 +1,7 @@
 // The server side of a snapshot's prompts and resource templates (a generated `servers/<name>.ts`):
 // `prompts/get` routed by name with the required arguments checked, `resources/read` routed by the
 // first template whose URI template covers the URI (read back with uri-match.ts), and both lists
-// answered from the file. The module holds the data; these functions are its thin typed wrappers'.
+// answered from the file. The module holds the data and thin typed wrappers over these functions.
 import { describeValue, escapeToken, isObject, own, type JsonObject } from "../core/json.js";
 import { RpcError } from "../core/rpc-error.js";
 import { compileUriTemplate } from "./uri-match.js";
@@ -15,7 +15,7 @@ export type CacheFacts = { readonly ttl: string; readonly scope: string } | null
 export interface ListServerOptions {
   /** How long a stateless client may cache a list or a read resource. Default 5 minutes. */
   readonly listTtlMs?: number;
-  /** Whom a list may be cached for (default public); a read resource is always private (it may be the user's). */
+  /** Whom a list may be cached for (default public); a read resource is private (it may be the user's) unless its handler says otherwise. */
   readonly cacheScope?: "public" | "private";
 }
 
@@ -34,7 +34,6 @@ function cacheFields(cache: CacheFacts, options: ListServerOptions, scope?: stri
 
 /** One server's prompts as data: per prompt, the names of the arguments it marks required. */
 export interface PromptsSpec {
-  readonly server: string;
   readonly prompts: { readonly [name: string]: { readonly required: readonly string[] } };
   readonly cache: CacheFacts;
 }
@@ -106,7 +105,6 @@ export function promptServer<X>(
 
 /** One server's resource templates as data: per template name, its URI template (levels 1 to 3), in the file's order. */
 export interface TemplatesSpec {
-  readonly server: string;
   readonly templates: { readonly [name: string]: string };
   /** The code of the release's resource-not-found error, as its model says. */
   readonly notFound: number;

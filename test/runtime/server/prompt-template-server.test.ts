@@ -19,7 +19,6 @@ describe("promptServer", () => {
   ];
   const list = () => listed.map((p) => structuredClone(p));
   const SPEC: PromptsSpec = {
-    server: "demo",
     prompts: { greet: { required: ["name"] }, plain: { required: [] } },
     cache: null,
   };
@@ -114,7 +113,6 @@ describe("templateServer", () => {
   ];
   const list = () => listed.map((t) => ({ ...t }));
   const SPEC: TemplatesSpec = {
-    server: "demo",
     templates: Object.fromEntries(listed.map((t) => [t.name, t.uriTemplate])),
     notFound: -32602,
     cache: null,
