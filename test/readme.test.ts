@@ -32,18 +32,29 @@ export function tsBlocks(markdown: string): { line: number; code: string }[] {
 const blocks = tsBlocks(readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8"));
 const project = mkdtempSync(join(tmpdir(), "mcp-bindgen-readme-"));
 cpSync(GENERATED_DIR, join(project, "mcp"), { recursive: true });
-// The server the "Typed tools" snippet calls: a snapshot as `tools add` writes one, rendered as `generate` renders it.
-const weather = snapshotOf("weather.json", "weather", "2026-07-28", [
-  {
-    name: "get-forecast",
-    inputSchema: {
-      type: "object",
-      properties: { city: { type: "string" }, days: { type: "integer" } },
-      required: ["city"],
+// The server the "Typed tools" snippets call and serve: a snapshot as `tools add` writes one (tools, a prompt, a
+// resource template), rendered as `generate` renders it.
+const weather = snapshotOf(
+  "weather.json",
+  "weather",
+  "2026-07-28",
+  [
+    {
+      name: "get-forecast",
+      inputSchema: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer" } },
+        required: ["city"],
+      },
+      outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] },
     },
-    outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] },
+  ],
+  "/tools",
+  {
+    prompts: [{ name: "plan-trip", arguments: [{ name: "city", required: true }, { name: "days" }] }],
+    resourceTemplates: [{ name: "City forecast", uriTemplate: "weather://forecast/{city}{?days}" }],
   },
-]);
+);
 for (const file of await render(await checkoutModels(), {}, (path) => path.startsWith("servers/"), [
   toolSet("weather.json", weather),
 ])) {

@@ -214,11 +214,93 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
         `  "get-structured-content": (args) => ({ content: [], structuredContent: { temperature: 1, conditions: args.location, humidity: 2 } }),`,
         `});`,
         `export const dispatcher: unknown = createServerDispatcher({ ...tools });`,
+        `import { createPromptServer, createTemplateServer, type PromptHandlers, type TemplateHandlers } from "./gen/servers/everything.js";`,
+        `const noMessages = () => ({ messages: [] });`,
+        `const prompts = createPromptServer({`,
+        `  "args-prompt": (args) => ({ messages: [{ role: "user", content: { type: "text", text: args.city + (args.state ?? "") } }] }),`,
+        `  "completable-prompt": noMessages,`,
+        `  "resource-prompt": noMessages,`,
+        `  "simple-prompt": noMessages,`,
+        `});`,
+        `const read = (uri: string, v: { resourceId: string }) => ({ contents: [{ uri, text: v.resourceId }] });`,
+        `const templates = createTemplateServer({ "Dynamic Blob Resource": read, "Dynamic Text Resource": read });`,
+        `export const surfaceDispatcher: unknown = createServerDispatcher({ ...tools, ...prompts, ...templates });`,
+        `const allPrompts: PromptHandlers = { "args-prompt": noMessages, "completable-prompt": noMessages, "resource-prompt": noMessages, "simple-prompt": noMessages };`,
+        `// @ts-expect-error a misspelt prompt`,
+        `createPromptServer({ ...allPrompts, "args-promt": noMessages });`,
+        `// @ts-expect-error a missing handler`,
+        `createPromptServer({ "args-prompt": noMessages, "completable-prompt": noMessages, "simple-prompt": noMessages });`,
+        `createPromptServer({ ...allPrompts, "args-prompt": (args) => {`,
+        `  // @ts-expect-error a wrong argument type: prompt arguments are strings`,
+        `  const city: number = args.city;`,
+        `  return { messages: [{ role: "user", content: { type: "text", text: String(city) } }] };`,
+        `} });`,
+        `const allTemplates: TemplateHandlers = { "Dynamic Blob Resource": read, "Dynamic Text Resource": read };`,
+        `// @ts-expect-error a misspelt template`,
+        `createTemplateServer({ ...allTemplates, "Dynamic Txt Resource": read });`,
+        `// @ts-expect-error a missing handler`,
+        `createTemplateServer({ "Dynamic Text Resource": read });`,
+        `// @ts-expect-error a wrong template variable`,
+        `createTemplateServer({ ...allTemplates, "Dynamic Text Resource": (uri, v) => ({ contents: [{ uri, text: v.resourceID }] }) });`,
+        `// @ts-expect-error a result that is no ReadResourceResult`,
+        `createTemplateServer({ ...allTemplates, "Dynamic Text Resource": (uri) => ({ contents: [{ uri }] }) });`,
       ].join("\n"),
     );
     const diagnostics = typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true });
     expect(formatDiagnostics(diagnostics)).toBe("");
   }, 120_000);
+
+  it("its prompts and templates are served from the module: its own getPrompt and readResource answered by createServerDispatcher", async () => {
+    const module = (await import(join(dir, "gen", "servers", "everything.ts"))) as SurfaceServer;
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2025-11-25", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const text = (text: string) => ({ messages: [{ role: "user", content: { type: "text", text } }] });
+    const read = (uri: string, v: { resourceId: string }) => ({ contents: [{ uri, text: `#${v.resourceId}` }] });
+    const dispatcher = createServerDispatcher({
+      ...module.createPromptServer({
+        "args-prompt": (args: { city: string; state?: string }) => text(`${args.city}/${args.state ?? "-"}`),
+        "completable-prompt": () => text("c"),
+        "resource-prompt": () => text("r"),
+        "simple-prompt": () => text("s"),
+      }),
+      ...module.createTemplateServer({ "Dynamic Blob Resource": read, "Dynamic Text Resource": read }),
+    });
+    let id = 0;
+    const handle = (method: string, params?: object) =>
+      dispatcher.handle({ jsonrpc: "2.0", id: ++id, method, ...(params && { params }) }) as Promise<{
+        result?: { [key: string]: unknown };
+        error?: { code: number; message: string; data?: unknown };
+      }>;
+    /** A session over the dispatcher, in process: what getPrompt and readResource send, answered by the tables. */
+    const session = {
+      request: async (method: string, params: object) => {
+        const answer = await handle(method, params);
+        if (answer.error) throw Object.assign(new Error(answer.error.message), answer.error);
+        return answer.result;
+      },
+    };
+    const prompt = await module.getPrompt(session, "args-prompt", { city: "Oslo" });
+    expect(prompt.messages[0]!.content.text).toBe("Oslo/-");
+    const resource = await module.readResource(session, "Dynamic Text Resource", { resourceId: 7 });
+    expect(resource.contents).toEqual([{ uri: "demo://resource/dynamic/text/7", text: "#7" }]);
+    // The lists are the snapshot's, as server-everything listed them.
+    expect((await handle("prompts/list")).result).toEqual({ prompts: snapshot.prompts });
+    expect((await handle("resources/templates/list")).result).toEqual({
+      resourceTemplates: snapshot.resourceTemplates,
+    });
+    await expect(module.getPrompt(session, "args-prompt", { state: "OR" })).rejects.toMatchObject({
+      code: -32602,
+      message: "Missing required arguments for prompt args-prompt: city",
+    });
+    await expect(module.getPrompt(session, "no-such-prompt", {})).rejects.toMatchObject({
+      code: -32602,
+      message: 'Unknown prompt: "no-such-prompt"',
+    });
+    expect(await handle("resources/read", { uri: "demo://resource/static/1" })).toMatchObject({
+      error: { code: -32602, message: "Resource not found", data: { uri: "demo://resource/static/1" } },
+    });
+  });
 
   it("callTool round-trips over stdio through the shipped connect: the typed structured result, checked against the outputSchema", async () => {
     const { callTool, ToolResultError } = (await import(
@@ -250,6 +332,19 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     }
   }, 60_000);
 });
+
+/** The server side of the module generated in the describe above, as these tests call it after importing it at run time. */
+interface SurfaceServer {
+  createPromptServer(handlers: object): object;
+  createTemplateServer(handlers: object): object;
+  createToolServer(handlers: object): object;
+  getPrompt(session: object, name: string, args: object): Promise<{ messages: { content: { text: string } }[] }>;
+  readResource(
+    session: object,
+    template: string,
+    params: object,
+  ): Promise<{ contents: { uri: string; text: string }[] }>;
+}
 
 /** The part of a generated `<release>/client.ts` these tests call after importing it at run time. */
 interface ShippedClient {
@@ -1382,4 +1477,87 @@ describe("diff --tools: prompts and resource templates, rated for callers of get
     expect(await main(["diff", "--tools", "old.json", "new.json", "--fail-on", "breaking"], io)).toBe(1);
     expect(await main(["diff", "--server", "new.json", "old.json", "--fail-on", "breaking"], io)).toBe(0);
   }, 60_000);
+});
+
+describe("the server side of prompts and templates in a stateless release (2026-07-28)", () => {
+  it("answers what the release's validators accept: both lists and every read carry the cache members", async () => {
+    const dir = tmp();
+    const snapshot = snapshotOf(
+      "site",
+      "site",
+      "2026-07-28",
+      [{ name: "noop", inputSchema: { type: "object" } }],
+      "/tools",
+      {
+        prompts: [{ name: "greet", arguments: [{ name: "name", required: true }] }],
+        resourceTemplates: [
+          { name: "tree", uriTemplate: "demo://tree{/path*}" },
+          { name: "user", uriTemplate: "demo://users/{id}{?fields}" },
+        ],
+      },
+    );
+    await generateInto(dir, [{ file: "mcp-tools/site.json", snapshot }]);
+    const module = (await import(join(dir, "gen", "servers", "site.ts"))) as SurfaceServer;
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2026-07-28", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const { validateResult } = (await import(join(dir, "gen", "2026-07-28", "validate.ts"))) as {
+      validateResult: (method: string, result: unknown) => { ok: boolean };
+    };
+    const dispatcher = createServerDispatcher({
+      ...module.createPromptServer({
+        greet: (args: { name: string }) => ({
+          messages: [{ role: "user", content: { type: "text", text: `hi ${args.name}` } }],
+        }),
+      }),
+      ...module.createTemplateServer({
+        user: (uri: string, v: { id: string; fields?: string }) => ({
+          contents: [{ uri, text: `${v.id}:${v.fields ?? "all"}` }],
+        }),
+      }),
+    });
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    let id = 0;
+    const answer = async (method: string, params: object = {}) => {
+      const response = (await dispatcher.handle({
+        jsonrpc: "2.0",
+        id: ++id,
+        method,
+        params: { ...params, _meta },
+      })) as {
+        result?: { [key: string]: unknown };
+        error?: { code: number; message: string; data?: unknown };
+      };
+      if (response.result !== undefined) expect(validateResult(method, response.result), method).toEqual({ ok: true });
+      return response;
+    };
+    expect((await answer("prompts/list")).result).toMatchObject({
+      prompts: snapshot.prompts,
+      ttlMs: 300_000,
+      cacheScope: "public",
+    });
+    expect((await answer("prompts/get", { name: "greet", arguments: { name: "Ada" } })).result).toMatchObject({
+      messages: [{ content: { text: "hi Ada" } }],
+    });
+    // The level 4 template is neither listed nor served: its URIs cannot be read back.
+    expect((await answer("resources/templates/list")).result).toMatchObject({
+      resourceTemplates: [snapshot.resourceTemplates![1]],
+      cacheScope: "public",
+    });
+    expect((await answer("resources/read", { uri: "demo://users/7?fields=name" })).result).toMatchObject({
+      contents: [{ uri: "demo://users/7?fields=name", text: "7:name" }],
+      cacheScope: "private",
+    });
+    expect((await answer("resources/read", { uri: "demo://tree/a/b" })).error).toMatchObject({
+      code: -32602,
+      message: "Resource not found",
+    });
+    expect((await answer("prompts/get", { name: "greet" })).error).toMatchObject({
+      code: -32602,
+      data: { missing: ["name"] },
+    });
+  }, 120_000);
 });
