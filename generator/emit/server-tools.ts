@@ -3,9 +3,8 @@ import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/core/http-headers.ts";
 import { compileUriTemplate } from "../runtime/server/uri-match.ts";
-import { uriTemplateVariables } from "../runtime/tools/uri-template.ts";
 import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
-import type { ToolSet } from "../tools/tool-set.ts";
+import { uriParameters, type ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { httpSpec } from "../model/http-spec.ts";
@@ -336,10 +335,9 @@ function addResourceTemplates(file: StatementSink, set: ToolSet, release: string
       "Per resource template, the values of its URI's variables: those of query and path-parameter expressions (`?`, `&`, `;`) may be left out.",
     ],
     properties: set.resourceTemplates.map((t) => {
-      const required = new Map<string, boolean>();
-      for (const v of uriTemplateVariables(t.uriTemplate))
-        required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
-      const members = [...required].map(([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: UriValue`);
+      const members = [...uriParameters(t.uriTemplate)].map(
+        ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: UriValue`,
+      );
       return {
         name: propertyKey(t.name),
         docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
@@ -616,10 +614,9 @@ function addTemplateServer(
           : ` Not here: ${left.join(", ")}, whose level 4 modifiers (a prefix, an exploded list) no URI can be read back by.`),
     ],
     properties: served.map((t) => {
-      const required = new Map<string, boolean>();
-      for (const v of uriTemplateVariables(t.uriTemplate))
-        required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
-      const members = [...required].map(([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: string`);
+      const members = [...uriParameters(t.uriTemplate)].map(
+        ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: string`,
+      );
       return {
         name: propertyKey(t.name),
         docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],

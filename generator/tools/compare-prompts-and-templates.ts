@@ -1,8 +1,7 @@
 import type { Severity } from "../diff/change.ts";
 import { joinPointer } from "../common/failures.ts";
-import { uriTemplateVariables } from "../runtime/tools/uri-template.ts";
-import type { ChangeFields } from "./compare.ts";
 import type { SnapshotPrompt, SnapshotTemplate } from "./snapshot.ts";
+import { uriParameters } from "./tool-set.ts";
 
 /** Ids are a contract for tools reading `--format json`: add ids, never rename them. */
 export type PromptChangeId =
@@ -27,6 +26,29 @@ export type TemplateChangeId =
   | "template-mime-type-changed"
   | "template-title-changed"
   | "template-description-changed";
+
+/** What a change is to: the server's tools came first, its prompts and resource templates later. */
+export type ChangeKind = "tool" | "prompt" | "resource-template";
+
+/** What every change says, whatever it is to. */
+export interface ChangeFields {
+  readonly kind: ChangeKind;
+  /** The tool's, prompt's or resource template's name. */
+  readonly name: string;
+  /**
+   * Where in it: for a tool `arguments.<name>…`, `structuredContent.<name>…` or `annotations.<hint>`; for a prompt
+   * `arguments.<name>`; for a template `uriTemplate`, `params.<variable>` or `mimeType`; "" for the thing itself.
+   */
+  readonly path: string;
+  readonly message: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  /** RFC 6901 pointers into the old and new snapshot files. */
+  readonly oldPointer: string | null;
+  readonly newPointer: string | null;
+  /** For callers: breaking when a call or a read that compiled and worked before fails now. */
+  readonly severity: Severity;
+}
 
 /** A change to a prompt, rated for callers of the module's `getPrompt(session, name, args)`. */
 export interface PromptChange extends ChangeFields {
@@ -292,14 +314,6 @@ export function compareTemplates(
     });
   });
   return out;
-}
-
-/** Each variable of `uriTemplate` and whether `readResource` requires it (some use outside `?`, `&` and `;`). */
-function uriParameters(uriTemplate: string): Map<string, boolean> {
-  const required = new Map<string, boolean>();
-  for (const v of uriTemplateVariables(uriTemplate))
-    required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
-  return required;
 }
 
 interface Argument {

@@ -5,12 +5,16 @@ import { deref, shapeKey } from "../load/shape.ts";
 import {
   comparePrompts,
   compareTemplates,
+  type ChangeFields,
+  type ChangeKind,
   type PromptChange,
   type PromptChangeId,
   type TemplateChange,
   type TemplateChangeId,
 } from "./compare-prompts-and-templates.ts";
 import type { ToolModel, ToolSet } from "./tool-set.ts";
+
+export type { ChangeFields, ChangeKind };
 
 /** Ids are a contract for tools reading `--format json`: add ids, never rename them. */
 export type ToolChangeId =
@@ -31,29 +35,6 @@ export type ToolChangeId =
   | "type-changed"
   | "annotation-changed"
   | "description-changed";
-
-/** What a change is to: the server's tools came first, its prompts and resource templates later. */
-export type ChangeKind = "tool" | "prompt" | "resource-template";
-
-/** What every change says, whatever it is to. */
-export interface ChangeFields {
-  readonly kind: ChangeKind;
-  /** The tool's, prompt's or resource template's name. */
-  readonly name: string;
-  /**
-   * Where in it: for a tool `arguments.<name>…`, `structuredContent.<name>…` or `annotations.<hint>`; for a prompt
-   * `arguments.<name>`; for a template `uriTemplate`, `params.<variable>` or `mimeType`; "" for the thing itself.
-   */
-  readonly path: string;
-  readonly message: string;
-  readonly before: string | null;
-  readonly after: string | null;
-  /** RFC 6901 pointers into the old and new snapshot files. */
-  readonly oldPointer: string | null;
-  readonly newPointer: string | null;
-  /** For callers: breaking when a call or a read that compiled and worked before fails now. */
-  readonly severity: Severity;
-}
 
 /** One change to a tool, rated for the clients that call it (they write the arguments and read the result). */
 export interface ToolChange extends ChangeFields {
