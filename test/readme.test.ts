@@ -94,3 +94,27 @@ describe("README.md's TypeScript blocks", () => {
     expect(formatDiagnostics(diagnostics.filter((d) => d.file === file))).toBe("");
   });
 });
+
+/** Lines a reader reads: not blank, not only a comment. */
+function codeLines(code: string): string[] {
+  return code.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("//"));
+}
+
+describe("README.md's server example", () => {
+  const example = blocks.find((block) =>
+    block.code.includes("createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE]"),
+  );
+  const consumer = (name: string) => readFileSync(join(PACKAGE_ROOT, "bench", "consumers", name), "utf8");
+
+  it("is the server the type-check bench measures (bench/consumers/server-high.ts), up to serving it on node:http", () => {
+    const served = codeLines(example!.code)
+      .filter((line) => !line.includes("node:http") && !line.startsWith("createServer("))
+      .map((line) => line.replace(", toNodeListener }", " }").replace("const handler", "export const handler"));
+    const measured = codeLines(consumer("server-high.ts")).map((line) => line.replaceAll("../../generated/", "./mcp/"));
+    expect(served).toEqual(measured);
+  });
+
+  it("is no longer than the same server on SDK v2 (bench/consumers/server-sdk.ts), counted alike", () => {
+    expect(codeLines(example!.code).length).toBeLessThanOrEqual(codeLines(consumer("server-sdk.ts")).length);
+  });
+});

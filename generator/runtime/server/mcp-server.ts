@@ -86,17 +86,17 @@ export interface McpRelease<T extends ReleaseTypes = ReleaseTypes> {
 
 type TypesOf<R> = R extends McpRelease<infer T> ? T : never;
 type Promisable<T> = T | Promise<T>;
-/** The intersection of the members of `U`, each wrapped in a tuple so that a member that is itself a union stays whole. */
-type AllOf<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void
-  ? I extends { readonly 0: infer X }
-    ? X
-    : never
-  : never;
-
-/** What every served release accepts for `Key`: the intersection, so a value one of them cannot carry does not compile. */
-export type ServedAnswer<R, Key extends keyof ReleaseTypes> = AllOf<
-  R extends McpRelease<infer T> ? readonly [T[Key]] : never
->;
+/**
+ * What every served release accepts for `Key`: the intersection, so a value one of them cannot
+ * carry does not compile. Each release's type is a parameter of a function in a union, which infers
+ * as their intersection and keeps a member that is itself a union whole (a tuple per release did
+ * the same at half again the instantiations); no release, no answer.
+ */
+export type ServedAnswer<R, Key extends keyof ReleaseTypes> = [R] extends [never]
+  ? never
+  : (R extends McpRelease<infer T> ? (each: T[Key]) => void : never) extends (all: infer I) => void
+    ? I
+    : never;
 
 type ReservedIn<Meta, T extends ReleaseTypes> = {
   [K in keyof Meta]-?: K extends T["metaKnown"]
