@@ -1,6 +1,7 @@
 /**
  * One server of the auth bench, in its own process: `open` (createHttpHandler, 2026-07-28, no auth), `jwt` (the same
- * behind createBearerGate + createJwtVerifier, `mcp:tools` for tools/call) or `sdk` (SDK v2's createMcpHandler behind
+ * behind createBearerGate + createJwtVerifier, `mcp:tools` for tools/call), `jwt-checking` (the same verifier with
+ * `maxCacheSeconds: 0`, so the signature is checked on every request) or `sdk` (SDK v2's createMcpHandler behind
  * its requireBearerAuth, whose verifier does the same jose work: jwtVerify against the same remote JWKS, issuer,
  * audience and algorithms). The process also serves its issuer's metadata and JWKS, fetched once by either verifier,
  * and reports its port and a token for itself; "cpu" answers with its process.cpuUsage().
@@ -54,11 +55,16 @@ const stateless = () => modern.statelessEra({ "tools/call": () => ({ content }) 
 
 const kind = process.argv[2] ?? "open";
 if (kind === "open") listener = toNodeListener(createHttpHandler({ stateless: stateless(), path: "/mcp" }));
-else if (kind === "jwt") {
+else if (kind === "jwt" || kind === "jwt-checking") {
   const gate = createBearerGate({
     resource,
     authorizationServers: [issuer],
-    verify: createJwtVerifier({ issuer, audience: resource, algorithms: ALGORITHMS }),
+    verify: createJwtVerifier({
+      issuer,
+      audience: resource,
+      algorithms: ALGORITHMS,
+      ...(kind === "jwt-checking" ? { maxCacheSeconds: 0 } : {}),
+    }),
     rules: [modern.RESOURCE_SERVER_RULES],
     scopes: { methods: { "tools/call": [SCOPE] } },
   });

@@ -7,8 +7,9 @@ import { renderTable, row, type BenchRow } from "./table.ts";
 
 /**
  * The bearer gate's cost (bench/auth-child.ts, one process per server): 2026-07-28 tools/call round trips with the
- * same JWT each time through createBearerGate + createJwtVerifier, against SDK v2's requireBearerAuth in front of
- * createMcpHandler with the same jose verification, and against the same server without auth. Alternating rounds,
+ * same JWT each time through createBearerGate + createJwtVerifier checking the signature on every request, against
+ * SDK v2's requireBearerAuth in front of createMcpHandler with the same jose verification; then the verifier as it
+ * comes (accepted tokens remembered) against the same server without auth. Alternating rounds,
  * best of each. `node --import tsx bench/auth.ts` runs these rows alone.
  */
 const SECTION = "auth";
@@ -16,11 +17,11 @@ const CHILD = join(PACKAGE_ROOT, "bench", "auth-child.ts");
 const WINDOW_MS = 1500;
 const WARMUP_MS = 300;
 const ROUNDS = 2;
-const KINDS = ["jwt", "sdk", "open"] as const;
+const KINDS = ["jwt", "jwt-checking", "sdk", "open"] as const;
 type Kind = (typeof KINDS)[number];
 
 export const AUTH_COMMANDS = [
-  `bench/auth-child.ts in one process per server (jwt: createHttpHandler + createBearerGate + createJwtVerifier; sdk: SDK v2 2.4.0 requireBearerAuth + createMcpHandler, its verifier jose jwtVerify on the same remote JWKS; open: createHttpHandler without auth); 2026-07-28 tools/call with one RS256 token; ${ROUNDS} alternating ${WINDOW_MS} ms windows after ${WARMUP_MS} ms warm-up, best of each`,
+  `bench/auth-child.ts in one process per server (jwt: createHttpHandler + createBearerGate + createJwtVerifier, accepted tokens remembered as by default; jwt-checking: the same with maxCacheSeconds 0, a signature check per request like the SDK's; sdk: SDK v2 2.4.0 requireBearerAuth + createMcpHandler, its verifier jose jwtVerify on the same remote JWKS; open: createHttpHandler without auth); 2026-07-28 tools/call with one RS256 token; ${ROUNDS} alternating ${WINDOW_MS} ms windows after ${WARMUP_MS} ms warm-up, best of each`,
 ];
 
 interface Child {
@@ -145,13 +146,13 @@ export async function benchAuth(): Promise<BenchRow[]> {
           );
         }
     return [1, 16].flatMap((concurrency) => {
-      const [jwt, sdk, open] = KINDS.map((kind) => figures.get(`${kind} ${concurrency}`)!);
+      const [jwt, checking, sdk, open] = KINDS.map((kind) => figures.get(`${kind} ${concurrency}`)!);
       const at = `2026-07-28, concurrency ${concurrency}`;
       return [
         row(
           SECTION,
-          `tools/call through the JWT gate, ${at}: ours vs SDK v2 requireBearerAuth`,
-          jwt!.rps,
+          `tools/call through the JWT gate, a signature check per request, ${at}: ours vs SDK v2 requireBearerAuth`,
+          checking!.rps,
           sdk!.rps,
           "ops/s",
           {
@@ -160,6 +161,13 @@ export async function benchAuth(): Promise<BenchRow[]> {
           },
         ),
         row(SECTION, `tools/call, ${at}: through the JWT gate vs without auth`, jwt!.rps, open!.rps, "ops/s"),
+        row(
+          SECTION,
+          `tools/call, ${at}: JWT gate remembering tokens vs checking each`,
+          jwt!.rps,
+          checking!.rps,
+          "ops/s",
+        ),
         row(SECTION, `server CPU per tools/call, ${at}: JWT gate vs without auth`, jwt!.cpu, open!.cpu, "µs"),
       ];
     });

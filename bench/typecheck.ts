@@ -14,6 +14,7 @@ const TSC = join(PACKAGE_ROOT, "node_modules", "typescript", "lib", "tsc.js");
 export const TYPECHECK_COMMANDS = [
   "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.<consumer>.json --extendedDiagnostics   (consumers: bench/consumers/bindings.ts, bench/consumers/sdk.ts; strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext, skipLibCheck)",
   "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.declarations.json   (generated/2026-07-28 as .d.ts, then the same consumer against them: what a published package would ship)",
+  "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.server-<side>.json --extendedDiagnostics   (README's server: bench/consumers/server-high.ts on createMcpServer, 2026-07-28 and 2025-11-25, vs bench/consumers/server-sdk.ts on SDK v2 2.4.0's McpServer with zod 4 schemas; same options)",
 ];
 
 interface Diagnostics {
@@ -86,6 +87,45 @@ function declarationConsumer(dir: string): string {
   return tsconfigFor(dir, "bindings-dts", join(dir, "consumers", "bindings-dts.ts"));
 }
 
+/**
+ * README's server (three tools, two prompts, a resource, a template, logging, progress, completion; both eras)
+ * through createMcpServer and through SDK v2's McpServer: what declaring a server costs a consumer's tsc.
+ */
+export function benchServerTypecheck(): BenchRow[] {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-tsc-server-"));
+  try {
+    const ours = tsconfigFor(dir, "server-high");
+    const sdk = tsconfigFor(dir, "server-sdk");
+    const runs: { ours: Diagnostics[]; sdk: Diagnostics[] } = { ours: [], sdk: [] };
+    for (let i = 0; i < ROUNDS; i++) {
+      runs.ours.push(runTsc(ours));
+      runs.sdk.push(runTsc(sdk));
+    }
+    const pick = (side: Diagnostics[], key: keyof Diagnostics) => median(side.map((d) => d[key]));
+    const measure = "README's server, both eras: createMcpServer vs SDK v2 McpServer (zod)";
+    return [
+      row(
+        SECTION,
+        `${measure}: instantiations`,
+        pick(runs.ours, "instantiations"),
+        pick(runs.sdk, "instantiations"),
+        "",
+        { op: "≤", value: 0.2 },
+      ),
+      row(
+        SECTION,
+        `${measure}: check time`,
+        pick(runs.ours, "checkSeconds") * 1000,
+        pick(runs.sdk, "checkSeconds") * 1000,
+        "ms",
+      ),
+      row(SECTION, `${measure}: types`, pick(runs.ours, "types"), pick(runs.sdk, "types"), ""),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The same consumer program on our bindings and on the SDK: what each costs tsc. */
 export function benchTypecheck(): BenchRow[] {
   if (!existsSync(join(PACKAGE_ROOT, "generated", "2026-07-28", "envelope.ts"))) {
@@ -141,6 +181,7 @@ export function benchTypecheck(): BenchRow[] {
         "",
         { op: "≤", value: 0.05 },
       ),
+      ...benchServerTypecheck(),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -74,8 +74,8 @@ const handlers = {
   "roots/list": () => ({ roots: ROOTS }),
 };
 
-function transportFor(target: Target, log: (line: string) => void, protocolVersion?: string) {
-  if ("url" in target) return httpTransport(target.url, { auth: exampleAuth(target.url, protocolVersion) });
+async function transportFor(target: Target, log: (line: string) => void, protocolVersion?: string) {
+  if ("url" in target) return httpTransport(target.url, { auth: await exampleAuth(target.url, protocolVersion) });
   // The server's stderr is its log: each line goes to ours.
   return stdioTransport({
     spawn: () => spawn(target.command, { shell: true, stdio: ["pipe", "pipe", "pipe"] }),
@@ -86,7 +86,7 @@ function transportFor(target: Target, log: (line: string) => void, protocolVersi
 /** Connects with both eras on offer: the same calls work whichever the server agrees to. */
 export async function connectTo(target: Target, options: ClientOptions = {}) {
   const log = options.log ?? (() => undefined);
-  const client = await connectClient(transportFor(target, log, options.protocolVersion), {
+  const client = await connectClient(await transportFor(target, log, options.protocolVersion), {
     releases: [
       modern.clientRelease({ capabilities: CAPABILITIES, dispatcher: modern.createClientDispatcher(handlers) }),
       legacy.clientRelease({ capabilities: CAPABILITIES, dispatcher: legacy.createClientDispatcher(handlers) }),

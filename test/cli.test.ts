@@ -35,6 +35,10 @@ describe("the real process (smoke)", () => {
       expect(r.code, command.join(" ")).toBe(0);
       expect(r.stdout.replace(/\s+/g, " ")).toMatch(EXIT_CODES);
       if (command.length > 0 && command[0] !== "diff") expect(r.stdout).toContain("--release");
+      if (command[0] === "diff")
+        expect(r.stdout.replace(/\s+/g, " ")).toContain(
+          "--tools, --server Compare two server snapshots (mcp-tools/<name>.json): every change to its tools, prompts and resource templates",
+        );
     }
     const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string })
       .version;

@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../examples/server.ts";
 import { generate } from "../generator/api.ts";
 import { PACKAGE_ROOT, packageVersion } from "../generator/project/project.ts";
 import { REAL_SCHEMA_DIR, snapshotTree } from "./support/tmp-project.ts";
@@ -183,6 +184,27 @@ console.log(JSON.stringify({ versions: VERSIONS, method: msg.method }));
     );
     expect(formatDiagnostics(typecheck([entry], { ...STRICT_OPTIONS, allowImportingTsExtensions: true }))).toBe("");
   });
+
+  it("the conformance suite runs against a server with the preload the package ships, as the README says (Node 20 has no fs.globSync)", async () => {
+    const server = await startServer({ port: 0 });
+    try {
+      // The suite as the README installs it (the same version is this checkout's devDependency), run from the app.
+      const cli = join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+      const args = ["--import", "./node_modules/mcp-bindgen/bin/conformance-node20.js", cli, "server"];
+      const child = spawn(
+        process.execPath,
+        [...args, "--url", server.url, "--scenario", "tools-list", "-o", join(work, "conformance")],
+        { cwd: app, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let output = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect({ code, output }).toMatchObject({ code: 0, output: expect.stringMatching(/Passed: (\d+)\/\1, 0 failed/) });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it("attw --profile esm-only and publint report no problems with the tarball", () => {
     const attw = spawnSync(

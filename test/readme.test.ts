@@ -32,18 +32,29 @@ export function tsBlocks(markdown: string): { line: number; code: string }[] {
 const blocks = tsBlocks(readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8"));
 const project = mkdtempSync(join(tmpdir(), "mcp-bindgen-readme-"));
 cpSync(GENERATED_DIR, join(project, "mcp"), { recursive: true });
-// The server the "Typed tools" snippet calls: a snapshot as `tools add` writes one, rendered as `generate` renders it.
-const weather = snapshotOf("weather.json", "weather", "2026-07-28", [
-  {
-    name: "get-forecast",
-    inputSchema: {
-      type: "object",
-      properties: { city: { type: "string" }, days: { type: "integer" } },
-      required: ["city"],
+// The server the "Typed tools" snippets call and serve: a snapshot as `tools add` writes one (tools, a prompt, a
+// resource template), rendered as `generate` renders it.
+const weather = snapshotOf(
+  "weather.json",
+  "weather",
+  "2026-07-28",
+  [
+    {
+      name: "get-forecast",
+      inputSchema: {
+        type: "object",
+        properties: { city: { type: "string" }, days: { type: "integer" } },
+        required: ["city"],
+      },
+      outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] },
     },
-    outputSchema: { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] },
+  ],
+  "/tools",
+  {
+    prompts: [{ name: "plan-trip", arguments: [{ name: "city", required: true }, { name: "days" }] }],
+    resourceTemplates: [{ name: "City forecast", uriTemplate: "weather://forecast/{city}{?days}" }],
   },
-]);
+);
 for (const file of await render(await checkoutModels(), {}, (path) => path.startsWith("servers/"), [
   toolSet("weather.json", weather),
 ])) {
@@ -81,5 +92,29 @@ describe("README.md's TypeScript blocks", () => {
 
   it.each(blocks.map((block, i) => [block.line, files[i]!] as const))("the block at line %i compiles", (_, file) => {
     expect(formatDiagnostics(diagnostics.filter((d) => d.file === file))).toBe("");
+  });
+});
+
+/** Lines a reader reads: not blank, not only a comment. */
+function codeLines(code: string): string[] {
+  return code.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("//"));
+}
+
+describe("README.md's server example", () => {
+  const example = blocks.find((block) =>
+    block.code.includes("createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE]"),
+  );
+  const consumer = (name: string) => readFileSync(join(PACKAGE_ROOT, "bench", "consumers", name), "utf8");
+
+  it("is the server the type-check bench measures (bench/consumers/server-high.ts), up to serving it on node:http", () => {
+    const served = codeLines(example!.code)
+      .filter((line) => !line.includes("node:http") && !line.startsWith("createServer("))
+      .map((line) => line.replace(", toNodeListener }", " }").replace("const handler", "export const handler"));
+    const measured = codeLines(consumer("server-high.ts")).map((line) => line.replaceAll("../../generated/", "./mcp/"));
+    expect(served).toEqual(measured);
+  });
+
+  it("is no longer than the same server on SDK v2 (bench/consumers/server-sdk.ts), counted alike", () => {
+    expect(codeLines(example!.code).length).toBeLessThanOrEqual(codeLines(consumer("server-sdk.ts")).length);
   });
 });

@@ -42,15 +42,16 @@ export function diffCommand(ctx: CliContext): CommandModule {
           describe: "Folder laid out as <release>/schema.json, or a URL base, to take schemas from",
         })
         .option("tools", {
+          alias: "server",
           type: "boolean",
           default: false,
           describe:
-            "Compare two tools snapshots (mcp-tools/<name>.json): every change rated for the clients that call the tools",
+            "Compare two server snapshots (mcp-tools/<name>.json): every change to its tools, prompts and resource templates rated for the clients that call them",
         })
         .option("project", PROJECT_OPTION)
         .example(
-          "$0 diff --tools old/everything.json mcp-tools/everything.json --fail-on breaking",
-          "Gate CI on a server's tools",
+          "$0 diff --server old/everything.json mcp-tools/everything.json --fail-on breaking",
+          "Gate CI on a server's tools, prompts and resource templates",
         )
         .example("$0 diff 2025-11-25 2026-07-28", "Markdown report between two releases")
         .example("$0 diff 2026-07-28 ./draft/schema.json --side client --fail-on breaking", "Gate CI on a draft")

@@ -203,6 +203,15 @@ export function compareErrorCodes(oldModel: ProtocolModel, newModel: ProtocolMod
   return out;
 }
 
+/** Whether `key` lies under a prefix `rule` reserves: runtime/core/meta-keys.ts `IsReservedMetaKey` on a value. */
+function reservesMetaKey(rule: ProtocolModel["reservedMetaPrefix"], key: string): boolean {
+  const slash = key.indexOf("/");
+  if (rule === null || slash < 0) return false;
+  const labels = key.slice(0, slash).split(".");
+  const label = rule.position === "second" ? labels[1] : labels.length < 2 ? undefined : labels[labels.length - 2];
+  return label !== undefined && rule.labels.includes(label);
+}
+
 /**
  * Reserved `_meta` keys, per scope. A key required in requests binds whoever sends requests;
  * in results, whoever answers them; in notifications, whoever sends them.
@@ -286,19 +295,26 @@ export function compareMetaKeys(oldModel: ProtocolModel, newModel: ProtocolModel
   for (const [id, e] of before) {
     if (!after.has(id)) {
       // A key no `_meta` type declared (named only in prose) was never more than an open key: code writing or
-      // reading it compiles and runs the same once it is no longer reserved. A declared or required one is lost to readers.
+      // reading it compiles and runs the same once it is no longer reserved, as the new release's checked `_meta` keeps
+      // it (`formerMetaKeys`). A declared or required one is lost to readers. One the checked `_meta` neither lists (in
+      // any scope) nor keeps, under a prefix the new release reserves, no longer compiles where code writes it.
       const typed = e.required || e.definition !== null;
+      const refused =
+        !newModel.metaKeys.some((k) => k.key === e.key) &&
+        !newModel.formerMetaKeys.includes(e.key) &&
+        reservesMetaKey(newModel.reservedMetaPrefix, e.key);
+      const refusal = `; ${newModel.version}'s checked \`_meta\` refuses it (a reserved prefix, no key of that release)`;
       push(
         "meta-key-removed",
         e,
-        typed
-          ? `_meta key \`${e.key}\` removed from ${e.scope}s`
-          : `_meta key \`${e.key}\` is no longer reserved in ${e.scope}s; \`_meta\` stays open, so code that writes or reads it still compiles`,
+        typed || refused
+          ? `_meta key \`${e.key}\` removed from ${e.scope}s${refused ? refusal : ""}`
+          : `_meta key \`${e.key}\` is no longer reserved in ${e.scope}s; \`_meta\` stays open and ${newModel.version}'s checked \`_meta\` still accepts it, so code that writes or reads it still compiles`,
         state(e.required),
         null,
         pointer(oldModel, e.definition),
         null,
-        typed ? EFFECT.removed : EFFECT.removedOptional,
+        refused ? (typed ? EFFECT.changed : EFFECT.narrowed) : typed ? EFFECT.removed : EFFECT.removedOptional,
         oldWriters,
       );
     }

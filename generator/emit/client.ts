@@ -68,7 +68,8 @@ export function emitClient(model: ProtocolModel): EmittedFile {
     dispatcher: "dispatcher",
     methodNotFound: code("MethodNotFound"),
     http: httpFunctions,
-    ...(trace === null ? {} : { traceContext: JSON.stringify(trace) }),
+    // The release's MetaKey table holds the keys under these names, and the requester bundles it already.
+    ...(trace === null ? {} : { traceContext: "MetaKey" }),
   });
   const content = buildSourceFile((file) => {
     file.addImportDeclaration({ isTypeOnly: true, namedImports: ["ClientRequests"], moduleSpecifier: "./methods.js" });
@@ -81,6 +82,7 @@ export function emitClient(model: ProtocolModel): EmittedFile {
       namedImports: ["createRequester", { name: "Requester", isTypeOnly: true }],
       moduleSpecifier: "./requester.js",
     });
+    if (trace !== null) file.addImportDeclaration({ namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
     file.addImportDeclaration({
       isTypeOnly: true,
       namedImports: ["ClientDispatcher"],

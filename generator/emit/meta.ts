@@ -37,6 +37,15 @@ export function emitMeta(model: ProtocolModel): EmittedFile {
       ],
     });
     file.addTypeAlias({ name: "MetaKey", isExported: true, type: "(typeof MetaKey)[keyof typeof MetaKey]" });
+    file.addTypeAlias({
+      name: "FormerMetaKey",
+      isExported: true,
+      docs: [
+        `Keys an earlier release reserved that ${model.version} does not: code written for that release still names them, ` +
+          "which is no misspelling, so `CheckedMeta` accepts them with any value.",
+      ],
+      type: metaKeyUnion(model.formerMetaKeys),
+    });
     addCheckedMeta(file, model);
     if (model.httpHeaders.length > 0) {
       file.addTypeAlias({
@@ -89,6 +98,11 @@ export function reservedPrefixArguments(rules: readonly NonNullable<ProtocolMode
   return `${literals(rules.flatMap((r) => r.labels))}, ${literals(rules.map((r) => r.position))}`;
 }
 
+/** Keys as a union of string literals for `CheckedMetaOf`'s `Known`; `never` for none. */
+export function metaKeyUnion(keys: readonly string[]): string {
+  return keys.length === 0 ? "never" : keys.map((k) => JSON.stringify(k)).join(" | ");
+}
+
 /** `CheckedMeta<M>`: the release's reserved-prefix rule applied to a `_meta` a caller writes (runtime/core/meta-keys.ts). */
 function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
   const rule = model.reservedMetaPrefix;
@@ -101,10 +115,10 @@ function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
       rule === null
         ? `A \`_meta\` as a caller writes it. ${model.version} reserves no key prefix, so every key is open.`
         : `A \`_meta\` as a caller writes it: a key under a prefix ${model.version} reserves (${rule.position} label ` +
-          `${rule.labels.map((l) => `\`${l}\``).join(" or ")}, ${rule.source}) must be a \`MetaKey\`, so a misspelt one is a ` +
+          `${rule.labels.map((l) => `\`${l}\``).join(" or ")}, ${rule.source}) must be a \`MetaKey\` or a \`FormerMetaKey\`, so a misspelt one is a ` +
           "compile error; every other key stays open. A `_meta` typed as an open object is not checked.",
     ],
-    type: `CheckedMetaOf<M, MetaKey, ${ruleArguments}>`,
+    type: `CheckedMetaOf<M, MetaKey | FormerMetaKey, ${ruleArguments}>`,
   });
   file.addTypeAlias({
     name: "CheckedResults",
@@ -114,7 +128,7 @@ function addCheckedMeta(file: StatementSink, model: ProtocolModel): void {
       "What a handler table the dispatchers infer (`Table`) is intersected with: a handler whose result's `_meta` has a " +
         "misspelt reserved key (`CheckedMeta`'s rule), or a key that is none of the `Methods` received, is a compile error naming it.",
     ],
-    type: `CheckedResultsOf<Table, Methods, MetaKey, ${ruleArguments}>`,
+    type: `CheckedResultsOf<Table, Methods, MetaKey | FormerMetaKey, ${ruleArguments}>`,
   });
 }
 

@@ -3,7 +3,7 @@ import type { EmittedFile } from "./emitted.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { addEncode, addHttpFunctions, addModernErrorBuilders, addNotificationBuilder } from "./envelope.ts";
 import { frozenType } from "./literal-type.ts";
-import { reservedPrefixArguments } from "./meta.ts";
+import { metaKeyUnion, reservedPrefixArguments } from "./meta.ts";
 import { versionNamespace } from "./names.ts";
 import type { ResultTypeFacts } from "../runtime/core/responses.ts";
 import { clientApiFacts, httpFacts, resultTypeFacts } from "../model/runtime-data.ts";
@@ -638,13 +638,17 @@ function addTypes(file: StatementSink, models: readonly ProtocolModel[]): void {
  */
 function addCheckedMeta(file: StatementSink, models: readonly ProtocolModel[]): void {
   const rules = models.flatMap((m) => (m.reservedMetaPrefix === null ? [] : [m.reservedMetaPrefix]));
+  // Only the former keys no generated release lists: the others are root `MetaKey`s already.
+  const listed = new Set(models.flatMap((m) => m.metaKeys.map((k) => k.key)));
+  const former = [...new Set(models.flatMap((m) => m.formerMetaKeys))].filter((k) => !listed.has(k)).sort(compare);
   file.addTypeAlias({
     name: "CheckedMeta",
     typeParameters: [{ name: "M" }],
     docs: [
-      "A `_meta` as a caller writes it: a key under a prefix any generated release reserves must be a `MetaKey`; every other key stays open.",
+      "A `_meta` as a caller writes it: a key under a prefix any generated release reserves must be a `MetaKey` or a key an " +
+        "earlier release reserved (a generated release's `FormerMetaKey`); every other key stays open.",
     ],
-    type: `CheckedMetaOf<M, MetaKey, ${reservedPrefixArguments(rules)}>`,
+    type: `CheckedMetaOf<M, ${former.length === 0 ? "MetaKey" : `MetaKey | ${metaKeyUnion(former)}`}, ${reservedPrefixArguments(rules)}>`,
   });
 }
 

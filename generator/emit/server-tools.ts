@@ -2,9 +2,9 @@ import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } fro
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/core/http-headers.ts";
-import { uriTemplateVariables } from "../runtime/tools/uri-template.ts";
+import { compileUriTemplate } from "../runtime/server/uri-match.ts";
 import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
-import type { ToolSet } from "../tools/tool-set.ts";
+import { uriParameters, type ToolSet } from "../tools/tool-set.ts";
 import { docs } from "./doc-comments.ts";
 import type { EmittedFile } from "./emitted.ts";
 import { httpSpec } from "../model/http-spec.ts";
@@ -238,6 +238,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
       ],
     });
     addStandardSchemas(file, set);
+    addToolDeclarations(file);
     file.addFunction({
       name: "callTool",
       isExported: true,
@@ -256,7 +257,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
     });
     if (set.prompts.length > 0) addPrompts(file, set, release);
     if (set.resourceTemplates.length > 0) addResourceTemplates(file, set, release);
-    if (release !== null) addServerSide(file);
+    if (model !== undefined) addServerSide(file, set, model);
   });
   return { path, content };
 }
@@ -334,10 +335,9 @@ function addResourceTemplates(file: StatementSink, set: ToolSet, release: string
       "Per resource template, the values of its URI's variables: those of query and path-parameter expressions (`?`, `&`, `;`) may be left out.",
     ],
     properties: set.resourceTemplates.map((t) => {
-      const required = new Map<string, boolean>();
-      for (const v of uriTemplateVariables(t.uriTemplate))
-        required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
-      const members = [...required].map(([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: UriValue`);
+      const members = [...uriParameters(t.uriTemplate)].map(
+        ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: UriValue`,
+      );
       return {
         name: propertyKey(t.name),
         docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
@@ -453,8 +453,11 @@ function addStandardSchemas(file: StatementSink, set: ToolSet): void {
   });
 }
 
-/** For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher. */
-function addServerSide(file: StatementSink): void {
+/**
+ * For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher,
+ * and the same for the prompts and resource templates where the snapshot has them.
+ */
+function addServerSide(file: StatementSink, set: ToolSet, model: ProtocolModel): void {
   const entries = 'Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list">';
   file.addTypeAlias({
     name: "ToolReply",
@@ -484,6 +487,201 @@ function addServerSide(file: StatementSink): void {
     returnType: entries,
     statements: [`return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`],
   });
+  const served = set.resourceTemplates.filter((t) => readsBack(t.uriTemplate));
+  if (set.prompts.length === 0 && served.length === 0) return;
+  const dispatch = `../${model.version}/dispatch.js`;
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["ServerAnswerOf", "ServerContextOf"],
+    moduleSpecifier: dispatch,
+  });
+  const runtime = runtimeImport("prompt-template-server", 1);
+  file.addImportDeclaration({ namespaceImport: "surface", moduleSpecifier: runtime });
+  file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ListServerOptions"], moduleSpecifier: runtime });
+  const cache = cacheFacts(model);
+  if (set.prompts.length > 0) addPromptServer(file, set, cache);
+  if (served.length > 0) addTemplateServer(file, set, served, model, cache);
+}
+
+/** Whether the server side can read a template's URIs back (levels 1 to 3: a prefix or an exploded list cannot be). */
+function readsBack(template: string): boolean {
+  try {
+    compileUriTemplate(template);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The members a cacheable result carries in the release (2026-07-28 on), which the lists and reads write. */
+function cacheFacts(model: ProtocolModel): { ttl: string; scope: string } | null {
+  const members = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
+  return members.includes("ttlMs") && members.includes("cacheScope") ? { ttl: "ttlMs", scope: "cacheScope" } : null;
+}
+
+/**
+ * The code a server answers a URI no resource covers with, as the model says: the release's resource-not-found code
+ * where it is sent, else what the spec sends instead (-32002 is receive-only; later releases say -32602).
+ */
+function resourceNotFoundCode(model: ProtocolModel): number {
+  const notFound = model.errorCodes.find((e) => e.name === "ResourceNotFound");
+  if (notFound?.send === true) return notFound.code;
+  return notFound?.replacedBy?.code ?? model.errorCodes.find((e) => e.name === "InvalidParams")?.code ?? -32602;
+}
+
+/** `PromptHandlers` (one per prompt, its typed arguments) and `createPromptServer`: `prompts/get` and `prompts/list`. */
+function addPromptServer(file: StatementSink, set: ToolSet, cache: { ttl: string; scope: string } | null): void {
+  const entries = 'Pick<ServerDispatchHandlers<C>, "prompts/get" | "prompts/list">';
+  const context = 'ServerContextOf<"prompts/get", C>';
+  const required = Object.fromEntries(
+    set.prompts.map((p) => [
+      p.name,
+      { required: (p.arguments ?? []).filter((a) => a.required === true).map((a) => a.name) },
+    ]),
+  );
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The prompts as `prompts/list` lists them (the file's own text)."],
+    declarations: [{ name: "PROMPT_LIST", type: "string", initializer: JSON.stringify(JSON.stringify(set.prompts)) }],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "PROMPT_SPEC",
+        type: "surface.PromptsSpec",
+        initializer: objectLiteral({
+          prompts: JSON.stringify(required),
+          cache: JSON.stringify(cache),
+        }),
+      },
+    ],
+  });
+  file.addTypeAlias({
+    name: "PromptReply",
+    isExported: true,
+    docs: ["What a prompt handler answers: the release's `GetPromptResult`, `resultType` left to the dispatcher."],
+    type: 'ServerAnswerOf<"prompts/get">',
+  });
+  file.addTypeAlias({
+    name: "PromptHandlers",
+    isExported: true,
+    docs: [
+      "One handler per prompt; each gets its arguments as `Prompts` types them, the required ones checked present.",
+    ],
+    typeParameters: [{ name: "C", default: "undefined" }],
+    type: `{ readonly [N in PromptName]: surface.PromptHandler<Prompts[N], PromptReply, ${context}> }`,
+  });
+  file.addFunction({
+    name: "createPromptServer",
+    isExported: true,
+    docs: [
+      "`prompts/get` routed by name (an unknown prompt, or required arguments missing: -32602 naming them) and `prompts/list` from the file, for `createServerDispatcher`.",
+    ],
+    typeParameters: [{ name: "C", default: "undefined" }],
+    parameters: [
+      { name: "handlers", type: "PromptHandlers<C>" },
+      { name: "options", type: "surface.ListServerOptions", initializer: "{}" },
+    ],
+    returnType: entries,
+    statements: [
+      `return surface.promptServer<${context}>(PROMPT_SPEC, () => JSON.parse(PROMPT_LIST) as { [key: string]: unknown }[], handlers, options) as unknown as ${entries};`,
+    ],
+  });
+}
+
+/**
+ * `TemplateVariables` (per template, the variables its URIs carry), `TemplateHandlers` and `createTemplateServer`:
+ * `resources/read` and `resources/templates/list`, for the templates whose URIs can be read back.
+ */
+function addTemplateServer(
+  file: StatementSink,
+  set: ToolSet,
+  served: ToolSet["resourceTemplates"],
+  model: ProtocolModel,
+  cache: { ttl: string; scope: string } | null,
+): void {
+  const entries = 'Pick<ServerDispatchHandlers<C>, "resources/read" | "resources/templates/list">';
+  const context = 'ServerContextOf<"resources/read", C>';
+  const left = set.resourceTemplates.filter((t) => !served.includes(t)).map((t) => JSON.stringify(t.name));
+  file.addInterface({
+    name: "TemplateVariables",
+    isExported: true,
+    docs: [
+      "Per resource template, the variables a URI it covers carries, read back: strings, those of query and path-parameter expressions (`?`, `&`, `;`) absent when the URI leaves them out." +
+        (left.length === 0
+          ? ""
+          : ` Not here: ${left.join(", ")}, whose level 4 modifiers (a prefix, an exploded list) no URI can be read back by.`),
+    ],
+    properties: served.map((t) => {
+      const members = [...uriParameters(t.uriTemplate)].map(
+        ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: string`,
+      );
+      return {
+        name: propertyKey(t.name),
+        docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
+        type: members.length === 0 ? "Record<string, never>" : `{ ${members.join("; ")} }`,
+      };
+    }),
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ["The templates served as `resources/templates/list` lists them (the file's own text)."],
+    declarations: [{ name: "TEMPLATE_LIST", type: "string", initializer: JSON.stringify(JSON.stringify(served)) }],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "TEMPLATE_SPEC",
+        type: "surface.TemplatesSpec",
+        initializer: objectLiteral({
+          templates: JSON.stringify(Object.fromEntries(served.map((t) => [t.name, t.uriTemplate]))),
+          notFound: String(resourceNotFoundCode(model)),
+          cache: JSON.stringify(cache),
+        }),
+      },
+    ],
+  });
+  const answer = 'ServerAnswerOf<"resources/read">';
+  file.addTypeAlias({
+    name: "ResourceReply",
+    isExported: true,
+    docs: [
+      cache === null
+        ? "What a template handler answers: the release's `ReadResourceResult`, `resultType` left to the dispatcher."
+        : "What a template handler answers: the release's `ReadResourceResult`, `resultType` left to the dispatcher and the cache members to the table (private, `listTtlMs`) unless given.",
+    ],
+    type:
+      cache === null
+        ? answer
+        : `surface.CacheDefaulted<${answer}, ${JSON.stringify(cache.ttl)} | ${JSON.stringify(cache.scope)}>`,
+  });
+  file.addTypeAlias({
+    name: "TemplateHandlers",
+    isExported: true,
+    docs: [
+      "One handler per resource template; each gets the URI asked for and its variables, typed by `TemplateVariables`.",
+    ],
+    typeParameters: [{ name: "C", default: "undefined" }],
+    type: `{ readonly [N in keyof TemplateVariables]: surface.TemplateHandler<TemplateVariables[N], ResourceReply, ${context}> }`,
+  });
+  file.addFunction({
+    name: "createTemplateServer",
+    isExported: true,
+    docs: [
+      "`resources/read` routed to the first template (by name) whose URI template covers the URI (none: the release's resource-not-found error) and `resources/templates/list` from the file, for `createServerDispatcher`.",
+    ],
+    typeParameters: [{ name: "C", default: "undefined" }],
+    parameters: [
+      { name: "handlers", type: "TemplateHandlers<C>" },
+      { name: "options", type: "surface.ListServerOptions", initializer: "{}" },
+    ],
+    returnType: entries,
+    statements: [
+      `return surface.templateServer<${context}>(TEMPLATE_SPEC, () => JSON.parse(TEMPLATE_LIST) as { [key: string]: unknown }[], handlers, options) as unknown as ${entries};`,
+    ],
+  });
 }
 
 /** A tool's `Mcp-Param-*` annotations, checked now; a tool the spec would have a client drop is refused here. */
@@ -500,4 +698,32 @@ function headersOf(
     throw new BindgenError(set.file, `${at}/inputSchema`, `valid ${http.headerAnnotation} annotations`, found.reason);
   }
   return [...found.params];
+}
+
+/** Each tool as `createMcpServer`'s `server.tool` declares it, for a server implementing the snapshotted tools. */
+function addToolDeclarations(file: StatementSink): void {
+  file.addTypeAlias({
+    name: "ToolDeclarationOf",
+    isExported: true,
+    docs: [
+      "Tool `N` as `server.tool` declares it: its listed title, description and annotations, its arguments' and structured result's Standard Schema objects.",
+    ],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    type:
+      "{ readonly name: N; readonly title?: string; readonly description?: string; readonly inputSchema: StandardSchema<ArgumentsOf<N>> }" +
+      " & (N extends keyof typeof ANNOTATIONS ? { readonly annotations: (typeof ANNOTATIONS)[N] } : unknown)" +
+      ' & (N extends StructuredToolName ? { readonly outputSchema: StandardSchema<Tools[N]["result"]["structuredContent"]> } : unknown)',
+  });
+  file.addFunction({
+    name: "toolDeclaration",
+    isExported: true,
+    docs: [
+      "The tool as `createMcpServer`'s `server.tool(toolDeclaration(name), handler)` takes it: listed as the server listed it " +
+        "(its published schemas), the handler's arguments and structured result typed and checked by this module. Spread it to change a member.",
+    ],
+    typeParameters: [{ name: "N", constraint: "ToolName" }],
+    parameters: [{ name: "name", type: "N" }],
+    returnType: "ToolDeclarationOf<N>",
+    statements: ["return tools.toolDeclaration(SPEC, list, schemas, name) as unknown as ToolDeclarationOf<N>;"],
+  });
 }

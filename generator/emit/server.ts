@@ -426,7 +426,11 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
     namedImports: ["ServerAnswerOf", "ServerContextOf"],
     moduleSpecifier: "./dispatch.js",
   });
-  file.addImportDeclaration({ isTypeOnly: true, namedImports: ["MetaKey"], moduleSpecifier: "./meta.js" });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    namedImports: ["FormerMetaKey", "MetaKey"],
+    moduleSpecifier: "./meta.js",
+  });
   file.addImportDeclaration({
     namedImports: [
       ...(era === "sessions" ? ["mcpSessionState", { name: "McpSessionData", isTypeOnly: true }] : []),
@@ -457,7 +461,7 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
       resourceInfo: "T.Resource",
       templateInfo: "T.ResourceTemplate",
       level: "T.LoggingLevel",
-      metaKnown: "MetaKey",
+      metaKnown: "MetaKey | FormerMetaKey",
       metaLabels: literals(rule?.labels ?? []),
       metaPosition: JSON.stringify(rule?.position ?? "none"),
       options: era === "stateless" ? "StatelessEraOptions" : 'Omit<SessionEraOptions<McpSessionData>, "sessionState">',

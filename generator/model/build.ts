@@ -1,5 +1,6 @@
 import { compare } from "../common/code-point-order.ts";
 import { BindgenError, joinPointer } from "../common/failures.ts";
+import { compareReleases, RELEASE_NAME } from "../load/lock.ts";
 import type { NormalisedSchema, SchemaNode, SchemaProperty } from "../load/schema-node.ts";
 import { deref, propertyOf, shapeKey } from "../load/shape.ts";
 import type { SourceDeprecation } from "../load/typescript-deprecations.ts";
@@ -154,6 +155,7 @@ export function buildModel(
     errorRanges: facts.errorRanges.map((r) => ({ ...r })),
     modernSignalCodes: [...facts.modernSignalCodes],
     metaKeys: reservedKeys,
+    formerMetaKeys: formerMetaKeys(version, facts, reservedKeys),
     reservedMetaPrefix: reservedMetaPrefix(version, era, facts),
     deprecations,
     http,
@@ -814,6 +816,17 @@ function metaKeys(version: string, era: Era, schema: NormalisedSchema, facts: Fa
     });
   }
   return out.sort((a, b) => compare(a.name, b.name));
+}
+
+/** Keys a fact reserved only in releases before this one, and this release does not list. */
+function formerMetaKeys(version: string, facts: Facts, current: readonly MetaKeyModel[]): string[] {
+  // A schema read under a name that is no release (`diff drafts/next.json`) has no place in the order, so no earlier releases.
+  if (!RELEASE_NAME.test(version)) return [];
+  const listed = new Set(current.map((k) => k.key));
+  const ended = facts.metaKeys.filter(
+    (f) => typeof f.versions === "object" && f.versions.to !== undefined && compareReleases(f.versions.to, version) < 0,
+  );
+  return uniqueSorted(ended.map((f) => f.key).filter((key) => !listed.has(key)));
 }
 
 /** The reserved-prefix rule in force for this release: at most one fact applies. */

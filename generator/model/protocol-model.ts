@@ -225,6 +225,12 @@ export interface ProtocolModel {
   readonly modernSignalCodes: readonly number[];
   /** Sorted by constant name. */
   readonly metaKeys: readonly MetaKeyModel[];
+  /**
+   * Keys an earlier release reserved (a `facts.metaKeys` entry whose releases end before this one) that this release
+   * does not: code written for that release still names them, which is no misspelling, so the checked `_meta` accepts
+   * them with any value. Sorted. Keys only a schema declared are not seen here (a model reads its own release alone).
+   */
+  readonly formerMetaKeys: readonly string[];
   /** The `_meta` key prefixes this release reserves for MCP (a key under one that is no `metaKeys` entry is a mistake); null where none is. */
   readonly reservedMetaPrefix: {
     readonly labels: readonly string[];

@@ -2,7 +2,19 @@ import type { Severity } from "../diff/change.ts";
 import { joinPointer } from "../common/failures.ts";
 import type { JsonType, NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
 import { deref, shapeKey } from "../load/shape.ts";
+import {
+  comparePrompts,
+  compareTemplates,
+  type ChangeFields,
+  type ChangeKind,
+  type PromptChange,
+  type PromptChangeId,
+  type TemplateChange,
+  type TemplateChangeId,
+} from "./compare-prompts-and-templates.ts";
 import type { ToolModel, ToolSet } from "./tool-set.ts";
+
+export type { ChangeFields, ChangeKind };
 
 /** Ids are a contract for tools reading `--format json`: add ids, never rename them. */
 export type ToolChangeId =
@@ -25,20 +37,17 @@ export type ToolChangeId =
   | "description-changed";
 
 /** One change to a tool, rated for the clients that call it (they write the arguments and read the result). */
-export interface ToolChange {
+export interface ToolChange extends ChangeFields {
+  readonly kind: "tool";
   readonly id: ToolChangeId;
+  /** The tool's name, as `name`: readers of reports from before prompts were compared read it here. */
   readonly tool: string;
-  /** Where in the tool: `arguments.<name>…`, `structuredContent.<name>…`, `annotations.<hint>`, or "" for the tool itself. */
-  readonly path: string;
-  readonly message: string;
-  readonly before: string | null;
-  readonly after: string | null;
-  /** RFC 6901 pointers into the old and new snapshot files. */
-  readonly oldPointer: string | null;
-  readonly newPointer: string | null;
-  /** For callers: breaking when a call or a read that compiled and worked before fails now. */
-  readonly severity: Severity;
 }
+
+/** A change to a server's tools, prompts or resource templates, rated for the callers of its typed module. */
+export type ServerChange = ToolChange | PromptChange | TemplateChange;
+
+export type ServerChangeId = ToolChangeId | PromptChangeId | TemplateChangeId;
 
 export interface ToolsDiffReport {
   readonly server: string;
@@ -47,10 +56,10 @@ export interface ToolsDiffReport {
   readonly summary: {
     readonly total: number;
     readonly breaking: number;
-    readonly byId: Readonly<Partial<Record<ToolChangeId, number>>>;
+    readonly byId: Readonly<Partial<Record<ServerChangeId, number>>>;
   };
-  /** Sorted by tool, path, id. */
-  readonly changes: readonly ToolChange[];
+  /** Tools' changes, then prompts', then resource templates'; each sorted by name, path, id. */
+  readonly changes: readonly ServerChange[];
 }
 
 /** Callers write arguments (a narrower schema breaks them) and read results (a wider one breaks them). */
@@ -106,17 +115,30 @@ export function compareToolSets(oldSet: ToolSet, newSet: ToolSet): ToolsDiffRepo
         change("tool-added", tool.name, "", `tool \`${tool.name}\` was added`, "compatible", null, tool.pointer),
       );
   }
-  changes.sort((a, b) => compareText(a.tool, b.tool) || compareText(a.path, b.path) || compareText(a.id, b.id));
-  const byId: Partial<Record<ToolChangeId, number>> = {};
-  for (const c of changes) byId[c.id] = (byId[c.id] ?? 0) + 1;
+  const all: ServerChange[] = [
+    ...changes,
+    ...comparePrompts(oldSet.prompts, newSet.prompts),
+    ...compareTemplates(oldSet.resourceTemplates, newSet.resourceTemplates),
+  ];
+  all.sort(
+    (a, b) =>
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      compareText(a.name, b.name) ||
+      compareText(a.path, b.path) ||
+      compareText(a.id, b.id),
+  );
+  const byId: Partial<Record<ServerChangeId, number>> = {};
+  for (const c of all) byId[c.id] = (byId[c.id] ?? 0) + 1;
   return {
     server: newSet.server,
     old: { file: oldSet.file, release: oldSet.release, sha256: oldSet.sha256 },
     new: { file: newSet.file, release: newSet.release, sha256: newSet.sha256 },
-    summary: { total: changes.length, breaking: changes.filter((c) => c.severity === "breaking").length, byId },
-    changes,
+    summary: { total: all.length, breaking: all.filter((c) => c.severity === "breaking").length, byId },
+    changes: all,
   };
 }
+
+const KIND_ORDER: readonly ChangeKind[] = ["tool", "prompt", "resource-template"];
 
 function compareTool(oldSet: ToolSet, newSet: ToolSet, before: ToolModel, after: ToolModel): ToolChange[] {
   const out: ToolChange[] = [];
@@ -415,7 +437,7 @@ function change(
   before: string | null = null,
   after: string | null = null,
 ): ToolChange {
-  return { id, tool, path, message, before, after, oldPointer, newPointer, severity };
+  return { id, kind: "tool", name: tool, tool, path, message, before, after, oldPointer, newPointer, severity };
 }
 
 function compareText(a: string, b: string): number {

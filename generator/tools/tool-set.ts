@@ -1,6 +1,7 @@
 import { BindgenError, joinPointer } from "../common/failures.ts";
 import { CONTAINER, DIALECTS, normaliseNode, rejectAliasCycles, type SchemaContext } from "../load/normalise.ts";
 import type { NormalisedSchema, SchemaNode } from "../load/schema-node.ts";
+import { uriTemplateVariables } from "../runtime/tools/uri-template.ts";
 import { FORMATS } from "../runtime/validation/table-format.ts";
 import { acceptsToolKeyword } from "./accepted-keywords.ts";
 import type { SnapshotPrompt, SnapshotTemplate, SnapshotTool, ToolsSnapshot } from "./snapshot.ts";
@@ -244,4 +245,15 @@ function uniqueBase(base: string, taken: Set<string>): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Each variable of a resource template's URI and whether a caller must give it: a variable used only in
+ * query and path-parameter expressions (`?`, `&`, `;`) may be left out (RFC 6570 expands it to nothing).
+ */
+export function uriParameters(uriTemplate: string): Map<string, boolean> {
+  const required = new Map<string, boolean>();
+  for (const v of uriTemplateVariables(uriTemplate))
+    required.set(v.name, (required.get(v.name) ?? false) || !["?", "&", ";"].includes(v.operator));
+  return required;
 }

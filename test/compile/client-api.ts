@@ -72,6 +72,10 @@ export async function metaValues(url: string): Promise<void> {
     await session.request("tools/list", { _meta: { progressToken: "t", "com.example/trace": { any: 1 } } });
     // @ts-expect-error a misspelt reserved _meta key
     await session.request("tools/list", { _meta: { "io.modelcontextprotocol/progresToken": "t" } });
+    // A key 2025-11-25 reserved is no misspelling in 2026-07-28, which reserves it no longer (any value); misspelt, it is one.
+    await session.request("tools/list", { _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } });
+    // @ts-expect-error a misspelt related-task
+    await session.request("tools/list", { _meta: { "io.modelcontextprotocol/related_task": { taskId: "t" } } });
     // @ts-expect-error a _meta value of the wrong type: a progress token is a string or a number
     await session.request("tools/list", { _meta: { progressToken: { id: 1 } } });
     // @ts-expect-error a _meta value of the wrong type: no such log level
@@ -79,5 +83,8 @@ export async function metaValues(url: string): Promise<void> {
   } else {
     // @ts-expect-error a _meta value of the wrong type in a session release too
     await session.request("tools/list", { _meta: { progressToken: true } });
+    await session.request("tools/list", { _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } });
+    // @ts-expect-error a misspelt related-task in 2025-11-25, which reserves it
+    await session.request("tools/list", { _meta: { "io.modelcontextprotocol/related_task": { taskId: "t" } } });
   }
 }

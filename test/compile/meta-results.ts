@@ -64,6 +64,18 @@ export const server2025_11 = v2025_11_25.createServerDispatcher({
   // @ts-expect-error 2025-11-25 server: a misspelt related-task
   "tools/list": () => ({ tools: [], _meta: { "io.modelcontextprotocol/relatedTask": { taskId: "t" } } }),
 });
+// 2026-07-28 no longer reserves it, but 2025-11-25 did: a key code written for it still names is no misspelling there
+// (`FormerMetaKey`), as the diff's 🟢🟢 says; misspelt, it still is one.
+export const server2026_formerKey = v2026_07_28.createServerDispatcher({
+  "tools/call": () => ({ content: [], _meta: { "io.modelcontextprotocol/related-task": { taskId: "t" } } }),
+  // @ts-expect-error 2026-07-28 server: a misspelt related-task, a key it reserves no longer
+  "prompts/list": () => ({
+    prompts: [],
+    ttlMs: 0,
+    cacheScope: "public",
+    _meta: { "io.modelcontextprotocol/relatedTask": 1 },
+  }),
+});
 export const era2025_11 = v2025_11_25.sessionEra({
   // @ts-expect-error 2025-11-25 session era: com.mcp.tools/ is reserved (second label mcp)
   "prompts/list": async () => ({ prompts: [], _meta: { "com.mcp.tools/x": 1 } }),

@@ -7,6 +7,7 @@ import { definitionProducers } from "../../generator/diff/roles.ts";
 import { render } from "../../generator/output/generate-output.ts";
 import type { ProtocolModel } from "../../generator/model/protocol-model.ts";
 import { checkoutModels } from "../support/checkout.ts";
+import { GENERATED_DIR } from "../support/test-tree.ts";
 import { typecheck } from "../support/typecheck.ts";
 
 /**
@@ -154,6 +155,68 @@ describe("breaking claims, checked by the compiler", () => {
     expect(claims.some((c) => c.text.includes("meta-key-removed io.modelcontextprotocol/related-task"))).toBe(true);
     expect(claims.some((c) => c.breaking)).toBe(true);
     expect(wrong).toEqual([]);
+  });
+
+  it("a reserved _meta key no longer reserved: writing it through the new release's checked _meta compiles as the diff says, and a misspelt one fails in both", () => {
+    // The whole releases, as the tests' tree holds them: the checked `_meta` lives in the requester, the builders, the
+    // dispatchers and the high-level server, not in types.ts.
+    const module = (version: string) => JSON.stringify(join(GENERATED_DIR, version, "index.ts"));
+    const lines = [
+      ...models.map((m) => `import * as ${alias(m.version)} from ${module(m.version)};`),
+      `import { createMcpServer } from ${JSON.stringify(join(GENERATED_DIR, "index.ts"))};`,
+      "type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };",
+      "type Declared<M> = { [P in keyof M as string extends P ? never : P]: M[P] };",
+      "type Slice<M, K extends string> = K extends keyof Declared<M> ? Pick<Declared<M>, K> : { [P in K]?: unknown };",
+      "type MetaOf<T> = T extends { _meta?: infer M } ? NonNullable<M> : { [key: string]: unknown };",
+      // What code written for the old release holds under the key: its value there, as JSON.
+      "type Written<M> = { [P in keyof M]: M[P] & Json };",
+    ];
+    const container = (version: string, scope: string) =>
+      `MetaOf<${alias(version)}.${scope === "request" ? 'CallToolRequest["params"]' : scope === "notification" ? 'ProgressNotification["params"]' : "CallToolResult"}>`;
+    // Every checked place that takes a `_meta` of the scope: `m` is the `_meta` written, `V` the release.
+    const writes: Record<string, readonly ((v: string) => string)[]> = {
+      request: [
+        (v) => `(r: ${v}.Requester) => r.request("tools/list", { _meta: m })`,
+        (v) => `${v}.request("tools/list", { _meta: m }, { id: 1 } as never)`,
+      ],
+      notification: [(v) => `${v}.notification("notifications/progress", { progressToken: 1, progress: 1, _meta: m })`],
+      result: [
+        (v) => `${v}.createServerDispatcher({ "tools/call": () => ({ content: [], _meta: m }) })`,
+        (v) =>
+          `createMcpServer([${v}.MCP_RELEASE], { info: { name: "s", version: "1" } }).tool({ name: "t" }, () => ({ content: [], _meta: m }))`,
+      ],
+    };
+    const checks: { text: string; line: number; compiles: boolean }[] = [];
+    const check = (text: string, meta: string, code: string, compiles: boolean) =>
+      checks.push({ text, compiles, line: lines.push(`export const c${lines.length} = (m: ${meta}) => ${code};`) });
+    for (const [i, older] of models.slice(0, -1).entries()) {
+      const newer = models[i + 1]!;
+      for (const l of diffModels(older, newer).changes.flatMap((c) => c.locations)) {
+        if (l.subjectKind !== "meta-key" || l.id !== "meta-key-removed") continue;
+        const breaking = l.severity.client === "breaking" || l.severity.server === "breaking";
+        const old = container(older.version, l.path);
+        const [key, misspelt] = [JSON.stringify(l.subject), JSON.stringify(`${l.subject}x`)];
+        for (const [n, write] of writes[l.path]!.entries()) {
+          const text = `${older.version} → ${newer.version} ${l.subject} (${l.path}s, place ${n})`;
+          check(`${text}: old code`, `Written<Slice<${old}, ${key}>>`, write(alias(older.version)), true);
+          check(`${text}: new release`, `Written<Slice<${old}, ${key}>>`, write(alias(newer.version)), !breaking);
+          for (const m of [older, newer])
+            check(
+              `${text}: misspelt in ${m.version}`,
+              `Written<Slice<${old}, ${misspelt}>>`,
+              write(alias(m.version)),
+              false,
+            );
+        }
+      }
+    }
+    writeFileSync(join(dir, "meta-writes.ts"), lines.join("\n") + "\n");
+    const diagnostics = typecheck([join(dir, "meta-writes.ts")]).filter((d) => d.file.endsWith("meta-writes.ts"));
+    const failing = new Set(diagnostics.map((d) => d.line));
+    // Every line that fails is a check: the imports and helpers resolve.
+    expect(diagnostics.filter((d) => !checks.some((c) => c.line === d.line)).map((d) => d.message)).toEqual([]);
+    expect(checks.filter((c) => c.text.includes("related-task") && c.text.includes("new release"))).toHaveLength(5);
+    expect(checks.filter((c) => failing.has(c.line) === c.compiles).map((c) => c.text)).toEqual([]);
   });
 
   it("names an index signature only where the generated type gains or loses one", () => {

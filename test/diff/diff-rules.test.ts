@@ -347,6 +347,35 @@ describe("diff severities on synthetic schemas", () => {
     });
     expect(severity(only(code, "error-code-added", "-32050", ""))).toEqual(["compatible", "compatible"]);
   });
+
+  it("a reserved _meta key removed breaks its writers only where the new release's checked _meta refuses it", () => {
+    // A key named only in prose (no definition), as 2025-11-25's related-task: an open key unless the checked `_meta` refuses it.
+    const trace = {
+      name: "trace",
+      key: "io.example/trace",
+      scopes: ["request"],
+      requiredIn: [],
+      definition: null,
+      definitionIn: {},
+    } as const;
+    const old = { ...base, metaKeys: [...base.metaKeys, trace] };
+    const rule = (labels: string[]) => ({ labels, position: "second" as const, source: "s" });
+    const removed = (now: ProtocolModel) =>
+      only(diffModels(old, now), "meta-key-removed", "io.example/trace", "request");
+    // Both sides send requests here (tools/call, sampling/createMessage), so both write the key.
+    const refused = removed({ ...base, reservedMetaPrefix: rule(["example"]) });
+    expect(severity(refused)).toEqual(["breaking", "breaking"]);
+    expect(refused.message).toContain("checked `_meta` refuses it");
+    for (const now of [
+      { ...base, reservedMetaPrefix: rule(["example"]), formerMetaKeys: ["io.example/trace"] },
+      { ...base, reservedMetaPrefix: rule(["acme"]) },
+      base,
+    ]) {
+      const kept = removed(now);
+      expect(severity(kept)).toEqual(["compatible", "compatible"]);
+      expect(kept.message).toContain("still compiles");
+    }
+  });
 });
 
 /** One row per rule that folds findings into entries or decides by wire semantics. */

@@ -97,6 +97,9 @@ describe("the browser client (the bench's 12.5 KB row)", () => {
       "function isTraceparent",
       // The release's server-side tables (a bare Object.freeze once kept RESOURCE_SERVER_RULES in every client).
       "resourceMetadataInChallenge",
+      // Authorization: the authorizer wraps the transport's fetch, so a transport without `auth` holds none of it.
+      "www-authenticate",
+      "Authorization",
     ])
       expect(code, left).not.toContain(left);
   });
@@ -109,6 +112,21 @@ describe("the browser client (the bench's 12.5 KB row)", () => {
       )
       .replace("{ clientRelease,", "{ traceContextFrom, clientRelease,");
     expect(await bundle(tracing)).toContain("function isTraceparent");
+  });
+
+  it("an authorizer brings the authorization code (the witness above can fail)", async () => {
+    const authorizing = client
+      .replace(
+        "httpTransport(url)",
+        "httpTransport(url, { auth: authorizeRequests({ authorization: async () => undefined, refused: async () => false }) })",
+      )
+      .replace(
+        "export const call",
+        `import { authorizeRequests } from ${JSON.stringify(join(GENERATED_DIR, "runtime", "client", "client-auth.js"))};\nexport const call`,
+      );
+    const code = await bundle(authorizing);
+    expect(code).toContain("www-authenticate");
+    expect(code).toContain("Authorization");
   });
 
   it("a client dispatcher brings the input rounds (the witness above can fail)", async () => {

@@ -449,22 +449,22 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
     {
       rule: "a release reserving no prefix checks nothing",
       text: emitMeta(realModel("2024-11-05")).content,
-      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,never,"none">;',
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|FormerMetaKey,never,"none">;',
     },
     {
       rule: "2025-06-18 reserves by the label before the last",
       text: emitMeta(realModel("2025-06-18")).content,
-      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","penultimate">;',
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|FormerMetaKey,"modelcontextprotocol"|"mcp","penultimate">;',
     },
     {
       rule: "2026-07-28 by the second label",
       text: emitMeta(modern).content,
-      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second">;',
+      has: 'exporttypeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|FormerMetaKey,"modelcontextprotocol"|"mcp","second">;',
     },
     {
       rule: "the labels and position are the model's",
       text: emitMeta(madeUp).content,
-      has: 'CheckedMetaOf<M,MetaKey,"acme","penultimate">',
+      has: 'CheckedMetaOf<M,MetaKey|FormerMetaKey,"acme","penultimate">',
     },
     {
       rule: "a release's request infers the caller's _meta and checks its reserved keys and their values",
@@ -494,12 +494,12 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
     {
       rule: "handler results are checked by the same rule",
       text: emitMeta(madeUp).content,
-      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey,"acme","penultimate">;',
+      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey|FormerMetaKey,"acme","penultimate">;',
     },
     {
       rule: "a release reserving no prefix still checks its tables' method names",
       text: emitMeta(realModel("2024-11-05")).content,
-      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey,never,"none">;',
+      has: 'exporttypeCheckedResults<Table,Methodsextendsstring>=CheckedResultsOf<Table,Methods,MetaKey|FormerMetaKey,never,"none">;',
     },
     {
       rule: "a server dispatcher infers its table as written to check it",
@@ -527,9 +527,29 @@ describe("reserved _meta keys are checked by the model's prefix rule", () => {
       has: "result:ResultInput<ResultOf<M>>&{readonly_meta?:Meta&CheckedMeta<Meta>}",
     },
     {
-      rule: "the version-agnostic builders check by every generated release's rule",
+      rule: "a key an earlier release reserved is no misspelling: 2026-07-28 accepts the key 2025-11-25's tasks wrote",
+      text: emitMeta(modern).content,
+      has: 'exporttypeFormerMetaKey="io.modelcontextprotocol/related-task";',
+    },
+    {
+      rule: "a release after which no fact's key ended accepts none beside its own",
+      text: emitMeta(realModel("2025-11-25")).content,
+      has: "exporttypeFormerMetaKey=never;",
+    },
+    {
+      rule: "the high-level server checks a handler's answer by the same keys",
+      text: emitServer(modern).content,
+      has: "metaKnown:MetaKey|FormerMetaKey,",
+    },
+    {
+      rule: "the version-agnostic builders check by every generated release's rule, and accept the keys an earlier release reserved",
       text: emitRuntime([modern, realModel("2025-06-18"), realModel("2024-11-05")]).content,
-      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second"|"penultimate">;',
+      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey|"io.modelcontextprotocol/related-task","modelcontextprotocol"|"mcp","second"|"penultimate">;',
+    },
+    {
+      rule: "where a generated release lists a former key, it is a root MetaKey already",
+      text: emitRuntime([modern, realModel("2025-11-25")]).content,
+      has: 'typeCheckedMeta<M>=CheckedMetaOf<M,MetaKey,"modelcontextprotocol"|"mcp","second">;',
     },
     {
       rule: "their request, its params and extraMeta",
@@ -640,6 +660,43 @@ describe("the thin release modules: declarations from the model, bodies over the
   const flat = (text: string) => text.replace(/\s+/g, "");
   const tools = (release: string) =>
     toolSet("w.json", snapshotOf("w.json", "w", release, [{ name: "get-forecast", inputSchema: { type: "object" } }]));
+  const surface = (release: string) =>
+    toolSet(
+      "w.json",
+      snapshotOf("w.json", "w", release, [{ name: "get-forecast", inputSchema: { type: "object" } }], "/tools", {
+        prompts: [
+          { name: "greet", arguments: [{ name: "name", required: true }, { name: "tone" }] },
+          { name: "plain" },
+        ],
+        resourceTemplates: [
+          { name: "user", uriTemplate: "demo://users/{id}{?fields}" },
+          { name: "tree", uriTemplate: "repo://{owner}/contents{/path*}" },
+        ],
+      }),
+    );
+  // A made-up release whose -32002 is receive-only, the spec sending a made-up code instead.
+  const replacesNotFound = {
+    ...modern,
+    errorCodes: [
+      ...modern.errorCodes,
+      {
+        name: "ResourceNotFound",
+        code: -32002,
+        send: false,
+        definition: null,
+        source: null,
+        replacedBy: { code: -32099, source: "" },
+      },
+    ],
+  };
+  // A made-up release whose model sends -32002 for a resource not found.
+  const sendsNotFound = {
+    ...modern,
+    errorCodes: [
+      ...modern.errorCodes,
+      { name: "ResourceNotFound", code: -32002, send: true, definition: null, source: null, replacedBy: null },
+    ],
+  };
   it.each([
     {
       rule: "servers/<name>.ts: with its release generated, typed over its types and HTTP facts, and a server side",
@@ -680,6 +737,58 @@ describe("the thin release modules: declarations from the model, bodies over the
         "/** * Ends *\\/ early. * \\@deprecated use new */ old: {",
       ],
       hasNot: ["* @deprecated"],
+    },
+    {
+      rule: "servers/<name>.ts of a tools-only snapshot has no prompt or template server: its output is what it was",
+      text: emitServerTools(tools("2026-07-28"), [modern]).content,
+      has: ["export function createToolServer<C = undefined>("],
+      hasNot: ["prompt-template-server", "PromptHandlers", "TemplateHandlers", "ServerAnswerOf", "ListServerOptions"],
+    },
+    {
+      rule: "servers/<name>.ts serves the snapshot's prompts: a handler per prompt typed by Prompts, the required arguments as data",
+      text: emitServerTools(surface("2026-07-28"), [modern]).content,
+      has: [
+        'import type { ServerAnswerOf, ServerContextOf } from "../2026-07-28/dispatch.js";',
+        'import * as surface from "../runtime/server/prompt-template-server.js";',
+        'export type { ListServerOptions } from "../runtime/server/prompt-template-server.js";',
+        'prompts: {"greet":{"required":["name"]},"plain":{"required":[]}}',
+        'export type PromptHandlers<C = undefined> = { readonly [N in PromptName]: surface.PromptHandler<Prompts[N], PromptReply, ServerContextOf<"prompts/get", C>> };',
+        'export function createPromptServer<C = undefined>(handlers: PromptHandlers<C>, options: surface.ListServerOptions = {}): Pick<ServerDispatchHandlers<C>, "prompts/get" | "prompts/list">',
+      ],
+    },
+    {
+      rule: "servers/<name>.ts serves the templates it can read URIs back by, their variables strings (query ones optional), the rest named as left out",
+      text: emitServerTools(surface("2026-07-28"), [modern]).content,
+      has: [
+        "export interface TemplateVariables {",
+        "user: { id: string; fields?: string };",
+        'const TEMPLATE_LIST: string = "[{\\"name\\":\\"user\\",\\"uriTemplate\\":\\"demo://users/{id}{?fields}\\"}]";',
+        'Not here: "tree", whose level 4 modifiers',
+        'templates: {"user":"demo://users/{id}{?fields}"}, notFound: -32602, cache: {"ttl":"ttlMs","scope":"cacheScope"}',
+        'export type ResourceReply = surface.CacheDefaulted<ServerAnswerOf<"resources/read">, "ttlMs" | "cacheScope">;',
+        'export function createTemplateServer<C = undefined>(handlers: TemplateHandlers<C>, options: surface.ListServerOptions = {}): Pick<ServerDispatchHandlers<C>, "resources/read" | "resources/templates/list">',
+      ],
+    },
+    {
+      rule: "servers/<name>.ts answers a URI no template covers with the release's resource-not-found code where the model sends one",
+      text: emitServerTools(surface("2026-07-28"), [sendsNotFound]).content,
+      has: ["notFound: -32002,"],
+    },
+    {
+      rule: "servers/<name>.ts answers it with the code the model says replaces a receive-only one",
+      text: emitServerTools(surface("2026-07-28"), [replacesNotFound]).content,
+      has: ["notFound: -32099,"],
+    },
+    {
+      rule: "and with the code the spec sends instead where the model's is receive-only (2025-11-25: -32002 → -32602), no cache members",
+      text: emitServerTools(surface("2025-11-25"), [realModel("2025-11-25")]).content,
+      has: ["notFound: -32602, cache: null", 'export type ResourceReply = ServerAnswerOf<"resources/read">;'],
+    },
+    {
+      rule: "servers/<name>.ts without its release has the prompts' and templates' client side alone",
+      text: emitServerTools(surface("2026-07-28"), [realModel("2025-06-18")]).content,
+      has: ["export function getPrompt<", "export function readResource<"],
+      hasNot: ["createPromptServer", "createTemplateServer", "prompt-template-server"],
     },
     {
       rule: "http.ts binds the release's header facts and passes them to the runtime",

@@ -557,6 +557,16 @@ describe("reserved _meta keys", () => {
   });
 
   it.each([
+    ["2024-11-05", []],
+    ["2025-03-26", []],
+    ["2025-06-18", []],
+    ["2025-11-25", []],
+    ["2026-07-28", ["io.modelcontextprotocol/related-task"]],
+  ])("%s keeps the keys only earlier releases reserved as former keys: %j", (v, former) => {
+    expect(model(v).formerMetaKeys).toEqual(former);
+  });
+
+  it.each([
     ["2024-11-05", null],
     ["2025-03-26", null],
     ["2025-06-18", "penultimate"],

@@ -2,7 +2,8 @@
 // `server` command against examples/server.ts and its `client` command running examples/client.ts, once per
 // requirement set, each run at its own revision's wire. Every scored scenario must pass, the client's auth/*
 // scenarios included (the example client authorizes through examples/client-auth.ts, the oauth/ part).
-// Not-scored scenarios (tasks-* and auth extensions, pending ones) are printed with the totals, never required.
+// Not-scored scenarios (tasks-* and auth extensions, pending ones) are printed with the totals, never required,
+// except the client credentials extension, which the example client offers: both of its scenarios must pass.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +29,8 @@ const CLIENT_SCORED: Readonly<Record<(typeof REVISIONS)[number], number>> = { "2
  * so a slow machine gets a slow pass, not a failure that a quiet one would not show.
  */
 const CLIENT_LIMIT_MS = 90_000;
+/** The extension scenarios the example client offers (client credentials, with a secret and with a key). */
+const CLIENT_CREDENTIALS = ["auth/client-credentials-basic", "auth/client-credentials-jwt"];
 const RUN_LIMIT_MS = 240_000;
 const TEST_LIMIT_MS = RUN_LIMIT_MS + 30_000;
 
@@ -80,7 +83,7 @@ describe.each(REVISIONS)("conformance suite, requirements %s", (revision) => {
   );
 
   it(
-    "client: every scored scenario, auth/* included, passes with examples/client.ts",
+    "client: every scored scenario, auth/* included, and the client credentials extension pass with examples/client.ts",
     async () => {
       const report = await runConformance(
         ["client", "--command", clientCommand, "--requirements", revision, "--timeout", String(CLIENT_LIMIT_MS)],
@@ -90,6 +93,11 @@ describe.each(REVISIONS)("conformance suite, requirements %s", (revision) => {
       expect(failing(report, revision, "client"), report.output).toEqual([]);
       expect(requiredScenarios(revision, "client")).toHaveLength(CLIENT_SCORED[revision]);
       expect(report.scored.filter(passed)).toHaveLength(CLIENT_SCORED[revision]);
+      const offered = report.notScored.filter((entry) => CLIENT_CREDENTIALS.includes(entry.scenario));
+      expect(
+        [...offered].sort((a, b) => a.scenario.localeCompare(b.scenario)),
+        report.output,
+      ).toEqual(CLIENT_CREDENTIALS.map((scenario) => ({ scenario, reason: "extension", ok: true })));
     },
     TEST_LIMIT_MS,
   );

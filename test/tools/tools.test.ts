@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
@@ -16,9 +25,18 @@ import { PACKAGE_ROOT } from "../../generator/project/project.ts";
 import { rareKeywords } from "../../generator/runtime/validation/rare-keywords.ts";
 import { decodeTable, validateDefinition } from "../../generator/runtime/validation/validator.ts";
 import { compareToolSets } from "../../generator/tools/compare.ts";
+import { uriTemplateVariables } from "../../generator/runtime/tools/uri-template.ts";
+import { renderToolsMarkdown } from "../../generator/tools/render-markdown.ts";
+import { emitServerTools } from "../../generator/emit/server-tools.ts";
 import { listTools, type ReleaseOffer } from "../../generator/tools/list-tools.ts";
 import { addServer, releaseOffer, updateServers } from "../../generator/project/project-tools.ts";
-import { readSnapshot, snapshotOf, snapshotText, type ToolsSnapshot } from "../../generator/tools/snapshot.ts";
+import {
+  readSnapshot,
+  snapshotOf,
+  snapshotText,
+  type ListedSurface,
+  type ToolsSnapshot,
+} from "../../generator/tools/snapshot.ts";
 import { toolSet } from "../../generator/tools/tool-set.ts";
 import type { JsonValue } from "../../generator/load/schema-node.ts";
 import { realModel } from "../support/real-models.ts";
@@ -115,6 +133,35 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     expect(refusal(() => readSnapshot(file)).pointer).toBe("/sha256");
   });
 
+  it("diff --tools reads its prompts and templates: nothing against itself, a next version's changes each rated", () => {
+    const set = (surface: ListedSurface) =>
+      toolSet("e.json", snapshotOf("e.json", "everything", snapshot.release, snapshot.tools, "/tools", surface));
+    const today = set({ prompts: snapshot.prompts!, resourceTemplates: snapshot.resourceTemplates! });
+    expect(compareToolSets(today, today).changes).toEqual([]);
+    const next = structuredClone({ prompts: snapshot.prompts!, resourceTemplates: snapshot.resourceTemplates! }) as {
+      prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[];
+      resourceTemplates: { name: string; uriTemplate: string }[];
+    };
+    next.prompts = next.prompts.filter((p) => p.name !== "simple-prompt");
+    next.prompts.find((p) => p.name === "args-prompt")!.arguments!.find((a) => a.name === "state")!.required = true;
+    next.resourceTemplates.find((t) => t.name === "Dynamic Text Resource")!.uriTemplate =
+      "demo://resource/dynamic/text/{id}{?format}";
+    expect(compareToolSets(today, set(next)).changes.map((c) => [c.kind, c.name, c.path, c.id, c.severity])).toEqual([
+      ["prompt", "args-prompt", "arguments.state", "prompt-argument-became-required", "breaking"],
+      ["prompt", "simple-prompt", "", "prompt-removed", "breaking"],
+      ["resource-template", "Dynamic Text Resource", "params.format", "template-variable-added", "compatible"],
+      ["resource-template", "Dynamic Text Resource", "params.resourceId", "template-variable-renamed", "breaking"],
+      ["resource-template", "Dynamic Text Resource", "uriTemplate", "template-uri-changed", "compatible"],
+    ]);
+    // A snapshot from before prompts were snapshotted: its tools unchanged, the rest is new to callers and breaks none.
+    const before = compareToolSets(set({}), today);
+    expect(before.changes.map((c) => c.id)).toEqual([
+      ...snapshot.prompts!.map(() => "prompt-added"),
+      ...snapshot.resourceTemplates!.map(() => "template-added"),
+    ]);
+    expect(before.summary.breaking).toBe(0);
+  });
+
   it("its module compiles under the strict flags and isolatedDeclarations, and misuse is a compile error", () => {
     const use = join(dir, "use.ts");
     writeFileSync(
@@ -167,11 +214,93 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
         `  "get-structured-content": (args) => ({ content: [], structuredContent: { temperature: 1, conditions: args.location, humidity: 2 } }),`,
         `});`,
         `export const dispatcher: unknown = createServerDispatcher({ ...tools });`,
+        `import { createPromptServer, createTemplateServer, type PromptHandlers, type TemplateHandlers } from "./gen/servers/everything.js";`,
+        `const noMessages = () => ({ messages: [] });`,
+        `const prompts = createPromptServer({`,
+        `  "args-prompt": (args) => ({ messages: [{ role: "user", content: { type: "text", text: args.city + (args.state ?? "") } }] }),`,
+        `  "completable-prompt": noMessages,`,
+        `  "resource-prompt": noMessages,`,
+        `  "simple-prompt": noMessages,`,
+        `});`,
+        `const read = (uri: string, v: { resourceId: string }) => ({ contents: [{ uri, text: v.resourceId }] });`,
+        `const templates = createTemplateServer({ "Dynamic Blob Resource": read, "Dynamic Text Resource": read });`,
+        `export const surfaceDispatcher: unknown = createServerDispatcher({ ...tools, ...prompts, ...templates });`,
+        `const allPrompts: PromptHandlers = { "args-prompt": noMessages, "completable-prompt": noMessages, "resource-prompt": noMessages, "simple-prompt": noMessages };`,
+        `// @ts-expect-error a misspelt prompt`,
+        `createPromptServer({ ...allPrompts, "args-promt": noMessages });`,
+        `// @ts-expect-error a missing handler`,
+        `createPromptServer({ "args-prompt": noMessages, "completable-prompt": noMessages, "simple-prompt": noMessages });`,
+        `createPromptServer({ ...allPrompts, "args-prompt": (args) => {`,
+        `  // @ts-expect-error a wrong argument type: prompt arguments are strings`,
+        `  const city: number = args.city;`,
+        `  return { messages: [{ role: "user", content: { type: "text", text: String(city) } }] };`,
+        `} });`,
+        `const allTemplates: TemplateHandlers = { "Dynamic Blob Resource": read, "Dynamic Text Resource": read };`,
+        `// @ts-expect-error a misspelt template`,
+        `createTemplateServer({ ...allTemplates, "Dynamic Txt Resource": read });`,
+        `// @ts-expect-error a missing handler`,
+        `createTemplateServer({ "Dynamic Text Resource": read });`,
+        `// @ts-expect-error a wrong template variable`,
+        `createTemplateServer({ ...allTemplates, "Dynamic Text Resource": (uri, v) => ({ contents: [{ uri, text: v.resourceID }] }) });`,
+        `// @ts-expect-error a result that is no ReadResourceResult`,
+        `createTemplateServer({ ...allTemplates, "Dynamic Text Resource": (uri) => ({ contents: [{ uri }] }) });`,
       ].join("\n"),
     );
     const diagnostics = typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true });
     expect(formatDiagnostics(diagnostics)).toBe("");
   }, 120_000);
+
+  it("its prompts and templates are served from the module: its own getPrompt and readResource answered by createServerDispatcher", async () => {
+    const module = (await import(join(dir, "gen", "servers", "everything.ts"))) as SurfaceServer;
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2025-11-25", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const text = (text: string) => ({ messages: [{ role: "user", content: { type: "text", text } }] });
+    const read = (uri: string, v: { resourceId: string }) => ({ contents: [{ uri, text: `#${v.resourceId}` }] });
+    const dispatcher = createServerDispatcher({
+      ...module.createPromptServer({
+        "args-prompt": (args: { city: string; state?: string }) => text(`${args.city}/${args.state ?? "-"}`),
+        "completable-prompt": () => text("c"),
+        "resource-prompt": () => text("r"),
+        "simple-prompt": () => text("s"),
+      }),
+      ...module.createTemplateServer({ "Dynamic Blob Resource": read, "Dynamic Text Resource": read }),
+    });
+    let id = 0;
+    const handle = (method: string, params?: object) =>
+      dispatcher.handle({ jsonrpc: "2.0", id: ++id, method, ...(params && { params }) }) as Promise<{
+        result?: { [key: string]: unknown };
+        error?: { code: number; message: string; data?: unknown };
+      }>;
+    /** A session over the dispatcher, in process: what getPrompt and readResource send, answered by the tables. */
+    const session = {
+      request: async (method: string, params: object) => {
+        const answer = await handle(method, params);
+        if (answer.error) throw Object.assign(new Error(answer.error.message), answer.error);
+        return answer.result;
+      },
+    };
+    const prompt = await module.getPrompt(session, "args-prompt", { city: "Oslo" });
+    expect(prompt.messages[0]!.content.text).toBe("Oslo/-");
+    const resource = await module.readResource(session, "Dynamic Text Resource", { resourceId: 7 });
+    expect(resource.contents).toEqual([{ uri: "demo://resource/dynamic/text/7", text: "#7" }]);
+    // The lists are the snapshot's, as server-everything listed them.
+    expect((await handle("prompts/list")).result).toEqual({ prompts: snapshot.prompts });
+    expect((await handle("resources/templates/list")).result).toEqual({
+      resourceTemplates: snapshot.resourceTemplates,
+    });
+    await expect(module.getPrompt(session, "args-prompt", { state: "OR" })).rejects.toMatchObject({
+      code: -32602,
+      message: "Missing required arguments for prompt args-prompt: city",
+    });
+    await expect(module.getPrompt(session, "no-such-prompt", {})).rejects.toMatchObject({
+      code: -32602,
+      message: 'Unknown prompt: "no-such-prompt"',
+    });
+    expect(await handle("resources/read", { uri: "demo://resource/static/1" })).toMatchObject({
+      error: { code: -32602, message: "Resource not found", data: { uri: "demo://resource/static/1" } },
+    });
+  });
 
   it("callTool round-trips over stdio through the shipped connect: the typed structured result, checked against the outputSchema", async () => {
     const { callTool, ToolResultError } = (await import(
@@ -203,6 +332,19 @@ describe("a real stdio server: @modelcontextprotocol/server-everything", () => {
     }
   }, 60_000);
 });
+
+/** The server side of the module generated in the describe above, as these tests call it after importing it at run time. */
+interface SurfaceServer {
+  createPromptServer(handlers: object): object;
+  createTemplateServer(handlers: object): object;
+  createToolServer(handlers: object): object;
+  getPrompt(session: object, name: string, args: object): Promise<{ messages: { content: { text: string } }[] }>;
+  readResource(
+    session: object,
+    template: string,
+    params: object,
+  ): Promise<{ contents: { uri: string; text: string }[] }>;
+}
 
 /** The part of a generated `<release>/client.ts` these tests call after importing it at run time. */
 interface ShippedClient {
@@ -1039,8 +1181,383 @@ describe("diff --tools: each change rated for callers", () => {
     expect(compareToolSets(set, set).changes).toEqual([]);
     const before = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", [tool(obj({ a: { type: "array" } }))]));
     // Still listed by the server: not removed, and its callers are told it changed.
-    expect(compareToolSets(before, set).changes.map((c) => [c.id, c.tool, c.newPointer])).toEqual([
+    expect(compareToolSets(before, set).changes.map((c) => [c.id, c.name, c.newPointer])).toEqual([
       ["type-changed", "t", "/tools/0"],
     ]);
   });
+});
+
+describe("diff --tools: prompts and resource templates, rated for callers of getPrompt and readResource", () => {
+  type Prompt = { name: string; title?: string; description?: string; arguments?: object[] };
+  type Template = { name: string; uriTemplate: string; mimeType?: string; title?: string };
+  type Surface = { prompts?: Prompt[]; resourceTemplates?: Template[] };
+  const arg = (name: string, required?: boolean, description?: string) => ({
+    name,
+    ...(required === undefined ? {} : { required }),
+    ...(description === undefined ? {} : { description }),
+  });
+  const greet = (...args: object[]): Prompt => ({ name: "greet", arguments: args });
+  const tpl = (uriTemplate: string, extra: Partial<Template> = {}): Template => ({
+    name: "file",
+    uriTemplate,
+    ...extra,
+  });
+  // Given the server's prompts and templates before and after, the change the diff must report and its rating.
+  const rows: [string, Surface, Surface, string, string][] = [
+    [
+      "a removed prompt breaks",
+      { prompts: [greet(), { name: "other" }] },
+      { prompts: [greet()] },
+      "prompt-removed",
+      "breaking",
+    ],
+    ["the last prompt removed breaks", { prompts: [greet()] }, {}, "prompt-removed", "breaking"],
+    [
+      "an added prompt does not",
+      { prompts: [greet()] },
+      { prompts: [greet(), { name: "other" }] },
+      "prompt-added",
+      "compatible",
+    ],
+    ["a server's first prompt does not", {}, { prompts: [greet()] }, "prompt-added", "compatible"],
+    [
+      "a new required argument breaks",
+      { prompts: [greet(arg("city", true))] },
+      { prompts: [greet(arg("city", true), arg("lang", true))] },
+      "prompt-argument-added",
+      "breaking",
+    ],
+    [
+      "a new optional argument does not",
+      { prompts: [greet(arg("city", true))] },
+      { prompts: [greet(arg("city", true), arg("lang", false))] },
+      "prompt-argument-added",
+      "compatible",
+    ],
+    [
+      "a removed argument breaks a caller passing it",
+      { prompts: [greet(arg("city", true), arg("state"))] },
+      { prompts: [greet(arg("city", true))] },
+      "prompt-argument-removed",
+      "breaking",
+    ],
+    [
+      "an argument made required breaks",
+      { prompts: [greet(arg("city"))] },
+      { prompts: [greet(arg("city", true))] },
+      "prompt-argument-became-required",
+      "breaking",
+    ],
+    [
+      "an argument made optional does not",
+      { prompts: [greet(arg("city", true))] },
+      { prompts: [greet(arg("city", false))] },
+      "prompt-argument-became-optional",
+      "compatible",
+    ],
+    [
+      "a new title is a note",
+      { prompts: [{ ...greet(), title: "Greet" }] },
+      { prompts: [{ ...greet(), title: "Say hello" }] },
+      "prompt-title-changed",
+      "none",
+    ],
+    [
+      "an argument's new description is a note",
+      { prompts: [greet(arg("city", true, "A city"))] },
+      { prompts: [greet(arg("city", true, "The city"))] },
+      "prompt-description-changed",
+      "none",
+    ],
+    ["a removed template breaks", { resourceTemplates: [tpl("f:///{path}")] }, {}, "template-removed", "breaking"],
+    ["an added template does not", {}, { resourceTemplates: [tpl("f:///{path}")] }, "template-added", "compatible"],
+    [
+      "a new URI with the same variables does not: readResource expands the new one",
+      { resourceTemplates: [tpl("f:///{path}")] },
+      { resourceTemplates: [tpl("files:///v2/{+path}")] },
+      "template-uri-changed",
+      "compatible",
+    ],
+    [
+      "a new path variable breaks",
+      { resourceTemplates: [tpl("f:///{path}")] },
+      { resourceTemplates: [tpl("f:///{root}/{path}")] },
+      "template-variable-added",
+      "breaking",
+    ],
+    [
+      "a new query variable does not",
+      { resourceTemplates: [tpl("f:///{path}")] },
+      { resourceTemplates: [tpl("f:///{path}{?rev}")] },
+      "template-variable-added",
+      "compatible",
+    ],
+    [
+      "a removed query variable breaks a caller passing it",
+      { resourceTemplates: [tpl("f:///{path}{?rev}")] },
+      { resourceTemplates: [tpl("f:///{path}")] },
+      "template-variable-removed",
+      "breaking",
+    ],
+    [
+      "a renamed variable breaks",
+      { resourceTemplates: [tpl("u://{id}")] },
+      { resourceTemplates: [tpl("u://{userId}")] },
+      "template-variable-renamed",
+      "breaking",
+    ],
+    [
+      "a variable moved from the path to the query does not",
+      { resourceTemplates: [tpl("f:///{path}/{rev}")] },
+      { resourceTemplates: [tpl("f:///{path}{?rev}")] },
+      "template-variable-became-optional",
+      "compatible",
+    ],
+    [
+      "a variable moved from the query to the path breaks",
+      { resourceTemplates: [tpl("f:///{path}{?rev}")] },
+      { resourceTemplates: [tpl("f:///{path}/{rev}")] },
+      "template-variable-became-required",
+      "breaking",
+    ],
+    [
+      "a new MIME type does not: the read compiles and succeeds",
+      { resourceTemplates: [tpl("f:///{path}", { mimeType: "text/plain" })] },
+      { resourceTemplates: [tpl("f:///{path}", { mimeType: "application/json" })] },
+      "template-mime-type-changed",
+      "compatible",
+    ],
+    [
+      "a template's new title is a note",
+      { resourceTemplates: [tpl("f:///{path}", { title: "File" })] },
+      { resourceTemplates: [tpl("f:///{path}", { title: "A file" })] },
+      "template-title-changed",
+      "none",
+    ],
+  ];
+  const tools = [{ inputSchema: { type: "object" }, name: "t" }];
+  const set = (server: string, surface: Surface) =>
+    toolSet("s.json", snapshotOf("s.json", server, "2025-11-25", tools, "/tools", surface));
+
+  it.each(rows)("%s", (_, before, after, id, severity) => {
+    const report = compareToolSets(set("s", before), set("s", after));
+    expect(report.changes.map((c) => [c.id, c.severity])).toContainEqual([id, severity]);
+  });
+
+  it("every claim holds for the compiler: code that calls the old module fails against the new one exactly when a change is rated breaking", () => {
+    const dir = tmp();
+    mkdirSync(join(dir, "servers"));
+    // The module imports the runtime beside it, which the output copies verbatim from the generator's source.
+    symlinkSync(join(PACKAGE_ROOT, "generator", "runtime"), join(dir, "runtime"));
+    // Per prompt and template, a call with only what is required and one with everything: what a caller may write.
+    const calls = (surface: Surface): string[] =>
+      [
+        ...(surface.prompts ?? []).map((p) => {
+          const args = (p.arguments ?? []) as { name: string; required?: boolean }[];
+          const of = (list: typeof args) => `{ ${list.map((a) => `${JSON.stringify(a.name)}: "x"`).join(", ")} }`;
+          return [
+            `getPrompt(session, ${JSON.stringify(p.name)}, ${of(args.filter((a) => a.required === true))})`,
+            `getPrompt(session, ${JSON.stringify(p.name)}, ${of(args)})`,
+          ];
+        }),
+        ...(surface.resourceTemplates ?? []).map((t) => {
+          // Left out of a query or path-parameter expression, a variable expands to nothing (RFC 6570): it may be omitted.
+          const variables = uriTemplateVariables(t.uriTemplate);
+          const params = [...new Set(variables.map((v) => v.name))].map((name): [string, boolean] => [
+            name,
+            variables.some((v) => v.name === name && !["?", "&", ";"].includes(v.operator)),
+          ]);
+          const of = (list: typeof params) => `{ ${list.map(([v]) => `${JSON.stringify(v)}: "x"`).join(", ")} }`;
+          return [
+            `readResource(session, ${JSON.stringify(t.name)}, ${of(params.filter(([, required]) => required))})`,
+            `readResource(session, ${JSON.stringify(t.name)}, ${of(params)})`,
+          ];
+        }),
+      ]
+        .flat()
+        .map((call) => `  await m.${call};`);
+    const files: string[] = [];
+    rows.forEach(([, before, after], k) => {
+      for (const [side, surface] of [
+        ["old", before],
+        ["new", after],
+      ] as const) {
+        const module = emitServerTools(set(`r${k}-${side}`, surface), []);
+        writeFileSync(join(dir, module.path), module.content);
+        const caller = join(dir, `r${k}-${side}.ts`);
+        writeFileSync(
+          caller,
+          [
+            `import * as m from "./servers/r${k}-${side}.js";`,
+            `declare const session: any;`,
+            `export async function call(): Promise<void> {`,
+            ...calls(before),
+            `}`,
+            "",
+          ].join("\n"),
+        );
+        files.push(caller);
+      }
+    });
+    const diagnostics = typecheck(files);
+    const failing = (file: string) => diagnostics.filter((d) => d.file === join(dir, file));
+    const verdicts = rows.map(([title, before, after], k) => ({
+      title,
+      oldCompiles: failing(`r${k}-old.ts`).length === 0 || formatDiagnostics(failing(`r${k}-old.ts`)),
+      ratedBreaking: compareToolSets(set("s", before), set("s", after)).summary.breaking > 0,
+      newFails: failing(`r${k}-new.ts`).length > 0,
+    }));
+    expect(verdicts.filter((v) => v.oldCompiles !== true || v.ratedBreaking !== v.newFails)).toEqual([]);
+    // Neither side of the claim is empty: the table holds both kinds of row.
+    expect(new Set(verdicts.map((v) => v.newFails))).toEqual(new Set([true, false]));
+  }, 120_000);
+
+  it("snapshots of tools alone diff as they did: no prompt or template change, the tools' heading and JSON kept", () => {
+    const before = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", tools));
+    const after = toolSet("s.json", snapshotOf("s.json", "s", "2025-11-25", [...tools, { ...tools[0]!, name: "u" }]));
+    expect(compareToolSets(before, before).changes).toEqual([]);
+    const report = compareToolSets(before, after);
+    expect(report.changes).toEqual([
+      expect.objectContaining({ id: "tool-added", kind: "tool", name: "u", tool: "u", severity: "compatible" }),
+    ]);
+    expect(renderToolsMarkdown(report)).toContain("# MCP tool changes: s");
+    expect(renderToolsMarkdown(report)).toContain("- 🟢 `u`: tool `u` was added");
+  });
+
+  it("the Markdown names each change's prompt or template, after the tools', in a summary topic of its own", () => {
+    const report = compareToolSets(
+      set("s", { prompts: [greet(arg("city", true))], resourceTemplates: [tpl("u://{id}")] }),
+      set("s", { prompts: [greet(arg("city", true), arg("lang", true))], resourceTemplates: [tpl("u://{userId}")] }),
+    );
+    const md = renderToolsMarkdown(report);
+    expect(md).toContain("# MCP server changes: s");
+    expect(md).toContain("**2 breaking changes** for callers of 3");
+    expect(md).toContain("- **Prompt arguments** (1): 🔴 prompt `greet: arguments.lang`");
+    expect(md).toContain("<details><summary>prompt <b>greet</b>: 1 (1 breaking)</summary>");
+    expect(md).toContain("- 🔴 prompt `greet` `arguments.lang`: required `arguments.lang` was added (— → required)");
+    expect(md).toContain(
+      "- 🔴 resource template `file` `params.id`: `params.id` was renamed to `params.userId`: a read still passing the old name no longer compiles (id → userId)",
+    );
+    expect(report.changes.map((c) => [c.kind, c.id, c.oldPointer, c.newPointer])).toEqual([
+      ["prompt", "prompt-argument-added", null, "/prompts/0/arguments/1"],
+      [
+        "resource-template",
+        "template-variable-renamed",
+        "/resourceTemplates/0/uriTemplate",
+        "/resourceTemplates/0/uriTemplate",
+      ],
+      [
+        "resource-template",
+        "template-uri-changed",
+        "/resourceTemplates/0/uriTemplate",
+        "/resourceTemplates/0/uriTemplate",
+      ],
+    ]);
+    expect(
+      renderToolsMarkdown(report, { breakingOnly: true })
+        .split("\n")
+        .filter((l) => l.startsWith("- ")),
+    ).toHaveLength(2);
+  });
+
+  it("diff --server is diff --tools: JSON with every prompt and template change, and --fail-on breaking gates on them", async () => {
+    const { main } = await import("../../generator/cli.ts");
+    const dir = tmp();
+    const write = (file: string, surface: Surface) =>
+      writeFileSync(join(dir, file), snapshotText(snapshotOf(file, "s", "2025-11-25", tools, "/tools", surface)));
+    write("old.json", { prompts: [greet(arg("city"))] });
+    write("new.json", { prompts: [greet(arg("city", true))] });
+    let out = "";
+    const io = { cwd: dir, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
+    expect(await main(["diff", "--server", "old.json", "new.json", "--format", "json"], io), out).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({
+      summary: { total: 1, breaking: 1, byId: { "prompt-argument-became-required": 1 } },
+      changes: [{ id: "prompt-argument-became-required", kind: "prompt", name: "greet", path: "arguments.city" }],
+    });
+    expect(await main(["diff", "--tools", "old.json", "new.json", "--fail-on", "breaking"], io)).toBe(1);
+    expect(await main(["diff", "--server", "new.json", "old.json", "--fail-on", "breaking"], io)).toBe(0);
+  }, 60_000);
+});
+
+describe("the server side of prompts and templates in a stateless release (2026-07-28)", () => {
+  it("answers what the release's validators accept: both lists and every read carry the cache members", async () => {
+    const dir = tmp();
+    const snapshot = snapshotOf(
+      "site",
+      "site",
+      "2026-07-28",
+      [{ name: "noop", inputSchema: { type: "object" } }],
+      "/tools",
+      {
+        prompts: [{ name: "greet", arguments: [{ name: "name", required: true }] }],
+        resourceTemplates: [
+          { name: "tree", uriTemplate: "demo://tree{/path*}" },
+          { name: "user", uriTemplate: "demo://users/{id}{?fields}" },
+        ],
+      },
+    );
+    await generateInto(dir, [{ file: "mcp-tools/site.json", snapshot }]);
+    const module = (await import(join(dir, "gen", "servers", "site.ts"))) as SurfaceServer;
+    const { createServerDispatcher } = (await import(join(dir, "gen", "2026-07-28", "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const { validateResult } = (await import(join(dir, "gen", "2026-07-28", "validate.ts"))) as {
+      validateResult: (method: string, result: unknown) => { ok: boolean };
+    };
+    const dispatcher = createServerDispatcher({
+      ...module.createPromptServer({
+        greet: (args: { name: string }) => ({
+          messages: [{ role: "user", content: { type: "text", text: `hi ${args.name}` } }],
+        }),
+      }),
+      ...module.createTemplateServer({
+        user: (uri: string, v: { id: string; fields?: string }) => ({
+          contents: [{ uri, text: `${v.id}:${v.fields ?? "all"}` }],
+        }),
+      }),
+    });
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    let id = 0;
+    const answer = async (method: string, params: object = {}) => {
+      const response = (await dispatcher.handle({
+        jsonrpc: "2.0",
+        id: ++id,
+        method,
+        params: { ...params, _meta },
+      })) as {
+        result?: { [key: string]: unknown };
+        error?: { code: number; message: string; data?: unknown };
+      };
+      if (response.result !== undefined) expect(validateResult(method, response.result), method).toEqual({ ok: true });
+      return response;
+    };
+    expect((await answer("prompts/list")).result).toMatchObject({
+      prompts: snapshot.prompts,
+      ttlMs: 300_000,
+      cacheScope: "public",
+    });
+    expect((await answer("prompts/get", { name: "greet", arguments: { name: "Ada" } })).result).toMatchObject({
+      messages: [{ content: { text: "hi Ada" } }],
+    });
+    // The level 4 template is neither listed nor served: its URIs cannot be read back.
+    expect((await answer("resources/templates/list")).result).toMatchObject({
+      resourceTemplates: [snapshot.resourceTemplates![1]],
+      cacheScope: "public",
+    });
+    expect((await answer("resources/read", { uri: "demo://users/7?fields=name" })).result).toMatchObject({
+      contents: [{ uri: "demo://users/7?fields=name", text: "7:name" }],
+      cacheScope: "private",
+    });
+    expect((await answer("resources/read", { uri: "demo://tree/a/b" })).error).toMatchObject({
+      code: -32602,
+      message: "Resource not found",
+    });
+    expect((await answer("prompts/get", { name: "greet" })).error).toMatchObject({
+      code: -32602,
+      data: { missing: ["name"] },
+    });
+  }, 120_000);
 });

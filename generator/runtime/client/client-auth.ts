@@ -49,30 +49,39 @@ export interface ClientAuthorizer {
   refused(endpoint: string, status: number, challenge: string | null): Promise<boolean>;
 }
 
-/** What `authorizeRequests` reads of a response: its status and its `WWW-Authenticate` header. */
+/** What `authorizeRequests` reads of a response: its status, its `WWW-Authenticate` header, its body to discard. */
 export interface RefusableResponse {
   readonly status: number;
   readonly headers: { get(name: string): string | null };
+  readonly body?: { getReader(): { cancel(): Promise<void> } } | null;
 }
 
+/** A `fetch` as the HTTP transport calls it, with the request's headers as an object. */
+export type HeaderFetch<
+  I extends { readonly headers: Readonly<Record<string, string>> },
+  R extends RefusableResponse,
+> = (url: string, init: I) => Promise<R>;
+
 /**
- * What `httpTransport`'s `auth` option takes: sends a request through `attempt` (given the `Authorization`
- * value to put on it, or none) and answers a refusal as it can. `authorizeRequests` makes one from a
- * `ClientAuthorizer` (`oauthClient` is one already); the transport holds none of this, so a client without
- * `auth` bundles none of it.
+ * What `httpTransport`'s `auth` option takes: wraps the transport's `fetch` for the MCP endpoint `endpoint`,
+ * putting the `Authorization` value on each request and answering a refusal as it can. `authorizeRequests`
+ * makes one from a `ClientAuthorizer` (`oauthClient` is one already); the transport holds none of this, so a
+ * client without `auth` bundles none of it.
  */
 export interface RequestAuthorizer {
-  send<R extends RefusableResponse>(
+  fetch<
+    I extends { readonly headers: Readonly<Record<string, string>> },
+    R extends RefusableResponse,
+  >(
     endpoint: string,
-    attempt: (authorization: string | undefined) => Promise<R>,
-    discard: (response: R) => Promise<void>,
-  ): Promise<R>;
+    fetch: HeaderFetch<I, R>,
+  ): HeaderFetch<I, R>;
 }
 
 /**
  * `authorizer` for the transport: its token goes on every request; a 401 authorizes and retries the request
  * once, a 403 (`insufficient_scope`) steps up and retries it once. A failed authorization is a connection
- * error: no reason to try another protocol version.
+ * error, named as such so that the transport passes it on as it is: no reason to try another protocol version.
  */
 export function authorizeRequests(
   authorizer: ClientAuthorizer,
@@ -80,11 +89,19 @@ export function authorizeRequests(
   return {
     authorization: (endpoint) => authorizer.authorization(endpoint),
     refused: (endpoint, status, challenge) => authorizer.refused(endpoint, status, challenge),
-    async send(endpoint, attempt, discard) {
+    fetch: (endpoint, fetch) => async (url, init) => {
       // One retry for each kind of refusal: a loop of authorizations the server keeps refusing ends here.
       const retried = new Set<number>();
       for (;;) {
-        const response = await attempt(await authorizer.authorization(endpoint));
+        const authorization = await authorizer
+          .authorization(endpoint)
+          .catch((error: unknown) => Promise.reject(failed(error)));
+        const response = await fetch(
+          url,
+          authorization === undefined
+            ? init
+            : { ...init, headers: { ...init.headers, Authorization: authorization } },
+        );
         const status = response.status;
         if ((status !== 401 && status !== 403) || retried.has(status)) return response;
         retried.add(status);
@@ -93,13 +110,26 @@ export function authorizeRequests(
           .refused(endpoint, status, challenge)
           .catch(async (error: unknown) => {
             await discard(response);
-            throw connectionError(error instanceof Error ? error.message : String(error));
+            throw failed(error);
           });
         if (!again) return response;
         await discard(response);
       }
     },
   };
+}
+
+/** A failed authorization, as the connection error that `connect` tries in no other era. */
+function failed(error: unknown): Error {
+  return connectionError(error instanceof Error ? error.message : String(error));
+}
+
+/** Frees a refused response before the retry: an unread body holds its connection. */
+async function discard(response: RefusableResponse): Promise<void> {
+  await response.body
+    ?.getReader()
+    .cancel()
+    .catch(() => undefined);
 }
 
 /** A JSON object a token store keeps: tokens under one key, a client registration under another. */

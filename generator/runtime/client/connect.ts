@@ -221,11 +221,9 @@ export async function connect<const D extends readonly ClientRelease[]>(
     if (supersede) current?.requester.close(new Error("superseded by another protocol version"));
     wire.begin(release.version, release.era.httpSession);
     // A call's own headers (`CallOptions.headers`) go with its POST; the release's routing headers win over them.
-    const keys = release.traceContext;
-    const carrier = options.traceContext;
     const send = (sending: object, sent: SendOptions = {}): Promise<void> => {
-      const message =
-        keys === undefined || carrier === undefined ? sending : carrier.carry(sending, keys);
+      // The carrier checks the release's keys, so that a client that traces nothing bundles no check.
+      const message = options.traceContext?.carry(sending, release.traceContext) ?? sending;
       const http = release.http;
       if (http === undefined) return wire.send(message, sent);
       // A missing name, or one that is no string, finds no tool; `headers` ignores what another method's finds.

@@ -8,6 +8,7 @@
 import { abortController, type AbortHandle } from "../core/abort.js";
 import {
   answers,
+  CONNECTION_ERROR,
   connectionError,
   jsonMessage,
   requestIdOf,
@@ -63,9 +64,9 @@ export interface HttpTransportOptions {
   /** A JSON reply larger than this fails its call. Defaults to 16 MiB. */
   readonly maxReplyBytes?: number;
   /**
-   * Authorizes requests (`oauthClient` of the `oauth/` part, or `authorizeRequests(yours)`): its token goes on
-   * every request; a 401 authorizes and retries the request once, a 403 `insufficient_scope` steps up and
-   * retries it once.
+   * Authorizes requests (`oauthClient` of the `oauth/` part, or `authorizeRequests(yours)`) by wrapping `fetch`:
+   * its token goes on every request; a 401 authorizes and retries the request once, a 403
+   * `insufficient_scope` steps up and retries it once.
    */
   readonly auth?: RequestAuthorizer;
 }
@@ -133,8 +134,10 @@ export function httpTransport(
   const url = typeof endpoint === "string" ? endpoint : endpoint.href;
   const shown = shownUrl(url);
   return (events: TransportEvents): ClientTransport<HttpSessionFactory> => {
-    const fetchFn =
+    const plain =
       options.fetch ?? (globalThis as unknown as { readonly fetch: Fetch }).fetch.bind(globalThis);
+    // The authorizer wraps fetch, so that a transport without one carries no authorization code.
+    const fetchFn = options.auth?.fetch(url, plain) ?? plain;
     const life: AbortHandle = abortController();
     let session: HttpSession | undefined;
     // Sent on every POST: a stateless era's from its first message on, a session era's once it is initialized.
@@ -155,34 +158,18 @@ export function httpTransport(
 
     async function request(init: EndpointRequest, signal = life.signal): Promise<FetchResponse> {
       if (closed) throw new Error("the transport is closed");
-      const auth = options.auth;
-      if (auth === undefined) return checked(await follow(init, signal), init.headers);
-      let sent = init;
-      const response = await auth.send(
-        url,
-        (authorization) => {
-          sent =
-            authorization === undefined
-              ? init
-              : { ...init, headers: { ...init.headers, Authorization: authorization } };
-          return follow(sent, signal);
-        },
-        discard,
-      );
-      return checked(response, sent.headers);
-    }
-
-    /** Sends a request, following a same-origin 307 or 308. */
-    async function follow(init: EndpointRequest, signal: AbortSignal): Promise<FetchResponse> {
       let target = url;
       for (let hops = 0; ; hops++) {
         const response = await fetchFn(target, { ...init, redirect: "manual", signal }).catch(
           (error: unknown) => {
-            throw signal.aborted ? error : unreachable(target, error);
+            // A connection error (a failed authorization) says why already.
+            throw signal.aborted || (error as Error | undefined)?.name === CONNECTION_ERROR
+              ? error
+              : unreachable(target, error);
           },
         );
         const next = redirectTarget(response, target);
-        if (next === undefined) return response;
+        if (next === undefined) return checked(response, init.headers);
         await discard(response);
         if (hops === MAX_REDIRECTS) throw connectionError(`too many redirects from ${shown}`);
         target = next;

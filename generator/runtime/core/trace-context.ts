@@ -34,12 +34,16 @@ export type TraceContextSource = () => TraceContext | undefined;
  * that traces nothing bundles none of this module.
  */
 export interface TraceContextCarrier {
-  carry(message: object, keys: TraceContextKeys): object;
+  /** `message` as it goes out; unchanged where the release reserves no keys (`keys` undefined). */
+  carry(message: object, keys: TraceContextKeys | undefined): object;
 }
 
 /** The carrier for `connect`'s `traceContext`: each request gets the context `source` gives as it goes out. */
 export function traceContextFrom(source: TraceContextSource): TraceContextCarrier {
-  return { carry: (message, keys) => withTraceContext(message, keys, source) };
+  return {
+    carry: (message, keys) =>
+      keys === undefined ? message : withTraceContext(message, keys, source),
+  };
 }
 
 /** W3C Trace Context asks that at least 512 characters of `tracestate` be propagated; more is dropped here. */

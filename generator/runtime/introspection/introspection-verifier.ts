@@ -1,10 +1,6 @@
 import * as oauth from "oauth4webapi";
-import {
-  identityOfClaims,
-  type BearerIdentity,
-  type Verify,
-  type VerifyResult,
-} from "../server/bearer-gate.js";
+import { identityOfClaims, type Verify, type VerifyResult } from "../server/bearer-gate.js";
+import { verifiedTokens } from "../server/verified-tokens.js";
 
 /**
  * The verifier by token introspection (RFC 7662) for `createBearerGate`, for authorization servers
@@ -35,15 +31,13 @@ export interface IntrospectionVerifierOptions {
   readonly now?: () => number;
 }
 
-interface Cached {
-  readonly identity: BearerIdentity;
-  readonly until: number;
-}
-
 export function createIntrospectionVerifier(options: IntrospectionVerifierOptions): Verify {
   const now = options.now ?? Date.now;
-  const cacheSize = options.cacheSize ?? 10_000;
-  const maxMs = (options.maxCacheSeconds ?? 300) * 1000;
+  const cache = verifiedTokens({
+    size: options.cacheSize ?? 10_000,
+    maxMs: (options.maxCacheSeconds ?? 300) * 1000,
+    now,
+  });
   const client: oauth.Client = { client_id: options.clientId };
   const auth = oauth.ClientSecretBasic(options.clientSecret);
   const timeoutMs = options.timeoutMs ?? 5000;
@@ -52,7 +46,6 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
     signal: () => AbortSignal.timeout(timeoutMs),
     ...(options.allowHttp === true ? { [oauth.allowInsecureRequests]: true } : {}),
   };
-  const cache = new Map<string, Cached>();
   let server: Promise<oauth.AuthorizationServer> | undefined;
 
   const metadata = (): Promise<oauth.AuthorizationServer> => {
@@ -74,20 +67,9 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
     return server;
   };
 
-  const remember = (token: string, identity: BearerIdentity): void => {
-    const expires = identity.expiresAt === undefined ? now() : identity.expiresAt * 1000;
-    const until = Math.min(expires, now() + maxMs);
-    if (until <= now()) return;
-    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
-    cache.set(token, { identity, until });
-  };
-
   return async (token): Promise<VerifyResult> => {
     const cached = cache.get(token);
-    if (cached !== undefined) {
-      if (cached.until > now()) return { ok: true, identity: cached.identity };
-      cache.delete(token);
-    }
+    if (cached !== undefined) return { ok: true, identity: cached };
     let answer: oauth.IntrospectionResponse;
     try {
       const as = await metadata();
@@ -114,7 +96,7 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
     const identity = identityOfClaims(answer);
     if (identity === undefined)
       return { ok: false, reason: "invalid", description: "The token names no subject" };
-    remember(token, identity);
+    cache.remember(token, identity);
     return { ok: true, identity };
   };
 }

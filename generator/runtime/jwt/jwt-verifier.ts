@@ -1,12 +1,14 @@
 import { createRemoteJWKSet, errors, jwtVerify } from "jose";
 import { identityOfClaims, type Verify, type VerifyResult } from "../server/bearer-gate.js";
+import { verifiedTokens } from "../server/verified-tokens.js";
 
 /**
  * The verifier of JWT access tokens (RFC 9068) for `createBearerGate`: the issuer's metadata names
  * its JWKS, which jose fetches, caches and fetches again when a token names a key it does not hold
  * (a rotation). A token passes only when signed by that key set with an allowed asymmetric algorithm,
  * issued by `issuer`, within `exp`/`nbf` give or take the clock tolerance, and for `audience`: the
- * canonical resource URI, always checked.
+ * canonical resource URI, always checked. An accepted token is remembered until it expires (at most
+ * `maxCacheSeconds`), so a busy client costs one signature check per token, not one per request.
  */
 
 export interface JwtVerifierOptions {
@@ -28,6 +30,15 @@ export interface JwtVerifierOptions {
   readonly jwksCooldownMs?: number;
   /** Fetches the issuer's metadata. Default: the platform's `fetch`. */
   readonly fetch?: MetadataFetch;
+  /** Accepted tokens remembered at most, the oldest dropped first. Default 10,000. */
+  readonly cacheSize?: number;
+  /**
+   * Most seconds an accepted token is remembered before its signature is checked again, whatever its
+   * `exp`; 0 checks every request. Default 60 (a key the issuer withdraws stops counting within it).
+   */
+  readonly maxCacheSeconds?: number;
+  /** The clock, in ms since the epoch (tests set it). */
+  readonly now?: () => number;
 }
 
 /** The part of `fetch` the metadata lookup uses. */
@@ -59,6 +70,12 @@ export function createJwtVerifier(options: JwtVerifierOptions): Verify {
     throw new TypeError("createJwtVerifier: no asymmetric algorithm allowed");
   const timeoutMs = options.timeoutMs ?? 5000;
   const fetchMetadata = options.fetch ?? (globalThis as unknown as { fetch: MetadataFetch }).fetch;
+  const now = options.now ?? Date.now;
+  const cache = verifiedTokens({
+    size: options.cacheSize ?? 10_000,
+    maxMs: (options.maxCacheSeconds ?? 60) * 1000,
+    now,
+  });
   let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   let finding: Promise<ReturnType<typeof createRemoteJWKSet> | undefined> | undefined;
 
@@ -81,6 +98,8 @@ export function createJwtVerifier(options: JwtVerifierOptions): Verify {
   };
 
   return async (token): Promise<VerifyResult> => {
+    const cached = cache.get(token);
+    if (cached !== undefined) return { ok: true, identity: cached };
     const set = await keySet();
     if (set === undefined)
       return { ok: false, reason: "unavailable", description: "The issuer's keys are unreachable" };
@@ -91,11 +110,13 @@ export function createJwtVerifier(options: JwtVerifierOptions): Verify {
         algorithms,
         clockTolerance: options.clockToleranceSeconds ?? 30,
         requiredClaims: ["exp"],
+        currentDate: new Date(now()),
         ...(options.type === undefined ? {} : { typ: options.type }),
       });
       const identity = identityOfClaims(payload);
       if (identity === undefined)
         return { ok: false, reason: "invalid", description: "The token names no subject" };
+      cache.remember(token, identity);
       return { ok: true, identity };
     } catch (error) {
       if (!(error instanceof errors.JOSEError) || UNAVAILABLE.has(error.code))

@@ -38,6 +38,16 @@ export interface PreregisteredClient {
   readonly issuer?: string;
 }
 
+/**
+ * How the pre-registered `client` authenticates at the token endpoint when it holds a key rather than a secret:
+ * `private_key_jwt` signs a short-lived assertion with `key` (a WebCrypto private key, imported with
+ * `crypto.subtle.importKey`; its algorithm gives the JWS `alg`).
+ */
+export interface PrivateKeyJwtAuthentication {
+  readonly method: "private_key_jwt";
+  readonly key: oauth.CryptoKey | oauth.PrivateKey;
+}
+
 export interface OAuthClientOptions extends OAuthFetchOptions {
   /** The release's authorization rules: its `CLIENT_AUTH`. */
   readonly facts: ClientAuthFacts;
@@ -48,6 +58,8 @@ export interface OAuthClientOptions extends OAuthFetchOptions {
   /** Where tokens and registrations are kept. Defaults to memory. */
   readonly store?: TokenStore;
   readonly client?: PreregisteredClient;
+  /** How the pre-registered `client` authenticates at the token endpoint, besides a secret. */
+  readonly clientAuthentication?: PrivateKeyJwtAuthentication;
   /** The HTTPS URL of this client's metadata document, used as its client id where the server supports it. */
   readonly clientMetadataUrl?: string;
   /** The `client_name` of a dynamic registration. Defaults to "MCP client". */
@@ -80,6 +92,8 @@ interface Registration {
   readonly clientId: string;
   readonly clientSecret?: string;
   readonly authMethod?: string;
+  /** The `client` given, whose `clientAuthentication` applies (it is never kept in the store). */
+  readonly preregistered?: boolean;
 }
 
 /** A token this close to its expiry is refreshed before it is sent. */
@@ -112,6 +126,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
           return {
             clientId: given.clientId,
             ...(given.clientSecret === undefined ? {} : { clientSecret: given.clientSecret }),
+            preregistered: true,
           };
       }
       if (
@@ -166,6 +181,8 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
   }
 
   function clientAuth(server: oauth.AuthorizationServer, client: Registration): oauth.ClientAuth {
+    const keyed = options.clientAuthentication;
+    if (client.preregistered === true && keyed !== undefined) return oauth.PrivateKeyJwt(keyed.key);
     if (client.clientSecret === undefined) return oauth.None();
     const supported = server.token_endpoint_auth_methods_supported;
     const method =
@@ -245,8 +262,10 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
   ): Promise<void> {
     const server = found.server;
     const given = options.client;
-    if (given?.clientSecret === undefined)
-      throw failure("the client credentials grant needs a pre-registered client with its secret");
+    if (given === undefined || (given.clientSecret === undefined && !options.clientAuthentication))
+      throw failure(
+        "the client credentials grant needs a pre-registered client with its secret or its key (clientAuthentication)",
+      );
     const registered = await registration(server);
     const client: oauth.Client = { client_id: registered.clientId };
     let result: oauth.TokenEndpointResponse;

@@ -12,9 +12,13 @@ import type {
   UnknownReservedMetaKey,
 } from "../core/meta-keys.js";
 import { RpcError } from "../core/rpc-error.js";
-import { compileJsonSchema } from "../validation/json-schema.js";
-import type { SchemaValue } from "./schema-literal.js";
 import type { SessionEra, SessionInfo, StatelessEra } from "./server-eras.js";
+import {
+  compileToolSchema,
+  type Check,
+  type ToolArguments,
+  type ToolStructured,
+} from "./tool-schema.js";
 import { compileUriTemplate, type UriTemplate, type UriTemplateVariables } from "./uri-match.js";
 
 /** The two eras: stateless requests (the newer releases) and sessions (the older ones). */
@@ -82,17 +86,17 @@ export interface McpRelease<T extends ReleaseTypes = ReleaseTypes> {
 
 type TypesOf<R> = R extends McpRelease<infer T> ? T : never;
 type Promisable<T> = T | Promise<T>;
-/** The intersection of the members of `U`, each wrapped in a tuple so that a member that is itself a union stays whole. */
-type AllOf<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void
-  ? I extends { readonly 0: infer X }
-    ? X
-    : never
-  : never;
-
-/** What every served release accepts for `Key`: the intersection, so a value one of them cannot carry does not compile. */
-export type ServedAnswer<R, Key extends keyof ReleaseTypes> = AllOf<
-  R extends McpRelease<infer T> ? readonly [T[Key]] : never
->;
+/**
+ * What every served release accepts for `Key`: the intersection, so a value one of them cannot
+ * carry does not compile. Each release's type is a parameter of a function in a union, which infers
+ * as their intersection and keeps a member that is itself a union whole (a tuple per release did
+ * the same at half again the instantiations); no release, no answer.
+ */
+export type ServedAnswer<R, Key extends keyof ReleaseTypes> = [R] extends [never]
+  ? never
+  : (R extends McpRelease<infer T> ? (each: T[Key]) => void : never) extends (all: infer I) => void
+    ? I
+    : never;
 
 type ReservedIn<Meta, T extends ReleaseTypes> = {
   [K in keyof Meta]-?: K extends T["metaKnown"]
@@ -136,7 +140,11 @@ type ReleasesOf<R, E> = R extends McpRelease ? (R["era"] extends E ? R : never) 
 
 type ListedTool<R> = Omit<ServedAnswer<R, "toolInfo">, "name" | "inputSchema" | "outputSchema">;
 
-/** A tool as declared: its listing, the schemas as literals (the handler's arguments and structured result are typed from them). */
+/**
+ * A tool as declared: its listing and its schemas, each a JSON Schema literal or a Standard Schema v1 object
+ * (a server module's `toolDeclaration(name)` gives all of it); the handler's arguments and structured result
+ * are typed from them.
+ */
 export type ToolDeclaration<R, S, O> = Partial<ListedTool<R>> & {
   readonly name: string;
   readonly inputSchema?: S;
@@ -146,7 +154,7 @@ export type ToolDeclaration<R, S, O> = Partial<ListedTool<R>> & {
 type StructuredOf<O> = [O] extends [undefined]
   ? unknown
   : | { readonly isError: true }
-    | { readonly isError?: false; readonly structuredContent: SchemaValue<O> };
+    | { readonly isError?: false; readonly structuredContent: ToolStructured<O> };
 
 /** What a tool's handler may answer in the releases `R`, given its `outputSchema` `O`. */
 export type ToolAnswer<R, O> = ServedAnswer<R, "tool"> & StructuredOf<O>;
@@ -222,7 +230,10 @@ export interface McpServerOptions {
    */
   readonly listTtlMs?: number;
   readonly cacheScope?: "public" | "private";
-  /** Check each `structuredContent` against the tool's `outputSchema` before it leaves (a mismatch answers -32603). Default true. */
+  /**
+   * Check each `structuredContent` against the tool's `outputSchema` before it leaves (a mismatch answers -32603;
+   * a Standard Schema's `validate` answers what goes out). Default true.
+   */
   readonly checkResults?: boolean;
 }
 
@@ -250,7 +261,7 @@ export interface McpServer<R> {
     handler: (
       args: [S] extends [undefined]
         ? { readonly [name: string]: unknown }
-        : SchemaValue<Deferred<S>>,
+        : ToolArguments<Deferred<S>>,
       ctx: McpContext<R>,
     ) => Promisable<ToolAnswer<R, Deferred<O>> & { readonly _meta?: Meta }>,
     ...check: CheckedMetaArgs<Meta, R>
@@ -334,19 +345,6 @@ interface PromptEntry extends Entry {
 interface TemplateEntry extends Entry {
   readonly template: UriTemplate;
   readonly complete: { readonly [name: string]: Completer | undefined };
-}
-type Check = (value: unknown) => readonly string[];
-
-function checker(schema: object, where: string): Check {
-  const compiled = compileJsonSchema(schema, { where });
-  return (value) => {
-    const result = compiled.validate(value);
-    return result.ok
-      ? []
-      : result.errors.map(
-          (e) => `${e.pointer === "" ? "(root)" : e.pointer}: expected ${e.expected}, got ${e.got}`,
-        );
-  };
 }
 
 /** The declaration as listed: every member but those only the server reads. */
@@ -441,19 +439,26 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
     const face = {
       tool(declaration: ToolDeclaration<never, unknown, unknown>, handler: AnyHandler) {
         const where = `tool ${describeValue(declaration.name)}`;
+        const input =
+          declaration.inputSchema === undefined
+            ? undefined
+            : compileToolSchema(declaration.inputSchema, "input", `${where} inputSchema`);
+        const output =
+          declaration.outputSchema === undefined
+            ? undefined
+            : compileToolSchema(declaration.outputSchema, "output", `${where} outputSchema`);
         const entry: ToolEntry = {
           key: declaration.name,
           era,
-          listed: { inputSchema: { type: "object" }, ...listing(declaration, []) },
+          listed: {
+            inputSchema: { type: "object" },
+            ...listing(declaration, []),
+            ...(input === undefined ? {} : { inputSchema: input.listed }),
+            ...(output === undefined ? {} : { outputSchema: output.listed }),
+          },
           handler,
-          input:
-            declaration.inputSchema === undefined
-              ? undefined
-              : checker(declaration.inputSchema as object, `${where} inputSchema`),
-          output:
-            declaration.outputSchema === undefined
-              ? undefined
-              : checker(declaration.outputSchema as object, `${where} outputSchema`),
+          input: input?.check,
+          output: output?.check,
         };
         add(tools, "tools", entry);
         return face;
@@ -651,12 +656,17 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         const name = params["name"];
         const tool = find<ToolEntry>(tools, name);
         if (tool === undefined) throw invalid(`Unknown tool: ${describeValue(name)}`);
-        const args = params["arguments"] ?? {};
-        const issues = tool.input?.(args) ?? [];
-        if (issues.length > 0) {
-          const message = `Invalid arguments for tool ${tool.key}: ${issues.join("; ")}`;
-          if (facts.invalidArguments === "invalidParams") throw invalid(message);
-          return { content: [{ type: "text", text: message }], isError: true };
+        let args: unknown = params["arguments"] ?? {};
+        if (tool.input !== undefined) {
+          // Waited for only where a Standard Schema's validate answered a promise: a literal's never does.
+          let checked = tool.input(args);
+          if (checked instanceof Promise) checked = await checked;
+          if (checked.issues !== undefined) {
+            const message = `Invalid arguments for tool ${tool.key}: ${checked.issues.join("; ")}`;
+            if (facts.invalidArguments === "invalidParams") throw invalid(message);
+            return { content: [{ type: "text", text: message }], isError: true };
+          }
+          args = checked.value;
         }
         const result = (await tool.handler(
           args as never,
@@ -670,11 +680,16 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         ) {
           // Only a complete result carries structuredContent; an input_required one asks for more first.
           if (!own(result, "inputRequests")) {
-            const wrong = tool.output(result["structuredContent"]);
-            if (wrong.length > 0)
+            const structured = result["structuredContent"];
+            let checked = tool.output(structured);
+            if (checked instanceof Promise) checked = await checked;
+            if (checked.issues !== undefined)
               throw new Error(
-                `tool ${tool.key}: structuredContent does not fit its outputSchema: ${wrong.join("; ")}`,
+                `tool ${tool.key}: structuredContent does not fit its outputSchema: ${checked.issues.join("; ")}`,
               );
+            // What a Standard Schema's validate gave back goes out (its transforms and defaults applied).
+            if (checked.value !== structured)
+              return { ...result, structuredContent: checked.value };
           }
         }
         return result;

@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from "../core/json.js";
+import { StoreUnavailableError } from "./session-store.js";
 
 /**
  * `requestState` that a client cannot forge or replay (basic/utilities, input_required: the state is
@@ -91,7 +92,8 @@ export interface StateCodec {
   sign(state: JsonObject, request: StateBinding): Promise<string>;
   /**
    * The state a token carries, recording it as used; undefined when it is malformed, signed with
-   * another key, altered, expired, issued for another request or used already. Never throws.
+   * another key, altered, expired, issued for another request or used already. Never throws on the
+   * token; rejects with `StoreUnavailableError` when the used-state store fails.
    */
   verify(token: unknown, request: StateBinding): Promise<JsonObject | undefined>;
 }
@@ -138,6 +140,7 @@ export function createStateCodec(options: StateCodecOptions = {}): StateCodec {
       return `${payload}.${toBase64Url(new Uint8Array(mac))}`;
     },
     async verify(token: unknown, request: StateBinding): Promise<JsonObject | undefined> {
+      let state: JsonObject, nonce: string, expiresAt: number;
       try {
         if (typeof token !== "string") return undefined;
         const [payload, mac, extra] = token.split(".");
@@ -165,11 +168,21 @@ export function createStateCodec(options: StateCodecOptions = {}): StateCodec {
           body["r"] !== (await digestOf(request))
         )
           return undefined;
-        // Last, so that only a state this request may use is spent.
-        return (await used.use(body["n"], body["e"])) ? body["s"] : undefined;
+        state = body["s"];
+        nonce = body["n"];
+        expiresAt = body["e"];
       } catch {
         return undefined;
       }
+      // Last, so that only a state this request may use is spent. A store that cannot say is not a
+      // spent state: the client may send the same retry again once the store is back.
+      let first: boolean;
+      try {
+        first = await used.use(nonce, expiresAt);
+      } catch (error) {
+        throw new StoreUnavailableError(error);
+      }
+      return first ? state : undefined;
     },
   };
 }

@@ -5,7 +5,7 @@ import { isObject, type JsonObject } from "../core/json.js";
 import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
 import { sessionTopics, type MessageBus } from "./message-bus.js";
 import type { ServerSession, SessionEra, SessionOutlet } from "./server-eras.js";
-import type { SessionRecord, SessionStore } from "./session-store.js";
+import { StoreUnavailableError, type SessionRecord, type SessionStore } from "./session-store.js";
 import { createEventStream, parseEventId, type EventStream, type StreamSink } from "./sse.js";
 
 /**
@@ -41,16 +41,7 @@ export interface SessionManagerOptions {
   readonly report: (error: unknown) => void;
 }
 
-/**
- * A shared store or bus failed where a request depends on it (Redis away or restarting): the request
- * gets 503 and may be sent again; nothing it asked for was acknowledged.
- */
-export class StoreUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super("mcp http: the session store or message bus failed", { cause });
-    this.name = "StoreUnavailableError";
-  }
-}
+export { StoreUnavailableError };
 
 /** A session as this instance serves it. */
 export interface LiveSession {

@@ -65,3 +65,14 @@ export function createMemorySessionStore(now: () => number = Date.now): SessionS
     },
   };
 }
+
+/**
+ * A shared store or bus failed where a request depends on it (Redis away or restarting): the request
+ * gets 503 and may be sent again; nothing it asked for was acknowledged.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("mcp http: the session store or message bus failed", { cause });
+    this.name = "StoreUnavailableError";
+  }
+}

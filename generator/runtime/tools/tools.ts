@@ -6,6 +6,7 @@ import type { RequestContext } from "../core/dispatcher.js";
 import { paramHeaders, type HeaderParam, type HttpSpec } from "../core/http-headers.js";
 import { describeValue, isObject, type JsonObject } from "../core/json.js";
 import { RpcError } from "../core/rpc-error.js";
+import type { StandardSchema } from "../validation/standard-schema.js";
 import { validateDefinition, type Tables, type ValidationIssue } from "../validation/validator.js";
 
 /** What a server's module knows of one tool at run time. */
@@ -137,6 +138,31 @@ export function publishedSchema(
     return isObject(schema) ? schema : undefined;
   }
   return undefined;
+}
+
+/** The members of a listed tool a server implementing it declares too; its own `_meta`, icons and execution stay its own. */
+const DECLARED = ["title", "description", "annotations"] as const;
+
+/**
+ * Tool `name` as the high-level server's `server.tool` declares it, for a server implementing the snapshotted
+ * tools: its listed title, description and annotations, and its schemas as the module's Standard Schema objects
+ * (`schemas`), which list the JSON Schema the server published and check with the module's validators.
+ */
+export function toolDeclaration(
+  spec: ToolsSpec,
+  list: () => readonly JsonObject[],
+  schemas: (definition: string) => StandardSchema<unknown>,
+  name: string,
+): JsonObject {
+  const entry = entryOf(spec, name);
+  if (entry === undefined)
+    throw new RangeError(`${spec.server} has no tool ${describeValue(name)}`);
+  const listed = list().find((t) => t["name"] === name) ?? {};
+  const declaration: JsonObject = { name };
+  for (const key of DECLARED) if (listed[key] !== undefined) declaration[key] = listed[key];
+  declaration["inputSchema"] = schemas(entry.arguments);
+  if (entry.structured !== null) declaration["outputSchema"] = schemas(entry.structured);
+  return declaration;
 }
 
 /** A server's tool handler: the arguments already checked against `inputSchema`. */

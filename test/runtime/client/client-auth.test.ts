@@ -12,43 +12,56 @@ afterEach(async () => {
 
 describe("authorizeRequests", () => {
   const refusal = (status: number) => ({ status, headers: { get: () => 'Bearer error="invalid_token"' } });
+  const ENDPOINT = "https://mcp.example/mcp";
+  /** Records what each request carried, and the responses discarded (their body cancelled). */
+  function wrapped(auth: ReturnType<typeof authorizeRequests>, statuses: number[]) {
+    const sent: (string | undefined)[] = [];
+    const discarded: number[] = [];
+    const fetch = auth.fetch(ENDPOINT, async (_url: string, init: { headers: Record<string, string> }) => {
+      sent.push(init.headers["Authorization"]);
+      const status = statuses.shift() ?? 200;
+      return { ...refusal(status), body: { getReader: () => ({ cancel: async () => void discarded.push(status) }) } };
+    });
+    return { fetch: () => fetch(ENDPOINT, { headers: { Accept: "application/json" } }), sent, discarded };
+  }
 
   it("puts the token on each attempt and tries once more per refusing status, discarding what it retries", async () => {
     let token = 0;
-    const sent: (string | undefined)[] = [];
-    const discarded: number[] = [];
     const auth = authorizeRequests({
       authorization: async () => (token === 0 ? undefined : `Bearer t${token}`),
       refused: async () => ((token += 1), true),
     });
-    const statuses = [401, 403, 401];
-    const response = await auth.send(
-      "https://mcp.example/mcp",
-      async (authorization) => (sent.push(authorization), refusal(statuses.shift() ?? 200)),
-      async (r) => void discarded.push(r.status),
-    );
+    const { fetch, sent, discarded } = wrapped(auth, [401, 403, 401]);
+    const response = await fetch();
     expect(response.status).toBe(401);
     expect(sent).toEqual([undefined, "Bearer t1", "Bearer t2"]);
     expect(discarded).toEqual([401, 403]);
   });
 
   it("an authorization that fails is a ConnectionError with its message, and the response is discarded", async () => {
-    const discarded: number[] = [];
     const auth = authorizeRequests({
       authorization: async () => undefined,
       refused: async () => {
         throw new Error("no client id for the authorization server");
       },
     });
-    const failure = await auth
-      .send(
-        "https://mcp.example/mcp",
-        async () => refusal(401),
-        async (r) => void discarded.push(r.status),
-      )
-      .catch((error: unknown) => error as Error);
+    const { fetch, discarded } = wrapped(auth, [401]);
+    const failure = await fetch().catch((error: unknown) => error as Error);
     expect(failure).toMatchObject({ name: "ConnectionError", message: "no client id for the authorization server" });
     expect(discarded).toEqual([401]);
+  });
+
+  it("a token that cannot be had is a ConnectionError too, and nothing is sent", async () => {
+    const auth = authorizeRequests({
+      authorization: async () => {
+        throw new Error("the token store is unreadable");
+      },
+      refused: async () => true,
+    });
+    const { fetch, sent } = wrapped(auth, []);
+    const failure = await fetch().catch((error: unknown) => error as Error);
+    expect(failure).toMatchObject({ name: "ConnectionError", message: "the token store is unreadable" });
+    expect(sent).toEqual([]);
   });
 });
 

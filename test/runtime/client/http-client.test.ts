@@ -379,6 +379,25 @@ describe("an authorizer (the auth option)", () => {
     expect(server.seen).toHaveLength(2);
   });
 
+  it("a session's every request carries the token, the DELETE on close too", async () => {
+    const { auth } = authorizer();
+    const server = fakeFetch(({ method, body, headers }) => {
+      if (headers["Authorization"] === undefined) return json({}, 401);
+      if (method === "GET") return new Response(null, { status: 405 });
+      if (method === "DELETE") return new Response(null, { status: 200 });
+      if (body?.method === "initialize")
+        return json(result(body.id, INITIALIZED("2025-11-25")), 200, { "mcp-session-id": "s-1" });
+      return json(result(body?.id, { content: [] }));
+    });
+    const session = await connect(httpTransport(URL_, { fetch: server.fetch, auth }), {
+      releases: [v2025_11_25.clientRelease()],
+      clientInfo: CLIENT_INFO,
+    });
+    await session.close();
+    const sent = server.seen.filter(({ headers }) => headers["Authorization"] === "Bearer token-1");
+    expect(sent.map(({ method }) => method)).toEqual(expect.arrayContaining(["POST", "DELETE"]));
+  });
+
   it("an authorization that fails is a connection error with its message, and no other era is tried", async () => {
     const { auth } = authorizer(() => Promise.reject(new Error("the authorization server is refused")));
     const server = fakeFetch(() => json({}, 401));

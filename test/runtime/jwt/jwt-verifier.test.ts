@@ -115,6 +115,38 @@ describe("createJwtVerifier against a real authorization server (oidc-provider)"
     expect((await fresh(token, request)).ok).toBe(true);
   });
 
+  it("answers a token it accepted from memory until maxCacheSeconds, then checks it again; never past its exp", async () => {
+    let now = Date.now();
+    const remembering = createJwtVerifier({
+      issuer: as.issuer,
+      audience: RESOURCE,
+      now: () => now,
+      maxCacheSeconds: 60,
+    });
+    const token = await forged({ exp: Math.floor(now / 1000) + 90 });
+    const first = await remembering(token, request);
+    expect(first.ok).toBe(true);
+    // The same identity object: no second signature check.
+    expect(await remembering(token, request)).toEqual(first);
+    expect(((await remembering(token, request)) as typeof first & { ok: true }).identity).toBe(
+      (first as typeof first & { ok: true }).identity,
+    );
+    now += 61_000;
+    const again = await remembering(token, request);
+    expect(again.ok).toBe(true);
+    expect((again as typeof again & { ok: true }).identity).not.toBe((first as typeof first & { ok: true }).identity);
+    now += 60_000;
+    expect(await remembering(token, request)).toEqual({
+      ok: false,
+      reason: "invalid",
+      description: "The access token has expired",
+    });
+    const checking = createJwtVerifier({ issuer: as.issuer, audience: RESOURCE, maxCacheSeconds: 0 });
+    const one = await checking(token, request);
+    const two = await checking(token, request);
+    expect(one.ok && two.ok && one.identity !== two.identity).toBe(true);
+  });
+
   it("refuses to be built with no asymmetric algorithm (none, HS256)", () => {
     expect(() => createJwtVerifier({ issuer: as.issuer, audience: RESOURCE, algorithms: ["none", "HS256"] })).toThrow(
       TypeError,

@@ -1,6 +1,7 @@
 // The OAuth client (runtime/oauth/oauth-client.ts) as a transport uses it, against in-process authorization
 // servers: the honest flow (PKCE, state, resource, tokens kept), refresh (rotation, scope, a transient 5xx),
 // step-up, registration per issuer, and hostile servers, each refused with a clear error and no token kept.
+import { jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLIENT_AUTH } from "../../../generated/2026-07-28/index.ts";
 import { CLIENT_AUTH as LEGACY_AUTH } from "../../../generated/2025-11-25/index.ts";
@@ -109,6 +110,28 @@ describe('the client credentials grant (grant: "client_credentials")', () => {
     await expect(
       client(memoryTokenStore(), { grant: "client_credentials" }).refused(endpoint, 401, null),
     ).rejects.toThrow(/needs a pre-registered client with its secret/);
+  });
+
+  it("authenticates with private_key_jwt: an assertion signed with the given key, for the issuer, and no secret", async () => {
+    const { as, endpoint } = await setUp({ metadata: { token_endpoint_auth_methods_supported: ["private_key_jwt"] } });
+    const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+    const auth = client(memoryTokenStore(), {
+      grant: "client_credentials",
+      client: { clientId: "machine" },
+      clientAuthentication: { method: "private_key_jwt", key: keys.privateKey },
+    });
+    expect(await auth.refused(endpoint, 401, null)).toBe(true);
+    expect(await auth.authorization(endpoint)).toBe("Bearer token-1");
+    const form = as.forms.get("/token")![0]!;
+    expect(form.get("client_assertion_type")).toBe("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+    const { payload, protectedHeader } = await jwtVerify(form.get("client_assertion")!, keys.publicKey, {
+      audience: as.url,
+      issuer: "machine",
+      subject: "machine",
+    });
+    expect(protectedHeader.alg).toBe("ES256");
+    expect(payload.jti).toBeDefined();
+    expect(form.get("client_secret")).toBeNull();
   });
 });
 

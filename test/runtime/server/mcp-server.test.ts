@@ -1,5 +1,7 @@
 // runtime/server/mcp-server.ts from outside: one server declared with createMcpServer, served by the
 // eras of 2026-07-28 and 2025-11-25 (each release's MCP_RELEASE) and driven as a transport drives them.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -10,10 +12,11 @@ import {
   ToolListChangedNotificationSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as legacy from "../../../generated/2025-11-25/index.js";
 import * as older from "../../../generated/2025-06-18/index.js";
 import * as modern from "../../../generated/2026-07-28/index.js";
+import { standardSchema } from "../../../generated/2026-07-28/validate.js";
 import {
   connect,
   createHttpHandler,
@@ -32,6 +35,12 @@ import {
 import { createLineSplitter, encodeLine } from "../../../generated/runtime/core/ndjson.js";
 import { checkEnvelope, type WireMessage } from "../../../generated/runtime/core/jsonrpc.js";
 import type { TransportContext } from "../../../generated/runtime/server/server-eras.js";
+import type { StandardSchema } from "../../../generated/runtime/validation/standard-schema.js";
+import { emitServerTools } from "../../../generator/emit/server-tools.ts";
+import { PACKAGE_ROOT } from "../../../generator/project/project.ts";
+import { snapshotOf } from "../../../generator/tools/snapshot.ts";
+import { toolSet } from "../../../generator/tools/tool-set.ts";
+import { GENERATED_DIR } from "../../support/test-tree.ts";
 
 const META = {
   [modern.MetaKey.protocolVersion]: "2026-07-28",
@@ -656,3 +665,256 @@ function sseMessages(response: Response) {
   })();
   return messages;
 }
+
+/** A Standard Schema v1 object as a library writes one (zod's shape): its own validate, its JSON Schema by Standard JSON Schema. */
+function library<I, O>(
+  validate: (value: unknown) => StandardOutcome<O> | Promise<StandardOutcome<O>>,
+  listed: { input: object; output: object } | null,
+) {
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "lib",
+      validate,
+      types: undefined as { readonly input: I; readonly output: O } | undefined,
+      ...(listed === null ? {} : { jsonSchema: { input: () => listed.input, output: () => listed.output } }),
+    },
+  };
+}
+type StandardOutcome<O> = { value: O; issues?: undefined } | { issues: { message: string; path?: PropertyKey[] }[] };
+
+const TRIP_LISTED = { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } };
+/** Arguments with a default: what validate gives back has days. */
+const trip = (wait: boolean) =>
+  library<{ city: string; days?: number }, { city: string; days: number }>(
+    (value) => {
+      const v = value as { city?: unknown; days?: number };
+      const outcome: StandardOutcome<{ city: string; days: number }> =
+        typeof v.city === "string"
+          ? { value: { city: v.city, days: v.days ?? 1 } }
+          : { issues: [{ message: "a city name", path: ["city"] }] };
+      return wait ? new Promise((resolve) => setTimeout(() => resolve(outcome), 1)) : outcome;
+    },
+    { input: TRIP_LISTED, output: { ...TRIP_LISTED, required: ["city", "days"] } },
+  );
+/** A result whose validate rounds the temperature, and refuses a negative one (asynchronously). */
+const reading = library<{ tempC: number }, { tempC: number }>(
+  async (value) => {
+    const tempC = (value as { tempC: number }).tempC;
+    return tempC < 0 ? { issues: [{ message: "too cold", path: ["tempC"] }] } : { value: { tempC: Math.round(tempC) } };
+  },
+  { input: { type: "object" }, output: { type: "object", properties: { tempC: { type: "integer" } } } },
+);
+
+/** A server over 2026-07-28 and 2025-11-25 and the calls to make of it, in either era. */
+function served(
+  declare: (server: ReturnType<typeof createMcpServer<[typeof modern.MCP_RELEASE, typeof legacy.MCP_RELEASE]>>) => void,
+) {
+  const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "t", version: "1" } });
+  declare(server);
+  const eras = server.eras();
+  const session = eras.sessions!.open("s");
+  let id = 0;
+  const answer = (response: unknown) =>
+    response as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  return {
+    modern: async (method: string, params: object = {}) =>
+      answer(
+        await eras.stateless!.handle(
+          wire({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: META } }),
+          base(),
+          undefined,
+        ),
+      ),
+    legacy: async (method: string, params: object = {}) =>
+      answer(
+        await eras.sessions!.handle(
+          session,
+          wire({ jsonrpc: "2.0", id: ++id, method, params }),
+          base(),
+          undefined,
+          () => undefined,
+        ),
+      ),
+  };
+}
+
+describe("tools declared with Standard Schema objects", () => {
+  it("checks arguments with ~standard.validate before the handler, refusing them as the release says, the handler getting what validate gave back", async () => {
+    const got: unknown[] = [];
+    const s = served((server) =>
+      server.tool({ name: "trip", inputSchema: trip(false) }, (args) => {
+        got.push(args);
+        return { content: [{ type: "text", text: `${args.city} for ${args.days}` }] };
+      }),
+    );
+    const ok = await s.modern("tools/call", { name: "trip", arguments: { city: "Oslo" } });
+    expect(ok.result).toMatchObject({ content: [{ type: "text", text: "Oslo for 1" }] });
+    expect(got).toEqual([{ city: "Oslo", days: 1 }]);
+    const refused = await s.modern("tools/call", { name: "trip", arguments: { city: 4 } });
+    expect(refused.result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "Invalid arguments for tool trip: /city: a city name" }],
+    });
+    await s.legacy("initialize", INIT);
+    expect((await s.legacy("tools/call", { name: "trip", arguments: {} })).result).toMatchObject({ isError: true });
+    expect(got).toHaveLength(1);
+
+    const before = createMcpServer([older.MCP_RELEASE], { info: { name: "t", version: "1" } });
+    before.tool({ name: "trip", inputSchema: trip(false) }, () => ({ content: [] }));
+    const era = before.eras().sessions!;
+    const session = era.open(undefined);
+    const call = (id: number, method: string, params: object) =>
+      era.handle(session, wire({ jsonrpc: "2.0", id, method, params }), base(), undefined, () => undefined);
+    await call(1, "initialize", { ...INIT, protocolVersion: "2025-06-18" });
+    expect(await call(2, "tools/call", { name: "trip", arguments: { city: null } })).toMatchObject({
+      error: { code: -32602, message: "Invalid arguments for tool trip: /city: a city name" },
+    });
+  });
+
+  it("waits for a validate that answers a promise, for arguments and for the result", async () => {
+    const s = served((server) =>
+      server.tool({ name: "trip", inputSchema: trip(true), outputSchema: reading }, ({ days }) => ({
+        content: [],
+        structuredContent: { tempC: days - 1.6 },
+      })),
+    );
+    expect((await s.modern("tools/call", { name: "trip", arguments: { days: 3 } })).result).toMatchObject({
+      isError: true,
+    });
+    const ok = await s.modern("tools/call", { name: "trip", arguments: { city: "Oslo", days: 20 } });
+    expect(ok.result).toMatchObject({ structuredContent: { tempC: 18 } });
+  });
+
+  it("checks structuredContent with the output schema's validate before it leaves, sending what validate gave back", async () => {
+    const s = served((server) =>
+      server.tool({ name: "weather", outputSchema: reading }, (args) => ({
+        content: [],
+        structuredContent: { tempC: Number(args["tempC"]) },
+      })),
+    );
+    expect((await s.modern("tools/call", { name: "weather", arguments: { tempC: 4.4 } })).result).toMatchObject({
+      structuredContent: { tempC: 4 },
+    });
+    expect((await s.modern("tools/call", { name: "weather", arguments: { tempC: -3 } })).error).toEqual({
+      code: -32603,
+      message: "Internal error",
+    });
+  });
+
+  it("lists the JSON Schema each object gives (arguments as input, the result as output); one that gives none is refused when declared", async () => {
+    const s = served((server) =>
+      server
+        .tool({ name: "trip", description: "A trip", inputSchema: trip(false), outputSchema: reading }, () => ({
+          content: [],
+          structuredContent: { tempC: 1 },
+        }))
+        .tool({ name: "implementation", inputSchema: standardSchema("Implementation") }, ({ name }) => ({
+          content: [{ type: "text", text: name }],
+        })),
+    );
+    const listed = (await s.modern("tools/list")).result?.["tools"];
+    expect(listed).toEqual([
+      {
+        name: "trip",
+        description: "A trip",
+        inputSchema: TRIP_LISTED,
+        outputSchema: { type: "object", properties: { tempC: { type: "integer" } } },
+      },
+      {
+        name: "implementation",
+        inputSchema: standardSchema("Implementation")["~standard"].jsonSchema.input({ target: "draft-2020-12" }),
+      },
+    ]);
+    // A release's generated validator checks the arguments.
+    const refused = await s.modern("tools/call", { name: "implementation", arguments: { name: "n" } });
+    expect(JSON.stringify(refused.result)).toContain("/version: expected string, got missing");
+    expect(
+      (await s.modern("tools/call", { name: "implementation", arguments: { name: "n", version: "1" } })).result,
+    ).toMatchObject({
+      content: [{ text: "n" }],
+    });
+
+    const server = createMcpServer([modern.MCP_RELEASE], { info: { name: "t", version: "1" } });
+    expect(() =>
+      server.tool({ name: "bare", inputSchema: library(() => ({ value: 1 }), null) }, () => ({ content: [] })),
+    ).toThrow(/^tool "bare" inputSchema: a Standard Schema without ~standard\.jsonSchema/);
+    expect(server.remove("tools", "bare")).toBe(false);
+  });
+});
+
+// A server's module as `generate` writes it (servers/<name>.ts from a snapshot), beside the tests' runtime.
+const SNAPSHOT_DIR = mkdtempSync(join(PACKAGE_ROOT, "test", ".tmp", "mcp-server-snapshot-"));
+afterAll(() => rmSync(SNAPSHOT_DIR, { recursive: true, force: true }));
+const FORECAST_IN = {
+  type: "object",
+  properties: {
+    city: { type: "string", description: "The city's name" },
+    days: { type: "integer", minimum: 1, description: "How many days ahead" },
+  },
+  required: ["city"],
+};
+const FORECAST_OUT = { type: "object", properties: { temperature: { type: "number" } }, required: ["temperature"] };
+const FORECAST = {
+  name: "get-forecast",
+  title: "Forecast",
+  description: "The forecast for a city",
+  annotations: { readOnlyHint: true },
+  inputSchema: FORECAST_IN,
+  outputSchema: FORECAST_OUT,
+  _meta: { "com.example/owner": "weather-team" },
+};
+const weatherSnapshot = snapshotOf("weather.json", "weather", "2026-07-28", [
+  FORECAST,
+  { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+]);
+mkdirSync(join(SNAPSHOT_DIR, "servers"));
+symlinkSync(join(GENERATED_DIR, "runtime"), join(SNAPSHOT_DIR, "runtime"));
+writeFileSync(
+  join(SNAPSHOT_DIR, "servers", "weather.ts"),
+  emitServerTools(toolSet("weather.json", weatherSnapshot), []).content,
+);
+interface WeatherModule {
+  toolDeclaration(name: "get-forecast"): {
+    readonly name: "get-forecast";
+    readonly inputSchema: StandardSchema<{ city: string; days?: number }>;
+    readonly outputSchema: StandardSchema<{ temperature: number }>;
+  };
+  toolDeclaration(name: "echo"): { readonly name: "echo"; readonly inputSchema: StandardSchema<{ text?: string }> };
+}
+const weather = (await import(join(SNAPSHOT_DIR, "servers", "weather.ts"))) as WeatherModule;
+
+describe("a snapshot's tools served (servers/<name>.ts toolDeclaration)", () => {
+  it("lists the tool as its server published it (title, description, annotations, both schemas), not its _meta", async () => {
+    const s = served((server) =>
+      server
+        .tool(weather.toolDeclaration("get-forecast"), () => ({ content: [], structuredContent: { temperature: 4 } }))
+        .tool(weather.toolDeclaration("echo"), ({ text }) => ({ content: [{ type: "text", text: text ?? "" }] })),
+    );
+    await s.legacy("initialize", INIT);
+    const { _meta, ...published } = FORECAST;
+    void _meta;
+    const echo = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } };
+    expect((await s.modern("tools/list")).result?.["tools"]).toEqual([published, echo]);
+    expect((await s.legacy("tools/list")).result?.["tools"]).toEqual([published, echo]);
+  });
+
+  it("checks the arguments and the result with the module's validators", async () => {
+    const got: unknown[] = [];
+    const s = served((server) =>
+      server.tool(weather.toolDeclaration("get-forecast"), (args) => {
+        got.push(args);
+        return { content: [], structuredContent: { temperature: (args.days === 2 ? "warm" : 4) as number } };
+      }),
+    );
+    expect((await s.modern("tools/call", { name: "get-forecast", arguments: { city: "Oslo" } })).result).toMatchObject({
+      structuredContent: { temperature: 4 },
+    });
+    const refused = await s.modern("tools/call", { name: "get-forecast", arguments: { city: "Oslo", days: 0 } });
+    expect(refused.result).toMatchObject({ isError: true });
+    expect(JSON.stringify(refused.result)).toContain("/days: expected");
+    expect(got).toEqual([{ city: "Oslo" }]);
+    const wrong = await s.modern("tools/call", { name: "get-forecast", arguments: { city: "Oslo", days: 2 } });
+    expect(wrong.error).toEqual({ code: -32603, message: "Internal error" });
+  });
+});

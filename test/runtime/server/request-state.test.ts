@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../generated/index.js";
 import * as modern from "../../../generated/2026-07-28/index.js";
 import { createStateCodec, type UsedStateStore } from "../../../generator/runtime/server/request-state.ts";
+import { StoreUnavailableError } from "../../../generator/runtime/server/session-store.ts";
 
 const secret = "x".repeat(32);
 const pay = { method: "tools/call", params: { name: "pay", arguments: { amount: 1 } } };
@@ -78,6 +79,17 @@ describe("createStateCodec", () => {
     expect([...seen.values()]).toEqual([5100]);
   });
 
+  it("rejects with StoreUnavailableError when the used-state store fails, rather than calling the state spent", async () => {
+    const used: UsedStateStore = {
+      use: () => Promise.reject(new Error("redis: connection is closed")),
+    };
+    const codec = createStateCodec({ secret, used });
+    const token = await codec.sign({ step: 1 }, pay);
+    await expect(codec.verify(token, pay)).rejects.toBeInstanceOf(StoreUnavailableError);
+    // A bad token is still refused without asking the store.
+    expect(await codec.verify("not.a-token", pay)).toBeUndefined();
+  });
+
   it("wants a secret of at least 32 bytes", () => {
     expect(() => createStateCodec({ secret: "short" })).toThrow(/32 bytes/);
   });
@@ -95,19 +107,22 @@ describe("requestState through the stateless era", () => {
     },
   };
 
-  function server() {
+  function server(used?: UsedStateStore) {
     const ran: string[] = [];
-    const stateless = modern.statelessEra({
-      "tools/call": async (params, ctx) => {
-        if (ctx.context.state === undefined) return ctx.context.inputRequired(CONFIRM, { confirmed: params.name });
-        ran.push(`${params.name} ${JSON.stringify(params.arguments)}`);
-        return { content: [{ type: "text", text: "paid" }] };
+    const stateless = modern.statelessEra(
+      {
+        "tools/call": async (params, ctx) => {
+          if (ctx.context.state === undefined) return ctx.context.inputRequired(CONFIRM, { confirmed: params.name });
+          ran.push(`${params.name} ${JSON.stringify(params.arguments)}`);
+          return { content: [{ type: "text", text: "paid" }] };
+        },
+        "prompts/get": (params) => {
+          ran.push(`prompt ${params.name}`);
+          return { messages: [] };
+        },
       },
-      "prompts/get": (params) => {
-        ran.push(`prompt ${params.name}`);
-        return { messages: [] };
-      },
-    });
+      { requestState: { secret, ...(used === undefined ? {} : { used }) } },
+    );
     const handler = createHttpHandler({ stateless });
     const send = async (id: number, method: string, params: Record<string, unknown>) => {
       const name = String(params["name"]);
@@ -132,6 +147,7 @@ describe("requestState through the stateless era", () => {
       );
       return {
         status: response.status,
+        retryAfter: response.headers.get("retry-after"),
         body: (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } },
       };
     };
@@ -161,6 +177,32 @@ describe("requestState through the stateless era", () => {
     expect(retry).toMatchObject({ status: 200, body: { result: { content: [{ text: "paid" }] } } });
     const again = await send(4, "tools/call", { name: "pay", arguments: { amount: 1 }, ...answers });
     expect(again).toMatchObject({ status: 400, body: { error: { code: -32602 } } });
+    expect(ran).toEqual(['pay {"amount":1}']);
+    handler.close();
+  });
+
+  it("a retry that finds the used-state store down gets 503 and works once the store is back", async () => {
+    let down = true;
+    const seen = new Set<string>();
+    const { ran, send, handler } = server({
+      use: async (nonce) => {
+        if (down) throw new Error("redis: connection is closed");
+        if (seen.has(nonce)) return false;
+        seen.add(nonce);
+        return true;
+      },
+    });
+    const asked = await send(1, "tools/call", { name: "pay", arguments: { amount: 1 } });
+    const answers = {
+      inputResponses: { confirm: { action: "accept", content: {} } },
+      requestState: asked.body.result?.["requestState"],
+    };
+    const refused = await send(2, "tools/call", { name: "pay", arguments: { amount: 1 }, ...answers });
+    expect(refused).toMatchObject({ status: 503, retryAfter: "1" });
+    expect(JSON.stringify(refused.body)).not.toMatch(/redis/);
+    down = false;
+    const retry = await send(3, "tools/call", { name: "pay", arguments: { amount: 1 }, ...answers });
+    expect(retry).toMatchObject({ status: 200, body: { result: { content: [{ text: "paid" }] } } });
     expect(ran).toEqual(['pay {"amount":1}']);
     handler.close();
   });

@@ -7,6 +7,7 @@ import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
 import {
   callTool,
   publishedSchema,
+  toolDeclaration,
   toolServer,
   ToolResultError,
   type ToolCallOptions,
@@ -239,5 +240,33 @@ describe("publishedSchema", () => {
     expect(publishedSchema(SPEC, list, "EchoArguments")).toEqual(snapshot.tools[0]!.inputSchema);
     expect(publishedSchema(SPEC, list, "EchoResult")).toBeUndefined();
     expect(publishedSchema(SPEC, list, "toString")).toBeUndefined();
+  });
+});
+
+describe("toolDeclaration", () => {
+  const list = () => [
+    { ...structuredClone(snapshot.tools[0]!), title: "Echo", _meta: { "com.example/x": 1 }, icons: [] },
+    { ...structuredClone(snapshot.tools[1]!), annotations: { readOnlyHint: true } },
+  ];
+  const schemas = (definition: string) => ({ definition }) as never;
+
+  it("declares a tool with its listed title, description and annotations, and a schema per definition it has", () => {
+    expect(toolDeclaration(SPEC, list, schemas, "echo")).toEqual({
+      name: "echo",
+      title: "Echo",
+      inputSchema: { definition: "EchoArguments" },
+    });
+    expect(toolDeclaration(SPEC, list, schemas, "weather")).toEqual({
+      name: "weather",
+      annotations: { readOnlyHint: true },
+      inputSchema: { definition: "WeatherArguments" },
+      outputSchema: { definition: "WeatherResult" },
+    });
+  });
+
+  it("refuses a tool the module does not have", () => {
+    expect(() => toolDeclaration(SPEC, list, schemas, "toString")).toThrow(
+      new RangeError('demo has no tool "toString"'),
+    );
   });
 });

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../../generator/project/project.ts";
 
-/** The suite's CLI, started with the Node 20 preload (node20.ts says why). */
+/** The suite's CLI, started with the Node 20 preload the package ships (bin/conformance-node20.js says why). */
 const CLI = join(PACKAGE_ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-const PRELOAD = join(PACKAGE_ROOT, "test", "support", "conformance", "node20.ts");
+const PRELOAD = join(PACKAGE_ROOT, "bin", "conformance-node20.js");
 
 export interface ScenarioTotal {
   readonly scenario: string;
