@@ -2,7 +2,7 @@
  * What the example server shares with the other instances of its fleet when run with `--redis <url>`:
  * the transport's session store, event store and message bus on Redis, the stateless era's
  * `requestState` key and used-state store, and list changes announced on the bus so that a
- * `subscriptions/listen` stream hears a change made through any instance.
+ * `subscriptions/listen` stream and a 2025 session's GET stream hear a change made through any instance.
  *
  *   MCP_REQUEST_STATE_SECRET=$(openssl rand -hex 32) npm run example:server -- --port 3001 --redis redis://127.0.0.1:6379
  */
@@ -16,7 +16,7 @@ export interface Fleet {
   readonly transport: Pick<HttpServerOptions, "sessionStore" | "eventStore" | "messageBus">;
   /** For `statelessEra(…, { requestState })`: one key for the fleet, each state accepted once fleet-wide. */
   readonly requestState: { readonly secret: string; readonly used: UsedStateStore };
-  /** Tells every instance of a change; each hands it to the listeners it holds (`hear`). */
+  /** Tells every instance of a change; each hands it to the listeners and session streams it holds (`hear`). */
   announce(change: JsonObject): void;
   hear(deliver: (change: JsonObject) => void): Promise<void>;
   close(): Promise<void>;

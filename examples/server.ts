@@ -129,7 +129,7 @@ const MESSAGE_ARGS = { type: "object", properties: { message: { type: "string" }
 /** Everything the server serves, declared once for both eras. */
 /**
  * The example's server. `announce` tells subscribers that a list changed: by default this instance's own; in a fleet
- * every instance's, through the bus (each then calls `listChanged` for the listeners it holds).
+ * every instance's, through the bus (each then calls `listChanged` for the listeners and session streams it holds).
  */
 function declareServer(announce?: (kind: ListKind) => void) {
   const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: SERVER_INFO });

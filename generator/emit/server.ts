@@ -13,6 +13,8 @@ const SYSLOG_SEVERITIES = ["debug", "info", "notice", "warning", "error", "criti
 
 /** The request that opens a session release's session; the model tells eras apart by it too (model/build.ts `eraEvidence`). */
 const INITIALIZE = "initialize";
+/** The client's notification that ends a session's handshake (lifecycle page). */
+const INITIALIZED = "notifications/initialized";
 
 /** What both eras' modules take from the release beside their own facts. */
 interface EraInputs {
@@ -216,6 +218,13 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
       `the ${INITIALIZE} request`,
       "sessionEra opens sessions with it",
     );
+  if (!model.methods.some((m) => m.name === INITIALIZED && m.kind === "notification"))
+    throw new BindgenError(
+      model.file,
+      model.schema.definitionsPointer,
+      `the ${INITIALIZED} notification`,
+      "sessionEra tells sessions what happens outside their requests only after it",
+    );
   file.addImportDeclaration({
     namedImports: ["createServerDispatcher", { name: "ServerDispatchHandlers", isTypeOnly: true }],
     moduleSpecifier: "./dispatch.js",
@@ -281,6 +290,7 @@ function addSessionEra(file: StatementSink, { model, codes, eras, dispatcher, ve
     initialize: JSON.stringify(INITIALIZE),
     createRequester: "createServerRequester",
     batches: String(model.dispatch.batch !== null),
+    initialized: JSON.stringify(INITIALIZED),
   });
   const batchNote =
     model.dispatch.batch === null

@@ -1,12 +1,13 @@
 // Three example servers sharing one real redis-server, behind a round-robin proxy with no affinity: each request
 // may land on any instance. 2025 sessions of the official SDK v1 and v2 clients and of ours, a stream resumed on
 // another instance after its own went away, a 2026 subscriptions/listen stream hearing a change made through
-// another instance, idle expiry in Redis, and Redis stopped and restarted under load.
+// another instance and a 2025 session's GET stream hearing one too, idle expiry in Redis, and Redis stopped and
+// restarted under load.
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +63,8 @@ async function roundRobin(targets: readonly string[]): Promise<Proxy> {
       },
       (reply: IncomingMessage) => {
         outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
+        // A quiet stream's head goes on at once, as it came (a GET stream says nothing until a list changes).
+        outgoing.flushHeaders();
         reply.pipe(outgoing);
         reply.once("aborted", () => outgoing.destroy());
         reply.once("error", () => outgoing.destroy());
@@ -233,6 +236,53 @@ describe.skipIf(missing)("three instances on one Redis behind a round-robin prox
     } finally {
       clearTimeout(giveUp);
       listening.abort();
+    }
+  });
+
+  it("an SDK v1 client's 2025 session hears, on its GET stream, a tool list change made through another instance", async () => {
+    let opened: () => void = () => undefined;
+    const listening = new Promise<void>((resolve) => (opened = resolve));
+    const transport = new TransportV1(new URL(proxy.url), {
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        if (init?.method === "GET" && response.ok) opened();
+        return response;
+      },
+    });
+    const client = new ClientV1({ name: "sdk-v1-client", version: "1.0.0" });
+    let heard: () => void = () => undefined;
+    const changed = new Promise<void>((resolve) => (heard = resolve));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => heard());
+    await client.connect(transport);
+    try {
+      await listening;
+      const before = proxy.log.length;
+      // The example's trigger is a 2026-07-28 tool: the change it announces reaches both eras' clients.
+      const meta = { [modern.MetaKey.protocolVersion]: "2026-07-28", [modern.MetaKey.clientCapabilities]: {} };
+      const trigger = await fetch(proxy.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "test_trigger_tool_change",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "test_trigger_tool_change", arguments: {}, _meta: meta },
+        }),
+      });
+      expect(await trigger.json()).toMatchObject({ result: { content: [{ text: "Mutation triggered" }] } });
+      const streams = proxy.log.filter((line) => line.endsWith(" GET"));
+      // The round robin sent the call to another instance than the one holding the stream.
+      expect(proxy.log[before]!.split(" ")[0]).not.toBe(streams[streams.length - 1]!.split(" ")[0]);
+      await changed;
+    } finally {
+      await transport.terminateSession();
+      await client.close();
     }
   });
 

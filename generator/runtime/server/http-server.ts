@@ -296,6 +296,9 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     report,
   });
 
+  // List changes and resource updates reach the sessions whose standalone stream this instance holds.
+  const stopBroadcasts = sessionEra?.onBroadcast(sessions.broadcast);
+
   /** A request's reply: JSON, unless something has to go out before the response and the client takes SSE. */
   const exchangeReply = (
     exchange: HttpExchange,
@@ -717,6 +720,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
       return toResponse(reply, request.signal, outbox) as PlatformResponse;
     },
     close(): void {
+      stopBroadcasts?.();
       sessions.closeAll();
       for (const controller of [...running]) controller.abort();
     },

@@ -12,7 +12,7 @@ import type {
   UnknownReservedMetaKey,
 } from "../core/meta-keys.js";
 import { RpcError } from "../core/rpc-error.js";
-import type { SessionEra, StatelessEra } from "./server-eras.js";
+import type { SessionEra, SessionInfo, StatelessEra } from "./server-eras.js";
 import {
   compileToolSchema,
   type Check,
@@ -296,10 +296,19 @@ export interface McpServer<R> {
    * there, and its handlers may answer what only that era carries (an `input_required` result, stateless).
    */
   only<E extends EraIn<R>>(era: E): McpServer<ReleasesOf<R, E>>;
-  /** Removes a tool, prompt, resource (by URI) or template (by its URI template); subscribed clients are told the list changed. */
+  /** Removes a tool, prompt, resource (by URI) or template (by its URI template); clients are told the list changed. */
   remove(kind: ListKind, name: string): boolean;
-  /** Tells subscribed stateless clients that a list changed (declaring or removing entries does this already). */
+  /**
+   * Tells clients that a list changed (declaring or removing entries after `eras()` does this already): stateless
+   * clients listening for it (`subscriptions/listen`) and every initialized session (over HTTP, on its standalone
+   * GET stream if this instance holds it; over stdio, on the output). Through `only(era)`, that era's clients alone.
+   */
   listChanged(kind: ListKind): void;
+  /**
+   * Tells the clients subscribed to `uri` that the resource changed (`notifications/resources/updated`): sessions
+   * through `resources/subscribe`, stateless clients through `resourceSubscriptions` in `subscriptions/listen`.
+   */
+  resourceUpdated(uri: string): void;
   /** The eras to hand `createHttpHandler` or `serveStdio`, built from what is declared now; later changes reach them too. */
   eras(options?: EraOptionsOf<R>): ServedEras;
   /** Ends the stateless clients' subscription streams (the server is shutting down). */
@@ -357,6 +366,8 @@ const slot = (era: ServedEra | undefined, key: string): string => `${era ?? "*"}
 interface Listener {
   readonly wants: (kind: ListKind) => boolean;
   notify(kind: ListKind): void;
+  /** Tells the client resource `uri` changed, when it subscribed to it (`resourceSubscriptions`). */
+  updated(uri: string): void;
   end(): void;
 }
 
@@ -370,6 +381,9 @@ const FILTER_KEYS: { readonly [K in ListKind]: string } = {
   prompts: "promptsListChanged",
   resources: "resourcesListChanged",
 };
+const RESOURCE_UPDATED = "notifications/resources/updated";
+/** The filter member of `subscriptions/listen` naming the resources a stateless client watches. */
+const RESOURCE_SUBSCRIPTIONS = "resourceSubscriptions";
 const MAX_COMPLETIONS = 100;
 
 /** Per-session data the sessions era keeps: the level `logging/setLevel` chose and the subscribed URIs. */
@@ -396,11 +410,18 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
   const resources: ListState = { entries: new Map() };
   const templates: ListState = { entries: new Map() };
   const listeners = new Set<Listener>();
+  /** The session eras `eras()` built: their transports reach the sessions. */
+  const sessionEras = new Set<SessionEra>();
   let serving = false;
 
-  const changed = (kind: ListKind): void => {
+  /** Tells `era`'s clients (undefined: every era's) that the `kind` list changed. */
+  const changed = (kind: ListKind, era: ServedEra | undefined): void => {
     if (!serving) return;
-    for (const listener of listeners) if (listener.wants(kind)) listener.notify(kind);
+    if (era !== "sessions")
+      for (const listener of listeners) if (listener.wants(kind)) listener.notify(kind);
+    if (era !== "stateless")
+      for (const sessions of sessionEras)
+        sessions.broadcast({ jsonrpc: "2.0", method: LIST_METHODS[kind] });
   };
   const add = (state: ListState, kind: ListKind, entry: Entry): void => {
     const taken =
@@ -410,7 +431,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           state.entries.has(slot(undefined, entry.key));
     if (taken) throw new RangeError(`${kind}: ${describeValue(entry.key)} is declared twice`);
     state.entries.set(slot(entry.era, entry.key), entry);
-    changed(kind);
+    changed(kind, entry.era);
   };
 
   /** The server's face for `era`'s declarations (undefined: every era's). */
@@ -486,14 +507,28 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       remove(kind: ListKind, name: string) {
         const states =
           kind === "tools" ? [tools] : kind === "prompts" ? [prompts] : [resources, templates];
-        let removed = false;
+        const removed: Entry[] = [];
         for (const state of states)
           for (const [at, entry] of state.entries)
-            if (entry.key === name) removed = state.entries.delete(at) || removed;
-        if (removed) changed(kind);
-        return removed;
+            if (entry.key === name && state.entries.delete(at)) removed.push(entry);
+        if (removed.length === 0) return false;
+        // One era's entries removed tell that era's clients; an entry of every era's, all of them.
+        const eraOf = removed[0]!.era;
+        changed(kind, removed.every((entry) => entry.era === eraOf) ? eraOf : undefined);
+        return true;
       },
-      listChanged: changed,
+      listChanged: (kind: ListKind) => changed(kind, era),
+      resourceUpdated(uri: string) {
+        if (era !== "sessions") for (const listener of listeners) listener.updated(uri);
+        if (era === "stateless") return;
+        const subscribed = (session: SessionInfo<unknown>): boolean =>
+          (session.state as McpSessionData).subscriptions.has(uri);
+        for (const sessions of sessionEras)
+          sessions.broadcast(
+            { jsonrpc: "2.0", method: RESOURCE_UPDATED, params: { uri } },
+            subscribed,
+          );
+      },
       eras(eraOptions: object = {}) {
         serving = true;
         const eras: { stateless?: StatelessEra; sessions?: SessionEra } = {};
@@ -502,7 +537,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           const given = (eraOptions as { readonly [era: string]: object | undefined })[release.era];
           const served = release.serve(table, given ?? {});
           if (served.kind === "stateless") eras.stateless = served;
-          else eras.sessions = served;
+          else sessionEras.add((eras.sessions = served));
         }
         return eras;
       },
@@ -609,7 +644,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       ...([...tools.entries.values()].some(served) ? { tools: { listChanged: true } } : {}),
       ...([...prompts.entries.values()].some(served) ? { prompts: { listChanged: true } } : {}),
       ...([...resources.entries.values(), ...templates.entries.values()].some(served)
-        ? { resources: stateless ? { listChanged: true } : { listChanged: true, subscribe: true } }
+        ? { resources: { listChanged: true, subscribe: true } }
         : {}),
       completions: {},
       logging: {},
@@ -721,11 +756,19 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
           if (asked[FILTER_KEYS[kind]] === true) honoured[FILTER_KEYS[kind]] = true;
         const key = facts.metaKeys.subscriptionId;
         const _meta = key === undefined ? {} : { [key]: raw.id };
+        const uris = asked[RESOURCE_SUBSCRIPTIONS];
+        const watched = new Set(
+          Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string") : [],
+        );
+        if (watched.size > 0) honoured[RESOURCE_SUBSCRIPTIONS] = [...watched];
         raw.notify("notifications/subscriptions/acknowledged", { _meta, notifications: honoured });
         return new Promise((resolve) => {
           const listener: Listener = {
             wants: (kind) => honoured[FILTER_KEYS[kind]] === true,
             notify: (kind) => raw.notify(LIST_METHODS[kind], { _meta }),
+            updated: (uri) => {
+              if (watched.has(uri)) raw.notify(RESOURCE_UPDATED, { uri, _meta });
+            },
             end: () => resolve({ _meta }),
           };
           listeners.add(listener);

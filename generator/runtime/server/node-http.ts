@@ -22,6 +22,8 @@ export interface NodeRequestLike {
 
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
+  /** Sends the head now rather than with the first write (node's `ServerResponse` has it). */
+  flushHeaders?(): unknown;
   /** False when the socket's buffer is full: more waits for `drain`. */
   write(chunk: Uint8Array): unknown;
   end(chunk?: string): unknown;
@@ -101,6 +103,8 @@ function write(
       return reply.stream.detach(nowhere);
     }
     response.writeHead(reply.status, { ...reply.headers });
+    // A stream may be quiet for long (a session's GET stream until a list changes): its client knows it is open.
+    response.flushHeaders?.();
     // Written as fast as the client reads: held while the socket's buffer is full, dropped past the budget.
     const sink = createOutbox(
       {

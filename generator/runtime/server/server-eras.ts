@@ -252,6 +252,8 @@ export interface SessionSpec {
   readonly headers: EraHeaders;
   /** The request that opens a session. */
   readonly initialize: string;
+  /** The client's notification that ends the handshake: only then does a session hear what happens outside its requests. */
+  readonly initialized: string;
   readonly createRequester: RequesterFactory;
   /**
    * Whether a message may be a JSON-RPC batch (an array), as the release's model says (2025-03-26):
@@ -270,6 +272,11 @@ export interface SessionEraOptions<S> {
 /** One session as the transports keep it. */
 export interface ServerSession {
   readonly info: SessionInfo<unknown>;
+  /**
+   * Whether its client sent `initialized` (or it was opened as initialized): before that a server sends
+   * it nothing but pings and logging (lifecycle page), so no `broadcast` reaches it.
+   */
+  readonly initialized: boolean;
   /** Feeds a response from the client to the request it answers; false when none is waiting for it. */
   receive(message: WireMessage): boolean;
   /** Requests to the client still waiting for an answer. */
@@ -278,10 +285,24 @@ export interface ServerSession {
   close(): void;
 }
 
+/**
+ * A transport's way to reach the sessions it holds outside any request (HTTP: the standalone streams held
+ * on this instance; stdio: its output): sends `message` to each one `wants`.
+ */
+export type SessionOutlet = (message: object, wants: (session: ServerSession) => boolean) => void;
+
 export interface SessionEra {
   readonly kind: "sessions";
   readonly spec: SessionSpec;
-  open(id: string | undefined): ServerSession;
+  /** A new session; `initialized` for one its client initialized elsewhere (another instance, from its record). */
+  open(id: string | undefined, initialized?: boolean): ServerSession;
+  /** Adds a transport's outlet for `broadcast`, until the returned function is called (the transport closes). */
+  onBroadcast(outlet: SessionOutlet): () => void;
+  /**
+   * Sends `message` (a notification: a list change, a resource update) to every initialized session of every
+   * transport serving this era, or to those of them `to` picks by their info.
+   */
+  broadcast(message: object, to?: (session: SessionInfo<unknown>) => boolean): void;
   /**
    * Answers one parsed request or notification of `session`. `fallback` is where requests to the
    * client go once this request's own stream has ended (the standalone stream), if there is one.
@@ -329,6 +350,13 @@ export function createSessionEra<S>(
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   /** Per session: its requests to the client waiting for answers (made with the first), and the last id given. */
   const lanes = new WeakMap<ServerSession, Lane>();
+  /** Sessions whose client sent `initialized`. */
+  const ready = new WeakSet<ServerSession>();
+  const outlets = new Set<SessionOutlet>();
+  /** Notes a session's `initialized` among what it sent. */
+  const noteInitialized = (session: ServerSession, message: WireMessage): void => {
+    if (message.kind === "notification" && message.method === spec.initialized) ready.add(session);
+  };
 
   /** Runs `message` (one, or a batch) with the context its handlers get; requests to the client made after it ended take `fallback`. */
   const runIn = (
@@ -373,11 +401,14 @@ export function createSessionEra<S>(
   return {
     kind: "sessions",
     spec,
-    open(id) {
+    open(id, initialized = false) {
       const lane: Lane = { waiting: undefined, counter: 0 };
       const info: SessionInfo<unknown> = { id, state: options.sessionState?.() };
       const session: ServerSession = {
         info,
+        get initialized() {
+          return ready.has(session);
+        },
         receive(message) {
           for (const requester of lane.waiting ?? []) if (requester.receive(message)) return true;
           return false;
@@ -393,11 +424,27 @@ export function createSessionEra<S>(
         },
       };
       lanes.set(session, lane);
+      if (initialized) ready.add(session);
       return session;
     },
+    onBroadcast(outlet) {
+      // A wrapper per call, so the same outlet added twice is two outlets.
+      const one: SessionOutlet = (message, wants) => outlet(message, wants);
+      outlets.add(one);
+      return () => void outlets.delete(one);
+    },
+    broadcast(message, to) {
+      const wants = (session: ServerSession): boolean =>
+        ready.has(session) && (to === undefined || to(session.info));
+      for (const outlet of [...outlets]) outlet(message, wants);
+    },
     // One message in, at most one response out: a dispatcher answers an array only for an array.
-    handle: (session, message, base, signal, fallback) =>
-      runIn(session, message, base, signal, fallback) as Promise<DispatchResponse | undefined>,
+    handle: (session, message, base, signal, fallback) => {
+      noteInitialized(session, message);
+      return runIn(session, message, base, signal, fallback) as Promise<
+        DispatchResponse | undefined
+      >;
+    },
     async handleBatch(session, items, base, signal, fallback) {
       if (items.length > MAX_BATCH_MESSAGES)
         return {
@@ -411,6 +458,7 @@ export function createSessionEra<S>(
       // The dispatcher never answers responses; here they settle the requests to the client.
       const rest = items.filter((item) => {
         const checked = checkEnvelope(item);
+        if (checked.ok) noteInitialized(session, checked.message);
         if (!checked.ok || (checked.message.kind !== "result" && checked.message.kind !== "error"))
           return true;
         session.receive(checked.message);

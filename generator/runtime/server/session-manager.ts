@@ -4,7 +4,7 @@ import { randomId, unref } from "./http-exchange.js";
 import { isObject, type JsonObject } from "../core/json.js";
 import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
 import { sessionTopics, type MessageBus } from "./message-bus.js";
-import type { ServerSession, SessionEra } from "./server-eras.js";
+import type { ServerSession, SessionEra, SessionOutlet } from "./server-eras.js";
 import { StoreUnavailableError, type SessionRecord, type SessionStore } from "./session-store.js";
 import { createEventStream, parseEventId, type EventStream, type StreamSink } from "./sse.js";
 
@@ -105,6 +105,12 @@ export interface SessionManager {
   resume(session: LiveSession, lastEventId: string): Promise<EventStream | undefined>;
   /** Where requests to the client go once their own stream has ended: the session's standalone stream, wherever it is held. */
   fallback(session: LiveSession): ((message: object) => void) | undefined;
+  /**
+   * The era's outlet (`SessionEra.onBroadcast`): writes a message to each session it wants whose standalone stream is
+   * held here. A session whose stream another instance holds hears it from that instance's own broadcast, so it
+   * hears it once; one with no stream open hears nothing (outside a request there is nowhere to send it).
+   */
+  readonly broadcast: SessionOutlet;
   /**
    * A response from the client: to the request waiting for it here, or on the bus to the instance where
    * it waits (a promise then, rejecting with `StoreUnavailableError` when the bus fails).
@@ -306,7 +312,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         // Another instance opened it: serve it here from its record (its handlers' per-session state starts anew).
         if (record === undefined || sessions.has(id)) session = sessions.get(id);
         else if (record.version === undefined || era.spec.versions.includes(record.version))
-          session = adopt(era.open(id), era, record, id);
+          session = adopt(era.open(id, record.initialized), era, record, id);
       }
       // Someone else's session is answered as a missing one: 404 tells nothing about whose it is.
       if (session === undefined || session.era !== era || session.record.subject !== subject)
@@ -392,6 +398,17 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if ((standalone === undefined || standalone.ended) && !options.sharedBus) return undefined;
       const topic = sessionTopics(session.id).stream;
       return (message) => quietly(bus.publish(topic, message as JsonObject));
+    },
+    broadcast(message, wants) {
+      for (const session of sessions.values()) {
+        const stream = session.standalone;
+        if (stream === undefined || stream.ended || !wants(session.core)) continue;
+        try {
+          stream.write(message);
+        } catch (error) {
+          report(error);
+        }
+      }
     },
     answer(session, message) {
       if (session.core.receive(message) || !options.sharedBus) return undefined;

@@ -111,6 +111,15 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
   const inFlight = new Set<Promise<void>>();
 
   const base: TransportContext = { headers: NO_HEADERS, send: write };
+  // List changes and resource updates reach the connection's session once its client is initialized.
+  const stopBroadcasts = options.sessions?.onBroadcast((message, wants) => {
+    if (session === undefined || !wants(session)) return;
+    try {
+      write(message);
+    } catch (error) {
+      log(`mcp stdio: ${String(error)}`);
+    }
+  });
 
   const track = (answered: Promise<object | undefined>): void => {
     const task = answered
@@ -186,6 +195,7 @@ export function serveStdio(options: StdioServerOptions): StdioServer {
       log(`mcp stdio: input failed: ${String(error)}`);
     }
     splitter.end();
+    stopBroadcasts?.();
     // No answer can come any more: requests to the client fail, so their handlers can finish.
     session?.close();
     while (inFlight.size > 0) await Promise.all([...inFlight]);

@@ -2,12 +2,37 @@
 // eras of 2026-07-28 and 2025-11-25 (each release's MCP_RELEASE) and driven as a transport drives them.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { PassThrough } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  PromptListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as legacy from "../../../generated/2025-11-25/index.js";
 import * as older from "../../../generated/2025-06-18/index.js";
 import * as modern from "../../../generated/2026-07-28/index.js";
 import { standardSchema } from "../../../generated/2026-07-28/validate.js";
-import { createMcpServer } from "../../../generated/index.js";
+import {
+  connect,
+  createHttpHandler,
+  createMcpServer,
+  createMemoryEventStore,
+  createMemoryMessageBus,
+  createMemorySessionStore,
+  httpTransport,
+  LEGACY_VERSIONS,
+  serveStdio,
+  stdioTransport,
+  type HttpServerOptions,
+  type ListKind,
+  type ServedEras,
+} from "../../../generated/index.js";
+import { createLineSplitter, encodeLine } from "../../../generated/runtime/core/ndjson.js";
 import { checkEnvelope, type WireMessage } from "../../../generated/runtime/core/jsonrpc.js";
 import type { TransportContext } from "../../../generated/runtime/server/server-eras.js";
 import type { StandardSchema } from "../../../generated/runtime/validation/standard-schema.js";
@@ -147,7 +172,7 @@ describe("one declaration, both eras", () => {
     };
     expect(discover.result).toMatchObject({
       supportedVersions: ["2026-07-28"],
-      capabilities: { ...capabilities, resources: { listChanged: true } },
+      capabilities: { ...capabilities, resources: { listChanged: true, subscribe: true } },
       _meta: { [modern.MetaKey.serverInfo]: { name: "test-server", version: "1.0.0" } },
     });
     expect(init.result).toMatchObject({
@@ -331,6 +356,25 @@ describe("list changes", () => {
     ]);
   });
 
+  it("tells a stateless listener of the resources it subscribed to (resourceSubscriptions) when resourceUpdated names one", async () => {
+    const s = declared();
+    const stream = inbox<{ method: string; params: { uri?: string; notifications?: object } }>();
+    const listening = s.modern(
+      "subscriptions/listen",
+      { notifications: { resourceSubscriptions: ["test://a"] } },
+      { ...base(), send: (message: object) => stream.push(message as never) },
+    );
+    expect((await stream.next()).params.notifications).toEqual({ resourceSubscriptions: ["test://a"] });
+    s.server.resourceUpdated("test://b");
+    s.server.resourceUpdated("test://a");
+    expect(await stream.next()).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { uri: "test://a" },
+    });
+    s.server.close();
+    expect((await listening).result).toBeDefined();
+  });
+
   it("refuses a name declared twice for the same era", () => {
     const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "t", version: "1" } });
     server.only("stateless").tool({ name: "x" }, () => ({ content: [] }));
@@ -338,6 +382,289 @@ describe("list changes", () => {
     expect(() => server.tool({ name: "x" }, () => ({ content: [] }))).toThrow(RangeError);
   });
 });
+
+/** What arrives, in order, each taken by one `next()` (which waits for it when it has not come yet). */
+function inbox<T>() {
+  const items: T[] = [];
+  const waiting: ((item: T) => void)[] = [];
+  return {
+    push(item: T): void {
+      const taker = waiting.shift();
+      if (taker === undefined) items.push(item);
+      else taker(item);
+    },
+    next(): Promise<T> {
+      return items.length > 0 ? Promise.resolve(items.shift()!) : new Promise((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
+const INFO = { name: "changing-server", version: "1.0.0" };
+const nothing = () => ({ content: [] });
+const names = (listed: { tools: readonly { name: string }[] }) => listed.tools.map((tool) => tool.name);
+
+/** A server for both eras with one tool, whose 2025 era takes every older version (the SDK's clients offer their own). */
+function changing() {
+  const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: INFO });
+  server.tool({ name: "first" }, nothing);
+  server.resource({ uri: "test://watched", name: "watched" }, (uri) => ({ contents: [{ uri, text: "W" }] }));
+  return server;
+}
+
+const closing: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close();
+});
+
+/**
+ * `eras` behind `createHttpHandler`, in-process: `fetch` for a client, and `listening`, settled once a standalone
+ * GET stream was opened (what a session's client hears outside its requests comes on it).
+ */
+function overHttp(eras: ServedEras, options: Partial<HttpServerOptions> = {}) {
+  const handler = createHttpHandler({ ...eras, path: "/mcp", ...options });
+  closing.push(() => handler.close());
+  let opened: () => void = () => undefined;
+  const listening = new Promise<void>((resolve) => (opened = resolve));
+  const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
+    // As node:http would give it: a Request made here has no Host, which the DNS-rebinding check wants.
+    request.headers.set("host", new URL(request.url).host);
+    const response = await handler.fetch(request);
+    if (init?.method === "GET" && response.status === 200) opened();
+    return response;
+  };
+  return { handler, fetch, listening };
+}
+
+/** `eras` served over stdio, in-process: the SDK v1 client's transport over the two pipes. */
+function sdkOverStdio(eras: ServedEras): Transport {
+  const input = new PassThrough();
+  const transport: Transport = {
+    start: () => Promise.resolve(),
+    send: (message) => (input.write(encodeLine(message)), Promise.resolve()),
+    close: () => (input.end(), transport.onclose?.(), Promise.resolve()),
+  };
+  const lines = createLineSplitter((line) => transport.onmessage?.(JSON.parse(line) as JSONRPCMessage));
+  const served = serveStdio({ ...eras, input, output: { write: (chunk: string) => lines.push(chunk) } });
+  closing.push(() => (input.end(), served.done));
+  return transport;
+}
+
+/** An SDK v1 client that records the tool list changes and resource updates it hears. */
+async function sdkClient(transport: Transport) {
+  const client = new Client({ name: "sdk-v1-client", version: "1.0.0" });
+  const heard = inbox<string>();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => heard.push(n.method));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, (n) => heard.push(n.method));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => heard.push(`${n.method} ${n.params.uri}`));
+  await client.connect(transport);
+  closing.push(() => client.close());
+  return { client, heard };
+}
+
+const TOOLS_CHANGED = "notifications/tools/list_changed";
+const PROMPTS_CHANGED = "notifications/prompts/list_changed";
+const URL_ = "http://127.0.0.1/mcp";
+
+describe("list changes reach 2025 sessions", () => {
+  it("an SDK v1 client over HTTP hears, on its GET stream, a tool declared and removed after it connected", async () => {
+    const server = changing();
+    const http = overHttp(server.eras({ sessions: { versions: LEGACY_VERSIONS } }));
+    const { client, heard } = await sdkClient(new StreamableHTTPClientTransport(new URL(URL_), { fetch: http.fetch }));
+    await http.listening;
+    server.tool({ name: "late" }, nothing);
+    expect(await heard.next()).toBe(TOOLS_CHANGED);
+    expect(names(await client.listTools())).toEqual(["first", "late"]);
+    expect(server.remove("tools", "late")).toBe(true);
+    expect(await heard.next()).toBe(TOOLS_CHANGED);
+    expect(names(await client.listTools())).toEqual(["first"]);
+  });
+
+  it("an SDK v1 client over stdio hears a tool declared and removed after it connected", async () => {
+    const server = changing();
+    const { client, heard } = await sdkClient(sdkOverStdio(server.eras({ sessions: { versions: LEGACY_VERSIONS } })));
+    // Lines are handled in order: once the ping is answered, so is the initialized notification before it.
+    await client.ping();
+    server.tool({ name: "late" }, nothing);
+    expect(await heard.next()).toBe(TOOLS_CHANGED);
+    expect(names(await client.listTools())).toEqual(["first", "late"]);
+    server.remove("tools", "late");
+    expect(await heard.next()).toBe(TOOLS_CHANGED);
+    expect(names(await client.listTools())).toEqual(["first"]);
+  });
+
+  it("our own client hears them over HTTP and over stdio", async () => {
+    const server = changing();
+    const eras = server.eras();
+    const heard = inbox<string>();
+    const release = legacy.clientRelease({
+      dispatcher: legacy.createClientDispatcher({
+        "notifications/tools/list_changed": () => heard.push(TOOLS_CHANGED),
+      }),
+    });
+    const http = overHttp(eras);
+    const overHttpSession = await connect(httpTransport(URL_, { fetch: http.fetch }), {
+      releases: [release],
+      clientInfo: { name: "ours", version: "1" },
+    });
+    closing.push(() => overHttpSession.close());
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    const served = serveStdio({ ...eras, input: toServer, output: fromServer });
+    closing.push(() => (toServer.end(), served.done));
+    const overStdio = await connect(stdioTransport({ readable: fromServer, writable: toServer }), {
+      releases: [release],
+      clientInfo: { name: "ours", version: "1" },
+    });
+    closing.push(() => overStdio.close());
+    await Promise.all([http.listening, overStdio.request("ping", {})]);
+    server.tool({ name: "late" }, nothing);
+    expect([await heard.next(), await heard.next()]).toEqual([TOOLS_CHANGED, TOOLS_CHANGED]);
+    for (const session of [overHttpSession, overStdio])
+      expect(names((await session.request("tools/list", {})) as { tools: { name: string }[] })).toEqual([
+        "first",
+        "late",
+      ]);
+    server.remove("tools", "late");
+    expect([await heard.next(), await heard.next()]).toEqual([TOOLS_CHANGED, TOOLS_CHANGED]);
+  });
+
+  it("tells a session over HTTP nothing until its client sent notifications/initialized", async () => {
+    const server = changing();
+    const http = overHttp(server.eras());
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const init = await http.fetch(URL_, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INIT }),
+    });
+    const inSession = {
+      ...headers,
+      "mcp-session-id": init.headers.get("mcp-session-id")!,
+      "mcp-protocol-version": "2025-11-25",
+    };
+    const stream = await http.fetch(URL_, { method: "GET", headers: { ...inSession, accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    const events = sseMessages(stream);
+    server.prompt({ name: "before" }, () => ({ messages: [] }));
+    const initialized = await http.fetch(URL_, {
+      method: "POST",
+      headers: inSession,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect(initialized.status).toBe(202);
+    server.tool({ name: "after" }, nothing);
+    // The prompt declared before the client was initialized told it nothing: the first it hears is the tool.
+    expect(await events.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED });
+  });
+
+  it("tells a session over stdio nothing until its client sent notifications/initialized", async () => {
+    const server = changing();
+    const input = new PassThrough();
+    const out = inbox<{ id?: number; method?: string }>();
+    const lines = createLineSplitter((line) => out.push(JSON.parse(line) as { id?: number; method?: string }));
+    const served = serveStdio({ ...server.eras(), input, output: { write: (chunk: string) => lines.push(chunk) } });
+    closing.push(() => (input.end(), served.done));
+    input.write(encodeLine({ jsonrpc: "2.0", id: 1, method: "initialize", params: INIT }));
+    expect(await out.next()).toMatchObject({ id: 1 });
+    server.prompt({ name: "before" }, () => ({ messages: [] }));
+    input.write(encodeLine({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    input.write(encodeLine({ jsonrpc: "2.0", id: 2, method: "ping" }));
+    expect(await out.next()).toMatchObject({ id: 2 });
+    server.tool({ name: "after" }, nothing);
+    expect(await out.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED });
+  });
+
+  it('tells a session only about its era: a change through only("stateless") reaches no session', async () => {
+    const server = changing();
+    const { client, heard } = await sdkClient(sdkOverStdio(server.eras({ sessions: { versions: LEGACY_VERSIONS } })));
+    await client.ping();
+    server.only("stateless").tool({ name: "modern-only" }, nothing);
+    server.only("stateless").listChanged("tools");
+    server.only("sessions").listChanged("prompts");
+    expect(await heard.next()).toBe(PROMPTS_CHANGED);
+  });
+
+  it("tells the sessions subscribed to a resource that it was updated (resourceUpdated), and no others", async () => {
+    const server = changing();
+    const http = overHttp(server.eras({ sessions: { versions: LEGACY_VERSIONS } }));
+    const transport = new StreamableHTTPClientTransport(new URL(URL_), { fetch: http.fetch });
+    const { client, heard } = await sdkClient(transport);
+    await http.listening;
+    await client.subscribeResource({ uri: "test://watched" });
+    server.resourceUpdated("test://elsewhere");
+    server.resourceUpdated("test://watched");
+    expect(await heard.next()).toBe("notifications/resources/updated test://watched");
+    await client.unsubscribeResource({ uri: "test://watched" });
+    server.resourceUpdated("test://watched");
+    server.listChanged("tools");
+    expect(await heard.next()).toBe(TOOLS_CHANGED);
+  });
+
+  it("in a fleet sharing a bus, each instance tells the sessions whose stream it holds: a session hears a change once", async () => {
+    // Two instances, each with its own server (as processes would be), sharing the stores and a bus, on which a
+    // change is announced to every instance as examples/redis-fleet.ts does.
+    const bus = createMemoryMessageBus();
+    const shared = { sessionStore: createMemorySessionStore(), eventStore: createMemoryEventStore(), messageBus: bus };
+    const instances = [changing(), changing()];
+    const [a, b] = instances.map((server) => overHttp(server.eras(), shared));
+    for (const server of instances)
+      await bus.subscribe("test/list-changed", (change) => server.listChanged(change["kind"] as ListKind));
+    const announce = (kind: ListKind) => bus.publish("test/list-changed", { kind });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const init = await a!.fetch(URL_, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INIT }),
+    });
+    const inSession = {
+      ...headers,
+      "mcp-session-id": init.headers.get("mcp-session-id")!,
+      "mcp-protocol-version": "2025-11-25",
+    };
+    await a!.fetch(URL_, {
+      method: "POST",
+      headers: inSession,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    // The session's GET stream is held by the other instance, which finds the session in the store.
+    const stream = await b!.fetch(URL_, { method: "GET", headers: { ...inSession, accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    const events = sseMessages(stream);
+    await announce("tools");
+    await announce("prompts");
+    expect(await events.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED });
+    expect(await events.next()).toEqual({ jsonrpc: "2.0", method: PROMPTS_CHANGED });
+  });
+});
+
+/** The JSON-RPC messages of an SSE response, in order. */
+function sseMessages(response: Response) {
+  const messages = inbox<unknown>();
+  const reader = response.body!.getReader();
+  closing.push(() => reader.cancel());
+  void (async () => {
+    const decoder = new TextDecoder();
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = text.indexOf("\n\n")) >= 0) {
+        const data = text
+          .slice(0, end)
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).trimStart())
+          .join("\n");
+        text = text.slice(end + 2);
+        if (data !== "") messages.push(JSON.parse(data));
+      }
+    }
+  })();
+  return messages;
+}
 
 /** A Standard Schema v1 object as a library writes one (zod's shape): its own validate, its JSON Schema by Standard JSON Schema. */
 function library<I, O>(

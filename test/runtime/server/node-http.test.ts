@@ -210,6 +210,17 @@ describe("slow readers (100 streams that never read)", () => {
 });
 
 describe("toNodeListener's event streams", () => {
+  it("sends a stream's head before its first event: a quiet GET stream is open for its client", async () => {
+    const port = await listen(handlerFor({ started: 0, finished: 0 }, []));
+    const session = await openSession(port);
+    const stream = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      headers: { accept: "text/event-stream", ...session },
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    await stream.body?.cancel();
+  });
+
   /** A response whose socket buffer takes `room` writes before `write` returns false, as node's does past its high-water mark. */
   function response(room: number) {
     const listeners = new Map<string, (() => void)[]>();

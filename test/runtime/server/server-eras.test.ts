@@ -398,6 +398,34 @@ describe("the session era (2025-11-25)", () => {
     expect(isInitialize(era.spec, { jsonrpc: "2.0", id: 1, method: "ping" })).toBe(false);
     expect(isInitialize(era.spec, [{ jsonrpc: "2.0", id: 1, method: "initialize" }])).toBe(false);
   });
+
+  it("broadcasts to each transport's outlet, picking sessions initialized (and chosen by `to`), until removed", async () => {
+    const era = legacy.sessionEra({ "notifications/initialized": () => undefined }, { sessionState: () => ({ n: 0 }) });
+    const fresh = era.open("fresh");
+    const done = era.open("done");
+    const adopted = era.open("adopted", true);
+    await era.handle(
+      done,
+      wire({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      base(),
+      undefined,
+      () => undefined,
+    );
+    expect([fresh.initialized, done.initialized, adopted.initialized]).toEqual([false, true, true]);
+    const reached: [string | undefined, unknown][] = [];
+    const stop = era.onBroadcast((message, wants) => {
+      for (const session of [fresh, done, adopted]) if (wants(session)) reached.push([session.info.id, message]);
+    });
+    era.broadcast({ n: 1 });
+    era.broadcast({ n: 2 }, (info) => info.id === "adopted");
+    stop();
+    era.broadcast({ n: 3 });
+    expect(reached).toEqual([
+      ["done", { n: 1 }],
+      ["adopted", { n: 1 }],
+      ["adopted", { n: 2 }],
+    ]);
+  });
 });
 
 describe("batches (2025-03-26)", () => {
@@ -480,6 +508,19 @@ describe("batches (2025-03-26)", () => {
     );
     expect(mixed).toEqual([{ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "x" }] } }]);
     expect(await second).toMatchObject({ id: 2, result: { content: [{ text: "0 roots" }] } });
+  });
+
+  it("a batch holding the client's notifications/initialized initializes the session", async () => {
+    const { era } = batchEra();
+    const session = era.open("s");
+    await era.handleBatch(
+      session,
+      [{ jsonrpc: "2.0", method: "notifications/initialized" }, member(1, "x")],
+      base(),
+      undefined,
+      () => undefined,
+    );
+    expect(session.initialized).toBe(true);
   });
 
   it("an empty batch is one -32600 error", async () => {

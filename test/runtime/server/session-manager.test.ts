@@ -19,11 +19,13 @@ function fakeEra(received: unknown[] = []): SessionEra {
         throw new Error("unused");
       },
       batches: false,
+      initialized: "notifications/initialized",
     },
-    open(id): ServerSession {
+    open(id, initialized = false): ServerSession {
       let closed = false;
       return {
         info: { id, state: undefined },
+        initialized,
         receive(message) {
           received.push(message);
           return (message as { id?: unknown }).id === "mine";
@@ -36,6 +38,8 @@ function fakeEra(received: unknown[] = []): SessionEra {
         },
       };
     },
+    onBroadcast: () => () => undefined,
+    broadcast: () => undefined,
     handle: () => Promise.resolve(undefined),
     handleBatch: () => Promise.resolve(undefined),
   };
