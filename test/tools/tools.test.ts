@@ -1599,7 +1599,7 @@ describe("the server side of tools in each era: what createToolServer answers fi
         ? { "io.modelcontextprotocol/protocolVersion": release, "io.modelcontextprotocol/clientCapabilities": {} }
         : undefined;
     let id = 0;
-    return async (method: string, params: object = {}) => {
+    const answer = async (method: string, params: object = {}) => {
       const response = (await dispatcher.handle({
         jsonrpc: "2.0",
         id: ++id,
@@ -1610,10 +1610,11 @@ describe("the server side of tools in each era: what createToolServer answers fi
       expect(validateResult(method, response.result), method).toEqual({ ok: true });
       return response.result!;
     };
+    return { dir, answer };
   }
 
   it("2026-07-28: tools/list carries the release's cache members (5 minutes, public by default), tools/call answers fit", async () => {
-    const answer = await served("2026-07-28");
+    const { dir, answer } = await served("2026-07-28");
     expect(await answer("tools/list")).toMatchObject({ ttlMs: 300_000, cacheScope: "public" });
     expect(await answer("tools/call", { name: "get-forecast", arguments: { city: "Oslo" } })).toMatchObject({
       structuredContent: { tempC: 4 },
@@ -1621,15 +1622,30 @@ describe("the server side of tools in each era: what createToolServer answers fi
     expect(await answer("tools/call", { name: "get-forecast", arguments: { city: "" } })).toMatchObject({
       isError: true,
     });
+    // The module compiles under the strict flags, its options typed.
+    const use = join(dir, "use.ts");
+    writeFileSync(
+      use,
+      [
+        `import { createToolServer } from "./gen/servers/forecast.js";`,
+        `const handlers = { "get-forecast": () => ({ content: [], structuredContent: { tempC: 1 } }) };`,
+        `createToolServer(handlers, { listTtlMs: 60_000, cacheScope: "private", checkResults: true });`,
+        `// @ts-expect-error: no such scope`,
+        `createToolServer(handlers, { cacheScope: "shared" });`,
+      ].join("\n"),
+    );
+    expect(
+      formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true })),
+    ).toBe("");
   }, 120_000);
 
   it("2026-07-28: listTtlMs and cacheScope set what tools/list says", async () => {
-    const answer = await served("2026-07-28", { listTtlMs: 0, cacheScope: "private" });
+    const { answer } = await served("2026-07-28", { listTtlMs: 0, cacheScope: "private" });
     expect(await answer("tools/list")).toMatchObject({ ttlMs: 0, cacheScope: "private" });
   }, 120_000);
 
   it("2025-11-25: no cache members, whatever the options", async () => {
-    const answer = await served("2025-11-25", { listTtlMs: 0, cacheScope: "private" });
+    const { answer } = await served("2025-11-25", { listTtlMs: 0, cacheScope: "private" });
     const listed = await answer("tools/list");
     expect(Object.keys(listed).sort()).toEqual(["tools"]);
     expect(await answer("tools/call", { name: "get-forecast", arguments: { city: "Oslo" } })).toMatchObject({
