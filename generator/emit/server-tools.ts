@@ -1,6 +1,7 @@
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
+import type { CacheFacts } from "../runtime/core/cache-members.ts";
 import { toolHeaderParams, type HeaderParam, type HttpSpec } from "../runtime/core/http-headers.ts";
 import { compileUriTemplate } from "../runtime/server/uri-match.ts";
 import { StructureKind, VariableDeclarationKind } from "../common/ts-morph.ts";
@@ -28,6 +29,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
   const path = `${SERVERS_FOLDER}/${set.server}.ts`;
   const model = models.find((m) => m.version === set.release);
   const http = model?.http ? httpSpec(model) : null;
+  const cache = model === undefined ? null : cacheFacts(model);
   const names = new Set(set.schema.definitions.keys());
   const types = new SchemaTypes(names);
   const declarations = [...set.schema.definitions].map(
@@ -208,6 +210,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
             tables: "tables",
             http: http === null ? "null" : "HTTP",
             tools: JSON.stringify(entries),
+            ...(cache === null ? {} : { cache: JSON.stringify(cache) }),
           }),
         },
       ],
@@ -257,7 +260,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
     });
     if (set.prompts.length > 0) addPrompts(file, set, release);
     if (set.resourceTemplates.length > 0) addResourceTemplates(file, set, release);
-    if (model !== undefined) addServerSide(file, set, model);
+    if (model !== undefined) addServerSide(file, set, model, cache);
   });
   return { path, content };
 }
@@ -457,7 +460,7 @@ function addStandardSchemas(file: StatementSink, set: ToolSet): void {
  * For the server's author: handlers per tool and the `tools/call`/`tools/list` entries of the release's dispatcher,
  * and the same for the prompts and resource templates where the snapshot has them.
  */
-function addServerSide(file: StatementSink, set: ToolSet, model: ProtocolModel): void {
+function addServerSide(file: StatementSink, set: ToolSet, model: ProtocolModel, cache: CacheFacts): void {
   const entries = 'Pick<ServerDispatchHandlers<C>, "tools/call" | "tools/list">';
   file.addTypeAlias({
     name: "ToolReply",
@@ -477,7 +480,10 @@ function addServerSide(file: StatementSink, set: ToolSet, model: ProtocolModel):
     name: "createToolServer",
     isExported: true,
     docs: [
-      "`tools/call` routed by name (unknown tool or invalid arguments: -32602 with the pointers) and `tools/list` from the file, for `createServerDispatcher`. `checkResults` checks structured results too (development).",
+      "`tools/call` routed by name (unknown tool or invalid arguments: -32602 with the pointers) and `tools/list` from the file, for `createServerDispatcher`. `checkResults` checks structured results too (development)." +
+        (cache === null
+          ? ""
+          : ` \`tools/list\` carries \`${cache.ttl}\` (\`listTtlMs\`, default 5 minutes) and \`${cache.scope}\` (\`cacheScope\`, default public).`),
     ],
     typeParameters: [{ name: "C", default: "undefined" }],
     parameters: [
@@ -498,7 +504,6 @@ function addServerSide(file: StatementSink, set: ToolSet, model: ProtocolModel):
   const runtime = runtimeImport("prompt-template-server", 1);
   file.addImportDeclaration({ namespaceImport: "surface", moduleSpecifier: runtime });
   file.addExportDeclaration({ isTypeOnly: true, namedExports: ["ListServerOptions"], moduleSpecifier: runtime });
-  const cache = cacheFacts(model);
   if (set.prompts.length > 0) addPromptServer(file, set, cache);
   if (served.length > 0) addTemplateServer(file, set, served, model, cache);
 }
@@ -514,7 +519,7 @@ function readsBack(template: string): boolean {
 }
 
 /** The members a cacheable result carries in the release (2026-07-28 on), which the lists and reads write. */
-function cacheFacts(model: ProtocolModel): { ttl: string; scope: string } | null {
+function cacheFacts(model: ProtocolModel): CacheFacts {
   const members = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
   return members.includes("ttlMs") && members.includes("cacheScope") ? { ttl: "ttlMs", scope: "cacheScope" } : null;
 }
@@ -530,7 +535,7 @@ function resourceNotFoundCode(model: ProtocolModel): number {
 }
 
 /** `PromptHandlers` (one per prompt, its typed arguments) and `createPromptServer`: `prompts/get` and `prompts/list`. */
-function addPromptServer(file: StatementSink, set: ToolSet, cache: { ttl: string; scope: string } | null): void {
+function addPromptServer(file: StatementSink, set: ToolSet, cache: CacheFacts): void {
   const entries = 'Pick<ServerDispatchHandlers<C>, "prompts/get" | "prompts/list">';
   const context = 'ServerContextOf<"prompts/get", C>';
   const required = Object.fromEntries(
@@ -599,7 +604,7 @@ function addTemplateServer(
   set: ToolSet,
   served: ToolSet["resourceTemplates"],
   model: ProtocolModel,
-  cache: { ttl: string; scope: string } | null,
+  cache: CacheFacts,
 ): void {
   const entries = 'Pick<ServerDispatchHandlers<C>, "resources/read" | "resources/templates/list">';
   const context = 'ServerContextOf<"resources/read", C>';

@@ -745,6 +745,31 @@ describe("the thin release modules: declarations from the model, bodies over the
       hasNot: ["prompt-template-server", "PromptHandlers", "TemplateHandlers", "ServerAnswerOf", "ListServerOptions"],
     },
     {
+      rule: "servers/<name>.ts of a 2025-11-25 tools-only snapshot: no cache members for tools/list, the module as it was",
+      text: emitServerTools(tools("2025-11-25"), [realModel("2025-11-25")]).content,
+      has: [
+        'const SPEC: tools.ToolsSpec = { server: SERVER, tables, http: null, tools: {"get-forecast":{"arguments":"GetForecastArguments","structured":null,"headers":[]}} };',
+        "`checkResults` checks structured results too (development). */ export function createToolServer<C = undefined>(handlers: ToolHandlers<C>, options: ToolServerOptions = {})",
+      ],
+      hasNot: ["cache", "ttlMs", "listTtlMs"],
+    },
+    {
+      rule: "servers/<name>.ts of a 2026-07-28 snapshot hands tools/list the release's cache members, the options named in createToolServer's doc",
+      text: emitServerTools(tools("2026-07-28"), [modern]).content,
+      has: [
+        '"headers":[]}}, cache: {"ttl":"ttlMs","scope":"cacheScope"} };',
+        "`tools/list` carries `ttlMs` (`listTtlMs`, default 5 minutes) and `cacheScope` (`cacheScope`, default public). */ export function createToolServer<C = undefined>(handlers: ToolHandlers<C>, options: ToolServerOptions = {})",
+      ],
+    },
+    {
+      rule: "servers/<name>.ts takes the cache members from the model: a release whose results have none gets none",
+      text: emitServerTools(tools("2026-07-28"), [
+        { ...modern, definitions: new Map([...modern.definitions].filter(([name]) => name !== "CacheableResult")) },
+      ]).content,
+      has: ['"headers":[]}} };'],
+      hasNot: ["cache", "ttlMs"],
+    },
+    {
       rule: "servers/<name>.ts serves the snapshot's prompts: a handler per prompt typed by Prompts, the required arguments as data",
       text: emitServerTools(surface("2026-07-28"), [modern]).content,
       has: [

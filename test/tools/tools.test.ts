@@ -1561,3 +1561,95 @@ describe("the server side of prompts and templates in a stateless release (2026-
     });
   }, 120_000);
 });
+
+describe("the server side of tools in each era: what createToolServer answers fits the release's own validators", () => {
+  /** A tools-only snapshot of `release`, generated, its server side in the release's dispatcher; each answer validated. */
+  async function served(release: string, options?: object) {
+    const dir = tmp();
+    const snapshot = snapshotOf("forecast", "forecast", release, [
+      {
+        name: "get-forecast",
+        inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        outputSchema: { type: "object", properties: { tempC: { type: "number" } }, required: ["tempC"] },
+      },
+    ]);
+    await generateInto(dir, [{ file: "mcp-tools/forecast.json", snapshot }]);
+    const module = (await import(join(dir, "gen", "servers", "forecast.ts"))) as {
+      createToolServer: (handlers: object, options?: object) => object;
+    };
+    const { createServerDispatcher } = (await import(join(dir, "gen", release, "dispatch.ts"))) as {
+      createServerDispatcher: (handlers: object) => { handle(message: object): Promise<unknown> };
+    };
+    const { validateResult } = (await import(join(dir, "gen", release, "validate.ts"))) as {
+      validateResult: (method: string, result: unknown) => { ok: boolean };
+    };
+    const dispatcher = createServerDispatcher(
+      module.createToolServer(
+        {
+          "get-forecast": ({ city }: { city: string }) =>
+            city === ""
+              ? { content: [{ type: "text", text: "no city" }], isError: true }
+              : { content: [], structuredContent: { tempC: city.length } },
+        },
+        options,
+      ),
+    );
+    const _meta =
+      release === "2026-07-28"
+        ? { "io.modelcontextprotocol/protocolVersion": release, "io.modelcontextprotocol/clientCapabilities": {} }
+        : undefined;
+    let id = 0;
+    const answer = async (method: string, params: object = {}) => {
+      const response = (await dispatcher.handle({
+        jsonrpc: "2.0",
+        id: ++id,
+        method,
+        params: _meta === undefined ? params : { ...params, _meta },
+      })) as { result?: { [key: string]: unknown }; error?: { code: number } };
+      expect(response.error, method).toBeUndefined();
+      expect(validateResult(method, response.result), method).toEqual({ ok: true });
+      return response.result!;
+    };
+    return { dir, answer };
+  }
+
+  it("2026-07-28: tools/list carries the release's cache members (5 minutes, public by default), tools/call answers fit", async () => {
+    const { dir, answer } = await served("2026-07-28");
+    expect(await answer("tools/list")).toMatchObject({ ttlMs: 300_000, cacheScope: "public" });
+    expect(await answer("tools/call", { name: "get-forecast", arguments: { city: "Oslo" } })).toMatchObject({
+      structuredContent: { tempC: 4 },
+    });
+    expect(await answer("tools/call", { name: "get-forecast", arguments: { city: "" } })).toMatchObject({
+      isError: true,
+    });
+    // The module compiles under the strict flags, its options typed.
+    const use = join(dir, "use.ts");
+    writeFileSync(
+      use,
+      [
+        `import { createToolServer } from "./gen/servers/forecast.js";`,
+        `const handlers = { "get-forecast": () => ({ content: [], structuredContent: { tempC: 1 } }) };`,
+        `createToolServer(handlers, { listTtlMs: 60_000, cacheScope: "private", checkResults: true });`,
+        `// @ts-expect-error: no such scope`,
+        `createToolServer(handlers, { cacheScope: "shared" });`,
+      ].join("\n"),
+    );
+    expect(
+      formatDiagnostics(typecheck([use], { ...STRICT_OPTIONS, isolatedDeclarations: true, declaration: true })),
+    ).toBe("");
+  }, 120_000);
+
+  it("2026-07-28: listTtlMs and cacheScope set what tools/list says", async () => {
+    const { answer } = await served("2026-07-28", { listTtlMs: 0, cacheScope: "private" });
+    expect(await answer("tools/list")).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+  }, 120_000);
+
+  it("2025-11-25: no cache members, whatever the options", async () => {
+    const { answer } = await served("2025-11-25", { listTtlMs: 0, cacheScope: "private" });
+    const listed = await answer("tools/list");
+    expect(Object.keys(listed).sort()).toEqual(["tools"]);
+    expect(await answer("tools/call", { name: "get-forecast", arguments: { city: "Oslo" } })).toMatchObject({
+      structuredContent: { tempC: 4 },
+    });
+  }, 120_000);
+});

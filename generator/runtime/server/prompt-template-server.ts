@@ -2,35 +2,20 @@
 // `prompts/get` routed by name with the required arguments checked, `resources/read` routed by the
 // first template whose URI template covers the URI (read back with uri-match.ts), and both lists
 // answered from the file. The module holds the data and thin typed wrappers over these functions.
+import { cacheFields, type CacheFacts, type ListServerOptions } from "../core/cache-members.js";
 import { describeValue, escapeToken, isObject, own, type JsonObject } from "../core/json.js";
 import { RpcError } from "../core/rpc-error.js";
 import { compileUriTemplate } from "./uri-match.js";
 
+export type { CacheFacts, ListServerOptions } from "../core/cache-members.js";
+
 /** JSON-RPC's invalid params, the same in every release. */
 const INVALID_PARAMS = -32602;
-
-/** The members a stateless release's cacheable results carry (`ttlMs`, `cacheScope`); null where results have none. */
-export type CacheFacts = { readonly ttl: string; readonly scope: string } | null;
-
-export interface ListServerOptions {
-  /** How long a stateless client may cache a list or a read resource. Default 5 minutes. */
-  readonly listTtlMs?: number;
-  /** Whom a list may be cached for (default public); a read resource is private (it may be the user's) unless its handler says otherwise. */
-  readonly cacheScope?: "public" | "private";
-}
 
 /** `T` with its cache members optional (the table writes them unless the handler does), union members one by one. */
 export type CacheDefaulted<T, K extends PropertyKey> = T extends unknown
   ? Omit<T, K> & Partial<Pick<T, K & keyof T>>
   : never;
-
-function cacheFields(cache: CacheFacts, options: ListServerOptions, scope?: string): JsonObject {
-  if (cache === null) return {};
-  return {
-    [cache.ttl]: options.listTtlMs ?? 300_000,
-    [cache.scope]: scope ?? options.cacheScope ?? "public",
-  };
-}
 
 /** One server's prompts as data: per prompt, the names of the arguments it marks required. */
 export interface PromptsSpec {

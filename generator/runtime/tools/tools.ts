@@ -2,6 +2,7 @@
 // them in a server, both checked by the server's validator table. The module of each server holds only
 // its data (type names, header annotations, the table) and thin typed wrappers over these functions.
 import type {} from "../core/abort.js";
+import { cacheFields, type CacheFacts, type ListServerOptions } from "../core/cache-members.js";
 import type { RequestContext } from "../core/dispatcher.js";
 import { paramHeaders, type HeaderParam, type HttpSpec } from "../core/http-headers.js";
 import { describeValue, isObject, type JsonObject } from "../core/json.js";
@@ -25,6 +26,8 @@ export interface ToolsSpec {
   readonly tools: { readonly [name: string]: ToolEntry };
   /** The release's Streamable HTTP facts where it sends `Mcp-Param-*` headers; null otherwise. */
   readonly http: HttpSpec | null;
+  /** The cache members `tools/list` carries in the release; absent where its results have none. */
+  readonly cache?: CacheFacts;
 }
 
 export interface ToolCallOptions {
@@ -168,7 +171,8 @@ export function toolDeclaration(
 /** A server's tool handler: the arguments already checked against `inputSchema`. */
 export type ToolHandler<A, R, C> = (args: A, ctx: RequestContext<C>) => R | Promise<R>;
 
-export interface ToolServerOptions {
+/** `listTtlMs` and `cacheScope` say what a stateless release's `tools/list` carries, as for the prompts and templates. */
+export interface ToolServerOptions extends ListServerOptions {
   /** Check every structured result against the tool's `outputSchema` (a bug in the handler then answers -32603). Meant for development. */
   readonly checkResults?: boolean;
 }
@@ -182,7 +186,7 @@ export interface ToolServerHandlers<C> {
 /**
  * `tools/call` routed by tool name to `handlers` (an unknown tool is -32602, as the tools page
  * says), the arguments checked first (-32602 with each issue's pointer under `/arguments`);
- * `tools/list` answered with `list()`, the tools as the file lists them.
+ * `tools/list` answered with `list()`, the tools as the file lists them, and the release's cache members.
  */
 export function toolServer<C>(
   spec: ToolsSpec,
@@ -227,7 +231,7 @@ export function toolServer<C>(
       return result;
     },
     "tools/list"() {
-      return { tools: list() };
+      return { tools: list(), ...cacheFields(spec.cache ?? null, options) };
     },
   };
 }

@@ -168,6 +168,24 @@ describe("toolServer", () => {
     expect(toolServer(SPEC, list, handlers)["tools/list"](undefined, ctx)).toEqual({ tools: list() });
   });
 
+  it("tools/list carries the cache members the spec names, with the options' values or 5 minutes and public", () => {
+    const cached = { ...SPEC, cache: { ttl: "ttlMs", scope: "cacheScope" } };
+    expect(toolServer(cached, list, handlers)["tools/list"](undefined, ctx)).toEqual({
+      tools: list(),
+      ttlMs: 300_000,
+      cacheScope: "public",
+    });
+    const options = { listTtlMs: 0, cacheScope: "private" } as const;
+    expect(toolServer(cached, list, handlers, options)["tools/list"](undefined, ctx)).toEqual({
+      tools: list(),
+      ttlMs: 0,
+      cacheScope: "private",
+    });
+    // A release without them: the options change nothing.
+    const none = { ...SPEC, cache: null };
+    expect(toolServer(none, list, handlers, options)["tools/list"](undefined, ctx)).toEqual({ tools: list() });
+  });
+
   it.each([
     { name: "a tool the server does not have", params: { name: "nope", arguments: {} } },
     { name: "a name from Object.prototype", params: { name: "toString", arguments: {} } },
