@@ -13,6 +13,7 @@ import type {
 } from "../core/meta-keys.js";
 import { RpcError } from "../core/rpc-error.js";
 import type { SessionEra, SessionInfo, StatelessEra } from "./server-eras.js";
+import type { SessionRecord } from "./session-store.js";
 import {
   compileToolSchema,
   type Check,
@@ -521,8 +522,11 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       resourceUpdated(uri: string) {
         if (era !== "sessions") for (const listener of listeners) listener.updated(uri);
         if (era === "stateless") return;
-        const subscribed = (session: SessionInfo<unknown>): boolean =>
-          (session.state as McpSessionData).subscriptions.has(uri);
+        // Over HTTP the record, which every instance sees; over stdio the handlers' own state.
+        const subscribed = (session: SessionInfo<unknown>, record?: SessionRecord): boolean =>
+          record === undefined
+            ? (session.state as McpSessionData).subscriptions.has(uri)
+            : record.subscriptions.includes(uri);
         for (const sessions of sessionEras)
           sessions.broadcast(
             { jsonrpc: "2.0", method: RESOURCE_UPDATED, params: { uri } },

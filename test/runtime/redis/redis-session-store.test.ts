@@ -14,6 +14,7 @@ const record: SessionRecord = {
   subscriptions: ["file:///a"],
   subject: "alice",
   initialized: true,
+  ready: true,
 };
 
 describe.skipIf(missing)("createRedisSessionStore against redis-server", () => {

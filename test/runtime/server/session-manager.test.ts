@@ -53,6 +53,7 @@ const record = (subject?: string): SessionRecord => ({
   subscriptions: [],
   subject,
   initialized: false,
+  ready: false,
 });
 
 function manager(overrides: Partial<SessionManagerOptions> = {}) {
