@@ -307,7 +307,8 @@ export interface McpServer<R> {
   listChanged(kind: ListKind): void;
   /**
    * Tells the clients subscribed to `uri` that the resource changed (`notifications/resources/updated`): sessions
-   * through `resources/subscribe`, stateless clients through `resourceSubscriptions` in `subscriptions/listen`.
+   * through `resources/subscribe` (over HTTP, made through any instance sharing the session store), stateless clients
+   * through `resourceSubscriptions` in `subscriptions/listen`.
    */
   resourceUpdated(uri: string): void;
   /** The eras to hand `createHttpHandler` or `serveStdio`, built from what is declared now; later changes reach them too. */
