@@ -11,7 +11,7 @@ import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelco
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, createHttpHandler, httpTransport, toNodeListener } from "../../generated/index.js";
+import { connect, createHttpHandler, createMcpServer, httpTransport, toNodeListener } from "../../generated/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 import { createRedisStores } from "../../generated/runtime/redis/redis-stores.js";
@@ -399,6 +399,57 @@ describe.skipIf(missing)("sessions in Redis: expiry and a Redis restart", () => 
     } finally {
       handler.close();
       await stores.close();
+    }
+  });
+
+  it("the instance holding a session's stream tells it of a resource it subscribed to, and initialized, through another", async () => {
+    // Two instances in-process, each with its own connections, a resource update announced to both on the bus.
+    const instances = await Promise.all(
+      [0, 1].map(async () => {
+        const stores = createRedisStores(redis.url, { prefix: "subscriptions:" });
+        await stores.ready();
+        const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "s", version: "1" } });
+        server.resource({ uri: "test://x", name: "x" }, (uri) => ({ contents: [{ uri, text: "X" }] }));
+        await stores.messageBus.subscribe("test/updated", (change) => server.resourceUpdated(change["uri"] as string));
+        const handler = createHttpHandler({
+          ...server.eras(),
+          sessionStore: stores.sessionStore,
+          eventStore: stores.eventStore,
+          messageBus: stores.messageBus,
+        });
+        const fetch = (method: string, headers: Record<string, string>, body?: unknown) =>
+          handler.fetch(
+            new Request("http://127.0.0.1/mcp", {
+              method,
+              headers: { ...BASE, host: "127.0.0.1", ...headers },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            }),
+          );
+        return { stores, handler, fetch };
+      }),
+    );
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const stream = new AbortController();
+    try {
+      const id = (await a.fetch("POST", {}, initialize)).headers.get("mcp-session-id")!;
+      const inSession = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+      const get = await b.fetch("GET", { ...inSession, accept: "text/event-stream" });
+      expect(get.status).toBe(200);
+      const reader = get.body!.getReader();
+      stream.signal.addEventListener("abort", () => void reader.cancel());
+      expect((await a.fetch("POST", inSession, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(
+        202,
+      );
+      const subscribe = { jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "test://x" } };
+      expect((await a.fetch("POST", inSession, subscribe)).status).toBe(200);
+      await a.stores.messageBus.publish("test/updated", { uri: "test://x" });
+      let text = "";
+      while (!text.includes("data:")) text += new TextDecoder().decode((await reader.read()).value);
+      expect(text).toContain('"method":"notifications/resources/updated","params":{"uri":"test://x"}');
+    } finally {
+      stream.abort();
+      for (const instance of instances) instance.handler.close();
+      await Promise.all(instances.map((instance) => instance.stores.close()));
     }
   });
 

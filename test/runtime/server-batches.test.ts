@@ -9,7 +9,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLineSplitter } from "../../generator/runtime/core/ndjson.ts";
-import { createHttpHandler, serveStdio, toNodeListener, type HttpHandler } from "../../generated/index.js";
+import {
+  createHttpHandler,
+  createMemorySessionStore,
+  serveStdio,
+  toNodeListener,
+  type HttpHandler,
+} from "../../generated/index.js";
 import { MAX_BATCH_MESSAGES } from "../../generated/runtime/server/server-eras.js";
 import * as batching from "../../generated/2025-03-26/index.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
@@ -51,8 +57,8 @@ afterEach(() => {
   handlers = [];
 });
 
-function serve(sessions = batchEra()): HttpHandler {
-  const handler = createHttpHandler({ sessions, path: "/mcp" });
+function serve(sessions = batchEra(), sessionStore = createMemorySessionStore()): HttpHandler {
+  const handler = createHttpHandler({ sessions, path: "/mcp", sessionStore });
   handlers.push(handler);
   return handler;
 }
@@ -207,6 +213,17 @@ describe("a 2025-03-26 POST body may be a batch", () => {
     const response = await post(handler, [list(1), list(2)], { ...session, "mcp-protocol-version": "2025-11-25" });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it("a batch holding notifications/initialized marks the session ready in its record, for every instance sharing it", async () => {
+    const sessionStore = createMemorySessionStore();
+    const handler = serve(batchEra(), sessionStore);
+    const session = await initialize(handler);
+    const id = session["mcp-session-id"]!;
+    expect((await post(handler, [list(1)], session)).status).toBe(200);
+    expect(await sessionStore.get(id)).toMatchObject({ initialized: true, ready: false });
+    expect((await post(handler, [initialized, list(2)], session)).status).toBe(200);
+    expect(await sessionStore.get(id)).toMatchObject({ ready: true });
   });
 });
 

@@ -51,6 +51,8 @@ function recordOf(text: string): SessionRecord | undefined {
   if (!isObject(value)) return undefined;
   const { version, clientCapabilities, clientInfo, logLevel, subscriptions, subject, initialized } =
     value;
+  // A record an instance older than `ready` wrote counts its client ready once it came back.
+  const ready = value["ready"] ?? initialized;
   if (
     !optionalString(version) ||
     !optionalString(logLevel) ||
@@ -59,7 +61,8 @@ function recordOf(text: string): SessionRecord | undefined {
     !(clientInfo === undefined || isObject(clientInfo)) ||
     !Array.isArray(subscriptions) ||
     !subscriptions.every((uri) => typeof uri === "string") ||
-    typeof initialized !== "boolean"
+    typeof initialized !== "boolean" ||
+    typeof ready !== "boolean"
   )
     return undefined;
   return {
@@ -70,6 +73,7 @@ function recordOf(text: string): SessionRecord | undefined {
     subscriptions: subscriptions,
     subject,
     initialized,
+    ready,
   };
 }
 

@@ -45,6 +45,7 @@ import {
 import {
   batchOf,
   isInitialize,
+  isInitialized,
   type SessionEra,
   type StatelessEra,
   type TransportContext,
@@ -471,6 +472,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
             subscriptions: NO_SUBSCRIPTIONS,
             subject: subjectOf(identity),
             initialized: false,
+            ready: false,
           });
           return { response, status: 200 };
         }
@@ -482,19 +484,23 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     });
   };
 
-  /** The session `sessionId` names, if open and the caller's, or the reply refusing the request (404, or another version). */
+  /**
+   * The session `sessionId` names, if open and the caller's, or the reply refusing the request (404, or another
+   * version); `initializes` when what the client sent holds its `notifications/initialized`.
+   */
   const sessionOf = async (
     era: SessionEra,
     exchange: HttpExchange,
     sessionId: string,
     identity: Identity | undefined,
     id: string | number | undefined,
+    initializes: boolean,
   ): Promise<LiveSession | HttpReply> => {
     const codes = era.spec.codes;
     const session = await sessions.find(era, sessionId, subjectOf(identity));
     if (session === undefined)
       return failReply(404, codes.invalidRequest, "Session not found", {}, id);
-    await sessions.used(session);
+    await sessions.used(session, initializes);
     const version = header(exchange.headers, VERSION_HEADER);
     const agreed = session.record.version;
     if (version !== undefined && agreed !== undefined && version !== agreed)
@@ -519,7 +525,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const codes = era.spec.codes;
     const id = message.kind === "request" ? message.id : undefined;
     if (sessionId === undefined) return openSession(era, exchange, plan, message, identity);
-    const session = await sessionOf(era, exchange, sessionId, identity, id);
+    const initializes = isInitialized(era.spec, message);
+    const session = await sessionOf(era, exchange, sessionId, identity, id, initializes);
     if (!("core" in session)) return session;
     if (message.kind === "result" || message.kind === "error") {
       await sessions.answer(session, message);
@@ -562,7 +569,8 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
         era.spec.codes.invalidRequest,
         "Bad request: no Mcp-Session-Id; initialize first, outside a batch",
       );
-    const session = await sessionOf(era, exchange, sessionId, identity, undefined);
+    const initializes = items.some((item) => isInitialized(era.spec, item));
+    const session = await sessionOf(era, exchange, sessionId, identity, undefined, initializes);
     if (!("core" in session)) return session;
     const fallback = () => sessions.fallback(session);
     return replyTo(exchange, plan, { identity, session }, {}, async (base, signal) => {

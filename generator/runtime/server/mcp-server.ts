@@ -13,6 +13,7 @@ import type {
 } from "../core/meta-keys.js";
 import { RpcError } from "../core/rpc-error.js";
 import type { SessionEra, SessionInfo, StatelessEra } from "./server-eras.js";
+import type { SessionRecord } from "./session-store.js";
 import {
   compileToolSchema,
   type Check,
@@ -306,7 +307,8 @@ export interface McpServer<R> {
   listChanged(kind: ListKind): void;
   /**
    * Tells the clients subscribed to `uri` that the resource changed (`notifications/resources/updated`): sessions
-   * through `resources/subscribe`, stateless clients through `resourceSubscriptions` in `subscriptions/listen`.
+   * through `resources/subscribe` (over HTTP, made through any instance sharing the session store), stateless clients
+   * through `resourceSubscriptions` in `subscriptions/listen`.
    */
   resourceUpdated(uri: string): void;
   /** The eras to hand `createHttpHandler` or `serveStdio`, built from what is declared now; later changes reach them too. */
@@ -521,8 +523,11 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
       resourceUpdated(uri: string) {
         if (era !== "sessions") for (const listener of listeners) listener.updated(uri);
         if (era === "stateless") return;
-        const subscribed = (session: SessionInfo<unknown>): boolean =>
-          (session.state as McpSessionData).subscriptions.has(uri);
+        // Over HTTP the record, which every instance sees; over stdio the handlers' own state.
+        const subscribed = (session: SessionInfo<unknown>, record?: SessionRecord): boolean =>
+          record === undefined
+            ? (session.state as McpSessionData).subscriptions.has(uri)
+            : record.subscriptions.includes(uri);
         for (const sessions of sessionEras)
           sessions.broadcast(
             { jsonrpc: "2.0", method: RESOURCE_UPDATED, params: { uri } },

@@ -4,6 +4,7 @@ import { isObject, own, type JsonObject } from "../core/json.js";
 import { checkEnvelope, type WireMessage } from "../core/jsonrpc.js";
 import type { HeaderValues } from "./origin.js";
 import type { Identity } from "./request-gate.js";
+import type { SessionRecord } from "./session-store.js";
 import {
   createStateCodec,
   type StateBinding,
@@ -287,9 +288,13 @@ export interface ServerSession {
 
 /**
  * A transport's way to reach the sessions it holds outside any request (HTTP: the standalone streams held
- * on this instance; stdio: its output): sends `message` to each one `wants`.
+ * on this instance; stdio: its output): sends `message` to each one `wants`, given the session's record
+ * where the transport keeps one (HTTP: as its `SessionStore` holds it, shared by a fleet's instances).
  */
-export type SessionOutlet = (message: object, wants: (session: ServerSession) => boolean) => void;
+export type SessionOutlet = (
+  message: object,
+  wants: (session: ServerSession, record?: SessionRecord) => boolean,
+) => void;
 
 export interface SessionEra {
   readonly kind: "sessions";
@@ -300,9 +305,14 @@ export interface SessionEra {
   onBroadcast(outlet: SessionOutlet): () => void;
   /**
    * Sends `message` (a notification: a list change, a resource update) to every initialized session of every
-   * transport serving this era, or to those of them `to` picks by their info.
+   * transport serving this era, or to those of them `to` picks by their info and record. A session is initialized
+   * once this era handled its `notifications/initialized` or its record says another instance did; the record
+   * (undefined over stdio) is what its client asked for through any instance.
    */
-  broadcast(message: object, to?: (session: SessionInfo<unknown>) => boolean): void;
+  broadcast(
+    message: object,
+    to?: (session: SessionInfo<unknown>, record: SessionRecord | undefined) => boolean,
+  ): void;
   /**
    * Answers one parsed request or notification of `session`. `fallback` is where requests to the
    * client go once this request's own stream has ended (the standalone stream), if there is one.
@@ -434,8 +444,9 @@ export function createSessionEra<S>(
       return () => void outlets.delete(one);
     },
     broadcast(message, to) {
-      const wants = (session: ServerSession): boolean =>
-        ready.has(session) && (to === undefined || to(session.info));
+      const wants = (session: ServerSession, record?: SessionRecord): boolean =>
+        (ready.has(session) || record?.ready === true) &&
+        (to === undefined || to(session.info, record));
       for (const outlet of [...outlets]) outlet(message, wants);
     },
     // One message in, at most one response out: a dispatcher answers an array only for an array.
@@ -468,6 +479,11 @@ export function createSessionEra<S>(
       return runIn(session, rest, base, signal, fallback);
     },
   };
+}
+
+/** Whether `message` is the client's notification that ends the handshake (`notifications/initialized`). */
+export function isInitialized(spec: SessionSpec, message: unknown): boolean {
+  return isObject(message) && message["method"] === spec.initialized && !own(message, "id");
 }
 
 /** Whether `message` is the request that opens a session. */

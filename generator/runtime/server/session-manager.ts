@@ -89,11 +89,15 @@ export interface SessionManager {
   /** Session `id` of `era`, when it exists and belongs to `subject`; served from the store's record when another instance opened it. */
   find(era: SessionEra, id: string, subject: string | undefined): Promise<LiveSession | undefined>;
   /**
-   * Marks `session` used by its client: it is initialized from here on, and its idle time starts over.
-   * The first use stores the record and returns the promise of that (a failure is `StoreUnavailableError`).
+   * Marks `session` used by its client: it is initialized from here on (`ready` too when what it sent
+   * `initializes`: it holds `notifications/initialized`), and its idle time starts over. The first use, and the
+   * one that makes it ready, store the record and return the promise of that (a failure is `StoreUnavailableError`).
    */
-  used(session: LiveSession): Promise<void> | undefined;
-  /** Records what a successful request changed in the session's state (log level, subscriptions); a promise when it stores it. */
+  used(session: LiveSession, initializes?: boolean): Promise<void> | undefined;
+  /**
+   * Records what a successful request changed in the session's state (log level, subscriptions); a promise when it
+   * stores it. On a shared store the change applies to the stored record, which other instances also change.
+   */
   observe(session: LiveSession, message: WireMessage): Promise<void> | undefined;
   /** A new stream of `session` whose events are kept for resumption; `onResume` runs when a client resumes it. */
   stream(session: LiveSession, onDetach?: () => void, onResume?: () => void): EventStream;
@@ -107,8 +111,10 @@ export interface SessionManager {
   fallback(session: LiveSession): ((message: object) => void) | undefined;
   /**
    * The era's outlet (`SessionEra.onBroadcast`): writes a message to each session it wants whose standalone stream is
-   * held here. A session whose stream another instance holds hears it from that instance's own broadcast, so it
-   * hears it once; one with no stream open hears nothing (outside a request there is nowhere to send it).
+   * held here, deciding from the session's record (read from a shared store each time, since its client may have
+   * subscribed or initialized through another instance). A session whose stream another instance holds hears it
+   * from that instance's own broadcast, so it hears it once; one with no stream open hears nothing (outside a
+   * request there is nowhere to send it).
    */
   readonly broadcast: SessionOutlet;
   /**
@@ -226,6 +232,33 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     );
   };
 
+  /**
+   * Changes the session's record and stores it. A shared store's record is read first and changed instead of the one
+   * held here, which misses what the client did through other instances since this one read it.
+   */
+  const update = (
+    session: LiveSession,
+    change: (record: SessionRecord) => SessionRecord,
+  ): Promise<void> => {
+    if (!options.sharedStore) {
+      session.record = change(session.record);
+      return save(session);
+    }
+    return needed(store.get(session.id)).then((stored) => {
+      session.record = change(stored ?? session.record);
+      return save(session);
+    });
+  };
+
+  /** Writes a broadcast message to a session's stream; a failure is reported, not the broadcaster's. */
+  const deliver = (stream: EventStream, message: object): void => {
+    try {
+      stream.write(message);
+    } catch (error) {
+      report(error);
+    }
+  };
+
   /** The oldest session that never finished initializing and runs nothing: the one a new session may replace. */
   const evictable = (): LiveSession | undefined => {
     for (const session of sessions.values())
@@ -312,46 +345,46 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         // Another instance opened it: serve it here from its record (its handlers' per-session state starts anew).
         if (record === undefined || sessions.has(id)) session = sessions.get(id);
         else if (record.version === undefined || era.spec.versions.includes(record.version))
-          session = adopt(era.open(id, record.initialized), era, record, id);
+          session = adopt(era.open(id, record.ready), era, record, id);
       }
       // Someone else's session is answered as a missing one: 404 tells nothing about whose it is.
       if (session === undefined || session.era !== era || session.record.subject !== subject)
         return undefined;
       return session;
     },
-    used(session) {
+    used(session, initializes = false) {
       const time = now();
-      const first = !session.record.initialized;
-      if (first) session.record = { ...session.record, initialized: true };
+      session.lastSeen = time;
+      const { initialized, ready } = session.record;
+      if (!initialized || (initializes && !ready))
+        return update(session, (record) => ({
+          ...record,
+          initialized: true,
+          ready: record.ready || initializes,
+        }));
       // Counted from the last push, not the last use: a session in steady use must not expire in the store.
-      else if (time - session.lastStored > idleMs / 4) {
+      if (time - session.lastStored > idleMs / 4) {
         session.lastStored = time;
         quietly(store.touch(session.id, idleMs));
       }
-      session.lastSeen = time;
-      return first ? save(session) : undefined;
+      return undefined;
     },
     observe(session, message) {
       if (message.kind !== "request" || !isObject(message.params)) return undefined;
-      const params = message.params;
-      const record = session.record;
-      if (message.method === "logging/setLevel" && typeof params["level"] === "string")
-        session.record = { ...record, logLevel: params["level"] };
-      else if (message.method === "resources/subscribe" && typeof params["uri"] === "string")
-        session.record = {
+      const { level, uri } = message.params;
+      if (message.method === "logging/setLevel" && typeof level === "string")
+        return update(session, (record) => ({ ...record, logLevel: level }));
+      if (message.method === "resources/subscribe" && typeof uri === "string")
+        return update(session, (record) => ({
           ...record,
-          subscriptions: [
-            ...record.subscriptions.filter((u) => u !== params["uri"]),
-            params["uri"],
-          ],
-        };
-      else if (message.method === "resources/unsubscribe" && typeof params["uri"] === "string")
-        session.record = {
+          subscriptions: [...record.subscriptions.filter((u) => u !== uri), uri],
+        }));
+      if (message.method === "resources/unsubscribe" && typeof uri === "string")
+        return update(session, (record) => ({
           ...record,
-          subscriptions: record.subscriptions.filter((u) => u !== params["uri"]),
-        };
-      else return undefined;
-      return save(session);
+          subscriptions: record.subscriptions.filter((u) => u !== uri),
+        }));
+      return undefined;
     },
     stream(session, onDetach, onResume) {
       const id = randomId();
@@ -402,12 +435,17 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     broadcast(message, wants) {
       for (const session of sessions.values()) {
         const stream = session.standalone;
-        if (stream === undefined || stream.ended || !wants(session.core)) continue;
-        try {
-          stream.write(message);
-        } catch (error) {
-          report(error);
+        if (stream === undefined || stream.ended) continue;
+        if (!options.sharedStore) {
+          if (wants(session.core, session.record)) deliver(stream, message);
+          continue;
         }
+        quietly(
+          store.get(session.id).then((record) => {
+            if (record !== undefined && !stream.ended && wants(session.core, record))
+              deliver(stream, message);
+          }),
+        );
       }
     },
     answer(session, message) {

@@ -22,6 +22,11 @@ export interface SessionRecord {
   readonly subject: string | undefined;
   /** Whether the client used the session after its `initialize` (`notifications/initialized`, any request). */
   readonly initialized: boolean;
+  /**
+   * Whether the client sent `notifications/initialized`: only then does the session hear list changes and
+   * resource updates, from whichever instance holds its stream.
+   */
+  readonly ready: boolean;
 }
 
 export interface SessionStore {

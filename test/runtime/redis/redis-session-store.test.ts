@@ -14,6 +14,7 @@ const record: SessionRecord = {
   subscriptions: ["file:///a"],
   subject: "alice",
   initialized: true,
+  ready: true,
 };
 
 describe.skipIf(missing)("createRedisSessionStore against redis-server", () => {
@@ -57,5 +58,16 @@ describe.skipIf(missing)("createRedisSessionStore against redis-server", () => {
     await client.set("t3:session:other", JSON.stringify({ ...record, subscriptions: "all" }));
     expect(await store.get("junk")).toBeUndefined();
     expect(await store.get("other")).toBeUndefined();
+  });
+
+  it("reads a record written before `ready` was kept as ready once its client came back", async () => {
+    const store = createRedisSessionStore(client, { prefix: "t4:" });
+    const { ready: _ready, ...older } = record;
+    await client.set("t4:session:used", JSON.stringify(older));
+    await client.set("t4:session:fresh", JSON.stringify({ ...older, initialized: false }));
+    await client.set("t4:session:odd", JSON.stringify({ ...record, ready: "yes" }));
+    expect(await store.get("used")).toEqual({ ...older, ready: true });
+    expect(await store.get("fresh")).toEqual({ ...older, initialized: false, ready: false });
+    expect(await store.get("odd")).toBeUndefined();
   });
 });

@@ -28,6 +28,7 @@ describe.skipIf(missing)("createRedisStores against redis-server", () => {
       subscriptions: [],
       subject: undefined,
       initialized: true,
+      ready: true,
     };
     await a.sessionStore.set("s", record, 60_000);
     expect(await b.sessionStore.get("s")).toEqual(record);

@@ -448,6 +448,18 @@ describe("two instances sharing a SessionStore, an EventStore and a MessageBus",
     await reader.cancel();
   });
 
+  it("the shared record says a session is ready once its client sent notifications/initialized, not at its first use", async () => {
+    const sessionStore = createMemorySessionStore();
+    const a = serve(probe(), { sessionStore });
+    const opened = await post(a, initializeBody);
+    const session = inSession(opened.headers.get("mcp-session-id")!);
+    expect((await post(a, { jsonrpc: "2.0", id: 1, method: "ping" }, session)).status).toBe(200);
+    const id = session["mcp-session-id"];
+    expect(await sessionStore.get(id)).toMatchObject({ initialized: true, ready: false });
+    expect((await post(a, { jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
+    expect(await sessionStore.get(id)).toMatchObject({ ready: true });
+  });
+
   it("a notification published on the bus under a session's stream topic reaches the GET stream its client holds", async () => {
     const messageBus = createMemoryMessageBus();
     const handler = serve(probe(), { messageBus });

@@ -464,6 +464,7 @@ async function sdkClient(transport: Transport) {
 
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 const PROMPTS_CHANGED = "notifications/prompts/list_changed";
+const RESOURCE_UPDATED = "notifications/resources/updated";
 const URL_ = "http://127.0.0.1/mcp";
 
 describe("list changes reach 2025 sessions", () => {
@@ -602,41 +603,95 @@ describe("list changes reach 2025 sessions", () => {
   });
 
   it("in a fleet sharing a bus, each instance tells the sessions whose stream it holds: a session hears a change once", async () => {
-    // Two instances, each with its own server (as processes would be), sharing the stores and a bus, on which a
-    // change is announced to every instance as examples/redis-fleet.ts does.
-    const bus = createMemoryMessageBus();
-    const shared = { sessionStore: createMemorySessionStore(), eventStore: createMemoryEventStore(), messageBus: bus };
-    const instances = [changing(), changing()];
-    const [a, b] = instances.map((server) => overHttp(server.eras(), shared));
-    for (const server of instances)
-      await bus.subscribe("test/list-changed", (change) => server.listChanged(change["kind"] as ListKind));
-    const announce = (kind: ListKind) => bus.publish("test/list-changed", { kind });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const init = await a!.fetch(URL_, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INIT }),
-    });
-    const inSession = {
-      ...headers,
-      "mcp-session-id": init.headers.get("mcp-session-id")!,
-      "mcp-protocol-version": "2025-11-25",
-    };
-    await a!.fetch(URL_, {
-      method: "POST",
-      headers: inSession,
-      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    });
+    const { a, b, announce } = await fleet();
+    const session = await a.open();
+    await a.post(session, { jsonrpc: "2.0", method: "notifications/initialized" });
     // The session's GET stream is held by the other instance, which finds the session in the store.
-    const stream = await b!.fetch(URL_, { method: "GET", headers: { ...inSession, accept: "text/event-stream" } });
-    expect(stream.status).toBe(200);
-    const events = sseMessages(stream);
-    await announce("tools");
-    await announce("prompts");
+    const events = await b.listen(session);
+    await announce({ kind: "tools" });
+    await announce({ kind: "prompts" });
     expect(await events.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED });
     expect(await events.next()).toEqual({ jsonrpc: "2.0", method: PROMPTS_CHANGED });
   });
+
+  it("in a fleet, the instance holding a session's stream tells it of the resources it subscribed to through any instance", async () => {
+    const { a, b, announce } = await fleet();
+    const session = await a.open();
+    await a.post(session, { jsonrpc: "2.0", method: "notifications/initialized" });
+    const events = await b.listen(session);
+    const subscription = (id: number, method: string, uri: string) => ({ jsonrpc: "2.0", id, method, params: { uri } });
+    expect((await a.post(session, subscription(2, "resources/subscribe", "test://x"))).status).toBe(200);
+    // b read the record before x was subscribed: its own subscription must not lose x from the record.
+    expect((await b.post(session, subscription(3, "resources/subscribe", "test://y"))).status).toBe(200);
+    await announce({ uri: "test://x" });
+    expect(await events.next()).toEqual({ jsonrpc: "2.0", method: RESOURCE_UPDATED, params: { uri: "test://x" } });
+    expect((await a.post(session, subscription(4, "resources/unsubscribe", "test://y"))).status).toBe(200);
+    await announce({ uri: "test://y" });
+    await announce({ kind: "tools" });
+    // y, unsubscribed through a, is not heard; x was heard once.
+    expect(await events.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED });
+  });
+
+  it("in a fleet, the instance holding a session's stream tells it nothing until its client sent notifications/initialized, through any instance", async () => {
+    const { a, b, announce } = await fleet();
+    // One session used (a ping) before its stream opened elsewhere, one whose stream opened right after initialize.
+    const pinged = await a.open();
+    expect((await a.post(pinged, { jsonrpc: "2.0", id: 2, method: "ping" })).status).toBe(200);
+    const streams = [await b.listen(pinged)];
+    const fresh = await a.open();
+    streams.push(await b.listen(fresh));
+    await announce({ kind: "prompts" });
+    for (const session of [pinged, fresh])
+      expect((await a.post(session, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+    await announce({ kind: "tools" });
+    for (const events of streams) expect(await events.next()).toEqual({ jsonrpc: "2.0", method: TOOLS_CHANGED });
+  });
 });
+
+/**
+ * Two instances, each with its own server (as processes would be), sharing the stores and a bus on which a change
+ * is announced to every instance, as examples/redis-fleet.ts does. Each instance opens sessions, POSTs in one and
+ * opens one's GET stream.
+ */
+async function fleet() {
+  const bus = createMemoryMessageBus();
+  const shared = { sessionStore: createMemorySessionStore(), eventStore: createMemoryEventStore(), messageBus: bus };
+  const servers = [changing(), changing()];
+  for (const server of servers)
+    await bus.subscribe("test/changed", (change) => {
+      if (typeof change["uri"] === "string") server.resourceUpdated(change["uri"]);
+      else server.listChanged(change["kind"] as ListKind);
+    });
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const instance = (server: ReturnType<typeof changing>) => {
+    const http = overHttp(server.eras(), shared);
+    const post = (session: object, body: object) =>
+      http.fetch(URL_, { method: "POST", headers: { ...headers, ...session }, body: JSON.stringify(body) });
+    return {
+      post,
+      /** A new session's headers. */
+      async open() {
+        const init = await post({}, { jsonrpc: "2.0", id: 1, method: "initialize", params: INIT });
+        return { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+      },
+      /** The session's GET stream, opened here. */
+      async listen(session: object) {
+        const stream = await http.fetch(URL_, {
+          method: "GET",
+          headers: { ...headers, ...session, accept: "text/event-stream" },
+        });
+        expect(stream.status).toBe(200);
+        return sseMessages(stream);
+      },
+    };
+  };
+  const [a, b] = servers.map(instance);
+  return {
+    a: a!,
+    b: b!,
+    announce: (change: { kind: ListKind } | { uri: string }) => bus.publish("test/changed", change),
+  };
+}
 
 /** The JSON-RPC messages of an SSE response, in order. */
 function sseMessages(response: Response) {

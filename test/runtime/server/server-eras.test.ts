@@ -11,6 +11,7 @@ import type { StateBinding, StateCodec } from "../../../generated/runtime/server
 import {
   batchOf,
   isInitialize,
+  isInitialized,
   MAX_BATCH_MESSAGES,
   type TransportContext,
 } from "../../../generated/runtime/server/server-eras.js";
@@ -397,6 +398,9 @@ describe("the session era (2025-11-25)", () => {
     expect(isInitialize(era.spec, { jsonrpc: "2.0", method: "initialize" })).toBe(false);
     expect(isInitialize(era.spec, { jsonrpc: "2.0", id: 1, method: "ping" })).toBe(false);
     expect(isInitialize(era.spec, [{ jsonrpc: "2.0", id: 1, method: "initialize" }])).toBe(false);
+    expect(isInitialized(era.spec, { jsonrpc: "2.0", method: "notifications/initialized" })).toBe(true);
+    expect(isInitialized(era.spec, { jsonrpc: "2.0", id: 1, method: "notifications/initialized" })).toBe(false);
+    expect(isInitialized(era.spec, { jsonrpc: "2.0", method: "initialize" })).toBe(false);
   });
 
   it("broadcasts to each transport's outlet, picking sessions initialized (and chosen by `to`), until removed", async () => {
@@ -425,6 +429,28 @@ describe("the session era (2025-11-25)", () => {
       ["adopted", { n: 1 }],
       ["adopted", { n: 2 }],
     ]);
+  });
+
+  it("counts a session initialized when the record its transport gives says so, and hands `to` that record", () => {
+    const era = legacy.sessionEra({});
+    const session = era.open("elsewhere");
+    const record = (ready: boolean) => ({
+      version: "2025-11-25",
+      clientCapabilities: undefined,
+      clientInfo: undefined,
+      logLevel: undefined,
+      subscriptions: ["test://x"],
+      subject: undefined,
+      initialized: true,
+      ready,
+    });
+    const reached: unknown[] = [];
+    era.onBroadcast((message, wants) => {
+      for (const ready of [false, true]) if (wants(session, record(ready))) reached.push(message);
+    });
+    era.broadcast({ n: 1 }, (_info, stored) => stored?.subscriptions.includes("test://x") === true);
+    era.broadcast({ n: 2 }, (_info, stored) => stored?.subscriptions.includes("test://y") === true);
+    expect(reached).toEqual([{ n: 1 }]);
   });
 });
 

@@ -53,6 +53,7 @@ const record = (subject?: string): SessionRecord => ({
   subscriptions: [],
   subject,
   initialized: false,
+  ready: false,
 });
 
 function manager(overrides: Partial<SessionManagerOptions> = {}) {
@@ -355,5 +356,54 @@ describe("createSessionManager: state", () => {
     await request("tools/list", {});
     const stored = await options.store.get(session.id);
     expect([stored?.logLevel, stored?.subscriptions]).toEqual(["debug", ["b"]]);
+  });
+
+  it("with a shared store, changes what the stored record holds: what the client did through other instances stays", async () => {
+    const a = manager({ sharedStore: true });
+    const b = createSessionManager({ ...a.options });
+    const session = await open(a.sessions);
+    const there = (await b.find(era, session.id, undefined))!;
+    const subscribe = (sessions: typeof b, live: typeof there, uri: string) =>
+      sessions.observe(live, {
+        kind: "request",
+        jsonrpc: "2.0",
+        id: 1,
+        method: "resources/subscribe",
+        params: { uri },
+      });
+    await subscribe(a.sessions, session, "x");
+    await subscribe(b, there, "y");
+    await a.sessions.used(session, true);
+    expect(await a.options.store.get(session.id)).toMatchObject({ subscriptions: ["x", "y"], ready: true });
+  });
+
+  it("counts a session ready once its client sent notifications/initialized, not at its first use", async () => {
+    const { sessions, options } = manager();
+    const session = await open(sessions);
+    await sessions.used(session);
+    expect(await options.store.get(session.id)).toMatchObject({ initialized: true, ready: false });
+    await sessions.used(session, true);
+    expect(await options.store.get(session.id)).toMatchObject({ initialized: true, ready: true });
+  });
+});
+
+describe("createSessionManager: broadcasts", () => {
+  it("with a shared store, picks the sessions whose stream it holds by their stored record, which other instances change", async () => {
+    const a = manager({ sharedStore: true });
+    const b = createSessionManager({ ...a.options });
+    const session = await open(a.sessions);
+    const there = (await b.find(era, session.id, undefined))!;
+    const got: string[] = [];
+    b.standalone(there)!.attach(sink(got));
+    const wantsReady = (_core: unknown, stored?: SessionRecord) => stored?.ready === true;
+    // The store read settles before a macrotask runs.
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    b.broadcast({ n: 1 }, wantsReady);
+    await settled();
+    await a.sessions.used(session, true);
+    b.broadcast({ n: 2 }, wantsReady);
+    await settled();
+    expect(got.join("")).not.toContain('"n":1');
+    expect(got.join("")).toContain('"n":2');
   });
 });

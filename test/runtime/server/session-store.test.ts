@@ -9,6 +9,7 @@ const record: SessionRecord = {
   subscriptions: [],
   subject: "alice",
   initialized: true,
+  ready: true,
 };
 
 describe("createMemorySessionStore", () => {
