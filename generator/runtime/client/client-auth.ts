@@ -5,6 +5,7 @@
  * everything here ships with every client, so a program can plug in its own authorizer or store.
  */
 import { connectionError } from "./client-transport.js";
+import type { Untimed } from "../core/requester.js";
 
 /**
  * The rules of a release's authorization page that differ by release, from schema/facts.json: each release's
@@ -44,9 +45,16 @@ export interface ClientAuthorizer {
   /**
    * The server at `endpoint` refused a request with `status` (401, or 403) and this `WWW-Authenticate` header:
    * authorizes again (a refresh, a new grant, a step-up to more scopes) and says whether the request is worth
-   * one more try. Throws a clear error when authorization cannot go on (no token is kept then).
+   * one more try. Throws a clear error when authorization cannot go on (no token is kept then). Wrap the wait
+   * for the user (from handing out the authorization URL to the redirect back) in `untimed`: it stops the
+   * refused call's clock, so that its timeout counts the servers' time, not the user's.
    */
-  refused(endpoint: string, status: number, challenge: string | null): Promise<boolean>;
+  refused(
+    endpoint: string,
+    status: number,
+    challenge: string | null,
+    untimed?: Untimed,
+  ): Promise<boolean>;
 }
 
 /** What `authorizeRequests` reads of a response: its status, its `WWW-Authenticate` header, its body to discard. */
@@ -56,11 +64,17 @@ export interface RefusableResponse {
   readonly body?: { getReader(): { cancel(): Promise<void> } } | null;
 }
 
+/** What a request's `init` holds that an authorizer reads: its headers, and its call's `untimed`. */
+export interface AuthorizableInit {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly untimed?: Untimed | undefined;
+}
+
 /** A `fetch` as the HTTP transport calls it, with the request's headers as an object. */
-export type HeaderFetch<
-  I extends { readonly headers: Readonly<Record<string, string>> },
-  R extends RefusableResponse,
-> = (url: string, init: I) => Promise<R>;
+export type HeaderFetch<I extends AuthorizableInit, R extends RefusableResponse> = (
+  url: string,
+  init: I,
+) => Promise<R>;
 
 /**
  * What `httpTransport`'s `auth` option takes: wraps the transport's `fetch` for the MCP endpoint `endpoint`,
@@ -69,10 +83,7 @@ export type HeaderFetch<
  * client without `auth` bundles none of it.
  */
 export interface RequestAuthorizer {
-  fetch<
-    I extends { readonly headers: Readonly<Record<string, string>> },
-    R extends RefusableResponse,
-  >(
+  fetch<I extends AuthorizableInit, R extends RefusableResponse>(
     endpoint: string,
     fetch: HeaderFetch<I, R>,
   ): HeaderFetch<I, R>;
@@ -88,7 +99,8 @@ export function authorizeRequests(
 ): ClientAuthorizer & RequestAuthorizer {
   return {
     authorization: (endpoint) => authorizer.authorization(endpoint),
-    refused: (endpoint, status, challenge) => authorizer.refused(endpoint, status, challenge),
+    refused: (endpoint, status, challenge, untimed) =>
+      authorizer.refused(endpoint, status, challenge, untimed),
     fetch: (endpoint, fetch) => async (url, init) => {
       // One retry for each kind of refusal: a loop of authorizations the server keeps refusing ends here.
       const retried = new Set<number>();
@@ -107,7 +119,7 @@ export function authorizeRequests(
         retried.add(status);
         const challenge = response.headers.get("www-authenticate");
         const again = await authorizer
-          .refused(endpoint, status, challenge)
+          .refused(endpoint, status, challenge, init.untimed)
           .catch(async (error: unknown) => {
             await discard(response);
             throw failed(error);

@@ -51,6 +51,18 @@ describe("authorizeRequests", () => {
     expect(discarded).toEqual([401]);
   });
 
+  it("hands the refused request's untimed (its call's, from the transport) to the authorizer", async () => {
+    const given: unknown[] = [];
+    const auth = authorizeRequests({
+      authorization: async () => undefined,
+      refused: async (_endpoint, _status, _challenge, untimed) => (given.push(untimed), false),
+    });
+    const untimed = <T>(waiting: Promise<T>): Promise<T> => waiting;
+    const fetch = auth.fetch(ENDPOINT, async () => refusal(401));
+    await fetch(ENDPOINT, { headers: {}, untimed });
+    expect(given).toEqual([untimed]);
+  });
+
   it("a token that cannot be had is a ConnectionError too, and nothing is sent", async () => {
     const auth = authorizeRequests({
       authorization: async () => {
