@@ -238,20 +238,19 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     let since = 0;
     let held = 0;
     let timer: unknown;
-    const clock = (run: boolean): void => {
-      clearTimeout(timer);
-      if (!run) left -= Date.now() - since;
-      else {
-        since = Date.now();
-        timer = setTimeout(() => abandon(timeoutError(timeoutMs)), left);
-      }
+    const start = (): void => {
+      since = Date.now();
+      timer = setTimeout(() => abandon(timeoutError(timeoutMs)), left);
     };
     const untimed: Untimed = (waiting) => {
-      if (held++ === 0) clock(false);
+      if (held++ === 0) {
+        clearTimeout(timer);
+        left -= Date.now() - since;
+      }
       // A call that settled meanwhile has no clock left to start.
-      return waiting.finally(() => --held === 0 && pending.has(id) && clock(true));
+      return waiting.finally(() => --held === 0 && pending.has(id) && start());
     };
-    clock(true);
+    start();
     const stop = abortController();
     const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject, stop }));
     // A signal aborts once, and `finally` below removes the listener: it needs no `once` option.
