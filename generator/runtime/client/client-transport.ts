@@ -21,7 +21,7 @@ export interface SendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** A request's: aborted once its call has failed (timed out, aborted, closed), when reading its reply must stop. */
   readonly signal?: AbortSignal;
-  /** A request's: stops its clock while the promise it is given is pending (an authorizer waiting for the user to log in). */
+  /** A request's: stops its clock while a promise it is given is pending (an authorizer's wait for the user). */
   readonly untimed?: Untimed;
 }
 

@@ -47,7 +47,10 @@ export interface FetchInit {
   readonly signal: AbortSignal;
   /** Always "manual": the transport follows a redirect itself, only within the endpoint's origin. */
   readonly redirect: "manual";
-  /** A call's POST: the call's `untimed`, for the authorizer (`auth`) that waits for the user on a refusal. */
+  /**
+   * A call's POST: the call's `untimed`, for the authorizer (`auth`) that waits for the user on a
+   * refusal; the platform's `fetch` ignores it.
+   */
   readonly untimed?: Untimed | undefined;
 }
 
