@@ -6,6 +6,7 @@
  */
 import { connectionError } from "./client-transport.js";
 import type { Untimed } from "../core/requester.js";
+import { abortController } from "../core/abort.js";
 
 /**
  * The rules of a release's authorization page that differ by release, from schema/facts.json: each release's
@@ -178,10 +179,15 @@ export type AuthorizationUrlHandler = (url: string, redirectUri: string) => Prom
 /** The members of a `fetch` this module uses; the platform's `fetch` has them. */
 export type RedirectFetch = (
   url: string,
-  init: { readonly method: "GET"; readonly redirect: "manual" },
+  init: { readonly method: "GET"; readonly redirect: "manual"; readonly signal: AbortSignal },
 ) => Promise<{ readonly status: number; readonly headers: { get(name: string): string | null } }>;
 
 const MAX_HOPS = 5;
+const HOP_TIMEOUT_MS = 30_000;
+
+// Timers exist on every platform the output runs on, but not in the ES library it compiles against.
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(timer: unknown): void;
 
 const platform = globalThis as unknown as {
   readonly URL: new (
@@ -194,10 +200,11 @@ const platform = globalThis as unknown as {
 /**
  * The headless way through the authorization endpoint: requests the URL and follows its redirects, within its
  * origin, until one goes to `redirectUri`, which it returns. For an authorization server that approves without
- * a user (a test's, a machine's); anything else (a login page, a redirect to another host) is an error.
+ * a user (a test's, a machine's); anything else (a login page, a redirect to another host) is an error. Each
+ * request has `timeoutMs` (30 s): this stands in for the user's wait, which a call's timeout does not count.
  */
 export function followRedirect(
-  options: { readonly fetch?: RedirectFetch } = {},
+  options: { readonly fetch?: RedirectFetch; readonly timeoutMs?: number } = {},
 ): AuthorizationUrlHandler {
   return async (url, redirectUri) => {
     const fetchFn = options.fetch ?? platform.fetch.bind(globalThis);
@@ -205,7 +212,20 @@ export function followRedirect(
     const origin = new platform.URL(url).origin;
     let target = url;
     for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const response = await fetchFn(target, { method: "GET", redirect: "manual" });
+      const timeoutMs = options.timeoutMs ?? HOP_TIMEOUT_MS;
+      const stop = abortController();
+      const timer = setTimeout(() => stop.abort(), timeoutMs);
+      const response = await fetchFn(target, {
+        method: "GET",
+        redirect: "manual",
+        signal: stop.signal,
+      })
+        .catch((error: unknown) => {
+          throw stop.signal.aborted
+            ? new Error(`the authorization endpoint did not answer within ${timeoutMs} ms`)
+            : error;
+        })
+        .finally(() => clearTimeout(timer));
       const location = response.headers.get("location");
       if (response.status < 300 || response.status > 399 || location === null)
         throw new Error(
