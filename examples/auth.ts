@@ -30,7 +30,6 @@ export interface ExampleAuth {
 
 export function exampleAuth(issuer: string): ExampleAuth {
   let gate: BearerGate | undefined;
-  let served: HttpHandler | undefined;
   const ready = (): BearerGate => {
     if (gate === undefined) throw new Error("the example server is not listening yet");
     return gate;
@@ -40,24 +39,8 @@ export function exampleAuth(issuer: string): ExampleAuth {
       authorize: (request) => ready().authorize(request),
       permit: (identity, call, request) => ready().permit(identity, call, request),
     },
-    serve(handler) {
-      const current = (): HttpHandler => {
-        served ??= serveResourceMetadata(handler, ready().metadata);
-        return served;
-      };
-      return {
-        serve: (exchange) => current().serve(exchange),
-        fetch: (request) => current().fetch(request),
-        close: () => handler.close(),
-        get sessions() {
-          return handler.sessions;
-        },
-        get pending() {
-          return handler.pending;
-        },
-        outbox: handler.outbox,
-      };
-    },
+    // The metadata names the server's URL, so it is asked for on each request: none is served before `listening`.
+    serve: (handler) => serveResourceMetadata(handler, () => gate?.metadata),
     listening(url) {
       gate = createBearerGate({
         resource: url,

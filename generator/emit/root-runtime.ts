@@ -225,6 +225,7 @@ function addImports(
       "serveResourceMetadata",
       { name: "ProtectedResourceMetadata", isTypeOnly: true },
       { name: "ProtectedResourceOptions", isTypeOnly: true },
+      { name: "ResourceMetadataSource", isTypeOnly: true },
     ],
     moduleSpecifier: runtimeImport("protected-resource", 0),
   });

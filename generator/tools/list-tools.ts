@@ -9,7 +9,6 @@ import { isObject } from "../runtime/core/json.ts";
 import { stdioTransport, type ChildLike } from "../runtime/client/stdio-client.ts";
 import type { ListedSurface } from "./snapshot.ts";
 // With OAuth the first request waits for the user's login in a browser, as long as the loopback listener does.
-import { LOGIN_WAIT_MS } from "./oauth-login.ts";
 
 /**
  * Where a server's tools come from; `server` is its name in the config, for messages. `headers`
@@ -107,8 +106,8 @@ async function listToolsLive(source: Exclude<ToolSource, { kind: "file" }>, offe
     return new BindgenError(where, "", expected, [reason.message, ...quoted(stderr)].join("; "));
   };
   const versions = offer.map((release) => release.version).join(", ");
-  const timeoutMs = source.kind === "url" && source.auth !== undefined ? LOGIN_WAIT_MS : TIMEOUT_MS;
-  const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs }).catch(
+  // A login's wait for the user is not counted (the authorizer waits through the call's `untimed`).
+  const session = await connect(transport, { releases: offer, clientInfo: CLIENT_INFO, timeoutMs: TIMEOUT_MS }).catch(
     (error: unknown) => {
       throw failure(`an MCP server speaking one of ${versions}`, error);
     },

@@ -66,7 +66,7 @@ export function fileTokenStore(file: string): TokenStore {
   };
 }
 
-/** How long the loopback listener waits for the user to come back: the login's whole time (list-tools' timeout). */
+/** How long the loopback listener waits for the user to come back (connect's timeout does not count this wait). */
 export const LOGIN_WAIT_MS = 300_000;
 
 /**

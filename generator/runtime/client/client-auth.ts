@@ -5,6 +5,8 @@
  * everything here ships with every client, so a program can plug in its own authorizer or store.
  */
 import { connectionError } from "./client-transport.js";
+import type { Untimed } from "../core/requester.js";
+import { abortController } from "../core/abort.js";
 
 /**
  * The rules of a release's authorization page that differ by release, from schema/facts.json: each release's
@@ -44,9 +46,16 @@ export interface ClientAuthorizer {
   /**
    * The server at `endpoint` refused a request with `status` (401, or 403) and this `WWW-Authenticate` header:
    * authorizes again (a refresh, a new grant, a step-up to more scopes) and says whether the request is worth
-   * one more try. Throws a clear error when authorization cannot go on (no token is kept then).
+   * one more try. Throws a clear error when authorization cannot go on (no token is kept then). Wrap the wait
+   * for the user (from handing out the authorization URL to the redirect back) in `untimed`: it stops the
+   * refused call's clock, so that its timeout counts the servers' time, not the user's.
    */
-  refused(endpoint: string, status: number, challenge: string | null): Promise<boolean>;
+  refused(
+    endpoint: string,
+    status: number,
+    challenge: string | null,
+    untimed?: Untimed,
+  ): Promise<boolean>;
 }
 
 /** What `authorizeRequests` reads of a response: its status, its `WWW-Authenticate` header, its body to discard. */
@@ -56,11 +65,17 @@ export interface RefusableResponse {
   readonly body?: { getReader(): { cancel(): Promise<void> } } | null;
 }
 
+/** What a request's `init` holds that an authorizer reads: its headers, and its call's `untimed`. */
+export interface AuthorizableInit {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly untimed?: Untimed | undefined;
+}
+
 /** A `fetch` as the HTTP transport calls it, with the request's headers as an object. */
-export type HeaderFetch<
-  I extends { readonly headers: Readonly<Record<string, string>> },
-  R extends RefusableResponse,
-> = (url: string, init: I) => Promise<R>;
+export type HeaderFetch<I extends AuthorizableInit, R extends RefusableResponse> = (
+  url: string,
+  init: I,
+) => Promise<R>;
 
 /**
  * What `httpTransport`'s `auth` option takes: wraps the transport's `fetch` for the MCP endpoint `endpoint`,
@@ -69,10 +84,7 @@ export type HeaderFetch<
  * client without `auth` bundles none of it.
  */
 export interface RequestAuthorizer {
-  fetch<
-    I extends { readonly headers: Readonly<Record<string, string>> },
-    R extends RefusableResponse,
-  >(
+  fetch<I extends AuthorizableInit, R extends RefusableResponse>(
     endpoint: string,
     fetch: HeaderFetch<I, R>,
   ): HeaderFetch<I, R>;
@@ -88,7 +100,8 @@ export function authorizeRequests(
 ): ClientAuthorizer & RequestAuthorizer {
   return {
     authorization: (endpoint) => authorizer.authorization(endpoint),
-    refused: (endpoint, status, challenge) => authorizer.refused(endpoint, status, challenge),
+    refused: (endpoint, status, challenge, untimed) =>
+      authorizer.refused(endpoint, status, challenge, untimed),
     fetch: (endpoint, fetch) => async (url, init) => {
       // One retry for each kind of refusal: a loop of authorizations the server keeps refusing ends here.
       const retried = new Set<number>();
@@ -107,7 +120,7 @@ export function authorizeRequests(
         retried.add(status);
         const challenge = response.headers.get("www-authenticate");
         const again = await authorizer
-          .refused(endpoint, status, challenge)
+          .refused(endpoint, status, challenge, init.untimed)
           .catch(async (error: unknown) => {
             await discard(response);
             throw failed(error);
@@ -166,10 +179,15 @@ export type AuthorizationUrlHandler = (url: string, redirectUri: string) => Prom
 /** The members of a `fetch` this module uses; the platform's `fetch` has them. */
 export type RedirectFetch = (
   url: string,
-  init: { readonly method: "GET"; readonly redirect: "manual" },
+  init: { readonly method: "GET"; readonly redirect: "manual"; readonly signal: AbortSignal },
 ) => Promise<{ readonly status: number; readonly headers: { get(name: string): string | null } }>;
 
 const MAX_HOPS = 5;
+const HOP_TIMEOUT_MS = 30_000;
+
+// Timers exist on every platform the output runs on, but not in the ES library it compiles against.
+declare function setTimeout(callback: () => void, ms: number): unknown;
+declare function clearTimeout(timer: unknown): void;
 
 const platform = globalThis as unknown as {
   readonly URL: new (
@@ -182,10 +200,11 @@ const platform = globalThis as unknown as {
 /**
  * The headless way through the authorization endpoint: requests the URL and follows its redirects, within its
  * origin, until one goes to `redirectUri`, which it returns. For an authorization server that approves without
- * a user (a test's, a machine's); anything else (a login page, a redirect to another host) is an error.
+ * a user (a test's, a machine's); anything else (a login page, a redirect to another host) is an error. Each
+ * request has `timeoutMs` (30 s): this stands in for the user's wait, which a call's timeout does not count.
  */
 export function followRedirect(
-  options: { readonly fetch?: RedirectFetch } = {},
+  options: { readonly fetch?: RedirectFetch; readonly timeoutMs?: number } = {},
 ): AuthorizationUrlHandler {
   return async (url, redirectUri) => {
     const fetchFn = options.fetch ?? platform.fetch.bind(globalThis);
@@ -193,7 +212,20 @@ export function followRedirect(
     const origin = new platform.URL(url).origin;
     let target = url;
     for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const response = await fetchFn(target, { method: "GET", redirect: "manual" });
+      const timeoutMs = options.timeoutMs ?? HOP_TIMEOUT_MS;
+      const stop = abortController();
+      const timer = setTimeout(() => stop.abort(), timeoutMs);
+      const response = await fetchFn(target, {
+        method: "GET",
+        redirect: "manual",
+        signal: stop.signal,
+      })
+        .catch((error: unknown) => {
+          throw stop.signal.aborted
+            ? new Error(`the authorization endpoint did not answer within ${timeoutMs} ms`)
+            : error;
+        })
+        .finally(() => clearTimeout(timer));
       const location = response.headers.get("location");
       if (response.status < 300 || response.status > 399 || location === null)
         throw new Error(

@@ -3,6 +3,7 @@
  * send one message, hand every message the server sends to `message`, say when the connection is gone.
  */
 import { isObject } from "../core/json.js";
+import type { Untimed } from "../core/requester.js";
 
 /** What the session gives a transport when it opens it. */
 export interface TransportEvents {
@@ -20,6 +21,8 @@ export interface SendOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** A request's: aborted once its call has failed (timed out, aborted, closed), when reading its reply must stop. */
   readonly signal?: AbortSignal;
+  /** A request's: stops its clock while a promise it is given is pending (an authorizer's wait for the user). */
+  readonly untimed?: Untimed;
 }
 
 /**

@@ -141,7 +141,11 @@ export interface ConnectOptions<D extends readonly ClientRelease[]> {
   readonly clientInfo: ClientIdentity;
   /** Speak only this version (no negotiation beyond it). */
   readonly protocolVersion?: string;
-  /** Each negotiation request's timeout, and the session's default per call (`CallOptions.timeoutMs` overrides it). Defaults to 30 s for negotiation, 60 s per call after. */
+  /**
+   * Each negotiation request's timeout, and the session's default per call (`CallOptions.timeoutMs`
+   * overrides it). Defaults to 30 s for negotiation, 60 s per call after. The servers' time only: an
+   * authorizer's wait for the user to log in does not count (`untimed`).
+   */
   readonly timeoutMs?: number;
   /** Aborts the negotiation. */
   readonly signal?: AbortSignal;

@@ -23,6 +23,7 @@ import { rpcErrorOf } from "../core/rpc-error.js";
 import { createSseParser, type SseParser } from "./sse-parser.js";
 import { utf8Decoder } from "../core/text-codec.js";
 import type { RequestAuthorizer } from "./client-auth.js";
+import type { Untimed } from "../core/requester.js";
 
 /** The members of a `fetch` Response this transport reads; the platform's Response has them. */
 export interface FetchResponse {
@@ -46,6 +47,11 @@ export interface FetchInit {
   readonly signal: AbortSignal;
   /** Always "manual": the transport follows a redirect itself, only within the endpoint's origin. */
   readonly redirect: "manual";
+  /**
+   * A call's POST: the call's `untimed`, for the authorizer (`auth`) that waits for the user on a
+   * refusal; the platform's `fetch` ignores it.
+   */
+  readonly untimed?: Untimed | undefined;
 }
 
 export type Fetch = (url: string, init: FetchInit) => Promise<FetchResponse>;
@@ -224,7 +230,7 @@ export function httpTransport(
       // A call's POST and its reply end with the transport or with the call, whichever goes first.
       const both = sendOptions?.signal && linked(life.signal, sendOptions.signal);
       try {
-        await exchange(message, sendOptions?.headers, both?.signal ?? life.signal);
+        await exchange(message, sendOptions, both?.signal ?? life.signal);
       } finally {
         both?.release();
       }
@@ -232,12 +238,17 @@ export function httpTransport(
 
     async function exchange(
       message: object,
-      extra: SendOptions["headers"],
+      sent: SendOptions | undefined,
       signal: AbortSignal,
     ): Promise<void> {
       const id = requestIdOf(message);
       const response = await request(
-        { method: "POST", headers: headers(extra), body: JSON.stringify(message) },
+        {
+          method: "POST",
+          headers: headers(sent?.headers),
+          body: JSON.stringify(message),
+          untimed: sent?.untimed,
+        },
         signal,
       );
       if (response.headers.get("content-type")?.includes(EVENT_STREAM) && response.body !== null) {

@@ -178,7 +178,14 @@ export interface Delivery {
   readonly headers: CallOptions["headers"] | undefined;
   /** Aborted once the call has failed (timed out, aborted, closed): what is still coming for it is not wanted. */
   readonly signal: AbortSignal;
+  readonly untimed: Untimed;
 }
+
+/**
+ * Stops a call's clock until `waiting` settles, and returns it: the call's timeout counts the time the peer
+ * takes, not the time spent waiting on someone else (a user logging in, for an authorizer).
+ */
+export type Untimed = <T>(waiting: Promise<T>) => Promise<T>;
 
 const DEFAULT_INPUT_ROUNDS = 8;
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -226,14 +233,31 @@ export function createRequesterCore<Typed extends RequesterLifecycle = Requester
     };
     // Listened to only when there is a signal.
     const onAbort = (): void => abandon(asError(abortReason(signal!)));
-    const timer = setTimeout(() => abandon(timeoutError(timeoutMs)), timeoutMs);
+    // The clock has `timeoutMs` in all: `untimed` stops it (`left` keeps what remains) and starts it again.
+    let left = timeoutMs;
+    let since = 0;
+    let held = 0;
+    let timer: unknown;
+    const start = (): void => {
+      since = Date.now();
+      timer = setTimeout(() => abandon(timeoutError(timeoutMs)), left);
+    };
+    const untimed: Untimed = (waiting) => {
+      if (held++ === 0) {
+        clearTimeout(timer);
+        left -= Date.now() - since;
+      }
+      // A call that settled meanwhile has no clock left to start.
+      return waiting.finally(() => --held === 0 && pending.has(id) && start());
+    };
+    start();
     const stop = abortController();
     const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject, stop }));
     // A signal aborts once, and `finally` below removes the listener: it needs no `once` option.
     signal?.addEventListener("abort", onAbort);
     Promise.resolve()
       .then(() =>
-        deliver(build(method, params, id), { headers: call.headers, signal: stop.signal }),
+        deliver(build(method, params, id), { headers: call.headers, signal: stop.signal, untimed }),
       )
       .catch((error: unknown) => fail(id, asError(error)));
     // However the call ends, its abort listener and timer go with it.

@@ -18,6 +18,7 @@ import {
   type StoredRecord,
   type TokenStore,
 } from "../client/client-auth.js";
+import type { Untimed } from "../core/requester.js";
 import {
   bearerChallenge,
   discover,
@@ -197,11 +198,15 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
       : secretBasic(client.clientId, client.clientSecret);
   }
 
-  /** The authorization code flow for `scope`; keeps the tokens for `endpoint`. */
+  /**
+   * The authorization code flow for `scope`; keeps the tokens for `endpoint`. The wait for the user goes
+   * through `untimed`, so that the refused call's timeout does not count it.
+   */
   async function authorize(
     endpoint: string,
     found: Discovered,
     scope: string | undefined,
+    untimed: Untimed,
   ): Promise<void> {
     const server = found.server;
     if (server.authorization_endpoint === undefined || server.token_endpoint === undefined)
@@ -228,7 +233,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
       ...(scope === undefined ? {} : { scope }),
     };
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    const back = await options.openAuthorizationUrl(url.href, options.redirectUri);
+    const back = await untimed(options.openAuthorizationUrl(url.href, options.redirectUri));
     let params: URLSearchParams;
     try {
       // Checks `state`, and `iss` against the issuer the metadata was fetched for (RFC 9207).
@@ -352,7 +357,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
       return tokens === undefined ? undefined : `Bearer ${tokens.accessToken}`;
     },
 
-    async refused(endpoint, status, header) {
+    async refused(endpoint, status, header, untimed = (waiting) => waiting) {
       const challenge = await bearerChallenge(header);
       if (status === 403 && challenge?.error !== "insufficient_scope") return false;
       const found = await discover(endpoint, challenge, facts, options);
@@ -368,7 +373,7 @@ export function oauthClient(options: OAuthClientOptions): ClientAuthorizer & Req
             : challenge?.scope
           : (challenge?.scope ?? found.scopesSupported?.join(" "));
       if (options.grant === "client_credentials") await clientCredentials(endpoint, found, wanted);
-      else await authorize(endpoint, found, withOfflineAccess(wanted, found.server));
+      else await authorize(endpoint, found, withOfflineAccess(wanted, found.server), untimed);
       return true;
     },
   });

@@ -71,17 +71,35 @@ const platform = globalThis as unknown as {
 };
 
 /**
+ * The metadata, or a function asked on each request for it: a server whose URL (the `resource`) is known only
+ * once it listens gives `() => gate?.metadata`; undefined while unknown, and requests all go to the handler.
+ */
+export type ResourceMetadataSource =
+  ProtectedResourceMetadata | (() => ProtectedResourceMetadata | undefined);
+
+/**
  * `handler` with the metadata answered at its well-known paths (GET, and the CORS preflight a browser
  * client sends): everything else goes to `handler`, whose own `path` would refuse those paths.
  */
 export function serveResourceMetadata(
   handler: HttpHandler,
-  metadata: ProtectedResourceMetadata,
+  metadata: ResourceMetadataSource,
 ): HttpHandler {
-  const paths = metadataPaths(metadata.resource);
-  const body = JSON.stringify(metadata);
+  const current = typeof metadata === "function" ? metadata : () => metadata;
+  // Paths and body are worked out once per metadata object, not per request.
+  let served:
+    | { readonly metadata: object; readonly paths: readonly string[]; readonly body: string }
+    | undefined;
+  const document = (): typeof served => {
+    const now = current();
+    if (now === undefined) return undefined;
+    if (served?.metadata !== now)
+      served = { metadata: now, paths: metadataPaths(now.resource), body: JSON.stringify(now) };
+    return served;
+  };
   const answer = (method: string, path: string): HttpReply | undefined => {
-    if (!paths.includes(path.replace(/[?#].*$/, ""))) return undefined;
+    const known = document();
+    if (known === undefined || !known.paths.includes(path.replace(/[?#].*$/, ""))) return undefined;
     const cors = { "access-control-allow-origin": "*" };
     if (method === "OPTIONS")
       return {
@@ -95,7 +113,11 @@ export function serveResourceMetadata(
       };
     if (method !== "GET" && method !== "HEAD")
       return { status: 405, headers: { ...cors, allow: "GET" }, body: undefined };
-    return { status: 200, headers: { ...cors, "content-type": "application/json" }, body };
+    return {
+      status: 200,
+      headers: { ...cors, "content-type": "application/json" },
+      body: known.body,
+    };
   };
   return {
     serve: (exchange: HttpExchange) =>

@@ -1,7 +1,7 @@
 // The package-free side of client authorization (runtime/client/client-auth.ts): the memory token store and the
 // headless authorization URL handler, which follows the authorization endpoint's redirects within its origin to
 // the redirect URI and refuses anything else (a login page, a redirect to another host).
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { authorizeRequests, followRedirect, memoryTokenStore } from "../../../generated/runtime/client/client-auth.ts";
 import { fakeServer, type FakeServer } from "../../support/fake-oauth.ts";
 
@@ -51,6 +51,18 @@ describe("authorizeRequests", () => {
     expect(discarded).toEqual([401]);
   });
 
+  it("hands the refused request's untimed (its call's, from the transport) to the authorizer", async () => {
+    const given: unknown[] = [];
+    const auth = authorizeRequests({
+      authorization: async () => undefined,
+      refused: async (_endpoint, _status, _challenge, untimed) => (given.push(untimed), false),
+    });
+    const untimed = <T>(waiting: Promise<T>): Promise<T> => waiting;
+    const fetch = auth.fetch(ENDPOINT, async () => refusal(401));
+    await fetch(ENDPOINT, { headers: {}, untimed });
+    expect(given).toEqual([untimed]);
+  });
+
   it("a token that cannot be had is a ConnectionError too, and nothing is sent", async () => {
     const auth = authorizeRequests({
       authorization: async () => {
@@ -95,6 +107,22 @@ describe("followRedirect", () => {
   it("follows redirects within the authorization server's origin to the redirect URI, and returns it", async () => {
     const url = await authorizationServer((base) => `${base}/login`);
     expect(await followRedirect()(url, REDIRECT)).toBe(`${REDIRECT}?code=c&state=s`);
+  });
+
+  it("gives up on an authorization endpoint that does not answer within timeoutMs (its wait is no call's)", async () => {
+    vi.useFakeTimers();
+    try {
+      const hanging = (_url: string, init: { signal: AbortSignal }) =>
+        new Promise<never>((_resolve, reject) =>
+          init.signal.addEventListener("abort", () => reject(new Error("aborted"))),
+        );
+      const following = followRedirect({ fetch: hanging, timeoutMs: 1000 })("https://as.example/authorize", REDIRECT);
+      const failure = following.catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await failure).toMatchObject({ message: "the authorization endpoint did not answer within 1000 ms" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses a page that wants a user, and a redirect to another host", async () => {

@@ -1,8 +1,9 @@
 // `connect` (runtime/client/connect.ts) from outside, against a fake `fetch`: the era negotiation of the spec's
 // versioning page (a -32022 retried once with a version the server lists, another modern signal final,
 // anything else `initialize`).
-import { describe, expect, it } from "vitest";
-import { connect, httpTransport, v2026_07_28 } from "../../../generated/index.ts";
+import { describe, expect, it, vi } from "vitest";
+import { connect, httpTransport, v2025_11_25, v2026_07_28 } from "../../../generated/index.ts";
+import { authorizeRequests } from "../../../generated/runtime/client/client-auth.ts";
 import { DISCOVERED } from "../../support/discovered.ts";
 import { CLIENT_INFO, fakeFetch, INITIALIZED, json, RELEASES, result, URL_ } from "../../support/fake-fetch.ts";
 
@@ -199,5 +200,102 @@ describe("connect over HTTP: the era", () => {
       "Mcp-Name": "weather",
       "Mcp-Param-Region": "Oslo",
     });
+  });
+});
+
+describe("connect's timeout counts the servers' time, not the user's login", () => {
+  const refused = () => new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } });
+
+  /** An authorizer whose login (the user at the authorization URL) is a promise the test settles, after `discoveryMs`. */
+  function loginAuthorizer(discoveryMs = 0) {
+    let token: string | undefined;
+    let loggedIn: () => void = () => undefined;
+    let loginStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (loginStarted = resolve));
+    const auth = authorizeRequests({
+      authorization: async () => token,
+      refused: async (_endpoint, _status, _challenge, untimed = (waiting) => waiting) => {
+        if (discoveryMs > 0) await new Promise((resolve) => setTimeout(resolve, discoveryMs));
+        const login = new Promise<void>((resolve) => (loggedIn = resolve));
+        loginStarted();
+        await untimed(login);
+        token = "Bearer t";
+        return true;
+      },
+    });
+    return { auth, started, logIn: () => loggedIn() };
+  }
+
+  it("a login that takes longer than timeoutMs still connects: the wait for the user stops the clock", async () => {
+    vi.useFakeTimers();
+    try {
+      const { auth, started, logIn } = loginAuthorizer();
+      const server = fakeFetch(({ headers, body }) =>
+        headers["Authorization"] === "Bearer t" ? json(result(body?.id, DISCOVERED)) : refused(),
+      );
+      const connecting = connect(httpTransport(URL_, { fetch: server.fetch, auth }), {
+        releases: [v2026_07_28.clientRelease()],
+        clientInfo: CLIENT_INFO,
+        timeoutMs: 1000,
+      }).catch((error: unknown) => error);
+      await started;
+      await vi.advanceTimersByTimeAsync(10_000);
+      logIn();
+      const session = await connecting;
+      expect(session).toMatchObject({ version: "2026-07-28" });
+      expect(server.seen.map((seen) => seen.headers["Authorization"])).toEqual([undefined, "Bearer t"]);
+      await (session as { close(): Promise<void> }).close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the time before and after the login counts: a server that never answers then fails at timeoutMs in all", async () => {
+    vi.useFakeTimers();
+    try {
+      const { auth, started, logIn } = loginAuthorizer(400);
+      const server = fakeFetch(({ headers }) =>
+        headers["Authorization"] === "Bearer t" ? new Promise<Response>(() => undefined) : refused(),
+      );
+      let settled = false;
+      const connecting = connect(httpTransport(URL_, { fetch: server.fetch, auth }), {
+        releases: [v2025_11_25.clientRelease()],
+        clientInfo: CLIENT_INFO,
+        timeoutMs: 1000,
+      })
+        .catch((error: unknown) => error)
+        .finally(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(400);
+      await started;
+      await vi.advanceTimersByTimeAsync(10_000);
+      logIn();
+      await vi.advanceTimersByTimeAsync(599);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await connecting).toMatchObject({ name: "TimeoutError", message: "No response within 1000 ms" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("without an authorizer, a server that never answers fails at timeoutMs", async () => {
+    vi.useFakeTimers();
+    try {
+      const server = fakeFetch(() => new Promise<Response>(() => undefined));
+      let settled = false;
+      const connecting = connect(httpTransport(URL_, { fetch: server.fetch }), {
+        releases: [v2025_11_25.clientRelease()],
+        clientInfo: CLIENT_INFO,
+        timeoutMs: 1000,
+      })
+        .catch((error: unknown) => error)
+        .finally(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await connecting).toMatchObject({ name: "TimeoutError", message: "No response within 1000 ms" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -7,6 +7,8 @@ import {
   type InputHandler,
   type RequesterOptions,
   type RequesterSpec,
+  type Delivery,
+  type Untimed,
 } from "../../../generator/runtime/core/requester.ts";
 import { RpcError } from "../../../generator/runtime/core/rpc-error.ts";
 import * as batching from "../../../generated/2025-03-26/index.js";
@@ -114,6 +116,62 @@ describe("createRequesterCore", () => {
       expect(requester.pending).toBe(0);
       expect(await call).toMatchObject({ name: "TimeoutError", message: "No response within 60000 ms" });
       expect(sent.map((message) => message.method)).toEqual(["ping", "notifications/cancelled"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("untimed stops a call's clock while what it waits on is pending: the time before and after still counts", async () => {
+    vi.useFakeTimers();
+    try {
+      const untimed: Untimed[] = [];
+      const requester = createRequesterCore(
+        SPEC,
+        build,
+        (...args: unknown[]) => void untimed.push((args[1] as Delivery).untimed),
+        { timeoutMs: 1000 },
+      );
+      const call = requester.request("ping", undefined).catch((reason: unknown) => reason);
+      await vi.advanceTimersByTimeAsync(400);
+      let loggedIn: () => void = () => undefined;
+      const login = untimed[0]!(new Promise<void>((resolve) => (loggedIn = resolve)));
+      // Nested waits hold the clock until the last one settles.
+      let other: () => void = () => undefined;
+      void untimed[0]!(new Promise<void>((resolve) => (other = resolve)));
+      await vi.advanceTimersByTimeAsync(10_000);
+      loggedIn();
+      await login;
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(requester.pending).toBe(1);
+      other();
+      await vi.advanceTimersByTimeAsync(599);
+      expect(requester.pending).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await call).toMatchObject({ name: "TimeoutError", message: "No response within 1000 ms" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a call that settles while untimed starts no clock again (nothing fires after it)", async () => {
+    vi.useFakeTimers();
+    try {
+      const untimed: Untimed[] = [];
+      const requester = createRequesterCore(
+        SPEC,
+        build,
+        (...args: unknown[]) => void untimed.push((args[1] as Delivery).untimed),
+        { timeoutMs: 1000 },
+      );
+      const call = requester.request("ping", undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      let loggedIn: () => void = () => undefined;
+      const login = untimed[0]!(new Promise<void>((resolve) => (loggedIn = resolve)));
+      requester.receive({ jsonrpc: "2.0", id: 1, result: {} });
+      await expect(call).resolves.toEqual({});
+      loggedIn();
+      await login;
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
     }

@@ -49,6 +49,23 @@ async function tokensIn(store: TokenStore, endpoint: string) {
 }
 
 describe("the authorization code flow", () => {
+  it("the wait for the user, and only it, goes through the refused call's untimed: discovery and tokens stay timed", async () => {
+    const { as, endpoint } = await setUp();
+    const held: { readonly from: string[]; to?: string[] }[] = [];
+    const untimed = <T>(waiting: Promise<T>): Promise<T> => {
+      const hold: { readonly from: string[]; to?: string[] } = { from: [...as.seen] };
+      held.push(hold);
+      return waiting.finally(() => (hold.to = [...as.seen]));
+    };
+    expect(await client(memoryTokenStore()).refused(endpoint, 401, null, untimed)).toBe(true);
+    expect(held).toHaveLength(1);
+    const [{ from, to }] = held as [{ from: string[]; to: string[] }];
+    // Metadata and registration before the wait; the authorization endpoint (the user's part) within; the token after.
+    expect(from).toContain("POST /register");
+    expect(to.slice(from.length).map((line) => line.split("?")[0])).toEqual(["GET /authorize"]);
+    expect(as.seen.slice(to.length)).toContain("POST /token");
+  });
+
   it("registers, authorizes with PKCE S256, state and resource, and sends the token it got", async () => {
     const { as, endpoint } = await setUp();
     const store = memoryTokenStore();

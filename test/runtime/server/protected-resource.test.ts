@@ -4,6 +4,7 @@ import {
   metadataUrl,
   protectedResourceMetadata,
   serveResourceMetadata,
+  type ProtectedResourceMetadata,
 } from "../../../generator/runtime/server/protected-resource.ts";
 import type { HttpHandler } from "../../../generator/runtime/server/http-server.ts";
 
@@ -47,21 +48,7 @@ describe("protected resource metadata (RFC 9728)", () => {
   });
 
   it("answers its paths beside a handler (GET, the CORS preflight, 405 otherwise) and passes every other request on", async () => {
-    const passed: string[] = [];
-    const inner = {
-      serve: (exchange: { path: string }) => {
-        passed.push(exchange.path);
-        return Promise.resolve({ status: 204, headers: {}, body: undefined });
-      },
-      fetch: (request: Request) => {
-        passed.push(request.url);
-        return Promise.resolve(new Response(null, { status: 204 }));
-      },
-      close: () => undefined,
-      sessions: 0,
-      pending: 0,
-      outbox: { maxUnsentBytes: 1 },
-    } as unknown as HttpHandler;
+    const { inner, passed } = recording();
     const metadata = protectedResourceMetadata({
       resource: "https://m.example/mcp",
       authorizationServers: ["https://as"],
@@ -87,4 +74,54 @@ describe("protected resource metadata (RFC 9728)", () => {
     expect((await handler.fetch(new Request("https://m.example/mcp"))).status).toBe(204);
     expect(passed).toEqual(["/mcp", "https://m.example/mcp"]);
   });
+
+  it("takes the metadata lazily: asked on each request, nothing served while it is undefined, a new one served at its own paths", async () => {
+    const { inner, passed } = recording();
+    let metadata: ProtectedResourceMetadata | undefined;
+    const handler = serveResourceMetadata(inner, () => metadata);
+    const get = (url: string) => handler.fetch(new Request(url));
+    expect((await get("http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp")).status).toBe(204);
+    metadata = protectedResourceMetadata({
+      resource: "http://127.0.0.1:3000/mcp",
+      authorizationServers: ["https://as"],
+    });
+    const served = await get("http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp");
+    expect(served.status).toBe(200);
+    expect(await served.json()).toEqual(metadata);
+    metadata = protectedResourceMetadata({
+      resource: "http://127.0.0.1:3000/v2/mcp",
+      authorizationServers: ["https://as"],
+    });
+    expect(await (await get("http://127.0.0.1:3000/.well-known/oauth-protected-resource/v2/mcp")).json()).toEqual(
+      metadata,
+    );
+    expect((await get("http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp")).status).toBe(204);
+    metadata = undefined;
+    expect((await get("http://127.0.0.1:3000/.well-known/oauth-protected-resource/v2/mcp")).status).toBe(204);
+    expect(passed).toEqual([
+      "http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp",
+      "http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp",
+      "http://127.0.0.1:3000/.well-known/oauth-protected-resource/v2/mcp",
+    ]);
+  });
 });
+
+/** A handler that answers 204 to everything, recording what reached it. */
+function recording() {
+  const passed: string[] = [];
+  const inner = {
+    serve: (exchange: { path: string }) => {
+      passed.push(exchange.path);
+      return Promise.resolve({ status: 204, headers: {}, body: undefined });
+    },
+    fetch: (request: Request) => {
+      passed.push(request.url);
+      return Promise.resolve(new Response(null, { status: 204 }));
+    },
+    close: () => undefined,
+    sessions: 0,
+    pending: 0,
+    outbox: { maxUnsentBytes: 1 },
+  } as unknown as HttpHandler;
+  return { inner, passed };
+}
