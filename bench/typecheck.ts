@@ -15,6 +15,7 @@ export const TYPECHECK_COMMANDS = [
   "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.<consumer>.json --extendedDiagnostics   (consumers: bench/consumers/bindings.ts, bench/consumers/sdk.ts; strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext, skipLibCheck)",
   "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.declarations.json   (generated/2026-07-28 as .d.ts, then the same consumer against them: what a published package would ship)",
   "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.server-<side>.json --extendedDiagnostics   (README's server: bench/consumers/server-high.ts on createMcpServer, 2026-07-28 and 2025-11-25, vs bench/consumers/server-sdk.ts on SDK v2 2.4.0's McpServer with zod 4 schemas; same options)",
+  "node node_modules/typescript/lib/tsc.js -p <tmp>/tsconfig.client-<side>.json --extendedDiagnostics   (README's client without a snapshot, nine calls: bench/consumers/client-high.ts on connectClient offering 2026-07-28 and 2025-11-25, vs bench/consumers/client-sdk.ts on SDK v2 2.4.0's Client; same options)",
 ];
 
 interface Diagnostics {
@@ -87,22 +88,18 @@ function declarationConsumer(dir: string): string {
   return tsconfigFor(dir, "bindings-dts", join(dir, "consumers", "bindings-dts.ts"));
 }
 
-/**
- * README's server (three tools, two prompts, a resource, a template, logging, progress, completion; both eras)
- * through createMcpServer and through SDK v2's McpServer: what declaring a server costs a consumer's tsc.
- */
-export function benchServerTypecheck(): BenchRow[] {
-  const dir = mkdtempSync(join(tmpdir(), "mcp-bindgen-tsc-server-"));
+/** One of README's high-level programs (`<name>-high.ts`) against the same program on SDK v2 (`<name>-sdk.ts`). */
+function highLevelRows(name: "server" | "client", measure: string): BenchRow[] {
+  const dir = mkdtempSync(join(tmpdir(), `mcp-bindgen-tsc-${name}-`));
   try {
-    const ours = tsconfigFor(dir, "server-high");
-    const sdk = tsconfigFor(dir, "server-sdk");
+    const ours = tsconfigFor(dir, `${name}-high`);
+    const sdk = tsconfigFor(dir, `${name}-sdk`);
     const runs: { ours: Diagnostics[]; sdk: Diagnostics[] } = { ours: [], sdk: [] };
     for (let i = 0; i < ROUNDS; i++) {
       runs.ours.push(runTsc(ours));
       runs.sdk.push(runTsc(sdk));
     }
     const pick = (side: Diagnostics[], key: keyof Diagnostics) => median(side.map((d) => d[key]));
-    const measure = "README's server, both eras: createMcpServer vs SDK v2 McpServer (zod)";
     return [
       row(
         SECTION,
@@ -124,6 +121,19 @@ export function benchServerTypecheck(): BenchRow[] {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * README's server (three tools, two prompts, a resource, a template, logging, progress, completion; both eras)
+ * through createMcpServer and through SDK v2's McpServer: what declaring a server costs a consumer's tsc.
+ */
+export function benchServerTypecheck(): BenchRow[] {
+  return highLevelRows("server", "README's server, both eras: createMcpServer vs SDK v2 McpServer (zod)");
+}
+
+/** README's client without a snapshot (nine calls, both eras offered) through connectClient and SDK v2's Client. */
+export function benchClientTypecheck(): BenchRow[] {
+  return highLevelRows("client", "README's client, nine calls, both eras: connectClient vs SDK v2 Client");
 }
 
 /** The same consumer program on our bindings and on the SDK: what each costs tsc. */
@@ -182,6 +192,7 @@ export function benchTypecheck(): BenchRow[] {
         { op: "≤", value: 0.05 },
       ),
       ...benchServerTypecheck(),
+      ...benchClientTypecheck(),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -80,4 +80,10 @@ describe("reading input", () => {
     const take = (value: ReadonlyInput<{ tags: string[]; nested: { n: number }[] }>) => value.tags.length;
     expect(take({ tags: ["a", "b"], nested: [{ n: 1 }] } as const)).toBe(2);
   });
+
+  it("ReadonlyInput keeps unknown members unknown, so null and nested data still fit them", () => {
+    const take = (value: ReadonlyInput<{ data: { [key: string]: unknown }; tuple: [string, number] }>) =>
+      value.tuple[0];
+    expect(take({ data: { none: null, list: [1] }, tuple: ["a", 1] } as const)).toBe("a");
+  });
 });
