@@ -11,6 +11,7 @@ import type {
   PrefixPosition,
   UnknownReservedMetaKey,
 } from "../core/meta-keys.js";
+import { cacheFields } from "../core/cache-members.js";
 import { RpcError } from "../core/rpc-error.js";
 import type { SessionEra, SessionInfo, StatelessEra } from "./server-eras.js";
 import type { SessionRecord } from "./session-store.js";
@@ -404,8 +405,6 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
   options: McpServerOptions,
 ): McpServer<R[number]> {
   const pageSize = options.pageSize ?? 100;
-  const ttlMs = options.listTtlMs ?? 300_000;
-  const cacheScope = options.cacheScope ?? "public";
   const checkResults = options.checkResults ?? true;
   const tools: ListState = { entries: new Map() };
   const prompts: ListState = { entries: new Map() };
@@ -561,9 +560,8 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
     const served = (entry: Entry): boolean => entry.era === undefined || entry.era === release.era;
     const invalid = (message: string, data?: JsonObject): RpcError =>
       RpcError.custom(facts.codes.invalidParams, message, data);
-    const cached = (scope: string): JsonObject =>
-      facts.cache === null ? {} : { [facts.cache.ttl]: ttlMs, [facts.cache.scope]: scope };
-    const cache = cached(cacheScope);
+    const cached = (scope?: string): JsonObject => cacheFields(facts.cache, options, scope);
+    const cache = cached();
 
     const levelOf = (raw: RawContext): string | undefined => {
       if (!stateless)
