@@ -476,22 +476,17 @@ function addServerSide(file: StatementSink, set: ToolSet, model: ProtocolModel, 
     typeParameters: [{ name: "C", default: "undefined" }],
     type: "{ readonly [N in ToolName]: ToolHandler<ArgumentsOf<N>, ToolReply<N>, C> }",
   });
-  file.addFunction({
+  addEntriesMaker(file, {
     name: "createToolServer",
-    isExported: true,
-    docs: [
+    doc:
       "`tools/call` routed by name (unknown tool or invalid arguments: -32602 with the pointers) and `tools/list` from the file, for `createServerDispatcher`. `checkResults` checks structured results too (development)." +
-        (cache === null
-          ? ""
-          : ` \`tools/list\` carries \`${cache.ttl}\` (\`listTtlMs\`, default 5 minutes) and \`${cache.scope}\` (\`cacheScope\`, default public).`),
-    ],
-    typeParameters: [{ name: "C", default: "undefined" }],
-    parameters: [
-      { name: "handlers", type: "ToolHandlers<C>" },
-      { name: "options", type: "ToolServerOptions", initializer: "{}" },
-    ],
-    returnType: entries,
-    statements: [`return tools.toolServer<C>(SPEC, list, handlers, options) as unknown as ${entries};`],
+      (cache === null
+        ? ""
+        : ` \`tools/list\` carries \`${cache.ttl}\` (\`listTtlMs\`, default 5 minutes) and \`${cache.scope}\` (\`cacheScope\`, default public).`),
+    handlers: "ToolHandlers<C>",
+    options: "ToolServerOptions",
+    entries,
+    call: "tools.toolServer<C>(SPEC, list, handlers, options)",
   });
   const served = set.resourceTemplates.filter((t) => readsBack(t.uriTemplate));
   if (set.prompts.length === 0 && served.length === 0) return;
@@ -577,21 +572,13 @@ function addPromptServer(file: StatementSink, set: ToolSet, cache: CacheFacts): 
     typeParameters: [{ name: "C", default: "undefined" }],
     type: `{ readonly [N in PromptName]: surface.PromptHandler<Prompts[N], PromptReply, ${context}> }`,
   });
-  file.addFunction({
+  addEntriesMaker(file, {
     name: "createPromptServer",
-    isExported: true,
-    docs: [
-      "`prompts/get` routed by name (an unknown prompt, or required arguments missing: -32602 naming them) and `prompts/list` from the file, for `createServerDispatcher`.",
-    ],
-    typeParameters: [{ name: "C", default: "undefined" }],
-    parameters: [
-      { name: "handlers", type: "PromptHandlers<C>" },
-      { name: "options", type: "surface.ListServerOptions", initializer: "{}" },
-    ],
-    returnType: entries,
-    statements: [
-      `return surface.promptServer<${context}>(PROMPT_SPEC, () => JSON.parse(PROMPT_LIST) as { [key: string]: unknown }[], handlers, options) as unknown as ${entries};`,
-    ],
+    doc: "`prompts/get` routed by name (an unknown prompt, or required arguments missing: -32602 naming them) and `prompts/list` from the file, for `createServerDispatcher`.",
+    handlers: "PromptHandlers<C>",
+    options: "surface.ListServerOptions",
+    entries,
+    call: `surface.promptServer<${context}>(PROMPT_SPEC, () => JSON.parse(PROMPT_LIST) as { [key: string]: unknown }[], handlers, options)`,
   });
 }
 
@@ -671,21 +658,39 @@ function addTemplateServer(
     typeParameters: [{ name: "C", default: "undefined" }],
     type: `{ readonly [N in keyof TemplateVariables]: surface.TemplateHandler<TemplateVariables[N], ResourceReply, ${context}> }`,
   });
-  file.addFunction({
+  addEntriesMaker(file, {
     name: "createTemplateServer",
+    doc: "`resources/read` routed to the first template (by name) whose URI template covers the URI (none: the release's resource-not-found error) and `resources/templates/list` from the file, for `createServerDispatcher`.",
+    handlers: "TemplateHandlers<C>",
+    options: "surface.ListServerOptions",
+    entries,
+    call: `surface.templateServer<${context}>(TEMPLATE_SPEC, () => JSON.parse(TEMPLATE_LIST) as { [key: string]: unknown }[], handlers, options)`,
+  });
+}
+
+/** A `create…Server(handlers, options)` that gives entries of the release's dispatcher table, `C` its handlers' context. */
+function addEntriesMaker(
+  file: StatementSink,
+  maker: {
+    readonly name: string;
+    readonly doc: string;
+    readonly handlers: string;
+    readonly options: string;
+    readonly entries: string;
+    readonly call: string;
+  },
+): void {
+  file.addFunction({
+    name: maker.name,
     isExported: true,
-    docs: [
-      "`resources/read` routed to the first template (by name) whose URI template covers the URI (none: the release's resource-not-found error) and `resources/templates/list` from the file, for `createServerDispatcher`.",
-    ],
+    docs: [maker.doc],
     typeParameters: [{ name: "C", default: "undefined" }],
     parameters: [
-      { name: "handlers", type: "TemplateHandlers<C>" },
-      { name: "options", type: "surface.ListServerOptions", initializer: "{}" },
+      { name: "handlers", type: maker.handlers },
+      { name: "options", type: maker.options, initializer: "{}" },
     ],
-    returnType: entries,
-    statements: [
-      `return surface.templateServer<${context}>(TEMPLATE_SPEC, () => JSON.parse(TEMPLATE_LIST) as { [key: string]: unknown }[], handlers, options) as unknown as ${entries};`,
-    ],
+    returnType: maker.entries,
+    statements: [`return ${maker.call} as unknown as ${maker.entries};`],
   });
 }
 
