@@ -99,7 +99,7 @@ export interface SessionManager {
   /**
    * Records what a successful request changed in the session's state (log level, subscriptions); a promise when it
    * stores it. On a shared store the change applies to the stored record, which other instances also change; on a
-   * shared bus too, the instances holding the session are told, and read the record again.
+   * shared bus too, the instances holding the session are sent the session's new state, which they apply.
    */
   observe(session: LiveSession, message: WireMessage): Promise<void> | undefined;
   /** A new stream of `session` whose events are kept for resumption; `onResume` runs when a client resumes it. */
@@ -163,7 +163,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const closedSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
   const streamSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
   const changedSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
-  /** Who tells of a record change on the bus, so this instance does not read again what it just wrote. */
+  /** Who tells of a record change on the bus, so this instance does not apply again what it just stored. */
   const instance = randomId();
   /** Whether other instances may hold a session's record, and hear of its changes. */
   const fleet = options.sharedBus && options.sharedStore;
@@ -229,12 +229,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         subscribe(topics.closed, () => manager.close(session)),
       );
     }
-    // What its client changes through another instance (its log level) holds here too, without a store read per request.
+    // What its client changes through another instance (its log level) holds here too, without a store read.
     if (fleet)
       changedSubscriptions.set(
         session,
         subscribe(sessionTopics(id).changed, (message) => {
-          if (message["from"] !== instance) refresh(session);
+          if (message["from"] !== instance) heard(session, message);
         }),
       );
     scheduleSweep();
@@ -267,17 +267,19 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   };
 
   /**
-   * Reads the record of a session held here again, after another instance changed it. A change made here meanwhile
-   * wins: it read the store itself, and the read begun before it may have missed it.
+   * Applies what another instance stored of the session's state (`change`) as soon as it arrives: the message carries
+   * it, so no store read is needed.
    */
-  const refresh = (session: LiveSession): void => {
-    const held = session.record;
-    quietly(
-      store.get(session.id).then((stored) => {
-        if (stored !== undefined && sessions.get(session.id) === session && session.record === held)
-          session.record = stored;
-      }),
-    );
+  const heard = (session: LiveSession, message: JsonObject): void => {
+    const { logLevel, subscriptions } = message;
+    if (
+      (logLevel !== undefined && typeof logLevel !== "string") ||
+      !Array.isArray(subscriptions) ||
+      !subscriptions.every((uri) => typeof uri === "string")
+    )
+      return report(new Error("mcp http: a session change on the bus is not one this server sent"));
+    if (sessions.get(session.id) === session)
+      session.record = { ...session.record, logLevel, subscriptions };
   };
 
   /** A change the session's handlers read (`observe`): stored, then told to the other instances holding it. */
@@ -288,7 +290,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     const stored = update(session, apply);
     if (!fleet) return stored;
     // Not acknowledged until told: an instance left unaware would go on filtering by the old level.
-    const told = () => bus.publish(sessionTopics(session.id).changed, { from: instance });
+    const told = (): Promise<number> => {
+      const { logLevel, subscriptions } = session.record;
+      const state = logLevel === undefined ? { subscriptions } : { logLevel, subscriptions };
+      return bus.publish(sessionTopics(session.id).changed, { from: instance, ...state });
+    };
     return stored.then(() => needed(told())).then(() => undefined);
   };
 

@@ -324,40 +324,41 @@ describe("createSessionManager: a session's record on every instance holding it"
   it("a change made through one instance reaches the record the other holds, both ways", async () => {
     const { a, b, here, there } = await fleet();
     await a.observe(here, setLevel("error"));
-    await settled();
     expect([there.record.logLevel, there.core.info.record?.logLevel]).toEqual(["error", "error"]);
     await b.observe(there, setLevel("debug"));
-    await settled();
     expect([here.record.logLevel, here.core.info.record?.logLevel]).toEqual(["debug", "debug"]);
   });
 
-  it("a re-read that began before a change made here does not undo it", async () => {
+  it("the other instance applies the change as it hears it, without reading the store", async () => {
     const shared = createMemorySessionStore();
-    // When armed, b's next read answers only when let go, with what the store held when it was asked.
-    let armed = false;
-    let letGo: (() => void) | undefined;
-    const slow: SessionStore = {
-      ...shared,
-      get(id) {
-        const value = shared.get(id);
-        if (!armed) return value;
-        armed = false;
-        return new Promise((resolve) => (letGo = () => resolve(value)));
-      },
-    };
+    let reads = 0;
+    const counted: SessionStore = { ...shared, get: (id) => (reads++, shared.get(id)) };
     const options = { bus: createMemoryMessageBus(), sharedBus: true, sharedStore: true };
     const a = manager({ ...options, store: shared }).sessions;
-    const b = manager({ ...options, store: slow }).sessions;
+    const b = manager({ ...options, store: counted }).sessions;
     const here = await open(a);
     const there = (await b.find(era, here.id, undefined))!;
-    armed = true;
+    const before = reads;
+    await a.observe(here, {
+      kind: "request",
+      jsonrpc: "2.0",
+      id: 2,
+      method: "resources/subscribe",
+      params: { uri: "u" },
+    });
     await a.observe(here, setLevel("error"));
-    // b was told, and its re-read is under way.
-    expect(letGo).toBeDefined();
-    await b.observe(there, setLevel("debug"));
-    letGo!();
-    await settled();
-    expect([there.record.logLevel, (await shared.get(here.id))?.logLevel]).toEqual(["debug", "debug"]);
+    expect([reads - before, there.record.logLevel, there.record.subscriptions]).toEqual([0, "error", ["u"]]);
+  });
+
+  it("a change message not of the server's making is reported and changes nothing", async () => {
+    const bus = createMemoryMessageBus();
+    const errors: unknown[] = [];
+    const shared = { store: createMemorySessionStore(), bus, sharedBus: true, sharedStore: true };
+    const a = manager({ ...shared, report: (error) => errors.push(error) }).sessions;
+    const here = await open(a);
+    for (const bad of [{ logLevel: 3, subscriptions: [] }, { logLevel: "error" }, { subscriptions: [1] }])
+      await bus.publish(sessionTopics(here.id).changed, { from: "elsewhere", ...bad });
+    expect([errors.length, here.record.logLevel, here.record.subscriptions]).toEqual([3, undefined, []]);
   });
 
   it("a change the other instances cannot be told of is not acknowledged (StoreUnavailableError)", async () => {
@@ -369,7 +370,7 @@ describe("createSessionManager: a session's record on every instance holding it"
   it("each instance holding the session listens for its changes until it closes it; without a shared store none does", async () => {
     const bus = createMemoryMessageBus();
     const { b, here, there } = await fleet(bus);
-    const listeners = () => bus.publish(sessionTopics(here.id).changed, { from: "elsewhere" });
+    const listeners = () => bus.publish(sessionTopics(here.id).changed, { from: "elsewhere", subscriptions: [] });
     expect(await listeners()).toBe(2);
     b.close(there);
     await settled();
