@@ -272,14 +272,15 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
    */
   const heard = (session: LiveSession, message: JsonObject): void => {
     const { logLevel, subscriptions } = message;
+    const level = typeof logLevel === "string" ? logLevel : undefined;
     if (
-      (logLevel !== undefined && typeof logLevel !== "string") ||
+      level !== logLevel ||
       !Array.isArray(subscriptions) ||
       !subscriptions.every((uri) => typeof uri === "string")
     )
       return report(new Error("mcp http: a session change on the bus is not one this server sent"));
     if (sessions.get(session.id) === session)
-      session.record = { ...session.record, logLevel, subscriptions };
+      session.record = { ...session.record, logLevel: level, subscriptions };
   };
 
   /** A change the session's handlers read (`observe`): stored, then told to the other instances holding it. */
