@@ -1,8 +1,8 @@
 // Three example servers sharing one real redis-server, behind a round-robin proxy with no affinity: each request
 // may land on any instance. 2025 sessions of the official SDK v1 and v2 clients and of ours, a stream resumed on
 // another instance after its own went away, a 2026 subscriptions/listen stream hearing a change made through
-// another instance and a 2025 session's GET stream hearing one too, idle expiry in Redis, and Redis stopped and
-// restarted under load.
+// another instance and a 2025 session's GET stream hearing one too, a log level set through one instance holding on
+// another, idle expiry in Redis, and Redis stopped and restarted under load.
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -448,6 +448,70 @@ describe.skipIf(missing)("sessions in Redis: expiry and a Redis restart", () => 
       expect(text).toContain('"method":"notifications/resources/updated","params":{"uri":"test://x"}');
     } finally {
       stream.abort();
+      for (const instance of instances) instance.handler.close();
+      await Promise.all(instances.map((instance) => instance.stores.close()));
+    }
+  });
+
+  it("a session's log level set through one instance filters what a tool logs through another, both ways", async () => {
+    // Two instances in-process, each with its own connections; a tool that logs at "info" and at "error".
+    const instances = await Promise.all(
+      [0, 1].map(async () => {
+        const stores = createRedisStores(redis.url, { prefix: "levels:" });
+        await stores.ready();
+        const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "s", version: "1" } });
+        server.tool({ name: "chatty" }, (_args, ctx) => {
+          ctx.log("info", "i");
+          ctx.log("error", "e");
+          return { content: [] };
+        });
+        const handler = createHttpHandler({
+          ...server.eras(),
+          sessionStore: stores.sessionStore,
+          eventStore: stores.eventStore,
+          messageBus: stores.messageBus,
+        });
+        const post = (headers: Record<string, string>, body: unknown) =>
+          handler.fetch(
+            new Request("http://127.0.0.1/mcp", {
+              method: "POST",
+              headers: { ...BASE, host: "127.0.0.1", ...headers },
+              body: JSON.stringify(body),
+            }),
+          );
+        return { stores, handler, post };
+      }),
+    );
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    try {
+      const id = (await a.post({}, initialize)).headers.get("mcp-session-id")!;
+      const inSession = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+      expect((await a.post(inSession, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+      const setLevel = (level: string) => ({ jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level } });
+      /** The levels a call of chatty through `via` logged, joined. */
+      const logged = async (via: typeof a) => {
+        const reply = await via.post(inSession, {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "chatty", arguments: {} },
+        });
+        return (await reply.text())
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => JSON.parse(line.slice(5)) as { method?: string; params?: { level?: string } })
+          .filter((message) => message.method === "notifications/message")
+          .map((message) => message.params?.level)
+          .join();
+      };
+      expect(await logged(b)).toBe("info,error");
+      expect((await a.post(inSession, setLevel("error"))).status).toBe(200);
+      // b holds the session already: the level reaches it on the bus (one message, no store read).
+      await until(async () => (await logged(b)) === "error");
+      expect((await b.post(inSession, setLevel("debug"))).status).toBe(200);
+      await until(async () => (await logged(a)) === "info,error");
+      expect(await logged(b)).toBe("info,error");
+    } finally {
       for (const instance of instances) instance.handler.close();
       await Promise.all(instances.map((instance) => instance.stores.close()));
     }

@@ -24,7 +24,7 @@ import {
 import { corsFacts, withCors } from "./cors.js";
 import { postPlan, routeOf, servedMethods, toSessionEra, type RouteFacts } from "./http-routing.js";
 import { isObject, type JsonObject } from "../core/json.js";
-import { parseText, type WireMessage } from "../core/jsonrpc.js";
+import { checkEnvelope, parseText, type WireMessage } from "../core/jsonrpc.js";
 import { concatBytes } from "../core/text-codec.js";
 import { createMemoryMessageBus, type MessageBus } from "./message-bus.js";
 import type { HeaderValues, OriginPolicy } from "./origin.js";
@@ -455,7 +455,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const slot = sessions.reserve();
     if (slot === undefined)
       return failReply(503, codes.internalError, "Too many sessions", { "retry-after": "60" }, id);
-    const core = era.open(slot.id);
+    const core = era.open(slot.id, false, slot.record);
     const params: JsonObject = message.kind === "request" ? (message.params ?? {}) : {};
     const caller: Caller = { identity, session: undefined };
     // The session exists once initialize succeeds; its id goes out with that answer alone.
@@ -548,6 +548,21 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     });
   };
 
+  /** Records, in order, what a batch's successful requests changed in the session's state, as `observe` does for one. */
+  const observeBatch = async (
+    session: LiveSession,
+    items: readonly unknown[],
+    responses: readonly DispatchResponse[],
+  ): Promise<void> => {
+    for (const item of items) {
+      const checked = checkEnvelope(item);
+      if (!checked.ok || checked.message.kind !== "request") continue;
+      const { id } = checked.message;
+      if (responses.some((response) => response.id === id && "result" in response))
+        await sessions.observe(session, checked.message);
+    }
+  };
+
   /**
    * A batch body of a release whose model allows batches (2025-03-26 transports: one POST may hold
    * an array of requests and notifications, or of responses): 202 when nothing in it is answered,
@@ -575,6 +590,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const fallback = () => sessions.fallback(session);
     return replyTo(exchange, plan, { identity, session }, {}, async (base, signal) => {
       const response = await era.handleBatch(session.core, items, base, signal, fallback);
+      if (Array.isArray(response)) await observeBatch(session, items, response);
       return { response, status: response === undefined || Array.isArray(response) ? 200 : 400 };
     });
   };

@@ -389,7 +389,10 @@ const RESOURCE_UPDATED = "notifications/resources/updated";
 const RESOURCE_SUBSCRIPTIONS = "resourceSubscriptions";
 const MAX_COMPLETIONS = 100;
 
-/** Per-session data the sessions era keeps: the level `logging/setLevel` chose and the subscribed URIs. */
+/**
+ * Per-session data the sessions era keeps: the level `logging/setLevel` chose and the subscribed URIs. Over HTTP
+ * the session's record (`SessionInfo.record`) holds both for every instance, and is what the server reads.
+ */
 export interface McpSessionData {
   level: string | undefined;
   readonly subscriptions: Set<string>;
@@ -564,10 +567,11 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
     const cache = cached();
 
     const levelOf = (raw: RawContext): string | undefined => {
-      if (!stateless)
-        return (
-          (raw.context["session"] as { state: McpSessionData }).state.level ?? facts.logLevels[0]
-        );
+      if (!stateless) {
+        // Over HTTP the record, which a level set through any instance reaches; over stdio the handlers' own state.
+        const { record, state } = raw.context["session"] as SessionInfo<McpSessionData>;
+        return (record === undefined ? state.level : record.logLevel) ?? facts.logLevels[0];
+      }
       const key = facts.metaKeys.logLevel;
       const level = key === undefined ? undefined : raw._meta?.[key];
       return typeof level === "string" ? level : undefined;

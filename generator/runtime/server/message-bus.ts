@@ -17,15 +17,23 @@ export interface MessageBus {
 
 /**
  * The topics the HTTP transport uses for one session: its standalone stream, its client's answers,
- * and `closed`, on which a DELETE of the session reaches every instance holding a live part of it.
+ * `closed`, on which a DELETE of the session reaches every instance holding a live part of it, and
+ * `changed`, on which a change to its record (a log level, a subscription) made through one
+ * instance reaches the others holding it, so they need not read the store per request.
  */
 export function sessionTopics(sessionId: string): {
   readonly stream: string;
   readonly answers: string;
   readonly closed: string;
+  readonly changed: string;
 } {
   const topic = `mcp/session/${sessionId}`;
-  return { stream: `${topic}/stream`, answers: `${topic}/answers`, closed: `${topic}/closed` };
+  return {
+    stream: `${topic}/stream`,
+    answers: `${topic}/answers`,
+    closed: `${topic}/closed`,
+    changed: `${topic}/changed`,
+  };
 }
 
 /**

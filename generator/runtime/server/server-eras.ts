@@ -67,6 +67,12 @@ export interface SessionInfo<S> {
   readonly id: string | undefined;
   /** What `sessionState()` made for this session: the handlers' own per-session data. */
   readonly state: S;
+  /**
+   * The session's record as the transport keeps it (HTTP: its `SessionStore` record, which a change made through
+   * another instance of a fleet reaches over the message bus), so what its client asked for (`logLevel`) holds on
+   * every instance; undefined over stdio, where the handlers' own `state` is the session's whole memory.
+   */
+  readonly record: SessionRecord | undefined;
 }
 
 /** `ctx.context` in a session release: the session, and requests to the client (sampling, elicitation, roots). */
@@ -299,8 +305,15 @@ export type SessionOutlet = (
 export interface SessionEra {
   readonly kind: "sessions";
   readonly spec: SessionSpec;
-  /** A new session; `initialized` for one its client initialized elsewhere (another instance, from its record). */
-  open(id: string | undefined, initialized?: boolean): ServerSession;
+  /**
+   * A new session; `initialized` for one its client initialized elsewhere (another instance, from its record);
+   * `record` gives the transport's current record of it (its info's `record`).
+   */
+  open(
+    id: string | undefined,
+    initialized?: boolean,
+    record?: () => SessionRecord | undefined,
+  ): ServerSession;
   /** Adds a transport's outlet for `broadcast`, until the returned function is called (the transport closes). */
   onBroadcast(outlet: SessionOutlet): () => void;
   /**
@@ -411,9 +424,15 @@ export function createSessionEra<S>(
   return {
     kind: "sessions",
     spec,
-    open(id, initialized = false) {
+    open(id, initialized = false, record) {
       const lane: Lane = { waiting: undefined, counter: 0 };
-      const info: SessionInfo<unknown> = { id, state: options.sessionState?.() };
+      const info: SessionInfo<unknown> = {
+        id,
+        state: options.sessionState?.(),
+        get record() {
+          return record?.();
+        },
+      };
       const session: ServerSession = {
         info,
         get initialized() {

@@ -74,6 +74,8 @@ export interface KeptStream {
 export interface Reservation {
   /** The session's id, for the era's session and the reply's header. */
   readonly id: string;
+  /** The session's record once committed: the era's session reads it (`SessionEra.open`'s `record`). */
+  readonly record: () => SessionRecord | undefined;
   /** Opens the session once its record is stored; rejects with `StoreUnavailableError`, the session closed, when it cannot be. */
   commit(core: ServerSession, era: SessionEra, record: SessionRecord): Promise<LiveSession>;
   release(): void;
@@ -96,7 +98,8 @@ export interface SessionManager {
   used(session: LiveSession, initializes?: boolean): Promise<void> | undefined;
   /**
    * Records what a successful request changed in the session's state (log level, subscriptions); a promise when it
-   * stores it. On a shared store the change applies to the stored record, which other instances also change.
+   * stores it. On a shared store the change applies to the stored record, which other instances also change; on a
+   * shared bus too, the instances holding the session are sent the session's new state, which they apply.
    */
   observe(session: LiveSession, message: WireMessage): Promise<void> | undefined;
   /** A new stream of `session` whose events are kept for resumption; `onResume` runs when a client resumes it. */
@@ -159,6 +162,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const answerSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
   const closedSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
   const streamSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
+  const changedSubscriptions = new Map<LiveSession, Promise<() => Promise<void>>>();
+  /** Who tells of a record change on the bus, so this instance does not apply again what it just stored. */
+  const instance = randomId();
+  /** Whether other instances may hold a session's record, and hear of its changes. */
+  const fleet = options.sharedBus && options.sharedStore;
   let reserved = 0;
   const sweepEvery = Math.min(idleMs, handshakeMs, 60_000) / 4;
   let lastSweep = now();
@@ -221,6 +229,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         subscribe(topics.closed, () => manager.close(session)),
       );
     }
+    // What its client changes through another instance (its log level) holds here too, without a store read.
+    if (fleet)
+      changedSubscriptions.set(
+        session,
+        subscribe(sessionTopics(id).changed, (message) => {
+          if (message["from"] !== instance) heard(session, message);
+        }),
+      );
     scheduleSweep();
     return session;
   };
@@ -248,6 +264,39 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       session.record = change(stored ?? session.record);
       return save(session);
     });
+  };
+
+  /**
+   * Applies what another instance stored of the session's state (`change`) as soon as it arrives: the message carries
+   * it, so no store read is needed.
+   */
+  const heard = (session: LiveSession, message: JsonObject): void => {
+    const { logLevel, subscriptions } = message;
+    const level = typeof logLevel === "string" ? logLevel : undefined;
+    if (
+      level !== logLevel ||
+      !Array.isArray(subscriptions) ||
+      !subscriptions.every((uri) => typeof uri === "string")
+    )
+      return report(new Error("mcp http: a session change on the bus is not one this server sent"));
+    if (sessions.get(session.id) === session)
+      session.record = { ...session.record, logLevel: level, subscriptions };
+  };
+
+  /** A change the session's handlers read (`observe`): stored, then told to the other instances holding it. */
+  const change = (
+    session: LiveSession,
+    apply: (record: SessionRecord) => SessionRecord,
+  ): Promise<void> => {
+    const stored = update(session, apply);
+    if (!fleet) return stored;
+    // Not acknowledged until told: an instance left unaware would go on filtering by the old level.
+    const told = (): Promise<number> => {
+      const { logLevel, subscriptions } = session.record;
+      const state = logLevel === undefined ? { subscriptions } : { logLevel, subscriptions };
+      return bus.publish(sessionTopics(session.id).changed, { from: instance, ...state });
+    };
+    return stored.then(() => needed(told())).then(() => undefined);
   };
 
   /** Writes a broadcast message to a session's stream; a failure is reported, not the broadcaster's. */
@@ -290,9 +339,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     unsubscribe(answerSubscriptions.get(session));
     unsubscribe(closedSubscriptions.get(session));
     unsubscribe(streamSubscriptions.get(session));
+    unsubscribe(changedSubscriptions.get(session));
     answerSubscriptions.delete(session);
     closedSubscriptions.delete(session);
     streamSubscriptions.delete(session);
+    changedSubscriptions.delete(session);
     if (dropRecord) quietly(store.delete(session.id));
     if (sessions.size === 0 && sweepTimer !== undefined) {
       clearTimeout(sweepTimer);
@@ -322,11 +373,13 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         held = false;
       };
       const id = randomId();
+      let committed: LiveSession | undefined;
       return {
         id,
+        record: () => committed?.record,
         async commit(core, era, record) {
           release();
-          const session = adopt(core, era, record, id);
+          const session = (committed = adopt(core, era, record, id));
           try {
             await save(session);
           } catch (error) {
@@ -342,10 +395,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       let session = sessions.get(id);
       if (session === undefined) {
         const record = await needed(store.get(id));
-        // Another instance opened it: serve it here from its record (its handlers' per-session state starts anew).
+        // Another instance opened it: serve it here from its record (its handlers' own state starts anew; the record's
+        // log level and subscriptions carry over).
         if (record === undefined || sessions.has(id)) session = sessions.get(id);
-        else if (record.version === undefined || era.spec.versions.includes(record.version))
-          session = adopt(era.open(id, record.ready), era, record, id);
+        else if (record.version === undefined || era.spec.versions.includes(record.version)) {
+          let adopted: LiveSession | undefined;
+          const core = era.open(id, record.ready, () => adopted?.record);
+          session = adopted = adopt(core, era, record, id);
+        }
       }
       // Someone else's session is answered as a missing one: 404 tells nothing about whose it is.
       if (session === undefined || session.era !== era || session.record.subject !== subject)
@@ -373,14 +430,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if (message.kind !== "request" || !isObject(message.params)) return undefined;
       const { level, uri } = message.params;
       if (message.method === "logging/setLevel" && typeof level === "string")
-        return update(session, (record) => ({ ...record, logLevel: level }));
+        return change(session, (record) => ({ ...record, logLevel: level }));
       if (message.method === "resources/subscribe" && typeof uri === "string")
-        return update(session, (record) => ({
+        return change(session, (record) => ({
           ...record,
           subscriptions: [...record.subscriptions.filter((u) => u !== uri), uri],
         }));
       if (message.method === "resources/unsubscribe" && typeof uri === "string")
-        return update(session, (record) => ({
+        return change(session, (record) => ({
           ...record,
           subscriptions: record.subscriptions.filter((u) => u !== uri),
         }));

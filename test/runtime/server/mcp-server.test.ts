@@ -15,6 +15,7 @@ import {
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as legacy from "../../../generated/2025-11-25/index.js";
 import * as older from "../../../generated/2025-06-18/index.js";
+import * as batching from "../../../generated/2025-03-26/index.js";
 import * as modern from "../../../generated/2026-07-28/index.js";
 import { standardSchema } from "../../../generated/2026-07-28/validate.js";
 import {
@@ -648,15 +649,92 @@ describe("list changes reach 2025 sessions", () => {
   });
 });
 
+describe("a session's log level in a fleet", () => {
+  const setLevel = (id: number, level: string) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "logging/setLevel",
+    params: { level },
+  });
+  const chatty = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "chatty", arguments: {} },
+  });
+
+  it("a level set through one instance filters ctx.log on another that already served the session", async () => {
+    const { a, b } = await fleet();
+    const session = await a.open();
+    await a.post(session, { jsonrpc: "2.0", method: "notifications/initialized" });
+    // b serves the session before its level is set, so it holds the session's record from before.
+    expect(await logged(await b.post(session, chatty(2)))).toEqual(["info", "error"]);
+    expect((await a.post(session, setLevel(3, "error"))).status).toBe(200);
+    expect(await logged(await b.post(session, chatty(4)))).toEqual(["error"]);
+    expect(await logged(await a.post(session, chatty(5)))).toEqual(["error"]);
+  });
+
+  it("and the other way: a level set through the instance that did not open the session holds on the one that did", async () => {
+    const { a, b } = await fleet();
+    const session = await a.open();
+    await a.post(session, { jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(await logged(await a.post(session, chatty(2)))).toEqual(["info", "error"]);
+    expect((await b.post(session, setLevel(3, "error"))).status).toBe(200);
+    expect(await logged(await a.post(session, chatty(4)))).toEqual(["error"]);
+    // Lowered again through a: b hears of it too.
+    expect((await a.post(session, setLevel(5, "debug"))).status).toBe(200);
+    expect(await logged(await b.post(session, chatty(6)))).toEqual(["info", "error"]);
+  });
+
+  it("a level set in a batch (2025-03-26) filters what the session's later requests log", async () => {
+    const server = createMcpServer([batching.MCP_RELEASE], { info: INFO });
+    server.tool({ name: "chatty" }, chattyTool);
+    const http = overHttp(server.eras());
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const post = (extra: object, body: unknown) =>
+      http.fetch(URL_, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    const init = await post(
+      {},
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { ...INIT, protocolVersion: "2025-03-26" } },
+    );
+    const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-03-26" };
+    expect(
+      (await post(session, [{ jsonrpc: "2.0", method: "notifications/initialized" }, setLevel(2, "error")])).status,
+    ).toBe(200);
+    expect(await logged(await post(session, chatty(3)))).toEqual(["error"]);
+  });
+});
+
+/** A tool that logs once at "info" and once at "error". */
+const chattyTool = (_args: unknown, ctx: { log(level: "info" | "error", data: unknown): void }) => {
+  ctx.log("info", "i");
+  ctx.log("error", "e");
+  return { content: [] };
+};
+
+/** The levels of the log messages a POST's reply carried (on its SSE stream, or none in a JSON reply). */
+async function logged(response: Response): Promise<string[]> {
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return [];
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => JSON.parse(line.slice(5)) as { method?: string; params?: { level?: string } })
+    .filter((message) => message.method === "notifications/message")
+    .map((message) => message.params!.level!);
+}
+
 /**
  * Two instances, each with its own server (as processes would be), sharing the stores and a bus on which a change
  * is announced to every instance, as examples/redis-fleet.ts does. Each instance opens sessions, POSTs in one and
- * opens one's GET stream.
+ * opens one's GET stream. Each server has a tool, chatty, that logs at "info" and at "error".
  */
 async function fleet() {
   const bus = createMemoryMessageBus();
   const shared = { sessionStore: createMemorySessionStore(), eventStore: createMemoryEventStore(), messageBus: bus };
   const servers = [changing(), changing()];
+  for (const server of servers) server.tool({ name: "chatty" }, chattyTool);
   for (const server of servers)
     await bus.subscribe("test/changed", (change) => {
       if (typeof change["uri"] === "string") server.resourceUpdated(change["uri"]);

@@ -34,6 +34,6 @@ describe("createMemoryMessageBus", () => {
   it("gives each session its own topics", () => {
     const a = sessionTopics("a");
     const b = sessionTopics("b");
-    expect(new Set([a.stream, a.answers, a.closed, b.stream, b.answers, b.closed]).size).toBe(6);
+    expect(new Set([a.stream, a.answers, a.closed, a.changed, b.stream, b.answers, b.closed, b.changed]).size).toBe(8);
   });
 });

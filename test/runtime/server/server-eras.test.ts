@@ -15,6 +15,7 @@ import {
   MAX_BATCH_MESSAGES,
   type TransportContext,
 } from "../../../generated/runtime/server/server-eras.js";
+import type { SessionRecord } from "../../../generated/runtime/server/session-store.js";
 
 const META = { [modern.MetaKey.protocolVersion]: "2026-07-28", [modern.MetaKey.clientCapabilities]: {} };
 
@@ -268,6 +269,16 @@ function sessions(options: legacy.SessionEraOptions<{ calls: number }> = {}) {
 const toolCall = (id: number, name: string) =>
   wire({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
 const none = () => undefined;
+const RECORD: SessionRecord = {
+  version: "2025-11-25",
+  clientCapabilities: undefined,
+  clientInfo: undefined,
+  logLevel: undefined,
+  subscriptions: [],
+  subject: undefined,
+  initialized: true,
+  ready: true,
+};
 
 describe("the session era (2025-11-25)", () => {
   it("hands handlers the headers, send, identity, the session with its own state, and request", async () => {
@@ -286,6 +297,19 @@ describe("the session era (2025-11-25)", () => {
     expect([first?.session.id, first?.session.state]).toEqual(["one", { calls: 2 }]);
     expect([third?.session.id, third?.session.state]).toEqual([undefined, { calls: 1 }]);
     expect(one.info).toBe(first?.session);
+  });
+
+  it("hands handlers the transport's current record of the session, none when the transport keeps none", async () => {
+    const { era, contexts } = sessions();
+    const transport: { record?: SessionRecord } = {};
+    const kept = era.open("kept", false, () => transport.record);
+    await era.handle(kept, toolCall(1, "a"), base(), undefined, none);
+    expect(contexts[0]?.session.record).toBeUndefined();
+    transport.record = { ...RECORD, logLevel: "error" };
+    await era.handle(kept, toolCall(2, "b"), base(), undefined, none);
+    expect(contexts[1]?.session.record?.logLevel).toBe("error");
+    await era.handle(era.open(undefined), toolCall(1, "c"), base(), undefined, none);
+    expect(contexts[2]?.session.record).toBeUndefined();
   });
 
   it("a request to the client goes out on the request's stream and the client's answer fed to receive settles it", async () => {

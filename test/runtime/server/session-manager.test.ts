@@ -3,7 +3,12 @@ import { createMemoryEventStore } from "../../../generator/runtime/server/event-
 import { createMemoryMessageBus, sessionTopics } from "../../../generator/runtime/server/message-bus.ts";
 import type { ServerSession, SessionEra } from "../../../generator/runtime/server/server-eras.ts";
 import { createSessionManager, type SessionManagerOptions } from "../../../generator/runtime/server/session-manager.ts";
-import { createMemorySessionStore, type SessionRecord } from "../../../generator/runtime/server/session-store.ts";
+import {
+  createMemorySessionStore,
+  StoreUnavailableError,
+  type SessionRecord,
+  type SessionStore,
+} from "../../../generator/runtime/server/session-store.ts";
 import type { StreamSink } from "../../../generator/runtime/server/sse.ts";
 
 /** An era that records what reaches its sessions; the manager needs no more of it. */
@@ -21,10 +26,16 @@ function fakeEra(received: unknown[] = []): SessionEra {
       batches: false,
       initialized: "notifications/initialized",
     },
-    open(id, initialized = false): ServerSession {
+    open(id, initialized = false, record): ServerSession {
       let closed = false;
       return {
-        info: { id, state: undefined },
+        info: {
+          id,
+          state: undefined,
+          get record() {
+            return record?.();
+          },
+        },
         initialized,
         receive(message) {
           received.push(message);
@@ -80,7 +91,7 @@ function manager(overrides: Partial<SessionManagerOptions> = {}) {
 const era = fakeEra();
 const open = (sessions: ReturnType<typeof manager>["sessions"], subject?: string) => {
   const slot = sessions.reserve()!;
-  return slot.commit(era.open(slot.id), era, record(subject));
+  return slot.commit(era.open(slot.id, false, slot.record), era, record(subject));
 };
 const sink = (into: string[]): StreamSink => ({ write: (chunk) => into.push(chunk), end: () => into.push("<end>") });
 
@@ -283,6 +294,89 @@ describe("createSessionManager: ending a session everywhere", () => {
     await options.bus.subscribe(sessionTopics(session.id).closed, (message) => published.push(message));
     await sessions.end(session);
     expect([sessions.size, published]).toEqual([0, []]);
+  });
+});
+
+describe("createSessionManager: a session's record on every instance holding it", () => {
+  const setLevel = (level: string) =>
+    ({ kind: "request", jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level } }) as const;
+  const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  /** Two instances sharing a store and a bus, with a session opened on the first and served from its record on the second. */
+  async function fleet(bus = createMemoryMessageBus()) {
+    const shared = { store: createMemorySessionStore(), bus, sharedBus: true, sharedStore: true };
+    const a = manager(shared);
+    const b = manager(shared);
+    const here = await open(a.sessions);
+    const there = (await b.sessions.find(era, here.id, undefined))!;
+    return { a: a.sessions, b: b.sessions, here, there, store: shared.store };
+  }
+
+  it("the era's session reads the record the manager holds, from its commit on", async () => {
+    const { sessions } = manager();
+    const slot = sessions.reserve()!;
+    expect(slot.record()).toBeUndefined();
+    const session = await slot.commit(era.open(slot.id, false, slot.record), era, record());
+    await sessions.observe(session, setLevel("error"));
+    expect(session.core.info.record?.logLevel).toBe("error");
+  });
+
+  it("a change made through one instance reaches the record the other holds, both ways", async () => {
+    const { a, b, here, there } = await fleet();
+    await a.observe(here, setLevel("error"));
+    expect([there.record.logLevel, there.core.info.record?.logLevel]).toEqual(["error", "error"]);
+    await b.observe(there, setLevel("debug"));
+    expect([here.record.logLevel, here.core.info.record?.logLevel]).toEqual(["debug", "debug"]);
+  });
+
+  it("the other instance applies the change as it hears it, without reading the store", async () => {
+    const shared = createMemorySessionStore();
+    let reads = 0;
+    const counted: SessionStore = { ...shared, get: (id) => (reads++, shared.get(id)) };
+    const options = { bus: createMemoryMessageBus(), sharedBus: true, sharedStore: true };
+    const a = manager({ ...options, store: shared }).sessions;
+    const b = manager({ ...options, store: counted }).sessions;
+    const here = await open(a);
+    const there = (await b.find(era, here.id, undefined))!;
+    const before = reads;
+    await a.observe(here, {
+      kind: "request",
+      jsonrpc: "2.0",
+      id: 2,
+      method: "resources/subscribe",
+      params: { uri: "u" },
+    });
+    await a.observe(here, setLevel("error"));
+    expect([reads - before, there.record.logLevel, there.record.subscriptions]).toEqual([0, "error", ["u"]]);
+  });
+
+  it("a change message not of the server's making is reported and changes nothing", async () => {
+    const bus = createMemoryMessageBus();
+    const errors: unknown[] = [];
+    const shared = { store: createMemorySessionStore(), bus, sharedBus: true, sharedStore: true };
+    const a = manager({ ...shared, report: (error) => errors.push(error) }).sessions;
+    const here = await open(a);
+    for (const bad of [{ logLevel: 3, subscriptions: [] }, { logLevel: "error" }, { subscriptions: [1] }])
+      await bus.publish(sessionTopics(here.id).changed, { from: "elsewhere", ...bad });
+    expect([errors.length, here.record.logLevel, here.record.subscriptions]).toEqual([3, undefined, []]);
+  });
+
+  it("a change the other instances cannot be told of is not acknowledged (StoreUnavailableError)", async () => {
+    const bus = createMemoryMessageBus();
+    const { a, here } = await fleet({ ...bus, publish: () => Promise.reject(new Error("bus down")) });
+    await expect(a.observe(here, setLevel("error"))).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it("each instance holding the session listens for its changes until it closes it; without a shared store none does", async () => {
+    const bus = createMemoryMessageBus();
+    const { b, here, there } = await fleet(bus);
+    const listeners = () => bus.publish(sessionTopics(here.id).changed, { from: "elsewhere", subscriptions: [] });
+    expect(await listeners()).toBe(2);
+    b.close(there);
+    await settled();
+    expect(await listeners()).toBe(1);
+    const alone = manager({ bus, sharedBus: true });
+    expect(await bus.publish(sessionTopics((await open(alone.sessions)).id).changed, {})).toBe(0);
   });
 });
 
