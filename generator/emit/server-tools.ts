@@ -283,22 +283,13 @@ function addPrompts(file: StatementSink, set: ToolSet, release: string | null): 
       };
     }),
   });
-  file.addInterface({
-    name: "PromptSession",
-    isExported: true,
-    docs: ["What `getPrompt` needs of a session: a connected session (or a release's requester) has it."],
-    methods: [
-      {
-        name: "request",
-        parameters: [
-          { name: "method", type: '"prompts/get"' },
-          { name: "params", type: "{ name: string; arguments: { [key: string]: string } }" },
-          { name: "options", type: "ToolCallOptions", hasQuestionToken: true },
-        ],
-        returnType: "Promise<unknown>",
-      },
-    ],
-  });
+  addSessionInterface(
+    file,
+    "PromptSession",
+    "getPrompt",
+    "prompts/get",
+    "{ name: string; arguments: { [key: string]: string } }",
+  );
   const result = release === null ? "{ messages: unknown[]; description?: string }" : "Release.GetPromptResult";
   file.addFunction({
     name: "getPrompt",
@@ -358,22 +349,7 @@ function addResourceTemplates(file: StatementSink, set: ToolSet, release: string
       },
     ],
   });
-  file.addInterface({
-    name: "ResourceSession",
-    isExported: true,
-    docs: ["What `readResource` needs of a session: a connected session (or a release's requester) has it."],
-    methods: [
-      {
-        name: "request",
-        parameters: [
-          { name: "method", type: '"resources/read"' },
-          { name: "params", type: "{ uri: string }" },
-          { name: "options", type: "ToolCallOptions", hasQuestionToken: true },
-        ],
-        returnType: "Promise<unknown>",
-      },
-    ],
-  });
+  addSessionInterface(file, "ResourceSession", "readResource", "resources/read", "{ uri: string }");
   const result = release === null ? "{ contents: unknown[] }" : "Release.ReadResourceResult";
   file.addFunction({
     name: "readResource",
@@ -735,5 +711,25 @@ function addToolDeclarations(file: StatementSink): void {
     parameters: [{ name: "name", type: "N" }],
     returnType: "ToolDeclarationOf<N>",
     statements: ["return tools.toolDeclaration(SPEC, list, schemas, name) as unknown as ToolDeclarationOf<N>;"],
+  });
+}
+
+/** The part of a session a typed helper (`getPrompt`, `readResource`) calls: one `request` for its method. */
+function addSessionInterface(file: StatementSink, name: string, helper: string, method: string, params: string): void {
+  file.addInterface({
+    name,
+    isExported: true,
+    docs: [`What \`${helper}\` needs of a session: a connected session (or a release's requester) has it.`],
+    methods: [
+      {
+        name: "request",
+        parameters: [
+          { name: "method", type: JSON.stringify(method) },
+          { name: "params", type: params },
+          { name: "options", type: "ToolCallOptions", hasQuestionToken: true },
+        ],
+        returnType: "Promise<unknown>",
+      },
+    ],
   });
 }
