@@ -39,8 +39,11 @@ function tool(
   return { name, description, inputSchema, eras };
 }
 
-/** Arguments against the full JSON Schema 2020-12 vocabulary: clients must pass inputSchema through untouched. */
-const JSON_SCHEMA_2020_12: Schema = {
+/**
+ * Arguments against the full JSON Schema 2020-12 vocabulary: clients must pass inputSchema through untouched. A
+ * literal, so that the high-level server types the handler's arguments from it.
+ */
+export const JSON_SCHEMA_2020_12 = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   $defs: {
@@ -62,7 +65,7 @@ const JSON_SCHEMA_2020_12: Schema = {
   then: { required: ["phone"] },
   else: { required: ["email"] },
   additionalProperties: false,
-};
+} as const satisfies Schema;
 
 export const TOOLS: readonly FixtureTool[] = [
   tool("echo", "Returns the text it is given", BOTH, {

@@ -31,6 +31,7 @@ import {
   ENUMS_FORM,
   ERROR_TOOL_TEXT,
   INPUT_REQUIRED_PROMPT,
+  JSON_SCHEMA_2020_12,
   LOG_LINES,
   PROMPTS,
   readResource,
@@ -173,29 +174,7 @@ function declareServer(announce?: (kind: ListKind) => void) {
       {
         name: "json_schema_2020_12_tool",
         description: "Declares its arguments with JSON Schema 2020-12 keywords",
-        inputSchema: {
-          $schema: "https://json-schema.org/draft/2020-12/schema",
-          type: "object",
-          $defs: {
-            address: {
-              $anchor: "addressDef",
-              type: "object",
-              properties: { street: { type: "string" }, city: { type: "string" } },
-            },
-          },
-          properties: {
-            name: { type: "string" },
-            address: { $ref: "#/$defs/address" },
-            contactMethod: { type: "string", enum: ["phone", "email"] },
-            phone: { type: "string" },
-            email: { type: "string" },
-          },
-          allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
-          if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
-          then: { required: ["phone"] },
-          else: { required: ["email"] },
-          additionalProperties: false,
-        },
+        inputSchema: JSON_SCHEMA_2020_12,
       },
       (args) => ({ content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] }),
     );
