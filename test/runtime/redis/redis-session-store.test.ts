@@ -1,8 +1,8 @@
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRedisSessionStore } from "../../../generator/runtime/redis/redis-session-store.ts";
 import type { SessionRecord } from "../../../generator/runtime/server/session-store.ts";
-import { redisMissing, startRedis, until, type RedisServer } from "../../support/redis-server.ts";
+import { redisWithClient } from "../../support/redis-fixture.ts";
+import { redisMissing, until } from "../../support/redis-server.ts";
 
 const missing = redisMissing();
 
@@ -18,54 +18,45 @@ const record: SessionRecord = {
 };
 
 describe.skipIf(missing)("createRedisSessionStore against redis-server", () => {
-  let server: RedisServer;
-  let client: Redis;
-  beforeAll(async () => {
-    server = await startRedis();
-    client = new Redis(server.url);
-  });
-  afterAll(async () => {
-    client.disconnect();
-    await server.stop();
-  });
+  const redis = redisWithClient();
 
   it("keeps a record as one JSON key under the prefix, and reads back what it stored", async () => {
-    const store = createRedisSessionStore(client, { prefix: "t1:" });
+    const store = createRedisSessionStore(redis.client, { prefix: "t1:" });
     await store.set("s1", record, 60_000);
     expect(await store.get("s1")).toEqual(record);
-    expect(JSON.parse((await client.get("t1:session:s1"))!)).toEqual(record);
+    expect(JSON.parse((await redis.client.get("t1:session:s1"))!)).toEqual(record);
     expect(await store.get("nope")).toBeUndefined();
   });
 
   it("the record's TTL is the idle expiry: touch pushes it, and Redis forgets a record nobody touched", async () => {
-    const store = createRedisSessionStore(client, { prefix: "t2:" });
+    const store = createRedisSessionStore(redis.client, { prefix: "t2:" });
     await store.set("s", record, 100);
-    expect(await client.pttl("t2:session:s")).toBeLessThanOrEqual(100);
+    expect(await redis.client.pttl("t2:session:s")).toBeLessThanOrEqual(100);
     expect(await store.touch("s", 60_000)).toBe(true);
-    expect(await client.pttl("t2:session:s")).toBeGreaterThan(100);
+    expect(await redis.client.pttl("t2:session:s")).toBeGreaterThan(100);
     await store.set("gone", record, 30);
-    await until(async () => (await client.exists("t2:session:gone")) === 0);
+    await until(async () => (await redis.client.exists("t2:session:gone")) === 0);
     expect(await store.get("gone")).toBeUndefined();
     expect(await store.touch("gone", 60_000)).toBe(false);
   });
 
   it("delete forgets a record; a key holding anything but a record reads as no session", async () => {
-    const store = createRedisSessionStore(client, { prefix: "t3:" });
+    const store = createRedisSessionStore(redis.client, { prefix: "t3:" });
     await store.set("s", record, 60_000);
     await store.delete("s");
     expect(await store.get("s")).toBeUndefined();
-    await client.set("t3:session:junk", "{not json");
-    await client.set("t3:session:other", JSON.stringify({ ...record, subscriptions: "all" }));
+    await redis.client.set("t3:session:junk", "{not json");
+    await redis.client.set("t3:session:other", JSON.stringify({ ...record, subscriptions: "all" }));
     expect(await store.get("junk")).toBeUndefined();
     expect(await store.get("other")).toBeUndefined();
   });
 
-  it("reads a record written before `ready` was kept as ready once its client came back", async () => {
-    const store = createRedisSessionStore(client, { prefix: "t4:" });
+  it("reads a record written before `ready` was kept as ready once its redis.client came back", async () => {
+    const store = createRedisSessionStore(redis.client, { prefix: "t4:" });
     const { ready: _ready, ...older } = record;
-    await client.set("t4:session:used", JSON.stringify(older));
-    await client.set("t4:session:fresh", JSON.stringify({ ...older, initialized: false }));
-    await client.set("t4:session:odd", JSON.stringify({ ...record, ready: "yes" }));
+    await redis.client.set("t4:session:used", JSON.stringify(older));
+    await redis.client.set("t4:session:fresh", JSON.stringify({ ...older, initialized: false }));
+    await redis.client.set("t4:session:odd", JSON.stringify({ ...record, ready: "yes" }));
     expect(await store.get("used")).toEqual({ ...older, ready: true });
     expect(await store.get("fresh")).toEqual({ ...older, initialized: false, ready: false });
     expect(await store.get("odd")).toBeUndefined();
