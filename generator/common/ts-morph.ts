@@ -12,5 +12,6 @@ const tsMorph: typeof TsMorph = createRequire(import.meta.url)("ts-morph") as ty
 export const StructureKind: typeof TsMorph.StructureKind = tsMorph.StructureKind;
 export const VariableDeclarationKind: typeof TsMorph.VariableDeclarationKind = tsMorph.VariableDeclarationKind;
 export const Writers: typeof TsMorph.Writers = tsMorph.Writers;
+export const CodeBlockWriter: typeof TsMorph.CodeBlockWriter = tsMorph.CodeBlockWriter;
 export const printStructure: typeof TsMorph.printStructure = tsMorph.printStructure;
 export const ts: typeof TsMorph.ts = tsMorph.ts;

@@ -59,9 +59,15 @@ function literal(value: JsonValue): TypeOut {
   return atom(JSON.stringify(value));
 }
 
-/** Turns schema nodes of one version into TypeScript types; definitions are referenced by name. */
+/**
+ * Turns schema nodes of one version into TypeScript types; definitions are referenced by name, after
+ * `qualifier` in a module that imports them as a namespace (`T.`).
+ */
 export class SchemaTypes {
-  constructor(private readonly definitions: ReadonlySet<string>) {}
+  constructor(
+    private readonly definitions: ReadonlySet<string>,
+    private readonly qualifier = "",
+  ) {}
 
   typeOf(node: SchemaNode): TypeOut {
     const parts: TypeOut[] = [this.ownType(node)];
@@ -127,7 +133,7 @@ export class SchemaTypes {
   }
 
   private ownType(node: SchemaNode): TypeOut {
-    if (node.ref !== undefined) return atom(node.ref);
+    if (node.ref !== undefined) return atom(this.qualifier + node.ref);
     if (node.const !== undefined) return literal(node.const);
     if (node.enum !== undefined) return combine(node.enum.map(literal), "union");
     // Open on purpose: the known values stay visible (editors complete them) and any other string fits.

@@ -1,8 +1,9 @@
-import { VariableDeclarationKind } from "../common/ts-morph.ts";
+import { CodeBlockWriter, VariableDeclarationKind, Writers } from "../common/ts-morph.ts";
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { runtimeImport } from "./runtime-files.ts";
+import { SchemaTypes } from "./schema-type.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
 
 /**
@@ -378,6 +379,38 @@ const MCP_RELEASE_NEEDS = {
 } as const;
 
 /**
+ * The members a high-level declaration types itself (runtime/server/mcp-server.ts `ToolDeclaration` and the
+ * others), by the definition it lists as: what is left of each definition is what a declaration may add.
+ */
+const DECLARED_MEMBERS = {
+  Tool: ["name", "inputSchema", "outputSchema"],
+  Prompt: ["name", "arguments"],
+  Resource: ["uri", "name"],
+  ResourceTemplate: ["uriTemplate", "name"],
+} as const;
+
+/**
+ * The rest of a definition's members, every one readonly, as an object type written out here: through `Omit`
+ * (or `Pick`) a consumer's tsc would work it out again at each declaration, per release.
+ */
+function listingType(model: ProtocolModel, name: keyof typeof DECLARED_MEMBERS): string {
+  const own: readonly string[] = DECLARED_MEMBERS[name];
+  const schema = model.definitions.get(name)?.schema;
+  if (schema === undefined) return "{}";
+  const names = new Set(model.definitions.keys());
+  const { properties } = new SchemaTypes(names, "T.").members({
+    ...schema,
+    properties: (schema.properties ?? []).filter((p) => !own.includes(p.name)),
+  });
+  const writer = new CodeBlockWriter();
+  Writers.objectType({ properties: properties.map((p) => ({ ...p, isReadonly: true })) })(writer);
+  // The descriptions link definitions by name; here they are members of the `T` namespace.
+  return writer
+    .toString()
+    .replace(/\{@link (\w+)/g, (link, target: string) => (names.has(target) ? `{@link T.${target}` : link));
+}
+
+/**
  * `MCP_RELEASE`: the release as the high-level server (runtime/server/mcp-server.ts `createMcpServer`) serves it, its
  * facts from the model and the types its handlers answer. A release without what it needs (a partial or synthetic
  * schema: no tools, or log levels that are not RFC 5424 severities, whose order the server filters by) has none; the
@@ -456,10 +489,10 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
         era === "stateless" && model.inputRequired !== null
           ? `{ readonly ${model.inputRequired.responses}?: T.InputResponses | undefined }`
           : "{}",
-      toolInfo: "T.Tool",
-      promptInfo: "T.Prompt",
-      resourceInfo: "T.Resource",
-      templateInfo: "T.ResourceTemplate",
+      toolListing: listingType(model, "Tool"),
+      promptListing: listingType(model, "Prompt"),
+      resourceListing: listingType(model, "Resource"),
+      templateListing: listingType(model, "ResourceTemplate"),
       level: "T.LoggingLevel",
       metaKnown: "MetaKey | FormerMetaKey",
       metaLabels: literals(rule?.labels ?? []),

@@ -60,10 +60,29 @@ server.tool(
 // @ts-expect-error a content block no served release knows
 server.tool({ name: "bad-content" }, () => ({ content: [{ type: "txt", text: "x" }] }));
 
-server.tool({ name: "ask" }, (_args, ctx) =>
+server.tool(
+  // @ts-expect-error an input_required result is no result a 2025 session can carry (named at the declaration)
+  { name: "ask" },
+  (_args, ctx) => (ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] }),
+);
+
+// A result and a promise of one from the same handler, both fit for every served release.
+server.tool({ name: "either" }, (_args, ctx) =>
+  ctx.era === "stateless" ? Promise.resolve({ content: [] }) : { content: [{ type: "text", text: "x" }] },
+);
+
+// @ts-expect-error a misspelt reserved _meta key in an async handler's result
+server.tool({ name: "meta-async" }, async () => ({ content: [], _meta: { "io.modelcontextprotocol/serverInfoo": 1 } }));
+
+// The releases in the other order: results are inferred against 2025-11-25's answers, and held to 2026-07-28's.
+const reversed = createMcpServer([legacy.MCP_RELEASE, modern.MCP_RELEASE], { info: { name: "r", version: "1" } });
+reversed.tool({ name: "plain" }, () => ({ content: [{ type: "text", text: "x" }], isError: false }));
+reversed.tool({ name: "ask" }, (_args, ctx) =>
   // @ts-expect-error an input_required result is no result a 2025 session can carry
   ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] },
 );
+// @ts-expect-error a message role no release knows
+reversed.prompt({ name: "role" }, () => ({ messages: [{ role: "robot", content: { type: "text", text: "x" } }] }));
 
 // Declared for the stateless era alone, a tool may answer what only that era carries.
 server.only("stateless").tool({ name: "ask-modern" }, async (_args, ctx) => {
@@ -198,9 +217,10 @@ server.tool(
 // @ts-expect-error a content block no served release knows, with a Standard Schema too
 server.tool({ name: "trip-content", inputSchema: trip }, () => ({ content: [{ type: "txt", text: "x" }] }));
 
-server.tool({ name: "trip-ask", inputSchema: trip }, (_args, ctx) =>
-  // @ts-expect-error an input_required result is no result a 2025 session can carry
-  ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] },
+server.tool(
+  // @ts-expect-error an input_required result is no result a 2025 session can carry (named at the declaration)
+  { name: "trip-ask", inputSchema: trip },
+  (_args, ctx) => (ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] }),
 );
 
 // @ts-expect-error a misspelt reserved _meta key in a result

@@ -38,11 +38,14 @@ export interface ReleaseTypes {
   readonly resource: unknown;
   /** What a handler reads of its request's params beside its arguments (a stateless retry's input responses). */
   readonly params: unknown;
-  /** The release's `Tool` listing, `Prompt`, `Resource` and `ResourceTemplate` (`annotations`, `icons`, …). */
-  readonly toolInfo: unknown;
-  readonly promptInfo: unknown;
-  readonly resourceInfo: unknown;
-  readonly templateInfo: unknown;
+  /**
+   * What a declaration may add to the release's `Tool`, `Prompt`, `Resource` and `ResourceTemplate` listing
+   * (`annotations`, `icons`, …): their members but those the declaration types itself (`name`, the schemas, …).
+   */
+  readonly toolListing: unknown;
+  readonly promptListing: unknown;
+  readonly resourceListing: unknown;
+  readonly templateListing: unknown;
   readonly level: string;
   /** The release's reserved `_meta` rule (runtime/core/meta-keys.ts). */
   readonly metaKnown: string;
@@ -91,14 +94,21 @@ type Promisable<T> = T | Promise<T>;
 /**
  * What every served release accepts for `Key`: the intersection, so a value one of them cannot
  * carry does not compile. Each release's type is a parameter of a function in a union, which infers
- * as their intersection and keeps a member that is itself a union whole (a tuple per release did
- * the same at half again the instantiations); no release, no answer.
+ * as their intersection and keeps a member that is itself a union whole; no release, no answer.
  */
-export type ServedAnswer<R, Key extends keyof ReleaseTypes> = [R] extends [never]
+type ServedAnswer<T, Key extends keyof ReleaseTypes> = [T] extends [never]
   ? never
-  : (R extends McpRelease<infer T> ? (each: T[Key]) => void : never) extends (all: infer I) => void
+  : (T extends ReleaseTypes ? (each: T[Key]) => void : never) extends (all: infer I) => void
     ? I
     : never;
+/**
+ * What the first served release answers for `Key`: a handler's result is inferred against it (so its
+ * literals keep their types, and a result that fits no release is an error at the very member that is
+ * wrong), then held to every other release by `Carried`. Checking each release on its own this way
+ * cost a consumer's tsc half the instantiations of checking against their intersection (bench: the
+ * server row), whose array members multiply into every pair of their element types.
+ */
+type FirstAnswer<F, Key extends keyof ReleaseTypes> = F extends ReleaseTypes ? F[Key] : never;
 
 type ReservedIn<Meta, T extends ReleaseTypes> = {
   [K in keyof Meta]-?: K extends T["metaKnown"]
@@ -107,47 +117,68 @@ type ReservedIn<Meta, T extends ReleaseTypes> = {
       ? K
       : never;
 }[keyof Meta];
-type UnknownMetaKeys<Meta, R> =
-  TypesOf<R> extends infer T ? (T extends ReleaseTypes ? ReservedIn<Meta, T> : never) : never;
+/** The reserved `_meta` keys of a result (`Out`) that one of the served releases does not define. */
+type UnknownMetaKeys<Out, T> = Out extends { readonly _meta: infer Meta }
+  ? T extends ReleaseTypes
+    ? ReservedIn<Meta, T>
+    : never
+  : never;
+/** The served releases that cannot carry the result `Out` as their `Key` answer. */
+type NotCarriedBy<Out, T, Key extends keyof ReleaseTypes> = T extends ReleaseTypes
+  ? [Out] extends [T[Key]]
+    ? never
+    : T["version"]
+  : never;
+type Lacking<Versions, MetaKeys> = ([Versions] extends [never]
+  ? unknown
+  : { readonly "a handler result these served releases cannot carry": Versions }) &
+  ([MetaKeys] extends [never]
+    ? unknown
+    : { readonly [K in MetaKeys & string]: UnknownReservedMetaKey<K> });
 /**
- * The rest parameters of a declaration: none, unless the handler's result's `_meta` (`Meta`) has a key under
- * a reserved prefix that is no `MetaKey` of a served release, which then asks for one more argument
- * typed as a sentence naming the key (a compile error at the call).
+ * A handler's result as inferred (`X`: what it returns, or what its promise resolves to), unless inference fell
+ * back to the constraint `C` itself: it does so when it cannot use what the handler returns, and the handler's
+ * own error then says why (or, for the result half of a handler that only returns promises, there is none).
  */
-export type CheckedMetaArgs<Meta, R> = [UnknownMetaKeys<Meta, R>] extends [never]
-  ? []
-  : [UnknownReservedMetaKey<UnknownMetaKeys<Meta, R> & string>];
+type Inferred<X, C> = [C] extends [X] ? never : X;
+/**
+ * What a declaration is intersected with: `unknown` when every served release carries its handler's results
+ * (`Out` returned, `Later` resolved; `C` what they were inferred against) and knows each reserved `_meta` key
+ * in them, else a member the declaration lacks, named for the release or the key (a compile error there).
+ */
+export type Carried<Out, Later, T, Key extends keyof ReleaseTypes, C> =
+  Inferred<Out, C> | Inferred<Later, C> extends infer Result
+  ? Lacking<NotCarriedBy<Result, T, Key>, UnknownMetaKeys<Result, T>>
+  : never;
 
 /** `ctx` of a high-level handler: one member per served release, told apart by `era` (or `version`). */
-export type McpContext<R> =
-  R extends McpRelease<infer T>
-    ? {
-        readonly era: T["era"];
-        readonly version: T["version"];
-        /** The release's own handler `ctx`: input requests (stateless), requests to the client (sessions). */
-        readonly raw: T["context"];
-        /** The request's params, for what the arguments do not hold (a retry's `inputResponses`). */
-        readonly params: T["params"];
-        /** Aborted when the client cancels or goes away. */
-        readonly signal: AbortSignal;
-        /** Sends a log message when the client asked for `level` or a more severe one. */
-        log(level: T["level"], data: unknown, logger?: string): void;
-        /** Reports progress when the client asked for it (a `progressToken`); does nothing otherwise. */
-        progress(progress: number, total?: number, message?: string): void;
-      }
-    : never;
+export type McpContext<R> = ContextOf<TypesOf<R>>;
+type ContextOf<T> = T extends ReleaseTypes
+  ? {
+      readonly era: T["era"];
+      readonly version: T["version"];
+      /** The release's own handler `ctx`: input requests (stateless), requests to the client (sessions). */
+      readonly raw: T["context"];
+      /** The request's params, for what the arguments do not hold (a retry's `inputResponses`). */
+      readonly params: T["params"];
+      /** Aborted when the client cancels or goes away. */
+      readonly signal: AbortSignal;
+      /** Sends a log message when the client asked for `level` or a more severe one. */
+      log(level: T["level"], data: unknown, logger?: string): void;
+      /** Reports progress when the client asked for it (a `progressToken`); does nothing otherwise. */
+      progress(progress: number, total?: number, message?: string): void;
+    }
+  : never;
 
 type EraIn<R> = R extends McpRelease ? R["era"] : never;
 type ReleasesOf<R, E> = R extends McpRelease ? (R["era"] extends E ? R : never) : never;
-
-type ListedTool<R> = Omit<ServedAnswer<R, "toolInfo">, "name" | "inputSchema" | "outputSchema">;
 
 /**
  * A tool as declared: its listing and its schemas, each a JSON Schema literal or a Standard Schema v1 object
  * (a server module's `toolDeclaration(name)` gives all of it); the handler's arguments and structured result
  * are typed from them.
  */
-export type ToolDeclaration<R, S, O> = Partial<ListedTool<R>> & {
+export type ToolDeclaration<T, S, O> = ServedAnswer<T, "toolListing"> & {
   readonly name: string;
   readonly inputSchema?: S;
   readonly outputSchema?: O;
@@ -158,8 +189,8 @@ type StructuredOf<O> = [O] extends [undefined]
   : | { readonly isError: true }
     | { readonly isError?: false; readonly structuredContent: ToolStructured<O> };
 
-/** What a tool's handler may answer in the releases `R`, given its `outputSchema` `O`. */
-export type ToolAnswer<R, O> = ServedAnswer<R, "tool"> & StructuredOf<O>;
+/** What a tool's handler may answer in the release `F`, given its `outputSchema` `O`. */
+type ToolAnswer<F, O> = FirstAnswer<F, "tool"> & StructuredOf<O>;
 
 export type PromptArgument = {
   readonly name: string;
@@ -168,9 +199,7 @@ export type PromptArgument = {
   readonly required?: boolean;
 };
 
-type ListedPrompt<R> = Omit<ServedAnswer<R, "promptInfo">, "name" | "arguments">;
-
-export type PromptDeclaration<R, A> = Partial<ListedPrompt<R>> & {
+export type PromptDeclaration<T, A> = ServedAnswer<T, "promptListing"> & {
   readonly name: string;
   readonly arguments?: A;
   /** Completes the prompt's arguments, by name. */
@@ -201,14 +230,12 @@ export type Completer = (
   context: { readonly arguments: { readonly [name: string]: string } },
 ) => Promisable<readonly string[]>;
 
-type ListedResource<R> = Omit<ServedAnswer<R, "resourceInfo">, "uri" | "name">;
-export type ResourceDeclaration<R> = Partial<ListedResource<R>> & {
+export type ResourceDeclaration<T> = ServedAnswer<T, "resourceListing"> & {
   readonly uri: string;
   readonly name: string;
 };
 
-type ListedTemplate<R> = Omit<ServedAnswer<R, "templateInfo">, "uriTemplate" | "name">;
-export type TemplateDeclaration<R, U extends string> = Partial<ListedTemplate<R>> & {
+export type TemplateDeclaration<T, U extends string> = ServedAnswer<T, "templateListing"> & {
   readonly uriTemplate: U;
   readonly name: string;
   /** Completes the template's variables, by name. */
@@ -256,42 +283,58 @@ export interface ServedEras {
  */
 export type Deferred<T> = [T][T extends unknown ? 0 : never];
 
-/** A server declared once: add tools, prompts and resources, then serve its `eras()` on a transport. */
-export interface McpServer<R> {
-  tool<const S = undefined, const O = undefined, Meta = object>(
-    declaration: ToolDeclaration<R, S, O>,
+/**
+ * A server declared once: add tools, prompts and resources, then serve its `eras()` on a transport. `T` is
+ * what its releases `R` take and answer, `F` the first release's: a handler's result is inferred against
+ * `F`'s answer, then held to every release in `T`. Each declaration infers what its handler returns (`Out`)
+ * apart from what its promises resolve to (`Later`): a handler that returns a result in one branch and a
+ * promise in another gives TypeScript two candidates for one parameter, and it would keep only one.
+ */
+export interface McpServer<R, T = TypesOf<R>, F = T> {
+  tool<
+    const S = undefined,
+    const O = undefined,
+    const Out extends ToolAnswer<F, Deferred<O>> = never,
+    const Later extends ToolAnswer<F, Deferred<O>> = never,
+  >(
+    declaration: ToolDeclaration<T, S, O> &
+      Carried<Out, Later, T, "tool", ToolAnswer<F, Deferred<O>>>,
     handler: (
       args: [S] extends [undefined]
         ? { readonly [name: string]: unknown }
         : ToolArguments<Deferred<S>>,
-      ctx: McpContext<R>,
-    ) => Promisable<ToolAnswer<R, Deferred<O>> & { readonly _meta?: Meta }>,
-    ...check: CheckedMetaArgs<Meta, R>
+      ctx: ContextOf<T>,
+    ) => Out | Promise<Later>,
   ): this;
-  prompt<const A extends readonly PromptArgument[] = [], Meta = object>(
-    declaration: PromptDeclaration<R, A>,
-    handler: (
-      args: PromptArgs<A>,
-      ctx: McpContext<R>,
-    ) => Promisable<ServedAnswer<R, "prompt"> & { readonly _meta?: Meta }>,
-    ...check: CheckedMetaArgs<Meta, R>
+  prompt<
+    const A extends readonly PromptArgument[] = [],
+    const Out extends FirstAnswer<F, "prompt"> = never,
+    const Later extends FirstAnswer<F, "prompt"> = never,
+  >(
+    declaration: PromptDeclaration<T, A> &
+      Carried<Out, Later, T, "prompt", FirstAnswer<F, "prompt">>,
+    handler: (args: PromptArgs<A>, ctx: ContextOf<T>) => Out | Promise<Later>,
   ): this;
-  resource<Meta = object>(
-    declaration: ResourceDeclaration<R>,
-    read: (
-      uri: string,
-      ctx: McpContext<R>,
-    ) => Promisable<ServedAnswer<R, "resource"> & { readonly _meta?: Meta }>,
-    ...check: CheckedMetaArgs<Meta, R>
+  resource<
+    const Out extends FirstAnswer<F, "resource"> = never,
+    const Later extends FirstAnswer<F, "resource"> = never,
+  >(
+    declaration: ResourceDeclaration<T> &
+      Carried<Out, Later, T, "resource", FirstAnswer<F, "resource">>,
+    read: (uri: string, ctx: ContextOf<T>) => Out | Promise<Later>,
   ): this;
-  resourceTemplate<const U extends string, Meta = object>(
-    declaration: TemplateDeclaration<R, U>,
+  resourceTemplate<
+    const U extends string,
+    const Out extends FirstAnswer<F, "resource"> = never,
+    const Later extends FirstAnswer<F, "resource"> = never,
+  >(
+    declaration: TemplateDeclaration<T, U> &
+      Carried<Out, Later, T, "resource", FirstAnswer<F, "resource">>,
     read: (
       uri: string,
       variables: UriTemplateVariables<U>,
-      ctx: McpContext<R>,
-    ) => Promisable<ServedAnswer<R, "resource"> & { readonly _meta?: Meta }>,
-    ...check: CheckedMetaArgs<Meta, R>
+      ctx: ContextOf<T>,
+    ) => Out | Promise<Later>,
   ): this;
   /**
    * The same server, declaring for one era alone: what is declared through it is served and listed only
@@ -398,6 +441,13 @@ export interface McpSessionData {
   readonly subscriptions: Set<string>;
 }
 
+/** The server `createMcpServer(releases)` gives: its handlers' results inferred against the first release's answers. */
+type ServerOf<R extends readonly McpRelease[]> = McpServer<
+  R[number],
+  TypesOf<R[number]>,
+  TypesOf<R extends readonly [infer First, ...unknown[]] ? First : R[number]>
+>;
+
 /**
  * A server declared once for `releases` (each release's `MCP_RELEASE`, at most one per era): the
  * same tools, prompts and resources answer a stateless request and a session's, and a handler
@@ -406,7 +456,7 @@ export interface McpSessionData {
 export function createMcpServer<const R extends readonly McpRelease[]>(
   releases: R,
   options: McpServerOptions,
-): McpServer<R[number]> {
+): ServerOf<R> {
   const pageSize = options.pageSize ?? 100;
   const checkResults = options.checkResults ?? true;
   const tools: ListState = { entries: new Map() };
@@ -439,9 +489,9 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
   };
 
   /** The server's face for `era`'s declarations (undefined: every era's). */
-  const view = (era: ServedEra | undefined): McpServer<R[number]> => {
+  const view = (era: ServedEra | undefined): ServerOf<R> => {
     const face = {
-      tool(declaration: ToolDeclaration<never, unknown, unknown>, handler: AnyHandler) {
+      tool(declaration: ToolDeclaration<ReleaseTypes, unknown, unknown>, handler: AnyHandler) {
         const where = `tool ${describeValue(declaration.name)}`;
         const input =
           declaration.inputSchema === undefined
@@ -468,7 +518,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         return face;
       },
       prompt(
-        declaration: PromptDeclaration<never, readonly PromptArgument[]>,
+        declaration: PromptDeclaration<ReleaseTypes, readonly PromptArgument[]>,
         handler: AnyHandler,
       ) {
         const args = declaration.arguments ?? [];
@@ -486,7 +536,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         add(prompts, "prompts", entry);
         return face;
       },
-      resource(declaration: ResourceDeclaration<never>, read: AnyHandler) {
+      resource(declaration: ResourceDeclaration<ReleaseTypes>, read: AnyHandler) {
         add(resources, "resources", {
           key: declaration.uri,
           era,
@@ -495,7 +545,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         });
         return face;
       },
-      resourceTemplate(declaration: TemplateDeclaration<never, string>, read: AnyHandler) {
+      resourceTemplate(declaration: TemplateDeclaration<ReleaseTypes, string>, read: AnyHandler) {
         const entry: TemplateEntry = {
           key: declaration.uriTemplate,
           era,
@@ -553,7 +603,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         listeners.clear();
       },
     };
-    return face as unknown as McpServer<R[number]>;
+    return face as unknown as ServerOf<R>;
   };
 
   /** The handler table of one release: the same declarations, answered as its era answers. */

@@ -8,65 +8,71 @@ type Deeper<D extends Depth> = readonly [...D, unknown];
 
 type Flatten<T> = { readonly [K in keyof T]: T[K] } & {};
 
-type RequiredOf<S> = S extends { readonly required: readonly (infer K)[] } ? K : never;
+type RequiredOf<S> = S extends { readonly required: readonly unknown[] }
+  ? S["required"][number]
+  : never;
 
-type ObjectOf<S, Root, D extends Depth> = S extends { readonly properties: infer P }
-  ? Flatten<
-      {
-        readonly [K in keyof P as K extends RequiredOf<S> ? K : never]: SchemaValue<P[K], Root, D>;
-      } & {
-        readonly [K in keyof P as K extends RequiredOf<S> ? never : K]?: SchemaValue<P[K], Root, D>;
-      }
-    >
+type Props<P, Req, Root, D extends Depth> = {
+  readonly [K in keyof P & Req]: SchemaValue<P[K], Root, D>;
+} & {
+  readonly [K in Exclude<keyof P, Req>]?: SchemaValue<P[K], Root, D>;
+};
+
+type ObjectOf<S, Root, D extends Depth> = S extends { readonly properties: object }
+  ? Flatten<Props<S["properties"], RequiredOf<S>, Root, D>>
   : { readonly [key: string]: unknown };
 
-type OfType<S, T, Root, D extends Depth> = T extends "string"
-  ? string
-  : T extends "number" | "integer"
-    ? number
-    : T extends "boolean"
-      ? boolean
-      : T extends "null"
-        ? null
-        : T extends "array"
-          ? S extends { readonly items: infer I }
-            ? readonly SchemaValue<I, Root, D>[]
-            : readonly unknown[]
-          : T extends "object"
-            ? ObjectOf<S, Root, D>
-            : unknown;
+interface Primitives {
+  string: string;
+  number: number;
+  integer: number;
+  boolean: boolean;
+  null: null;
+}
+
+type OfType<S, T, Root, D extends Depth> = T extends keyof Primitives
+  ? Primitives[T]
+  : T extends "object"
+    ? ObjectOf<S, Root, D>
+    : T extends "array"
+      ? S extends { readonly items: unknown }
+        ? readonly SchemaValue<S["items"], Root, D>[]
+        : readonly unknown[]
+      : unknown;
 
 type Member<M, Root, D extends Depth> = M extends unknown ? SchemaValue<M, Root, D> : never;
 
-type RefOf<Ref, Root, D extends Depth> = Ref extends "#"
-  ? SchemaValue<Root, Root, D>
-  : Ref extends `#/${"$defs" | "definitions"}/${infer Name}`
-    ? Root extends { readonly $defs: { readonly [K in Name]: infer Def } }
-      ? SchemaValue<Def, Root, D>
-      : Root extends { readonly definitions: { readonly [K in Name]: infer Def } }
-        ? SchemaValue<Def, Root, D>
-        : unknown
-    : unknown;
-
-/** The values `S` accepts; `Root` is the literal its `#/$defs/…` references point into. */
-export type SchemaValue<S, Root = S, D extends Depth = []> = D["length"] extends 12
+type RefOf<Ref, Root, D extends Depth> = D["length"] extends 12
   ? unknown
-  : S extends true
-    ? unknown
-    : S extends false
-      ? never
-      : S extends { readonly const: infer C }
-        ? C
-        : S extends { readonly enum: readonly (infer E)[] }
-          ? E
-          : S extends { readonly $ref: infer Ref }
-            ? RefOf<Ref, Root, Deeper<D>>
-            : S extends { readonly anyOf: readonly (infer M)[] }
-              ? Member<M, Root, Deeper<D>>
-              : S extends { readonly oneOf: readonly (infer M)[] }
-                ? Member<M, Root, Deeper<D>>
-                : S extends { readonly type: infer T }
-                  ? T extends readonly (infer Each)[]
-                    ? OfType<S, Each, Root, Deeper<D>>
-                    : OfType<S, T, Root, Deeper<D>>
-                  : unknown;
+  : Ref extends "#"
+    ? SchemaValue<Root, Root, D>
+    : Ref extends `#/${"$defs" | "definitions"}/${infer Name}`
+      ? Root extends { readonly $defs: { readonly [K in Name]: infer Def } }
+        ? SchemaValue<Def, Root, D>
+        : Root extends { readonly definitions: { readonly [K in Name]: infer Def } }
+          ? SchemaValue<Def, Root, D>
+          : unknown
+      : unknown;
+
+/**
+ * The values `S` accepts; `Root` is the literal its `#/$defs/…` references point into, `D` counts the references
+ * followed (only a reference can recurse). Members are read by indexed access after a test with no `infer`: a
+ * pattern with `infer` is instantiated at every schema node, which cost a consumer's tsc a third more.
+ */
+export type SchemaValue<S, Root = S, D extends Depth = []> = S extends { readonly const: unknown }
+  ? S["const"]
+  : S extends { readonly enum: readonly unknown[] }
+    ? S["enum"][number]
+    : S extends { readonly $ref: unknown }
+      ? RefOf<S["$ref"], Root, Deeper<D>>
+      : S extends { readonly anyOf: readonly unknown[] }
+        ? Member<S["anyOf"][number], Root, D>
+        : S extends { readonly oneOf: readonly unknown[] }
+          ? Member<S["oneOf"][number], Root, D>
+          : S extends { readonly type: unknown }
+            ? S["type"] extends readonly unknown[]
+              ? OfType<S, S["type"][number], Root, D>
+              : OfType<S, S["type"], Root, D>
+            : S extends false
+              ? never
+              : unknown;
