@@ -12,10 +12,14 @@ type RequiredOf<S> = S extends { readonly required: readonly unknown[] }
   ? S["required"][number]
   : never;
 
+/**
+ * Every property optional, and the required ones again as required: their intersection is required, and no
+ * `Exclude` per property works out which are left (a consumer's tsc paid for one per property, per schema).
+ */
 type Props<P, Req, Root, D extends Depth> = {
   readonly [K in keyof P & Req]: SchemaValue<P[K], Root, D>;
 } & {
-  readonly [K in Exclude<keyof P, Req>]?: SchemaValue<P[K], Root, D>;
+  readonly [K in keyof P]?: SchemaValue<P[K], Root, D>;
 };
 
 type ObjectOf<S, Root, D extends Depth> = S extends { readonly properties: object }
