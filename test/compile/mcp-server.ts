@@ -61,8 +61,8 @@ server.tool(
 server.tool({ name: "bad-content" }, () => ({ content: [{ type: "txt", text: "x" }] }));
 
 server.tool(
-  // @ts-expect-error an input_required result is no result a 2025 session can carry (named at the declaration)
   { name: "ask" },
+  // @ts-expect-error an input_required result is no result a 2025 session can carry (named at the handler)
   (_args, ctx) => (ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] }),
 );
 
@@ -218,8 +218,8 @@ server.tool(
 server.tool({ name: "trip-content", inputSchema: trip }, () => ({ content: [{ type: "txt", text: "x" }] }));
 
 server.tool(
-  // @ts-expect-error an input_required result is no result a 2025 session can carry (named at the declaration)
   { name: "trip-ask", inputSchema: trip },
+  // @ts-expect-error an input_required result is no result a 2025 session can carry (named at the handler)
   (_args, ctx) => (ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] }),
 );
 

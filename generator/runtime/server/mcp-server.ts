@@ -136,18 +136,13 @@ type Lacking<Versions, MetaKeys> = ([Versions] extends [never]
     ? unknown
     : { readonly [K in MetaKeys & string]: UnknownReservedMetaKey<K> });
 /**
- * A handler's result as inferred (`X`: what it returns, or what its promise resolves to), unless inference fell
- * back to the constraint `C` itself: it does so when it cannot use what the handler returns, and the handler's
- * own error then says why (or, for the result half of a handler that only returns promises, there is none).
+ * What a handler is intersected with: `unknown` when every served release carries its results (`Out` returned,
+ * but its promises; `Later`, what they resolve to) and knows each reserved `_meta` key in them, else a member
+ * the handler lacks, named for the release or the key (a compile error at the handler). It comes after the
+ * handler's own type, so a result that fits no release is reported there, at the member that is wrong.
  */
-type Inferred<X, C> = [C] extends [X] ? never : X;
-/**
- * What a declaration is intersected with: `unknown` when every served release carries its handler's results
- * (`Out` returned, `Later` resolved; `C` what they were inferred against) and knows each reserved `_meta` key
- * in them, else a member the declaration lacks, named for the release or the key (a compile error there).
- */
-export type Carried<Out, Later, T, Key extends keyof ReleaseTypes, C> =
-  Inferred<Out, C> | Inferred<Later, C> extends infer Result
+export type Carried<Out, Later, T, Key extends keyof ReleaseTypes> =
+  (Out extends Promise<unknown> ? never : Out) | Later extends infer Result
   ? Lacking<NotCarriedBy<Result, T, Key>, UnknownMetaKeys<Result, T>>
   : never;
 
@@ -286,55 +281,56 @@ export type Deferred<T> = [T][T extends unknown ? 0 : never];
 /**
  * A server declared once: add tools, prompts and resources, then serve its `eras()` on a transport. `T` is
  * what its releases `R` take and answer, `F` the first release's: a handler's result is inferred against
- * `F`'s answer, then held to every release in `T`. Each declaration infers what its handler returns (`Out`)
- * apart from what its promises resolve to (`Later`): a handler that returns a result in one branch and a
- * promise in another gives TypeScript two candidates for one parameter, and it would keep only one.
+ * `F`'s answer, then held to every release in `T`. Each declaration infers what its handler resolves to
+ * (`Later`) apart from what it returns (`Out`, a result or a promise of `Later`): a handler that returns a
+ * result in one branch and a promise in another gives TypeScript two candidates for one parameter, and it
+ * would keep only one.
  */
 export interface McpServer<R, T = TypesOf<R>, F = T> {
   tool<
     const S = undefined,
     const O = undefined,
-    const Out extends ToolAnswer<F, Deferred<O>> = never,
     const Later extends ToolAnswer<F, Deferred<O>> = never,
+    const Out extends ToolAnswer<F, Deferred<O>> | Promise<Later> = never,
   >(
-    declaration: ToolDeclaration<T, S, O> &
-      Carried<Out, Later, T, "tool", ToolAnswer<F, Deferred<O>>>,
-    handler: (
+    declaration: ToolDeclaration<T, S, O>,
+    handler: ((
       args: [S] extends [undefined]
         ? { readonly [name: string]: unknown }
         : ToolArguments<Deferred<S>>,
       ctx: ContextOf<T>,
-    ) => Out | Promise<Later>,
+    ) => Out | Promise<Later>) &
+      Carried<Out, Later, T, "tool">,
   ): this;
   prompt<
     const A extends readonly PromptArgument[] = [],
-    const Out extends FirstAnswer<F, "prompt"> = never,
     const Later extends FirstAnswer<F, "prompt"> = never,
+    const Out extends FirstAnswer<F, "prompt"> | Promise<Later> = never,
   >(
-    declaration: PromptDeclaration<T, A> &
-      Carried<Out, Later, T, "prompt", FirstAnswer<F, "prompt">>,
-    handler: (args: PromptArgs<A>, ctx: ContextOf<T>) => Out | Promise<Later>,
+    declaration: PromptDeclaration<T, A>,
+    handler: ((args: PromptArgs<A>, ctx: ContextOf<T>) => Out | Promise<Later>) &
+      Carried<Out, Later, T, "prompt">,
   ): this;
   resource<
-    const Out extends FirstAnswer<F, "resource"> = never,
     const Later extends FirstAnswer<F, "resource"> = never,
+    const Out extends FirstAnswer<F, "resource"> | Promise<Later> = never,
   >(
-    declaration: ResourceDeclaration<T> &
-      Carried<Out, Later, T, "resource", FirstAnswer<F, "resource">>,
-    read: (uri: string, ctx: ContextOf<T>) => Out | Promise<Later>,
+    declaration: ResourceDeclaration<T>,
+    read: ((uri: string, ctx: ContextOf<T>) => Out | Promise<Later>) &
+      Carried<Out, Later, T, "resource">,
   ): this;
   resourceTemplate<
     const U extends string,
-    const Out extends FirstAnswer<F, "resource"> = never,
     const Later extends FirstAnswer<F, "resource"> = never,
+    const Out extends FirstAnswer<F, "resource"> | Promise<Later> = never,
   >(
-    declaration: TemplateDeclaration<T, U> &
-      Carried<Out, Later, T, "resource", FirstAnswer<F, "resource">>,
-    read: (
+    declaration: TemplateDeclaration<T, U>,
+    read: ((
       uri: string,
       variables: UriTemplateVariables<U>,
       ctx: ContextOf<T>,
-    ) => Out | Promise<Later>,
+    ) => Out | Promise<Later>) &
+      Carried<Out, Later, T, "resource">,
   ): this;
   /**
    * The same server, declaring for one era alone: what is declared through it is served and listed only
