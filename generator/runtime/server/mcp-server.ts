@@ -179,10 +179,16 @@ export type ToolDeclaration<T, S, O> = ServedAnswer<T, "toolListing"> & {
   readonly outputSchema?: O;
 };
 
+// Type literals that name no parameter are written out of the generic aliases that use them: one written
+// inside is instantiated each time the alias is (bench: the server row).
+type ErrorResult = { readonly isError: true };
+type AnyArguments = { readonly [name: string]: unknown };
+type RequiredArgument = { readonly required: true };
+type AnyPromptArgs = { readonly [name: string]: string | undefined };
+
 type StructuredOf<O> = [O] extends [undefined]
   ? unknown
-  : | { readonly isError: true }
-    | { readonly isError?: false; readonly structuredContent: ToolStructured<O> };
+  : ErrorResult | { readonly isError?: false; readonly structuredContent: ToolStructured<O> };
 
 /** What a tool's handler may answer in the release `F`, given its `outputSchema` `O`. */
 type ToolAnswer<F, O> = FirstAnswer<F, "tool"> & StructuredOf<O>;
@@ -203,18 +209,12 @@ export type PromptDeclaration<T, A> = ServedAnswer<T, "promptListing"> & {
   };
 };
 
-/** A prompt's arguments as its handler gets them: required ones present. */
+/** A prompt's arguments as its handler gets them: required ones present (and, as every one, optional). */
 export type PromptArgs<A> = A extends readonly PromptArgument[]
   ? {
-      readonly [
-        P in A[number] as P extends { readonly required: true } ? P["name"] : never
-      ]: string;
-    } & {
-      readonly [
-        P in A[number] as P extends { readonly required: true } ? never : P["name"]
-      ]?: string;
-    }
-  : { readonly [name: string]: string | undefined };
+      readonly [P in A[number] as P extends RequiredArgument ? P["name"] : never]: string;
+    } & { readonly [P in A[number] as P["name"]]?: string }
+  : AnyPromptArgs;
 
 /**
  * Completes one prompt argument or template variable: the values to offer for `value` (the first
@@ -295,9 +295,7 @@ export interface McpServer<R, T = TypesOf<R>, F = T> {
   >(
     declaration: ToolDeclaration<T, S, O>,
     handler: ((
-      args: [S] extends [undefined]
-        ? { readonly [name: string]: unknown }
-        : ToolArguments<Deferred<S>>,
+      args: [S] extends [undefined] ? AnyArguments : ToolArguments<Deferred<S>>,
       ctx: ContextOf<T>,
     ) => Out | Promise<Later>) &
       Carried<Out, Later, T, "tool">,

@@ -8,9 +8,21 @@ type Deeper<D extends Depth> = readonly [...D, unknown];
 
 type Flatten<T> = { readonly [K in keyof T]: T[K] } & {};
 
-type RequiredOf<S> = S extends { readonly required: readonly unknown[] }
-  ? S["required"][number]
-  : never;
+/**
+ * The members a schema node is tested for, named out here: a type literal written inside a generic alias is
+ * instantiated each time the alias is, even when it names none of the alias's parameters.
+ */
+type WithRequired = { readonly required: readonly unknown[] };
+type WithProperties = { readonly properties: object };
+type WithItems = { readonly items: unknown };
+type WithConst = { readonly const: unknown };
+type WithEnum = { readonly enum: readonly unknown[] };
+type WithRef = { readonly $ref: unknown };
+type WithAnyOf = { readonly anyOf: readonly unknown[] };
+type WithOneOf = { readonly oneOf: readonly unknown[] };
+type WithType = { readonly type: unknown };
+
+type RequiredOf<S> = S extends WithRequired ? S["required"][number] : never;
 
 /**
  * Every property optional, and the required ones again as required: their intersection is required, and no
@@ -22,7 +34,7 @@ type Props<P, Req, Root, D extends Depth> = {
   readonly [K in keyof P]?: SchemaValue<P[K], Root, D>;
 };
 
-type ObjectOf<S, Root, D extends Depth> = S extends { readonly properties: object }
+type ObjectOf<S, Root, D extends Depth> = S extends WithProperties
   ? Flatten<Props<S["properties"], RequiredOf<S>, Root, D>>
   : { readonly [key: string]: unknown };
 
@@ -39,7 +51,7 @@ type OfType<S, T, Root, D extends Depth> = T extends keyof Primitives
   : T extends "object"
     ? ObjectOf<S, Root, D>
     : T extends "array"
-      ? S extends { readonly items: unknown }
+      ? S extends WithItems
         ? readonly SchemaValue<S["items"], Root, D>[]
         : readonly unknown[]
       : unknown;
@@ -63,17 +75,17 @@ type RefOf<Ref, Root, D extends Depth> = D["length"] extends 12
  * followed (only a reference can recurse). Members are read by indexed access after a test with no `infer`: a
  * pattern with `infer` is instantiated at every schema node, which cost a consumer's tsc a third more.
  */
-export type SchemaValue<S, Root = S, D extends Depth = []> = S extends { readonly const: unknown }
+export type SchemaValue<S, Root = S, D extends Depth = []> = S extends WithConst
   ? S["const"]
-  : S extends { readonly enum: readonly unknown[] }
+  : S extends WithEnum
     ? S["enum"][number]
-    : S extends { readonly $ref: unknown }
+    : S extends WithRef
       ? RefOf<S["$ref"], Root, Deeper<D>>
-      : S extends { readonly anyOf: readonly unknown[] }
+      : S extends WithAnyOf
         ? Member<S["anyOf"][number], Root, D>
-        : S extends { readonly oneOf: readonly unknown[] }
+        : S extends WithOneOf
           ? Member<S["oneOf"][number], Root, D>
-          : S extends { readonly type: unknown }
+          : S extends WithType
             ? S["type"] extends readonly unknown[]
               ? OfType<S, S["type"][number], Root, D>
               : OfType<S, S["type"], Root, D>

@@ -33,13 +33,16 @@ type StandardTyped<S, K extends "input" | "output"> = S extends {
     : unknown
   : never;
 
+/** What tells a Standard Schema from a JSON Schema literal (named here: a literal in the aliases is instantiated with them). */
+type StandardSchemaLike = { readonly "~standard": object };
+
 /** The arguments a handler gets: a Standard Schema's output (what its `validate` gives back), a literal's values. */
-export type ToolArguments<S> = S extends { readonly "~standard": object }
+export type ToolArguments<S> = S extends StandardSchemaLike
   ? StandardTyped<S, "output">
   : SchemaValue<S>;
 
 /** The `structuredContent` a handler answers: what a Standard Schema's `validate` takes (its input), a literal's values. */
-export type ToolStructured<O> = O extends { readonly "~standard": object }
+export type ToolStructured<O> = O extends StandardSchemaLike
   ? StandardTyped<O, "input">
   : SchemaValue<O>;
 

@@ -40,12 +40,15 @@ type Expressions<T extends string> = T extends `${string}{${infer E}}${infer Res
   ? E | Expressions<Rest>
   : never;
 
+/** The variables of a template known only as a `string`. */
+type AnyVariables = { readonly [name: string]: string | undefined };
+
 /**
  * The variables a template's URIs carry, from its literal: `"file:///{path}{?rev}"` gives
  * `{ path: string; rev?: string }` (query variables may be left out of a URI, the others may not).
  */
 export type UriTemplateVariables<T extends string> = string extends T
-  ? { readonly [name: string]: string | undefined }
+  ? AnyVariables
   : {
       readonly [K in ExpressionNames<Expressions<T>>["required"]]: string;
     } & {
