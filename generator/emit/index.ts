@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { EmittedFile, RenderOptions, RootEmitter, VersionEmitter } from "./emitted.ts";
+import { emitAnswers } from "./answers.ts";
 import { emitClient } from "./client.ts";
 import { emitEnvelope } from "./envelope.ts";
 import { emitDispatch } from "./dispatch.ts";
@@ -9,7 +10,7 @@ import { emitMeta } from "./meta.ts";
 import { emitHttp } from "./http.ts";
 import { emitMethods } from "./methods.ts";
 import { emitRequester } from "./requester.ts";
-import { emitServer } from "./server.ts";
+import { emitServer, servesMcpRelease } from "./server.ts";
 import { finishFile } from "./output-file.ts";
 import { emitRootIndex } from "./root-index.ts";
 import { runtimeFiles } from "./runtime-files.ts";
@@ -28,6 +29,8 @@ export const VERSION_EMITTERS: readonly {
   readonly module: string;
   readonly emit: VersionEmitter;
   readonly when?: (model: ProtocolModel) => boolean;
+  /** false: not re-exported by the folder's `index.ts` (its names would shadow another module's). */
+  readonly indexed?: false;
 }[] = [
   { module: "types", emit: emitTypes },
   { module: "methods", emit: emitMethods },
@@ -42,6 +45,13 @@ export const VERSION_EMITTERS: readonly {
   // The server transports' side of a release: a session release, or a stateless one with its header facts.
   { module: "server", emit: emitServer, when: (model) => model.era === "legacy" || model.http !== null },
   { module: "client", emit: emitClient },
+  // What the high-level server's handlers answer, readonly (server.ts's MCP_RELEASE reads it), named as in types.ts.
+  {
+    module: "answers",
+    emit: emitAnswers,
+    when: (model) => (model.era === "legacy" || model.http !== null) && servesMcpRelease(model),
+    indexed: false,
+  },
 ];
 
 /** Modules over all versions, re-exported by `generated/index.ts`. */
@@ -72,11 +82,11 @@ export function* emitFiles(
   );
   for (const model of models) {
     const present = VERSION_EMITTERS.filter((e) => e.when?.(model) ?? true);
-    const modules = present.map((e) => e.module);
+    const modules = present.filter((e) => e.indexed ?? true).map((e) => e.module);
     const emitted: EmittedFile[] = [];
-    for (const { emit } of present) {
+    for (const { emit, indexed } of present) {
       const file = emit(model);
-      emitted.push(file);
+      if (indexed ?? true) emitted.push(file);
       yield finishFile(file, options);
     }
     assertDistinctExports(model, emitted);

@@ -59,15 +59,24 @@ function literal(value: JsonValue): TypeOut {
   return atom(JSON.stringify(value));
 }
 
-/**
- * Turns schema nodes of one version into TypeScript types; definitions are referenced by name, after
- * `qualifier` in a module that imports them as a namespace (`T.`).
- */
+/** How `SchemaTypes` writes: references after `qualifier` (`T.` where the types are a namespace import), and every member and array `readonly`. */
+export interface SchemaTypeOptions {
+  readonly qualifier?: string;
+  readonly readonly?: boolean;
+}
+
+/** Turns schema nodes of one version into TypeScript types; definitions are referenced by name. */
 export class SchemaTypes {
+  private readonly qualifier: string;
+  private readonly readonly: boolean;
+
   constructor(
     private readonly definitions: ReadonlySet<string>,
-    private readonly qualifier = "",
-  ) {}
+    options: SchemaTypeOptions = {},
+  ) {
+    this.qualifier = options.qualifier ?? "";
+    this.readonly = options.readonly ?? false;
+  }
 
   typeOf(node: SchemaNode): TypeOut {
     const parts: TypeOut[] = [this.ownType(node)];
@@ -107,6 +116,7 @@ export class SchemaTypes {
   } {
     const properties = (node.properties ?? []).map((p) => ({
       name: propertyKey(p.name),
+      ...(this.readonly ? { isReadonly: true } : {}),
       hasQuestionToken: !p.required,
       type: this.typeOf(p.schema).write,
       docs: docs(p.schema.description, p.schema.deprecated === true || deprecated.has(p.name), this.definitions),
@@ -115,7 +125,12 @@ export class SchemaTypes {
     if (open === undefined || open === false) return { properties, indexSignatures: [] };
     // Declared properties must fit the index type, so only a property-less object gets the schema's type.
     const returnType = open === true || properties.length > 0 ? "unknown" : this.typeOf(open).write;
-    return { properties, indexSignatures: [{ keyName: "key", keyType: "string", returnType }] };
+    return {
+      properties,
+      indexSignatures: [
+        { keyName: "key", keyType: "string", returnType, ...(this.readonly ? { isReadonly: true } : {}) },
+      ],
+    };
   }
 
   /** Whether a definition is best emitted as an interface: a plain object with declared members. */
@@ -161,10 +176,12 @@ export class SchemaTypes {
     const item = node.items === undefined ? atom("unknown") : this.typeOf(node.items);
     const element = grouped(item, "atom");
     const write: WriterFunction = (w) => {
+      if (this.readonly) w.write("readonly ");
       element(w);
       w.write("[]");
     };
-    return { write, precedence: "atom" };
+    // `readonly T[]` binds tighter than `|` and `&`, but as an array's element it needs parentheses.
+    return { write, precedence: this.readonly ? "intersection" : "atom" };
   }
 }
 

@@ -373,7 +373,7 @@ function checkedTable(table: string): string {
 }
 
 /** What the high-level server's types and facts read of a release: without one of them it has no `MCP_RELEASE`. */
-const MCP_RELEASE_NEEDS = {
+export const MCP_RELEASE_NEEDS = {
   methods: ["tools/call", "prompts/get", "resources/read"],
   definitions: ["Tool", "Prompt", "Resource", "ResourceTemplate", "LoggingLevel"],
 } as const;
@@ -398,7 +398,7 @@ function listingType(model: ProtocolModel, name: keyof typeof DECLARED_MEMBERS):
   const schema = model.definitions.get(name)?.schema;
   if (schema === undefined) return "{}";
   const names = new Set(model.definitions.keys());
-  const { properties } = new SchemaTypes(names, "T.").members({
+  const { properties } = new SchemaTypes(names, { qualifier: "T." }).members({
     ...schema,
     properties: (schema.properties ?? []).filter((p) => !own.includes(p.name)),
   });
@@ -411,20 +411,27 @@ function listingType(model: ProtocolModel, name: keyof typeof DECLARED_MEMBERS):
 }
 
 /**
+ * Whether the release has an `MCP_RELEASE` (and an answers.ts): a partial or synthetic schema without tools, or with
+ * log levels that are not RFC 5424 severities (whose order the server filters by), has none.
+ */
+export function servesMcpRelease(model: ProtocolModel): boolean {
+  const levels = model.definitions.get("LoggingLevel")?.schema.enum;
+  return (
+    levels !== undefined &&
+    levels.every((level) => typeof level === "string" && SYSLOG_SEVERITIES.includes(level)) &&
+    MCP_RELEASE_NEEDS.methods.every((name) => model.methods.some((m) => m.name === name)) &&
+    MCP_RELEASE_NEEDS.definitions.every((name) => model.definitions.has(name))
+  );
+}
+
+/**
  * `MCP_RELEASE`: the release as the high-level server (runtime/server/mcp-server.ts `createMcpServer`) serves it, its
- * facts from the model and the types its handlers answer. A release without what it needs (a partial or synthetic
- * schema: no tools, or log levels that are not RFC 5424 severities, whose order the server filters by) has none; the
- * rest of its server module is generated as ever.
+ * facts from the model and the types its handlers answer. A release without one (`servesMcpRelease`) gets the
+ * rest of its server module as ever.
  */
 function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateless" | "sessions"): void {
   const levels = model.definitions.get("LoggingLevel")?.schema.enum;
-  if (
-    levels === undefined ||
-    levels.some((level) => typeof level !== "string" || !SYSLOG_SEVERITIES.includes(level)) ||
-    !MCP_RELEASE_NEEDS.methods.every((name) => model.methods.some((m) => m.name === name)) ||
-    !MCP_RELEASE_NEEDS.definitions.every((name) => model.definitions.has(name))
-  )
-    return;
+  if (levels === undefined || !servesMcpRelease(model)) return;
   // The members a cacheable result carries (2026-07-28 on), written by the server rather than each handler.
   const cacheable = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
   const cacheFields =
@@ -456,9 +463,24 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
     file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "T", moduleSpecifier: "./types.js" });
   file.addImportDeclaration({
     isTypeOnly: true,
-    namedImports: ["ServerAnswerOf", "ServerContextOf"],
+    namedImports: ["ServerContextOf"],
     moduleSpecifier: "./dispatch.js",
   });
+  file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "A", moduleSpecifier: "./answers.js" });
+  // Where a handler may leave `resultType` out (the dispatcher writes its default), as dispatch.ts's answers.
+  const defaulted = model.era === "modern" ? model.dispatch.resultTypeDefault : null;
+  if (defaulted !== null)
+    file.addImportDeclaration({
+      isTypeOnly: true,
+      namedImports: ["DefaultedResult"],
+      moduleSpecifier: runtimeImport("handlers", 1),
+    });
+  const answer = (method: string): string => {
+    const results = (model.methods.find((m) => m.name === method)?.results ?? []).map((r) => `A.${r}`).join(" | ");
+    return defaulted === null
+      ? results
+      : `DefaultedResult<${results}, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}>`;
+  };
   file.addImportDeclaration({
     isTypeOnly: true,
     namedImports: ["FormerMetaKey", "MetaKey"],
@@ -482,9 +504,9 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
       era: JSON.stringify(era),
       version: JSON.stringify(model.protocolVersion),
       context: `ServerContextOf<"tools/call", ${context}>`,
-      tool: 'ServerAnswerOf<"tools/call">',
-      prompt: 'ServerAnswerOf<"prompts/get">',
-      resource: filled('ServerAnswerOf<"resources/read">'),
+      tool: answer("tools/call"),
+      prompt: answer("prompts/get"),
+      resource: filled(answer("resources/read")),
       params:
         era === "stateless" && model.inputRequired !== null
           ? `{ readonly ${model.inputRequired.responses}?: T.InputResponses | undefined }`

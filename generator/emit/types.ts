@@ -1,6 +1,6 @@
 import type { InterfaceDeclarationStructure, TypeAliasDeclarationStructure } from "ts-morph";
 import { StructureKind } from "../common/ts-morph.ts";
-import type { DefinitionModel } from "../model/protocol-model.ts";
+import type { DefinitionModel, ProtocolModel } from "../model/protocol-model.ts";
 import { docs } from "./doc-comments.ts";
 import type { VersionEmitter } from "./emitted.ts";
 import { SchemaTypes } from "./schema-type.ts";
@@ -12,8 +12,19 @@ import { buildSourceFile } from "./source-file.ts";
  */
 export const emitTypes: VersionEmitter = (model) => {
   const path = `${model.version}/types.ts`;
+  const types = new SchemaTypes(new Set(model.definitions.keys()));
+  const statements = schemaDeclarations(model, [...model.definitions.values()], types);
+  // One insertion of all structures: the text is printed and parsed once, not edited node by node.
+  return { path, content: buildSourceFile((file) => void file.addStatements(statements)) };
+};
+
+/** `definitions` of `model` as exported declarations, written by `types` (types.ts's, or answers.ts's readonly ones). */
+export function schemaDeclarations(
+  model: ProtocolModel,
+  definitions: readonly DefinitionModel[],
+  types: SchemaTypes,
+): (InterfaceDeclarationStructure | TypeAliasDeclarationStructure)[] {
   const names = new Set(model.definitions.keys());
-  const types = new SchemaTypes(names);
   // Properties the model deprecates whole (facts: schema.ts tags the JSON drops); a deprecation of some values only is no tag.
   const deprecatedProperties = new Map<string, Set<string>>();
   for (const d of model.deprecations) {
@@ -21,12 +32,8 @@ export const emitTypes: VersionEmitter = (model) => {
     const [definition = "", property = ""] = d.name.split(".");
     deprecatedProperties.set(definition, (deprecatedProperties.get(definition) ?? new Set()).add(property));
   }
-  const statements = [...model.definitions.values()].map((d) =>
-    declaration(d, types, names, deprecatedProperties.get(d.name)),
-  );
-  // One insertion of all structures: the text is printed and parsed once, not edited node by node.
-  return { path, content: buildSourceFile((file) => void file.addStatements(statements)) };
-};
+  return definitions.map((d) => declaration(d, types, names, deprecatedProperties.get(d.name)));
+}
 
 function declaration(
   definition: DefinitionModel,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
+import { answerRoots, emitAnswers } from "../../generator/emit/answers.ts";
 import { emitClient } from "../../generator/emit/client.ts";
 import { emitDispatch } from "../../generator/emit/dispatch.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
@@ -19,6 +20,7 @@ import type { SchemaNode } from "../../generator/load/schema-node.ts";
 import { normalise } from "../../generator/load/normalise.ts";
 import { buildModel } from "../../generator/model/build.ts";
 import { loadFacts } from "../../generator/model/facts.ts";
+import { reachableDefinitions } from "../../generator/model/reach.ts";
 import { PACKAGE_FACTS } from "../../generator/project/project.ts";
 import { snapshotOf } from "../../generator/tools/snapshot.ts";
 import { toolSet } from "../../generator/tools/tool-set.ts";
@@ -103,6 +105,47 @@ describe("SchemaTypes.typeOf", () => {
     },
   ])("$rule", ({ given, want }) => {
     expect(printed(types.typeOf(given).write)).toBe(want);
+  });
+});
+
+describe("SchemaTypes with options: answers.ts's readonly types, server.ts's qualified ones", () => {
+  const answers = new SchemaTypes(new Set(["Tool", "Role"]), { readonly: true });
+  const qualified = new SchemaTypes(new Set(["Tool", "Role"]), { qualifier: "T." });
+  it.each([
+    {
+      rule: "an array is readonly",
+      given: node({ type: ["array"], items: node({ ref: "Role" }) }),
+      want: "readonly Role[]",
+    },
+    {
+      rule: "a readonly array as an array's element is parenthesised",
+      given: node({ type: ["array"], items: node({ type: ["array"], items: node({ type: ["string"] }) }) }),
+      want: "readonly (readonly string[])[]",
+    },
+    {
+      rule: "a readonly array in a union needs no parentheses",
+      given: node({ type: ["array", "null"], items: node({ type: ["string"] }) }),
+      want: "readonly string[] | null",
+    },
+    {
+      rule: "members are readonly, index signatures too",
+      given: node({
+        type: ["object"],
+        properties: [prop("a", { type: ["array"], items: node({ ref: "Tool" }) }, true)],
+        additionalProperties: true,
+      }),
+      want: "{ readonly [key: string]: unknown; readonly a: readonly Tool[]; }",
+    },
+  ])("readonly: $rule", ({ given, want }) => {
+    expect(printed(answers.typeOf(given).write)).toBe(want);
+  });
+
+  it("qualified: a reference is written after the qualifier, and nothing else is", () => {
+    const given = node({
+      type: ["object"],
+      properties: [prop("tools", { type: ["array"], items: node({ ref: "Tool" }) })],
+    });
+    expect(printed(qualified.typeOf(given).write)).toBe("{ tools?: T.Tool[]; }");
   });
 });
 
@@ -1016,6 +1059,95 @@ describe("the high-level server's release", () => {
     const content = emitServer({ ...modern, definitions }).content;
     expect(content).not.toContain("MCP_RELEASE");
     expect(content).toContain("export function statelessEra");
+  });
+});
+
+describe("the high-level server's answers and listings", () => {
+  const modern = realModel("2026-07-28");
+  const legacy = realModel("2025-11-25");
+
+  it("answers.ts declares the three answers and what they reach, readonly, and no other definition", () => {
+    const { path, content } = emitAnswers(modern);
+    expect(path).toBe("2026-07-28/answers.ts");
+    const declared = [...content.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
+    const want = reachableDefinitions(modern.definitions, answerRoots(modern)).map((d) => d.name);
+    expect(declared).toEqual(want);
+    expect(want).toEqual(
+      expect.arrayContaining(["CallToolResult", "GetPromptResult", "ReadResourceResult", "TextContent"]),
+    );
+    expect(want).not.toContain("ListToolsResult");
+    expect(content).toMatch(/readonly content: readonly ContentBlock\[\];/);
+    expect(content).not.toMatch(/^\s+[a-zA-Z_]\w*\??: /m);
+  });
+
+  it("answerRoots are each method's results, from the model", () => {
+    expect(answerRoots(legacy)).toEqual([
+      "CallToolResult",
+      "CreateTaskResult",
+      "GetPromptResult",
+      "ReadResourceResult",
+    ]);
+    expect(answerRoots(modern)).toEqual([
+      "CallToolResult",
+      "InputRequiredResult",
+      "GetPromptResult",
+      "InputRequiredResult",
+      "ReadResourceResult",
+      "InputRequiredResult",
+    ]);
+  });
+
+  it("MCP_RELEASE's types answer with answers.ts, resultType left to the dispatcher where the era defaults it", () => {
+    const stateless = emitServer(modern).content.replace(/\s+/g, " ");
+    expect(stateless).toContain('import type * as A from "./answers.js";');
+    expect(stateless).toContain(
+      'tool: DefaultedResult<A.CallToolResult | A.InputRequiredResult, "resultType", "complete">',
+    );
+    const sessions = emitServer(legacy).content.replace(/\s+/g, " ");
+    expect(sessions).toContain("tool: A.CallToolResult | A.CreateTaskResult,");
+    expect(sessions).not.toContain("DefaultedResult");
+  });
+
+  it("a declaration's listing is the definition's other members, readonly, written out", () => {
+    const sessions = emitServer(legacy).content;
+    const listing = sessions.slice(sessions.indexOf("toolListing:"), sessions.indexOf("promptListing:"));
+    const members = [...listing.matchAll(/readonly (\w+)\?:/g)].map((m) => m[1]);
+    expect(members).toEqual(["_meta", "annotations", "description", "execution", "icons", "title"]);
+    expect(sessions).toContain("readonly icons?: T.Icon[];");
+    // A description's link to a definition names it in the `T` namespace server.ts imports the types as.
+    expect(emitServer(modern).content).toContain("{@link T.Tool}");
+  });
+});
+
+describe("reachableDefinitions", () => {
+  const def = (name: string, schema: Omit<SchemaNode, "pointer">) => ({
+    name,
+    schema: node(schema),
+    deprecated: false,
+  });
+  const definitions = new Map(
+    [
+      def("A", {
+        type: ["object"],
+        properties: [prop("b", { ref: "B" }), prop("list", { type: ["array"], items: node({ ref: "C" }) })],
+      }),
+      def("B", { anyOf: [node({ ref: "D" }), node({ type: ["null"] })] }),
+      def("C", { type: ["object"], additionalProperties: node({ ref: "E" }) }),
+      def("D", { type: ["string"] }),
+      def("E", { ref: "A" }),
+      def("F", { ref: "A" }),
+    ].map((d) => [d.name, d]),
+  );
+  it.each([
+    {
+      rule: "through properties, items, unions and open members, in the definitions' order",
+      given: ["A"],
+      want: ["A", "B", "C", "D", "E"],
+    },
+    { rule: "a root reached twice or a name no definition has adds nothing", given: ["D", "D", "Z"], want: ["D"] },
+    { rule: "nothing reaches what refers to the roots", given: ["B"], want: ["B", "D"] },
+  ])("$rule", ({ given, want }) => {
+    expect(reachableDefinitions(definitions, given).map((d) => d.name)).toEqual(want);
   });
 });
 

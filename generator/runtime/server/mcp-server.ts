@@ -597,7 +597,7 @@ export function createMcpServer<const R extends readonly McpRelease[]>(
         listeners.clear();
       },
     };
-    return face as unknown as ServerOf<R>;
+    return face;
   };
 
   /** The handler table of one release: the same declarations, answered as its era answers. */
