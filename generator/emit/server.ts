@@ -2,15 +2,10 @@ import { CodeBlockWriter, VariableDeclarationKind, Writers } from "../common/ts-
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
+import { cacheMembers, servesMcpRelease, SYSLOG_SEVERITIES } from "./mcp-release.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { SchemaTypes } from "./schema-type.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
-
-/**
- * RFC 5424's severities, least severe first: the order `LoggingLevel`'s description points to (its enum is
- * alphabetical), which the high-level server filters log messages by.
- */
-const SYSLOG_SEVERITIES = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 /** The request that opens a session release's session; the model tells eras apart by it too (model/build.ts `eraEvidence`). */
 const INITIALIZE = "initialize";
@@ -372,12 +367,6 @@ function checkedTable(table: string): string {
   return `${table} & CheckedResults<Handlers, keyof ClientRequests | keyof ClientNotifications>`;
 }
 
-/** What the high-level server's types and facts read of a release: without one of them it has no `MCP_RELEASE`. */
-export const MCP_RELEASE_NEEDS = {
-  methods: ["tools/call", "prompts/get", "resources/read"],
-  definitions: ["Tool", "Prompt", "Resource", "ResourceTemplate", "LoggingLevel"],
-} as const;
-
 /**
  * The members a high-level declaration types itself (runtime/server/mcp-server.ts `ToolDeclaration` and the
  * others), by the definition it lists as: what is left of each definition is what a declaration may add.
@@ -411,20 +400,6 @@ function listingType(model: ProtocolModel, name: keyof typeof DECLARED_MEMBERS):
 }
 
 /**
- * Whether the release has an `MCP_RELEASE` (and an answers.ts): a partial or synthetic schema without tools, or with
- * log levels that are not RFC 5424 severities (whose order the server filters by), has none.
- */
-export function servesMcpRelease(model: ProtocolModel): boolean {
-  const levels = model.definitions.get("LoggingLevel")?.schema.enum;
-  return (
-    levels !== undefined &&
-    levels.every((level) => typeof level === "string" && SYSLOG_SEVERITIES.includes(level)) &&
-    MCP_RELEASE_NEEDS.methods.every((name) => model.methods.some((m) => m.name === name)) &&
-    MCP_RELEASE_NEEDS.definitions.every((name) => model.definitions.has(name))
-  );
-}
-
-/**
  * `MCP_RELEASE`: the release as the high-level server (runtime/server/mcp-server.ts `createMcpServer`) serves it, its
  * facts from the model and the types its handlers answer. A release without one (`servesMcpRelease`) gets the
  * rest of its server module as ever.
@@ -432,19 +407,14 @@ export function servesMcpRelease(model: ProtocolModel): boolean {
 function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateless" | "sessions"): void {
   const levels = model.definitions.get("LoggingLevel")?.schema.enum;
   if (levels === undefined || !servesMcpRelease(model)) return;
-  // The members a cacheable result carries (2026-07-28 on), written by the server rather than each handler.
-  const cacheable = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
-  const cacheFields =
-    cacheable.includes("ttlMs") && cacheable.includes("cacheScope") ? ['"ttlMs"', '"cacheScope"'] : null;
-  const filled = (answer: string): string =>
-    cacheFields === null ? answer : `ServerFilled<${answer}, ${cacheFields.join(" | ")}>`;
+  const cache = cacheMembers(model);
   const metaKey = (name: string): string | undefined => model.metaKeys.find((k) => k.name === name)?.key;
   const invalidParams = model.errorCodes.find((e) => e.name === "InvalidParams")?.code ?? -32602;
   const facts = objectLiteral({
     logLevels: JSON.stringify(SYSLOG_SEVERITIES.filter((level) => levels.includes(level))),
     codes: objectLiteral({ invalidParams: String(invalidParams) }),
     invalidArguments: JSON.stringify(model.invalidToolArguments),
-    cache: cacheFields === null ? "null" : JSON.stringify({ ttl: "ttlMs", scope: "cacheScope" }),
+    cache: JSON.stringify(cache),
     metaKeys: JSON.stringify(
       era === "stateless"
         ? {
@@ -466,21 +436,10 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
     namedImports: ["ServerContextOf"],
     moduleSpecifier: "./dispatch.js",
   });
+  // answers.ts's results are shaped as handlers write them (resultType left to the dispatcher, cache members to the server).
   file.addImportDeclaration({ isTypeOnly: true, namespaceImport: "A", moduleSpecifier: "./answers.js" });
-  // Where a handler may leave `resultType` out (the dispatcher writes its default), as dispatch.ts's answers.
-  const defaulted = model.era === "modern" ? model.dispatch.resultTypeDefault : null;
-  if (defaulted !== null)
-    file.addImportDeclaration({
-      isTypeOnly: true,
-      namedImports: ["DefaultedResult"],
-      moduleSpecifier: runtimeImport("handlers", 1),
-    });
-  const answer = (method: string): string => {
-    const results = (model.methods.find((m) => m.name === method)?.results ?? []).map((r) => `A.${r}`).join(" | ");
-    return defaulted === null
-      ? results
-      : `DefaultedResult<${results}, ${JSON.stringify(defaulted.property)}, ${JSON.stringify(defaulted.value)}>`;
-  };
+  const answer = (method: string): string =>
+    (model.methods.find((m) => m.name === method)?.results ?? []).map((r) => `A.${r}`).join(" | ");
   file.addImportDeclaration({
     isTypeOnly: true,
     namedImports: ["FormerMetaKey", "MetaKey"],
@@ -490,7 +449,6 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
     namedImports: [
       ...(era === "sessions" ? ["mcpSessionState", { name: "McpSessionData", isTypeOnly: true }] : []),
       { name: "McpRelease", isTypeOnly: true },
-      ...(cacheFields === null ? [] : [{ name: "ServerFilled", isTypeOnly: true }]),
     ],
     moduleSpecifier: runtimeImport("mcp-server", 1),
   });
@@ -506,7 +464,7 @@ function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateles
       context: `ServerContextOf<"tools/call", ${context}>`,
       tool: answer("tools/call"),
       prompt: answer("prompts/get"),
-      resource: filled(answer("resources/read")),
+      resource: answer("resources/read"),
       params:
         era === "stateless" && model.inputRequired !== null
           ? `{ readonly ${model.inputRequired.responses}?: T.InputResponses | undefined }`

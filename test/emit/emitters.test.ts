@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { answerRoots, emitAnswers } from "../../generator/emit/answers.ts";
+import { emitAnswers } from "../../generator/emit/answers.ts";
+import { answerRoots } from "../../generator/emit/mcp-release.ts";
 import { emitClient } from "../../generator/emit/client.ts";
 import { emitDispatch } from "../../generator/emit/dispatch.ts";
 import { emitEnvelope } from "../../generator/emit/envelope.ts";
@@ -1097,15 +1098,29 @@ describe("the high-level server's answers and listings", () => {
     ]);
   });
 
-  it("MCP_RELEASE's types answer with answers.ts, resultType left to the dispatcher where the era defaults it", () => {
+  it("answers.ts's results are as a handler writes them: resultType left to the dispatcher, a read's cache members to the server", () => {
+    const declarationOf = (content: string, name: string) =>
+      content.slice(
+        content.indexOf(`export interface ${name} {`),
+        content.indexOf("\n}\n", content.indexOf(`export interface ${name} {`)),
+      );
+    const stateless = emitAnswers(modern).content;
+    expect(declarationOf(stateless, "CallToolResult")).toContain("readonly resultType?: ResultType;");
+    expect(declarationOf(stateless, "InputRequiredResult")).toContain('readonly resultType: "input_required";');
+    const read = declarationOf(stateless, "ReadResourceResult");
+    expect(read).toContain("readonly resultType?: ResultType;");
+    expect(read).not.toMatch(/ttlMs|cacheScope/);
+    // types.ts keeps the schema's result whole.
+    expect(declarationOf(emitTypes(modern).content, "ReadResourceResult")).toContain("ttlMs: number;");
+    expect(declarationOf(emitAnswers(legacy).content, "CallToolResult")).not.toContain("resultType");
+  });
+
+  it("MCP_RELEASE's types answer with answers.ts", () => {
     const stateless = emitServer(modern).content.replace(/\s+/g, " ");
     expect(stateless).toContain('import type * as A from "./answers.js";');
-    expect(stateless).toContain(
-      'tool: DefaultedResult<A.CallToolResult | A.InputRequiredResult, "resultType", "complete">',
-    );
-    const sessions = emitServer(legacy).content.replace(/\s+/g, " ");
-    expect(sessions).toContain("tool: A.CallToolResult | A.CreateTaskResult,");
-    expect(sessions).not.toContain("DefaultedResult");
+    expect(stateless).toContain("tool: A.CallToolResult | A.InputRequiredResult,");
+    expect(stateless).toContain("resource: A.ReadResourceResult | A.InputRequiredResult,");
+    expect(emitServer(legacy).content.replace(/\s+/g, " ")).toContain("tool: A.CallToolResult | A.CreateTaskResult,");
   });
 
   it("a declaration's listing is the definition's other members, readonly, written out", () => {

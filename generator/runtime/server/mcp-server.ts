@@ -55,9 +55,6 @@ export interface ReleaseTypes {
   readonly options: unknown;
 }
 
-/** `T` without the members the server writes itself (a stateless release's cache fields), union members one by one. */
-export type ServerFilled<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
 /** What differs by release at run time, written by the release's `server.ts` from the model. */
 export interface ReleaseFacts {
   /** The logging levels, least severe first (RFC 5424's order). */
