@@ -46,6 +46,18 @@ export const legacy = request("ping", {}, { id: 2 });
 export const dispatcher = createServerDispatcher({ ping: () => ({}) });
 // @ts-expect-error: no such method
 mcp.request("tools/cal", { name: "x" }, { id: 3, clientCapabilities: {} });
+// createMcpServer's results, inferred per handler and held to each release (emit/answers.ts, runtime/server/mcp-server.ts)
+import { createMcpServer } from "./generated/index.js";
+import { MCP_RELEASE as legacyRelease } from "./generated/2025-11-25/index.js";
+const server = createMcpServer([mcp.MCP_RELEASE, legacyRelease], { info: { name: "s", version: "1" } });
+server.tool(
+  { name: "city", inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  ({ city }, ctx) => (ctx.era === "stateless" ? Promise.resolve({ content: [] }) : { content: [{ type: "text", text: city }] }),
+);
+// @ts-expect-error: a content block no release knows
+server.tool({ name: "bad" }, async () => ({ content: [{ type: "txt", text: "x" }] }));
+// @ts-expect-error: an input_required result is no result a 2025 session can carry (named at the handler)
+server.tool({ name: "ask" }, (_args, ctx) => (ctx.era === "stateless" ? ctx.raw.context.inputRequired({}) : { content: [] }));
 `,
   );
 }, 600_000);
