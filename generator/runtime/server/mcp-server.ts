@@ -89,9 +89,9 @@ export interface McpRelease<T extends ReleaseTypes = ReleaseTypes> {
 type TypesOf<R> = R extends McpRelease<infer T> ? T : never;
 type Promisable<T> = T | Promise<T>;
 /**
- * What every served release accepts for `Key`: the intersection, so a value one of them cannot
- * carry does not compile. Each release's type is a parameter of a function in a union, which infers
- * as their intersection and keeps a member that is itself a union whole; no release, no answer.
+ * What every served release accepts for `Key` (a declaration's listing): the intersection, so a member one
+ * of them cannot list does not compile. Each release's type is a parameter of a function in a union, which
+ * infers as their intersection and keeps a member that is itself a union whole; no release, nothing.
  */
 type ServedAnswer<T, Key extends keyof ReleaseTypes> = [T] extends [never]
   ? never
@@ -138,7 +138,7 @@ type Lacking<Versions, MetaKeys> = ([Versions] extends [never]
  * the handler lacks, named for the release or the key (a compile error at the handler). It comes after the
  * handler's own type, so a result that fits no release is reported there, at the member that is wrong.
  */
-export type Carried<Out, Later, T, Key extends keyof ReleaseTypes> =
+type Carried<Out, Later, T, Key extends keyof ReleaseTypes> =
   (Out extends Promise<unknown> ? never : Out) | Later extends infer Result
   ? Lacking<NotCarriedBy<Result, T, Key>, UnknownMetaKeys<Result, T>>
   : never;
