@@ -32,8 +32,41 @@ export function createRedisSessionStore(
     async delete(id) {
       await client.del(prefix + id);
     },
+    async update(id, change, ttlMs) {
+      const key = prefix + id;
+      for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+        const text = await client.get(key);
+        const record = text === null ? undefined : recordOf(text);
+        if (text === null || record === undefined) return undefined;
+        const changed = change(record);
+        const swapped = await client.eval(
+          SET_IF_UNCHANGED,
+          1,
+          key,
+          text,
+          JSON.stringify(changed),
+          milliseconds(ttlMs(changed)),
+        );
+        if (swapped === 1) return changed;
+      }
+      throw new Error(
+        `mcp redis: session ${JSON.stringify(id)}'s record changed under ${UPDATE_ATTEMPTS} updates in a row`,
+      );
+    },
   };
 }
+
+/**
+ * Sets a key to a new value only while it still holds the one read (a compare-and-set in one Redis step): a
+ * change another instance stored in between makes it answer 0, and the update reads again.
+ */
+const SET_IF_UNCHANGED = `if redis.call("GET", KEYS[1]) == ARGV[1] then
+  redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+  return 1
+end
+return 0`;
+/** How often an update reads again after losing a race before it fails (a store error: the request gets 503). */
+const UPDATE_ATTEMPTS = 16;
 
 /** A TTL Redis takes: a whole number of ms, at least 1. */
 export function milliseconds(ms: number): number {
@@ -49,8 +82,16 @@ function recordOf(text: string): SessionRecord | undefined {
     return undefined;
   }
   if (!isObject(value)) return undefined;
-  const { version, clientCapabilities, clientInfo, logLevel, subscriptions, subject, initialized } =
-    value;
+  const {
+    version,
+    clientCapabilities,
+    clientInfo,
+    logLevel,
+    subscriptions,
+    subject,
+    initialized,
+    revision,
+  } = value;
   // A record an instance older than `ready` wrote counts its client ready once it came back.
   const ready = value["ready"] ?? initialized;
   if (
@@ -62,7 +103,8 @@ function recordOf(text: string): SessionRecord | undefined {
     !Array.isArray(subscriptions) ||
     !subscriptions.every((uri) => typeof uri === "string") ||
     typeof initialized !== "boolean" ||
-    typeof ready !== "boolean"
+    typeof ready !== "boolean" ||
+    !(revision === undefined || (typeof revision === "number" && Number.isSafeInteger(revision)))
   )
     return undefined;
   return {
@@ -74,6 +116,7 @@ function recordOf(text: string): SessionRecord | undefined {
     subject,
     initialized,
     ready,
+    ...(revision === undefined ? {} : { revision }),
   };
 }
 

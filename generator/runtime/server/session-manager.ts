@@ -138,6 +138,9 @@ export interface SessionManager {
 }
 
 /** Work a request's answer depends on: its failure is the request's 503. */
+/** How many state changes `record` has seen. */
+const revisionOf = (record: SessionRecord): number => record.revision ?? 0;
+
 function needed<T>(work: Promise<T>): Promise<T> {
   return work.catch((cause: unknown) => {
     throw new StoreUnavailableError(cause);
@@ -241,16 +244,18 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     return session;
   };
 
+  /** How long a record lasts unused in the store: a session whose client never came back after `initialize`, less. */
+  const ttlOf = (record: SessionRecord): number => (record.initialized ? idleMs : handshakeMs);
+
   const save = (session: LiveSession): Promise<void> => {
     session.lastStored = now();
-    return needed(
-      store.set(session.id, session.record, session.record.initialized ? idleMs : handshakeMs),
-    );
+    return needed(store.set(session.id, session.record, ttlOf(session.record)));
   };
 
   /**
-   * Changes the session's record and stores it. A shared store's record is read first and changed instead of the one
-   * held here, which misses what the client did through other instances since this one read it.
+   * Changes the session's record and stores it. A shared store's record is changed instead of the one held here,
+   * which misses what the client did through other instances since this one read it: in one step where the store
+   * can (`SessionStore.update`), else read and then set. A record the store no longer has is stored again.
    */
   const update = (
     session: LiveSession,
@@ -260,9 +265,20 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       session.record = change(session.record);
       return save(session);
     }
-    return needed(store.get(session.id)).then((stored) => {
-      session.record = change(stored ?? session.record);
-      return save(session);
+    if (store.update === undefined)
+      return needed(store.get(session.id)).then((stored) => {
+        session.record = change(stored ?? session.record);
+        return save(session);
+      });
+    return needed(store.update(session.id, change, ttlOf)).then((stored) => {
+      if (stored === undefined) {
+        session.record = change(session.record);
+        return save(session);
+      }
+      // A later change through another instance may have been heard while this one was stored.
+      if (revisionOf(stored) >= revisionOf(session.record)) session.record = stored;
+      session.lastStored = now();
+      return undefined;
     });
   };
 
@@ -271,16 +287,22 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
    * it, so no store read is needed.
    */
   const heard = (session: LiveSession, message: JsonObject): void => {
-    const { logLevel, subscriptions } = message;
+    const { logLevel, subscriptions, revision } = message;
     const level = typeof logLevel === "string" ? logLevel : undefined;
     if (
       level !== logLevel ||
       !Array.isArray(subscriptions) ||
-      !subscriptions.every((uri) => typeof uri === "string")
+      !subscriptions.every((uri) => typeof uri === "string") ||
+      !(revision === undefined || typeof revision === "number")
     )
       return report(new Error("mcp http: a session change on the bus is not one this server sent"));
-    if (sessions.get(session.id) === session)
+    // Changes made at once through several instances may be heard in any order: the later one stands (an instance
+    // from before revisions sends none, and is taken at its word).
+    if (sessions.get(session.id) !== session) return;
+    if (revision === undefined)
       session.record = { ...session.record, logLevel: level, subscriptions };
+    else if (revision > revisionOf(session.record))
+      session.record = { ...session.record, logLevel: level, subscriptions, revision };
   };
 
   /** A change the session's handlers read (`observe`): stored, then told to the other instances holding it. */
@@ -288,12 +310,19 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     session: LiveSession,
     apply: (record: SessionRecord) => SessionRecord,
   ): Promise<void> => {
-    const stored = update(session, apply);
+    const stored = update(session, (record) => ({
+      ...apply(record),
+      revision: revisionOf(record) + 1,
+    }));
     if (!fleet) return stored;
     // Not acknowledged until told: an instance left unaware would go on filtering by the old level.
     const told = (): Promise<number> => {
       const { logLevel, subscriptions } = session.record;
-      const state = logLevel === undefined ? { subscriptions } : { logLevel, subscriptions };
+      const revision = revisionOf(session.record);
+      const state =
+        logLevel === undefined
+          ? { subscriptions, revision }
+          : { logLevel, subscriptions, revision };
       return bus.publish(sessionTopics(session.id).changed, { from: instance, ...state });
     };
     return stored.then(() => needed(told())).then(() => undefined);

@@ -27,6 +27,11 @@ export interface SessionRecord {
    * resource updates, from whichever instance holds its stream.
    */
   readonly ready: boolean;
+  /**
+   * How many changes of the client's state (level, subscriptions) the record has seen: an instance hearing of a
+   * change on the bus keeps whichever of it and its own copy is later. Absent: none (and in records written before).
+   */
+  readonly revision?: number;
 }
 
 export interface SessionStore {
@@ -37,6 +42,18 @@ export interface SessionStore {
   /** Pushes session `id`'s expiry to `ttlMs` from now; false when there is no such session. */
   touch(id: string, ttlMs: number): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /**
+   * Changes session `id`'s record as one step, stored to expire after `ttlMs(changed)`: a change another instance
+   * stored between the read and the write is never lost (the built-in stores compare and set, and try again).
+   * Resolves to the changed record, or undefined when there is no such session (nothing is stored then). A store
+   * without it is read and set in two steps, where two changes at the same moment through two instances (a
+   * subscribe on one, an unsubscribe on the other) may lose one.
+   */
+  update?(
+    id: string,
+    change: (record: SessionRecord) => SessionRecord,
+    ttlMs: (record: SessionRecord) => number,
+  ): Promise<SessionRecord | undefined>;
 }
 
 interface Entry {
@@ -63,6 +80,14 @@ export function createMemorySessionStore(now: () => number = Date.now): SessionS
       const entry = live(id);
       if (entry !== undefined) entry.expires = now() + ttlMs;
       return Promise.resolve(entry !== undefined);
+    },
+    // Read and set in one synchronous step: nothing runs between them.
+    update(id, change, ttlMs) {
+      const entry = live(id);
+      if (entry === undefined) return Promise.resolve(undefined);
+      const record = change(entry.record);
+      entries.set(id, { record, expires: now() + ttlMs(record) });
+      return Promise.resolve(record);
     },
     delete(id) {
       entries.delete(id);

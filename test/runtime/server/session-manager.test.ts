@@ -350,6 +350,62 @@ describe("createSessionManager: a session's record on every instance holding it"
     expect([reads - before, there.record.logLevel, there.record.subscriptions]).toEqual([0, "error", ["u"]]);
   });
 
+  it("changes made at the same moment through two instances are all kept where the store changes a record in one step", async () => {
+    const subscribe = (uri: string) =>
+      ({ kind: "request", jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri } }) as const;
+    /** The subscriptions stored, and held by each instance, after `x` and `y` are subscribed at once through two. */
+    const together = async (store: SessionStore) => {
+      const options = { store, bus: createMemoryMessageBus(), sharedBus: true, sharedStore: true };
+      const a = manager(options).sessions;
+      const b = manager(options).sessions;
+      const here = await open(a);
+      const there = (await b.find(era, here.id, undefined))!;
+      await Promise.all([a.observe(here, subscribe("x")), b.observe(there, subscribe("y"))]);
+      const sorted = (uris: readonly string[] | undefined) => [...(uris ?? [])].sort();
+      return [(await store.get(here.id))?.subscriptions, here.record.subscriptions, there.record.subscriptions].map(
+        sorted,
+      );
+    };
+    // Reads whose answers arrive a turn late: both changes read the record before either is stored.
+    const slowReads = (store: SessionStore): SessionStore => ({
+      ...store,
+      get: (id) => store.get(id).then((record) => settled().then(() => record)),
+    });
+    // Both stored, and each instance ends with the later of its own result and the change it heard (the revision).
+    expect(await together(slowReads(createMemorySessionStore()))).toEqual([
+      ["x", "y"],
+      ["x", "y"],
+      ["x", "y"],
+    ]);
+    // A store without `update` is read and set in two steps: one of the two is lost, as its documentation says.
+    const slow = slowReads(createMemorySessionStore());
+    const twoSteps: SessionStore = {
+      get: (id) => slow.get(id),
+      set: (id, record, ttlMs) => slow.set(id, record, ttlMs),
+      touch: (id, ttlMs) => slow.touch(id, ttlMs),
+      delete: (id) => slow.delete(id),
+    };
+    expect((await together(twoSteps))[0]).toHaveLength(1);
+  });
+
+  it("an instance whose own change is stored before another's, but answered after it, keeps the later one", async () => {
+    const shared = createMemorySessionStore();
+    // The other instance's store answers its updates a turn late, after the first instance's change is told.
+    const late: SessionStore = {
+      ...shared,
+      update: (id, change, ttlMs) => shared.update!(id, change, ttlMs).then((r) => settled().then(() => r)),
+    };
+    const options = { bus: createMemoryMessageBus(), sharedBus: true, sharedStore: true };
+    const a = manager({ ...options, store: shared }).sessions;
+    const b = manager({ ...options, store: late }).sessions;
+    const here = await open(a);
+    const there = (await b.find(era, here.id, undefined))!;
+    const subscribe = (uri: string) =>
+      ({ kind: "request", jsonrpc: "2.0", id: 4, method: "resources/subscribe", params: { uri } }) as const;
+    await Promise.all([b.observe(there, subscribe("y")), a.observe(here, subscribe("x"))]);
+    expect([there.record.subscriptions, there.record.revision]).toEqual([["y", "x"], 2]);
+  });
+
   it("a change message not of the server's making is reported and changes nothing", async () => {
     const bus = createMemoryMessageBus();
     const errors: unknown[] = [];

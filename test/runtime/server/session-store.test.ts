@@ -34,4 +34,26 @@ describe("createMemorySessionStore", () => {
     await store.delete("a");
     expect(await store.get("a")).toBeUndefined();
   });
+
+  it("update changes a record in one step, stored with the changed record's TTL; none for a missing session", async () => {
+    let time = 0;
+    const store = createMemorySessionStore(() => time);
+    await store.set("a", { ...record, initialized: false }, 100);
+    const changed = await store.update!(
+      "a",
+      (r) => ({ ...r, initialized: true }),
+      (r) => (r.initialized ? 1000 : 100),
+    );
+    expect(changed).toEqual(record);
+    time = 500;
+    expect(await store.get("a")).toEqual(record);
+    expect(
+      await store.update!(
+        "b",
+        (r) => r,
+        () => 1000,
+      ),
+    ).toBeUndefined();
+    expect(await store.get("b")).toBeUndefined();
+  });
 });
