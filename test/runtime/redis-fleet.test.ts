@@ -402,15 +402,20 @@ describe.skipIf(missing)("sessions in Redis: expiry and a Redis restart", () => 
     }
   });
 
-  it("the instance holding a session's stream tells it of a resource it subscribed to, and initialized, through another", async () => {
-    // Two instances in-process, each with its own connections, a resource update announced to both on the bus.
+  const serveBoth = () =>
+    createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "s", version: "1" } });
+  type Stores = ReturnType<typeof createRedisStores>;
+  /** Two instances in-process on this Redis, each with its own connections, serving what `declare` declares. */
+  const twoInstances = async (
+    prefix: string,
+    declare: (server: ReturnType<typeof serveBoth>, stores: Stores) => Promise<void> | void,
+  ) => {
     const instances = await Promise.all(
       [0, 1].map(async () => {
-        const stores = createRedisStores(redis.url, { prefix: "subscriptions:" });
+        const stores = createRedisStores(redis.url, { prefix });
         await stores.ready();
-        const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "s", version: "1" } });
-        server.resource({ uri: "test://x", name: "x" }, (uri) => ({ contents: [{ uri, text: "X" }] }));
-        await stores.messageBus.subscribe("test/updated", (change) => server.resourceUpdated(change["uri"] as string));
+        const server = serveBoth();
+        await declare(server, stores);
         const handler = createHttpHandler({
           ...server.eras(),
           sessionStore: stores.sessionStore,
@@ -428,7 +433,19 @@ describe.skipIf(missing)("sessions in Redis: expiry and a Redis restart", () => 
         return { stores, handler, fetch };
       }),
     );
-    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const close = async () => {
+      for (const instance of instances) instance.handler.close();
+      await Promise.all(instances.map((instance) => instance.stores.close()));
+    };
+    return { a: instances[0]!, b: instances[1]!, close };
+  };
+
+  it("the instance holding a session's stream tells it of a resource it subscribed to, and initialized, through another", async () => {
+    // A resource update announced to both instances on the bus.
+    const { a, b, close } = await twoInstances("subscriptions:", async (server, stores) => {
+      server.resource({ uri: "test://x", name: "x" }, (uri) => ({ contents: [{ uri, text: "X" }] }));
+      await stores.messageBus.subscribe("test/updated", (change) => server.resourceUpdated(change["uri"] as string));
+    });
     const stream = new AbortController();
     try {
       const id = (await a.fetch("POST", {}, initialize)).headers.get("mcp-session-id")!;
@@ -448,49 +465,30 @@ describe.skipIf(missing)("sessions in Redis: expiry and a Redis restart", () => 
       expect(text).toContain('"method":"notifications/resources/updated","params":{"uri":"test://x"}');
     } finally {
       stream.abort();
-      for (const instance of instances) instance.handler.close();
-      await Promise.all(instances.map((instance) => instance.stores.close()));
+      await close();
     }
   });
 
   it("a session's log level set through one instance filters what a tool logs through another, both ways", async () => {
-    // Two instances in-process, each with its own connections; a tool that logs at "info" and at "error".
-    const instances = await Promise.all(
-      [0, 1].map(async () => {
-        const stores = createRedisStores(redis.url, { prefix: "levels:" });
-        await stores.ready();
-        const server = createMcpServer([modern.MCP_RELEASE, legacy.MCP_RELEASE], { info: { name: "s", version: "1" } });
-        server.tool({ name: "chatty" }, (_args, ctx) => {
-          ctx.log("info", "i");
-          ctx.log("error", "e");
-          return { content: [] };
-        });
-        const handler = createHttpHandler({
-          ...server.eras(),
-          sessionStore: stores.sessionStore,
-          eventStore: stores.eventStore,
-          messageBus: stores.messageBus,
-        });
-        const post = (headers: Record<string, string>, body: unknown) =>
-          handler.fetch(
-            new Request("http://127.0.0.1/mcp", {
-              method: "POST",
-              headers: { ...BASE, host: "127.0.0.1", ...headers },
-              body: JSON.stringify(body),
-            }),
-          );
-        return { stores, handler, post };
-      }),
-    );
-    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    // A tool that logs at "info" and at "error".
+    const instances = await twoInstances("levels:", (server) => {
+      server.tool({ name: "chatty" }, (_args, ctx) => {
+        ctx.log("info", "i");
+        ctx.log("error", "e");
+        return { content: [] };
+      });
+    });
+    const { a, b } = instances;
     try {
-      const id = (await a.post({}, initialize)).headers.get("mcp-session-id")!;
+      const id = (await a.fetch("POST", {}, initialize)).headers.get("mcp-session-id")!;
       const inSession = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
-      expect((await a.post(inSession, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+      expect((await a.fetch("POST", inSession, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(
+        202,
+      );
       const setLevel = (level: string) => ({ jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level } });
       /** The levels a call of chatty through `via` logged, joined. */
       const logged = async (via: typeof a) => {
-        const reply = await via.post(inSession, {
+        const reply = await via.fetch("POST", inSession, {
           jsonrpc: "2.0",
           id: 2,
           method: "tools/call",
@@ -505,15 +503,14 @@ describe.skipIf(missing)("sessions in Redis: expiry and a Redis restart", () => 
           .join();
       };
       expect(await logged(b)).toBe("info,error");
-      expect((await a.post(inSession, setLevel("error"))).status).toBe(200);
+      expect((await a.fetch("POST", inSession, setLevel("error"))).status).toBe(200);
       // b holds the session already: the level reaches it on the bus (one message, no store read).
       await until(async () => (await logged(b)) === "error");
-      expect((await b.post(inSession, setLevel("debug"))).status).toBe(200);
+      expect((await b.fetch("POST", inSession, setLevel("debug"))).status).toBe(200);
       await until(async () => (await logged(a)) === "info,error");
       expect(await logged(b)).toBe("info,error");
     } finally {
-      for (const instance of instances) instance.handler.close();
-      await Promise.all(instances.map((instance) => instance.stores.close()));
+      await instances.close();
     }
   });
 
