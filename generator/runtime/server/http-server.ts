@@ -455,7 +455,7 @@ export function createHttpHandler(options: HttpServerOptions): HttpHandler {
     const slot = sessions.reserve();
     if (slot === undefined)
       return failReply(503, codes.internalError, "Too many sessions", { "retry-after": "60" }, id);
-    const core = era.open(slot.id, false, slot.record);
+    const core = era.open(slot.id, false, sessions.recordOf);
     const params: JsonObject = message.kind === "request" ? (message.params ?? {}) : {};
     const caller: Caller = { identity, session: undefined };
     // The session exists once initialize succeeds; its id goes out with that answer alone.

@@ -74,8 +74,6 @@ export interface KeptStream {
 export interface Reservation {
   /** The session's id, for the era's session and the reply's header. */
   readonly id: string;
-  /** The session's record once committed: the era's session reads it (`SessionEra.open`'s `record`). */
-  readonly record: () => SessionRecord | undefined;
   /** Opens the session once its record is stored; rejects with `StoreUnavailableError`, the session closed, when it cannot be. */
   commit(core: ServerSession, era: SessionEra, record: SessionRecord): Promise<LiveSession>;
   release(): void;
@@ -88,6 +86,8 @@ export interface SessionManager {
   readonly pending: number;
   /** A slot for a new session, making room by closing the oldest session that never finished initializing; undefined when full. */
   reserve(): Reservation | undefined;
+  /** The record of session `id` as this instance holds it (once committed): the eras' sessions read it (`SessionEra.open`'s `records`). */
+  readonly recordOf: (id: string) => SessionRecord | undefined;
   /** Session `id` of `era`, when it exists and belongs to `subject`; served from the store's record when another instance opened it. */
   find(era: SessionEra, id: string, subject: string | undefined): Promise<LiveSession | undefined>;
   /**
@@ -389,6 +389,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       for (const session of sessions.values()) count += session.core.pending;
       return count;
     },
+    recordOf: (id) => sessions.get(id)?.record,
     reserve() {
       if (sessions.size + reserved >= maxSessions) {
         const victim = evictable();
@@ -402,13 +403,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         held = false;
       };
       const id = randomId();
-      let committed: LiveSession | undefined;
       return {
         id,
-        record: () => committed?.record,
         async commit(core, era, record) {
           release();
-          const session = (committed = adopt(core, era, record, id));
+          const session = adopt(core, era, record, id);
           try {
             await save(session);
           } catch (error) {
@@ -428,9 +427,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         // log level and subscriptions carry over).
         if (record === undefined || sessions.has(id)) session = sessions.get(id);
         else if (record.version === undefined || era.spec.versions.includes(record.version)) {
-          let adopted: LiveSession | undefined;
-          const core = era.open(id, record.ready, () => adopted?.record);
-          session = adopted = adopt(core, era, record, id);
+          session = adopt(era.open(id, record.ready, manager.recordOf), era, record, id);
         }
       }
       // Someone else's session is answered as a missing one: 404 tells nothing about whose it is.

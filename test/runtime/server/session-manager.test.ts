@@ -26,14 +26,14 @@ function fakeEra(received: unknown[] = []): SessionEra {
       batches: false,
       initialized: "notifications/initialized",
     },
-    open(id, initialized = false, record): ServerSession {
+    open(id, initialized = false, records): ServerSession {
       let closed = false;
       return {
         info: {
           id,
           state: undefined,
           get record() {
-            return record?.();
+            return id === undefined ? undefined : records?.(id);
           },
         },
         initialized,
@@ -91,7 +91,7 @@ function manager(overrides: Partial<SessionManagerOptions> = {}) {
 const era = fakeEra();
 const open = (sessions: ReturnType<typeof manager>["sessions"], subject?: string) => {
   const slot = sessions.reserve()!;
-  return slot.commit(era.open(slot.id, false, slot.record), era, record(subject));
+  return slot.commit(era.open(slot.id, false, sessions.recordOf), era, record(subject));
 };
 const sink = (into: string[]): StreamSink => ({ write: (chunk) => into.push(chunk), end: () => into.push("<end>") });
 
@@ -315,8 +315,8 @@ describe("createSessionManager: a session's record on every instance holding it"
   it("the era's session reads the record the manager holds, from its commit on", async () => {
     const { sessions } = manager();
     const slot = sessions.reserve()!;
-    expect(slot.record()).toBeUndefined();
-    const session = await slot.commit(era.open(slot.id, false, slot.record), era, record());
+    expect(sessions.recordOf(slot.id)).toBeUndefined();
+    const session = await slot.commit(era.open(slot.id, false, sessions.recordOf), era, record());
     await sessions.observe(session, setLevel("error"));
     expect(session.core.info.record?.logLevel).toBe("error");
   });
