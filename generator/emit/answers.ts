@@ -8,15 +8,17 @@ import { buildSourceFile } from "./source-file.ts";
 import { schemaDeclarations } from "./types.ts";
 
 /** Whether `node` admits the string `value` (a `resultType` the dispatcher may write for the handler). */
-function admits(model: ProtocolModel, node: SchemaNode, value: string): boolean {
+export function admits(model: ProtocolModel, node: SchemaNode, value: string, seen = new Set<string>()): boolean {
   if (node.ref !== undefined) {
     const target = model.definitions.get(node.ref);
-    return target !== undefined && admits(model, target.schema, value);
+    // A reference back to one on the way admits nothing new.
+    if (target === undefined || seen.has(node.ref)) return false;
+    return admits(model, target.schema, value, new Set(seen).add(node.ref));
   }
   if (node.const !== undefined) return node.const === value;
   if (node.enum !== undefined) return node.enum.includes(value);
   const members = node.anyOf ?? node.oneOf;
-  if (members !== undefined) return members.some((m) => admits(model, m, value));
+  if (members !== undefined) return members.some((m) => admits(model, m, value, seen));
   return node.type === undefined || node.type.includes("string");
 }
 

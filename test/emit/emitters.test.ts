@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { CodeBlockWriter } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { emitAnswers } from "../../generator/emit/answers.ts";
+import { admits, emitAnswers } from "../../generator/emit/answers.ts";
 import { answerRoots } from "../../generator/emit/mcp-release.ts";
 import { emitClient } from "../../generator/emit/client.ts";
 import { emitDispatch } from "../../generator/emit/dispatch.ts";
@@ -1131,6 +1131,43 @@ describe("the high-level server's answers and listings", () => {
     expect(sessions).toContain("readonly icons?: T.Icon[];");
     // A description's link to a definition names it in the `T` namespace server.ts imports the types as.
     expect(emitServer(modern).content).toContain("{@link T.Tool}");
+  });
+});
+
+describe("admits: whether a result's resultType may be left to the dispatcher", () => {
+  const def = (name: string, schema: Omit<SchemaNode, "pointer">) => ({
+    name,
+    schema: node(schema),
+    deprecated: false,
+  });
+  const model = {
+    ...realModel("2026-07-28"),
+    definitions: new Map(
+      [
+        def("Open", { type: ["string"], known: ["complete", "input_required"] }),
+        def("Loop", { ref: "Back" }),
+        def("Back", { anyOf: [node({ ref: "Loop" }), node({ const: "x" })] }),
+      ].map((d) => [d.name, d]),
+    ),
+  };
+  it.each([
+    { rule: "a const is its value alone", given: node({ const: "input_required" }), want: false },
+    { rule: "an enum lists it", given: node({ enum: ["complete", "input_required"] }), want: true },
+    { rule: "an open string through a reference", given: node({ ref: "Open" }), want: true },
+    {
+      rule: "a union admits what a member does",
+      given: node({ anyOf: [node({ const: "a" }), node({ const: "complete" })] }),
+      want: true,
+    },
+    {
+      rule: "a reference back to one on the way ends, admitting nothing new",
+      given: node({ ref: "Loop" }),
+      want: false,
+    },
+    { rule: "a reference to no definition admits nothing", given: node({ ref: "Gone" }), want: false },
+    { rule: "a number does not", given: node({ type: ["number"] }), want: false },
+  ])("$rule", ({ given, want }) => {
+    expect(admits(model, given, "complete")).toBe(want);
   });
 });
 
