@@ -2,7 +2,7 @@ import type { SchemaNode } from "../load/schema-node.ts";
 import { reachableDefinitions } from "../model/reach.ts";
 import type { DefinitionModel, ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
-import { answerRoots, cacheMembers } from "./mcp-release.ts";
+import { answerRoots } from "./mcp-release.ts";
 import { SchemaTypes } from "./schema-type.ts";
 import { buildSourceFile } from "./source-file.ts";
 import { schemaDeclarations } from "./types.ts";
@@ -29,7 +29,7 @@ export function admits(model: ProtocolModel, node: SchemaNode, value: string, se
  */
 function asAnswered(model: ProtocolModel, definition: DefinitionModel, read: boolean): DefinitionModel {
   const defaulted = model.era === "modern" ? model.dispatch.resultTypeDefault : null;
-  const cache = read ? cacheMembers(model) : null;
+  const cache = read ? model.cacheMembers : null;
   const properties = (definition.schema.properties ?? [])
     .filter((p) => cache === null || (p.name !== cache.ttl && p.name !== cache.scope))
     .map((p) =>

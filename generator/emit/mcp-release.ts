@@ -33,9 +33,3 @@ export function servesMcpRelease(model: ProtocolModel): boolean {
 export function answerRoots(model: ProtocolModel): string[] {
   return MCP_RELEASE_NEEDS.methods.flatMap((name) => model.methods.find((m) => m.name === name)?.results ?? []);
 }
-
-/** The members a cacheable result carries (2026-07-28 on), which the server writes rather than each handler; null where results have none. */
-export function cacheMembers(model: ProtocolModel): { readonly ttl: string; readonly scope: string } | null {
-  const cacheable = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
-  return cacheable.includes("ttlMs") && cacheable.includes("cacheScope") ? { ttl: "ttlMs", scope: "cacheScope" } : null;
-}

@@ -29,7 +29,7 @@ export function emitServerTools(set: ToolSet, models: readonly ProtocolModel[]):
   const path = `${SERVERS_FOLDER}/${set.server}.ts`;
   const model = models.find((m) => m.version === set.release);
   const http = model?.http ? httpSpec(model) : null;
-  const cache = model === undefined ? null : cacheFacts(model);
+  const cache = model === undefined ? null : model.cacheMembers;
   const names = new Set(set.schema.definitions.keys());
   const types = new SchemaTypes(names);
   const declarations = [...set.schema.definitions].map(
@@ -487,12 +487,6 @@ function readsBack(template: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The members a cacheable result carries in the release (2026-07-28 on), which the lists and reads write. */
-function cacheFacts(model: ProtocolModel): CacheFacts {
-  const members = (model.definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
-  return members.includes("ttlMs") && members.includes("cacheScope") ? { ttl: "ttlMs", scope: "cacheScope" } : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { CodeBlockWriter, VariableDeclarationKind, Writers } from "../common/ts-
 import { BindgenError } from "../common/failures.ts";
 import type { ProtocolModel } from "../model/protocol-model.ts";
 import type { VersionEmitter } from "./emitted.ts";
-import { cacheMembers, servesMcpRelease, SYSLOG_SEVERITIES } from "./mcp-release.ts";
+import { servesMcpRelease, SYSLOG_SEVERITIES } from "./mcp-release.ts";
 import { runtimeImport } from "./runtime-files.ts";
 import { SchemaTypes } from "./schema-type.ts";
 import { buildSourceFile, objectLiteral, type StatementSink } from "./source-file.ts";
@@ -407,7 +407,7 @@ function listingType(model: ProtocolModel, name: keyof typeof DECLARED_MEMBERS):
 function addMcpRelease(file: StatementSink, model: ProtocolModel, era: "stateless" | "sessions"): void {
   const levels = model.definitions.get("LoggingLevel")?.schema.enum;
   if (levels === undefined || !servesMcpRelease(model)) return;
-  const cache = cacheMembers(model);
+  const cache = model.cacheMembers;
   const metaKey = (name: string): string | undefined => model.metaKeys.find((k) => k.name === name)?.key;
   const invalidParams = model.errorCodes.find((e) => e.name === "InvalidParams")?.code ?? -32602;
   const facts = objectLiteral({

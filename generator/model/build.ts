@@ -163,6 +163,7 @@ export function buildModel(
     resourceServerAuth: resourceServerAuth(version, era, facts),
     clientAuth: clientAuthFor(facts, version, era),
     dispatch,
+    cacheMembers: cacheMembersOf(definitions),
     tasks: methods.some((m) => m.results.includes(TASK_RESULT)) ? { param: TASK_PARAM, result: TASK_RESULT } : null,
     inputRequired:
       dispatch.resultTypeDefault === null
@@ -846,4 +847,10 @@ function reservedMetaPrefix(version: string, era: Era, facts: Facts): ProtocolMo
 
 function uniqueSorted<T extends string>(values: readonly T[]): T[] {
   return [...new Set(values)].sort(compare);
+}
+
+/** `CacheableResult`'s lifetime and audience members (2026-07-28 on), read from the definition. */
+function cacheMembersOf(definitions: ReadonlyMap<string, DefinitionModel>): ProtocolModel["cacheMembers"] {
+  const members = (definitions.get("CacheableResult")?.schema.properties ?? []).map((p) => p.name);
+  return members.includes("ttlMs") && members.includes("cacheScope") ? { ttl: "ttlMs", scope: "cacheScope" } : null;
 }

@@ -248,6 +248,11 @@ export interface ProtocolModel {
   /** The client's authorization rules for this release (schema/facts.json `clientAuth`); null before protected resource metadata. */
   readonly clientAuth: ClientAuthFacts | null;
   readonly dispatch: DispatchModel;
+  /**
+   * The members a cacheable result carries (`CacheableResult`: how long a client may keep a list, a discovery result or
+   * a read, and for whom), which servers write rather than each handler; null where results carry none.
+   */
+  readonly cacheMembers: { readonly ttl: string; readonly scope: string } | null;
   /** Task augmentation (2025-11-25): a request whose params carry `param` may be answered with `result` instead; null elsewhere. */
   readonly tasks: { readonly param: string; readonly result: string } | null;
   /** Null where no result asks for more input (every session-based release). */

@@ -807,9 +807,7 @@ describe("the thin release modules: declarations from the model, bodies over the
     },
     {
       rule: "servers/<name>.ts takes the cache members from the model: a release whose results have none gets none",
-      text: emitServerTools(tools("2026-07-28"), [
-        { ...modern, definitions: new Map([...modern.definitions].filter(([name]) => name !== "CacheableResult")) },
-      ]).content,
+      text: emitServerTools(tools("2026-07-28"), [{ ...modern, cacheMembers: null }]).content,
       has: ['"headers":[]}} };'],
       hasNot: ["cache", "ttlMs"],
     },

@@ -116,6 +116,11 @@ describe("release-specific pairings", () => {
     expect(m.methods.some((x) => x.name === "initialize" || x.name === "ping")).toBe(false);
   });
 
+  it("cacheable results' members come from CacheableResult, where a release has one", () => {
+    expect(model("2026-07-28").cacheMembers).toEqual({ ttl: "ttlMs", scope: "cacheScope" });
+    expect(model("2025-11-25").cacheMembers).toBeNull();
+  });
+
   it("2026-07-28: sampling, elicitation and roots are embedded input requests, not wire requests", () => {
     const m = model("2026-07-28");
     for (const [name, result] of [
