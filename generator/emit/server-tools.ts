@@ -328,16 +328,7 @@ function addResourceTemplates(file: StatementSink, set: ToolSet, release: string
     docs: [
       "Per resource template, the values of its URI's variables: those of query and path-parameter expressions (`?`, `&`, `;`) may be left out.",
     ],
-    properties: set.resourceTemplates.map((t) => {
-      const members = [...uriParameters(t.uriTemplate)].map(
-        ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: UriValue`,
-      );
-      return {
-        name: propertyKey(t.name),
-        docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
-        type: members.length === 0 ? "Record<string, never>" : `{ ${members.join("; ")} }`,
-      };
-    }),
+    properties: variableMembers(set.resourceTemplates, "UriValue"),
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
@@ -552,6 +543,20 @@ function addPromptServer(file: StatementSink, set: ToolSet, cache: CacheFacts): 
   });
 }
 
+/** Per template, a member named for it whose type lists its URI's variables as `value` (those that may be left out optional). */
+function variableMembers(templates: ToolSet["resourceTemplates"], value: string) {
+  return templates.map((t) => {
+    const members = [...uriParameters(t.uriTemplate)].map(
+      ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: ${value}`,
+    );
+    return {
+      name: propertyKey(t.name),
+      docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
+      type: members.length === 0 ? "Record<string, never>" : `{ ${members.join("; ")} }`,
+    };
+  });
+}
+
 /**
  * `TemplateVariables` (per template, the variables its URIs carry), `TemplateHandlers` and `createTemplateServer`:
  * `resources/read` and `resources/templates/list`, for the templates whose URIs can be read back.
@@ -575,16 +580,7 @@ function addTemplateServer(
           ? ""
           : ` Not here: ${left.join(", ")}, whose level 4 modifiers (a prefix, an exploded list) no URI can be read back by.`),
     ],
-    properties: served.map((t) => {
-      const members = [...uriParameters(t.uriTemplate)].map(
-        ([name, needed]) => `${propertyKey(name)}${needed ? "" : "?"}: string`,
-      );
-      return {
-        name: propertyKey(t.name),
-        docs: [`\`${t.uriTemplate.replace(/\*\//g, "*\\/")}\``],
-        type: members.length === 0 ? "Record<string, never>" : `{ ${members.join("; ")} }`,
-      };
-    }),
+    properties: variableMembers(served, "string"),
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
