@@ -28,7 +28,7 @@ export function admits(model: ProtocolModel, node: SchemaNode, value: string, se
  * shape holds only where a handler answers.
  */
 function asAnswered(model: ProtocolModel, definition: DefinitionModel, read: boolean): DefinitionModel {
-  const defaulted = model.era === "modern" ? model.dispatch.resultTypeDefault : null;
+  const defaulted = model.dispatch.resultTypeDefault;
   const cache = read ? model.cacheMembers : null;
   const properties = (definition.schema.properties ?? [])
     .filter((p) => cache === null || (p.name !== cache.ttl && p.name !== cache.scope))
